@@ -1,0 +1,20 @@
+/*
+ * cp.h - the command processor: turns the runtime's commands (struct dev_cmd)
+ * into work on the device, one command stream per command queue.
+ *
+ * Commands of one stream run in submission order; streams run concurrently.
+ * Each command's done() is called exactly once, from a device thread.
+ */
+#ifndef LOCKSTEP_DEVICE_CP_H
+#define LOCKSTEP_DEVICE_CP_H
+
+#include "device/dev.h"
+
+struct cp;
+
+struct cp *cp_create(struct dev_device *d);
+/* Waits for every submitted command to finish, then frees the processor. */
+void cp_destroy(struct cp *cp);
+void cp_submit(struct cp *cp, unsigned stream, struct dev_cmd *cmd);
+
+#endif

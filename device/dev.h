@@ -1,0 +1,135 @@
+/*
+ * dev.h - the device's public face: its configuration and the one ops table
+ * (struct dev_ops) through which the runtime reaches it.
+ *
+ * The runtime never looks inside the simulator; a stub device implementing
+ * dev_ops lets runtime tests run without it. Device addresses are 64-bit
+ * values in one device address space (see device/mem.h for the layout).
+ */
+#ifndef LOCKSTEP_DEVICE_DEV_H
+#define LOCKSTEP_DEVICE_DEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One device configuration; every limit the device reports comes from here. */
+struct dev_config {
+  unsigned compute_units;     /* LOCKSTEP_COMPUTE_UNITS */
+  unsigned warp_width;        /* LOCKSTEP_WARP_WIDTH, 4..64 */
+  unsigned host_threads;      /* LOCKSTEP_HOST_THREADS, 0 = one per host core */
+  uint64_t global_mem_size;   /* LOCKSTEP_GLOBAL_MEM_SIZE (bytes, K/M/G suffix) */
+  uint64_t max_alloc_size;    /* LOCKSTEP_MAX_ALLOC_SIZE */
+  uint64_t local_mem_size;    /* LOCKSTEP_LOCAL_MEM_SIZE */
+  uint64_t constant_buf_size; /* CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE */
+  uint64_t private_mem_size;  /* bytes of private memory per work-item */
+  unsigned max_wg_size;       /* LOCKSTEP_MAX_WORK_GROUP_SIZE */
+  unsigned clock_mhz;         /* reported clock */
+  unsigned watchdog_ms;       /* LOCKSTEP_WATCHDOG_MS: a launch running longer faults */
+};
+
+/* Fills cfg with the defaults, then applies the LOCKSTEP_* environment
+ * variables. A bad value prints one clear message to stderr and keeps the
+ * default. */
+void dev_config_load(struct dev_config *cfg);
+void dev_config_defaults(struct dev_config *cfg);
+
+struct dev_device;
+struct lsi_program;
+struct lsi_kernel;
+
+/* What a device exception says; filled by the device, read by the runtime
+ * (event status, pfn_notify, stderr report) and by the debugger. */
+struct dev_exception {
+  int trap;                /* enum lsi_trap */
+  const char *kernel;      /* kernel name */
+  const char *file;        /* source file, may be NULL */
+  uint32_t line;           /* source line, 0 = unknown */
+  uint64_t global_id[3];   /* faulting work-item */
+  uint64_t group_id[3];
+  uint64_t local_id[3];
+  uint64_t address;        /* faulting device address, when the fault has one */
+  char message[512];       /* one-line human-readable report */
+};
+
+/* One NDRange launch, fully resolved. */
+struct dev_launch {
+  const struct lsi_program *prog;
+  const struct lsi_kernel *kernel;
+  uint64_t data_base;   /* device address of the program's data segment (0 if none) */
+  uint32_t work_dim;
+  uint64_t offset[3];
+  uint64_t global[3];
+  uint64_t local[3];    /* never 0: the runtime picks a size when the user passed NULL */
+  const uint8_t *argbuf; /* kernel->argbuf_size bytes, args at lsi_arg.buf_offset */
+};
+
+enum dev_cmd_kind {
+  DEV_CMD_NOP,        /* markers, barriers, migrations: completes at once */
+  DEV_CMD_READ,       /* device src -> host ptr */
+  DEV_CMD_WRITE,      /* host ptr -> device dst */
+  DEV_CMD_COPY,       /* device src -> device dst */
+  DEV_CMD_FILL,       /* pattern repeated over device dst */
+  DEV_CMD_READ_RECT,  /* rect forms: region/pitches as in clEnqueue*Rect */
+  DEV_CMD_WRITE_RECT,
+  DEV_CMD_COPY_RECT,
+  DEV_CMD_LAUNCH,
+  DEV_CMD_HOST,       /* run fn(arg) on the device thread (map/unmap bookkeeping) */
+};
+
+struct dev_rect {
+  uint64_t src_origin[3], dst_origin[3], region[3];
+  uint64_t src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch;
+};
+
+struct dev_cmd {
+  enum dev_cmd_kind kind;
+  uint64_t src, dst;     /* device addresses */
+  void *host;            /* host pointer for READ/WRITE */
+  uint64_t size;
+  uint8_t pattern[128];  /* FILL */
+  uint32_t pattern_size;
+  struct dev_rect rect;
+  struct dev_launch launch;
+  void (*host_fn)(void *arg);
+  void *host_arg;
+  /* Set by the device: times in dev_ops.now_ns() nanoseconds, and the
+   * exception when status < 0. */
+  uint64_t t_start, t_end;
+  struct dev_exception exc;
+  /* Called once on the device thread when the command finished; status is
+   * CL_COMPLETE (0) or a negative error. The command must stay alive until
+   * then. */
+  void (*done)(struct dev_cmd *cmd, int status);
+  void *user;
+};
+
+/*
+ * Operations the runtime may ask of a device. Unless said otherwise a hook may
+ * be called from any host thread at any time; the device does its own locking.
+ */
+struct dev_ops {
+  const char *name;
+  /* Creates the device for cfg. Called once, under the runtime's init lock. */
+  struct dev_device *(*create)(const struct dev_config *cfg);
+  /* Maps size bytes of host memory at host into the device address space as
+   * global memory; returns the device address (0 on failure). The host memory
+   * stays owned by the caller and must outlive the mapping. */
+  uint64_t (*map_global)(struct dev_device *d, void *host, uint64_t size, bool read_only);
+  /* Removes a mapping made by map_global. Later accesses to it fault as
+   * "access to a released buffer". */
+  void (*unmap_global)(struct dev_device *d, uint64_t addr);
+  /* Queues cmd for asynchronous execution; returns at once. Commands given to
+   * one stream run in submission order; commands of different streams may
+   * run concurrently. stream is any small integer the runtime picks per
+   * command queue. The runtime submits a command only when every event it
+   * waits for has completed. */
+  void (*submit)(struct dev_device *d, unsigned stream, struct dev_cmd *cmd);
+  /* Device nanosecond clock (the clock profiling timestamps use). */
+  uint64_t (*now_ns)(struct dev_device *d);
+};
+
+/* The simulated SIMT device (device/device.c). */
+extern const struct dev_ops dev_simt_ops;
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * rt.h - the OpenCL API objects shared by every runtime file.
+ *
+ * Every CL object starts with the ICD dispatch pointer, then a type tag and an
+ * atomic reference count. Entry points validate a handle with rt_valid()
+ * before touching anything else. This header knows nothing about how the
+ * device works inside: the runtime reaches it only through struct dev_ops.
+ */
+#ifndef LOCKSTEP_RUNTIME_RT_H
+#define LOCKSTEP_RUNTIME_RT_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <CL/cl_gl.h>
+#include <CL/cl_icd.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device/dev.h"
+
+/* The one dispatch table (icd/icd.c). */
+extern const cl_icd_dispatch icd_dispatch;
+
+enum rt_tag {
+  RT_TAG_DEAD = 0,
+  RT_TAG_PLATFORM = 0x4c53504c, /* "LSPL" */
+  RT_TAG_DEVICE,
+  RT_TAG_CONTEXT,
+  RT_TAG_QUEUE,
+  RT_TAG_MEM,
+  RT_TAG_PROGRAM,
+  RT_TAG_KERNEL,
+  RT_TAG_EVENT,
+  RT_TAG_SAMPLER,
+};
+
+struct rt_object {
+  const cl_icd_dispatch *dispatch; /* must stay first: the ICD loader reads it */
+  uint32_t tag;
+  atomic_uint refcount;
+};
+
+/* Initialise the header of a freshly allocated object with refcount 1. */
+void rt_object_init(struct rt_object *o, enum rt_tag tag);
+/* True when p is a live object of that tag (non-NULL, our dispatch, tag). */
+bool rt_valid(const void *p, enum rt_tag tag);
+/* Retain; returns the new count. */
+unsigned rt_retain(struct rt_object *o);
+/* Release; returns the new count (0 means: caller destroys, after
+ * rt_object_kill). */
+unsigned rt_release(struct rt_object *o);
+/* Clear the tag so stale handles fail validation. */
+void rt_object_kill(struct rt_object *o);
+
+struct _cl_platform_id {
+  struct rt_object obj;
+};
+
+struct _cl_device_id {
+  struct rt_object obj;
+  cl_platform_id platform;
+  struct dev_device *dev; /* the simulated device (or a stub in tests) */
+};
+
+/* The platform and its one device; created on first use, never freed. */
+cl_platform_id rt_platform(void);
+cl_device_id rt_device(void);
+/* The device configuration in force (read from the environment once). */
+const struct dev_config *rt_config(void);
+
+/*
+ * Contracts between runtime families (each defined in the file named).
+ */
+/* queue.c: enqueues cmd (malloc'd; the runtime frees it after completion) as a
+ * command of the given CL_COMMAND_* type on q, after the wait list; returns
+ * the event in *event_ret when non-NULL; waits for completion when blocking. */
+cl_int rt_enqueue(cl_command_queue q, cl_command_type type, struct dev_cmd *cmd,
+                  cl_uint num_events, const cl_event *wait_list, cl_event *event_ret,
+                  cl_bool blocking);
+/* context.c: calls the context's pfn_notify (if any) with a message. */
+void rt_context_notify(cl_context ctx, const char *errinfo);
+/* mem.c: device address of the first byte of a buffer (or sub-buffer). */
+uint64_t rt_mem_addr(cl_mem m);
+
+/*
+ * clGetXxxInfo helper: copies size bytes of value into param_value, checking
+ * param_value_size, and stores size into *param_value_size_ret.
+ */
+cl_int rt_info(size_t param_value_size, void *param_value, size_t *param_value_size_ret,
+               const void *value, size_t size);
+cl_int rt_info_str(size_t param_value_size, void *param_value, size_t *param_value_size_ret,
+                   const char *s);
+
+/* Writes err into *errcode_ret when errcode_ret is non-NULL. */
+static inline void rt_set_err(cl_int *errcode_ret, cl_int err) {
+  if (errcode_ret)
+    *errcode_ret = err;
+}
+
+/* Diagnostics behind LOCKSTEP_LOG=1 (file:line prefixed). */
+void rt_log_at(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define RT_LOG(...) rt_log_at(__FILE__, __LINE__, __VA_ARGS__)
+
+#endif
