@@ -41,40 +41,40 @@ struct lsi_kernel;
 /* What a device exception says; filled by the device, read by the runtime
  * (event status, pfn_notify, stderr report) and by the debugger. */
 struct dev_exception {
-  int trap;                /* enum lsi_trap */
-  const char *kernel;      /* kernel name */
-  const char *file;        /* source file, may be NULL */
-  uint32_t line;           /* source line, 0 = unknown */
-  uint64_t global_id[3];   /* faulting work-item */
+  int trap;              /* enum lsi_trap */
+  const char *kernel;    /* kernel name */
+  const char *file;      /* source file, may be NULL */
+  uint32_t line;         /* source line, 0 = unknown */
+  uint64_t global_id[3]; /* faulting work-item */
   uint64_t group_id[3];
   uint64_t local_id[3];
-  uint64_t address;        /* faulting device address, when the fault has one */
-  char message[512];       /* one-line human-readable report */
+  uint64_t address;  /* faulting device address, when the fault has one */
+  char message[512]; /* one-line human-readable report */
 };
 
 /* One NDRange launch, fully resolved. */
 struct dev_launch {
   const struct lsi_program *prog;
   const struct lsi_kernel *kernel;
-  uint64_t data_base;   /* device address of the program's data segment (0 if none) */
+  uint64_t data_base; /* device address of the program's data segment (0 if none) */
   uint32_t work_dim;
   uint64_t offset[3];
   uint64_t global[3];
-  uint64_t local[3];    /* never 0: the runtime picks a size when the user passed NULL */
+  uint64_t local[3];     /* never 0: the runtime picks a size when the user passed NULL */
   const uint8_t *argbuf; /* kernel->argbuf_size bytes, args at lsi_arg.buf_offset */
 };
 
 enum dev_cmd_kind {
-  DEV_CMD_NOP,        /* markers, barriers, migrations: completes at once */
-  DEV_CMD_READ,       /* device src -> host ptr */
-  DEV_CMD_WRITE,      /* host ptr -> device dst */
-  DEV_CMD_COPY,       /* device src -> device dst */
-  DEV_CMD_FILL,       /* pattern repeated over device dst */
-  DEV_CMD_READ_RECT,  /* rect forms: region/pitches as in clEnqueue*Rect */
+  DEV_CMD_NOP,       /* markers, barriers, migrations: completes at once */
+  DEV_CMD_READ,      /* device src -> host ptr */
+  DEV_CMD_WRITE,     /* host ptr -> device dst */
+  DEV_CMD_COPY,      /* device src -> device dst */
+  DEV_CMD_FILL,      /* pattern repeated over device dst */
+  DEV_CMD_READ_RECT, /* rect forms: region/pitches as in clEnqueue*Rect */
   DEV_CMD_WRITE_RECT,
   DEV_CMD_COPY_RECT,
   DEV_CMD_LAUNCH,
-  DEV_CMD_HOST,       /* run fn(arg) on the device thread (map/unmap bookkeeping) */
+  DEV_CMD_HOST, /* run fn(arg) on the device thread (map/unmap bookkeeping) */
 };
 
 struct dev_rect {
@@ -84,10 +84,10 @@ struct dev_rect {
 
 struct dev_cmd {
   enum dev_cmd_kind kind;
-  uint64_t src, dst;     /* device addresses */
-  void *host;            /* host pointer for READ/WRITE */
+  uint64_t src, dst; /* device addresses */
+  void *host;        /* host pointer for READ/WRITE */
   uint64_t size;
-  uint8_t pattern[128];  /* FILL */
+  uint8_t pattern[128]; /* FILL */
   uint32_t pattern_size;
   struct dev_rect rect;
   struct dev_launch launch;
@@ -125,7 +125,8 @@ struct dev_ops {
    * command queue. The runtime submits a command only when every event it
    * waits for has completed. */
   void (*submit)(struct dev_device *d, unsigned stream, struct dev_cmd *cmd);
-  /* Device nanosecond clock (the clock profiling timestamps use). */
+  /* Device nanosecond clock (the clock profiling timestamps use): it must be
+   * CLOCK_MONOTONIC, which clGetDeviceAndHostTimer also reports. */
   uint64_t (*now_ns)(struct dev_device *d);
 };
 

@@ -88,11 +88,11 @@ enum lsi_space {
 };
 
 #define LSI_ADDR_SPACE_SHIFT 60
-#define LSI_ADDR_ID_SHIFT 40
-#define LSI_ADDR_ID_BITS 20
+#define LSI_ADDR_ID_SHIFT    40
+#define LSI_ADDR_ID_BITS     20
 #define LSI_ADDR_OFFSET_MASK ((UINT64_C(1) << LSI_ADDR_ID_SHIFT) - 1)
 #define LSI_ADDR(space, id, off)                                                                   \
-  (((uint64_t)(space) << LSI_ADDR_SPACE_SHIFT) | ((uint64_t)(id) << LSI_ADDR_ID_SHIFT) |          \
+  (((uint64_t)(space) << LSI_ADDR_SPACE_SHIFT) | ((uint64_t)(id) << LSI_ADDR_ID_SHIFT) |           \
    ((uint64_t)(off)&LSI_ADDR_OFFSET_MASK))
 #define LSI_ADDR_SPACE(a) ((unsigned)((uint64_t)(a) >> LSI_ADDR_SPACE_SHIFT))
 #define LSI_ADDR_ID(a)                                                                             \
@@ -168,13 +168,13 @@ struct lsi_arg {
   char *name;      /* source name (may be empty without -cl-kernel-arg-info data) */
   char *type_name; /* e.g. "float*", "int4" */
   uint32_t kind;   /* enum lsi_arg_kind */
-  uint32_t size;   /* bytes clSetKernelArg must get (LOCAL: sizeof(cl_mem)? no: any, size = local bytes) */
-  uint32_t align;  /* alignment the value needs in the private frame / local block */
-  uint32_t reg;    /* first register receiving the value */
-  uint32_t nregs;  /* VALUE: number of element registers (1 for scalars) */
-  uint32_t elem_size;   /* VALUE: bytes per element register */
-  uint32_t priv_offset; /* BYVAL: offset of the copy in the private frame */
-  uint32_t buf_offset;  /* where the runtime packs this argument in the launch's argbuf */
+  uint32_t size; /* bytes clSetKernelArg takes (pointers: sizeof(cl_mem)) */
+  uint32_t align;             /* alignment the value needs in the private frame / local block */
+  uint32_t reg;               /* first register receiving the value */
+  uint32_t nregs;             /* VALUE: number of element registers (1 for scalars) */
+  uint32_t elem_size;         /* VALUE: bytes per element register */
+  uint32_t priv_offset;       /* BYVAL: offset of the copy in the private frame */
+  uint32_t buf_offset;        /* where the runtime packs this argument in the launch's argbuf */
   uint32_t address_qualifier; /* CL_KERNEL_ARG_ADDRESS_* */
   uint32_t access_qualifier;  /* CL_KERNEL_ARG_ACCESS_* */
   uint64_t type_qualifier;    /* CL_KERNEL_ARG_TYPE_* bits */
@@ -205,21 +205,21 @@ struct lsi_kernel {
   lsi_insn *code;
   uint32_t narglist; /* CALLB operand registers */
   uint32_t *arglist;
-  uint32_t private_size; /* bytes of private frame per work-item (allocas + byval) */
-  uint32_t local_size;   /* bytes of static __local data per work-group */
-  uint64_t reqd_wg_size[3];  /* 0 = none */
-  uint64_t wg_size_hint[3];  /* 0 = none */
-  struct lsi_line *lines;    /* ninsns entries: source position of each PC */
-  void *debug;               /* compiler-owned debug tables (cc_debug), may be NULL */
+  uint32_t private_size;    /* bytes of private frame per work-item (allocas + byval) */
+  uint32_t local_size;      /* bytes of static __local data per work-group */
+  uint64_t reqd_wg_size[3]; /* 0 = none */
+  uint64_t wg_size_hint[3]; /* 0 = none */
+  struct lsi_line *lines;   /* ninsns entries: source position of each PC */
+  void *debug;              /* compiler-owned debug tables (cc_debug), may be NULL */
 };
 
 struct lsi_program {
   uint32_t nkernels;
   struct lsi_kernel *kernels;
-  uint32_t data_size;   /* program-scope __global/__constant data segment */
-  uint8_t *data_init;   /* data_size bytes of initial contents */
+  uint32_t data_size; /* program-scope __global/__constant data segment */
+  uint8_t *data_init; /* data_size bytes of initial contents */
   uint32_t nfiles;
-  char **files;         /* source file names for lsi_line.file */
+  char **files; /* source file names for lsi_line.file */
 };
 
 #endif

@@ -78,6 +78,16 @@ cl_platform_id rt_platform(void);
 cl_device_id rt_device(void);
 /* The device configuration in force (read from the environment once). */
 const struct dev_config *rt_config(void);
+/* The device's ops table and its instance, created on first use. Tests may
+ * install another ops table (a stub device) before anything uses the device. */
+const struct dev_ops *rt_dev_ops(void);
+struct dev_device *rt_dev(void);
+void rt_set_dev_ops(const struct dev_ops *ops);
+/* Extensions the platform and its device claim (one list, cl_khr_icd
+ * included): as a space-separated string and as name/version pairs. */
+const char *rt_extensions_string(void);
+size_t rt_extensions(const cl_name_version **list);
+bool rt_has_extension(const char *name);
 
 /*
  * Contracts between runtime families (each defined in the file named).
@@ -85,9 +95,8 @@ const struct dev_config *rt_config(void);
 /* queue.c: enqueues cmd (malloc'd; the runtime frees it after completion) as a
  * command of the given CL_COMMAND_* type on q, after the wait list; returns
  * the event in *event_ret when non-NULL; waits for completion when blocking. */
-cl_int rt_enqueue(cl_command_queue q, cl_command_type type, struct dev_cmd *cmd,
-                  cl_uint num_events, const cl_event *wait_list, cl_event *event_ret,
-                  cl_bool blocking);
+cl_int rt_enqueue(cl_command_queue q, cl_command_type type, struct dev_cmd *cmd, cl_uint num_events,
+                  const cl_event *wait_list, cl_event *event_ret, cl_bool blocking);
 /* context.c: calls the context's pfn_notify (if any) with a message. */
 void rt_context_notify(cl_context ctx, const char *errinfo);
 /* mem.c: device address of the first byte of a buffer (or sub-buffer). */
@@ -104,8 +113,7 @@ cl_int rt_info_str(size_t param_value_size, void *param_value, size_t *param_val
 
 /* Writes err into *errcode_ret when errcode_ret is non-NULL. */
 static inline void rt_set_err(cl_int *errcode_ret, cl_int err) {
-  if (errcode_ret)
-    *errcode_ret = err;
+  if (errcode_ret) *errcode_ret = err;
 }
 
 /* Diagnostics behind LOCKSTEP_LOG=1 (file:line prefixed). */
