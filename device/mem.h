@@ -1,16 +1,47 @@
 /*
  * mem.h - device memory: the table that maps device addresses (see the layout
  * in device/lsi.h) to host storage, and the checks every access goes through.
+ *
+ * The table has a fixed capacity and is read without locks by the SIMT engine
+ * (an entry's fields are written before its state is published with release
+ * order); map and unmap take a mutex. Every global and constant allocation
+ * gets an address in the global space (LSI_SPACE_GLOBAL, id, offset 0); a
+ * read-only mapping is marked in its entry, and stores to it fault. Ids are
+ * handed out round-robin so a released id keeps faulting as "released" for as
+ * long as possible before it is reused.
  */
 #ifndef LOCKSTEP_DEVICE_MEM_H
 #define LOCKSTEP_DEVICE_MEM_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "device/dev.h"
+#include "device/lsi.h"
 
-struct dev_mem;
+#define DEV_MEM_CAPACITY (1u << 16) /* live allocations at once, id 0 never used */
+
+enum dev_mem_state {
+  DEV_MEM_FREE = 0,     /* never mapped */
+  DEV_MEM_LIVE = 1,     /* mapped */
+  DEV_MEM_RELEASED = 2, /* unmapped: accesses fault as "released" */
+};
+
+struct dev_mem_entry {
+  _Atomic uint32_t state; /* enum dev_mem_state */
+  uint32_t read_only;
+  uint8_t *host;
+  uint64_t size;
+};
+
+struct dev_mem {
+  pthread_mutex_t mu;
+  uint32_t next; /* next id to try */
+  uint32_t live;
+  struct dev_mem_entry *tab; /* DEV_MEM_CAPACITY entries */
+};
 
 struct dev_mem *dev_mem_create(void);
 void dev_mem_destroy(struct dev_mem *m);
@@ -24,5 +55,13 @@ void dev_mem_unmap(struct dev_mem *m, uint64_t addr);
 /* Host pointer for [addr, addr+len) when the whole range lies inside one live
  * global/constant allocation; NULL otherwise. */
 void *dev_mem_host(struct dev_mem *m, uint64_t addr, uint64_t len);
+
+/* The entry an address's id bits name (NULL for id 0 or out of range). No
+ * check of the state: callers read it (acquire) themselves. */
+static inline struct dev_mem_entry *dev_mem_entry(struct dev_mem *m, uint64_t addr) {
+  unsigned id = LSI_ADDR_ID(addr);
+  if (id == 0 || id >= DEV_MEM_CAPACITY) return 0;
+  return &m->tab[id];
+}
 
 #endif

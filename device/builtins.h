@@ -1,0 +1,101 @@
+/*
+ * builtins.h - OpenCL C builtins implemented in C on the device, resolved at
+ * translation time through one table (device/builtins.def). The table is
+ * never searched by name while a kernel runs.
+ *
+ * Calling convention (the contract between the translator and the device):
+ *
+ *  - The translator asks lsi_builtin_lookup() for the Itanium-mangled name
+ *    clang emits for spir64 (e.g. "_Z3sinf", "_Z3maxii", "_Z13get_global_idj",
+ *    "_Z6vload4mPU3AS1Kf", "_Z7vstore4Dv4_fmPU3AS1f", "printf"). -1 means the
+ *    table has no such builtin. Names are those of the scalar forms; for a
+ *    call on vectors the translator scalarises and calls the scalar form once
+ *    per element, except where the table lists the vector form itself
+ *    (geometric functions, vstoreN, vector async copies).
+ *
+ *  - It emits  CALLB d, a, b, imm=id.  kernel->arglist[a .. a+b) names the
+ *    argument registers in source order; b == lsi_builtin_nargs(id), or
+ *    b >= lsi_builtin_nargs(id) for a variadic builtin (LSI_BI_VARIADIC).
+ *
+ *  - Each scalar argument is one register in the canonical representation of
+ *    device/isa.def (integers zero-extended from their width, whatever their
+ *    signedness; f32 in the low 32 bits; f64 in all 64; pointers are device
+ *    addresses in any address space). A vector argument of N elements is N
+ *    consecutive arglist entries, element 0 first (a 3-vector is 3 entries).
+ *
+ *  - Results go to registers d, d+1, ... d+nres-1 (one element per register
+ *    for a vector result, e.g. vload4 or normalize on a float4), canonical as
+ *    above. A builtin with no result ignores d.
+ *
+ *  - Relational builtins on scalars return int 0 or 1; the translator applies
+ *    the vector -1 convention itself.
+ *
+ *  - LSI_BI_BARRIER (wait_group_events): the call is also a work-group
+ *    barrier; the device makes the work-group wait there as at BAR, so the
+ *    translator emits nothing more. All work-items of the group must reach it.
+ *
+ *  - async_work_group_copy and friends: every work-item of the group calls
+ *    them with the same arguments (as OpenCL requires); each copies its share
+ *    and the copy is complete for everybody after wait_group_events. The
+ *    returned event is an opaque non-zero value.
+ *
+ *  - printf (LSI_BI_VARIADIC, result int): argument 0 is the format string's
+ *    device address (constant address space). Then one register per scalar
+ *    conversion, in order: integers canonical as above, %c an int, %s the
+ *    device address of a NUL-terminated string, %p an address, and floating
+ *    conversions (%f %e %g %a, upper case too) a *double* (f64), i.e. after
+ *    C's default argument promotion. A vector conversion %vN<len><conv>
+ *    takes N registers, one per element, whose type the length modifier
+ *    gives: hh 8-bit, h 16-bit (a half, for floating conversions: f16 bits
+ *    in the low 16), hl 32-bit (a float in the low 32 bits for floating
+ *    conversions), l 64-bit (double for floating conversions). The output of
+ *    a launch reaches the host's stdout when the launch completes, in order
+ *    per work-item.
+ *
+ *  - A builtin that faults (e.g. vload out of bounds) raises a device
+ *    exception like a load or store instruction does.
+ */
+#ifndef LOCKSTEP_DEVICE_BUILTINS_H
+#define LOCKSTEP_DEVICE_BUILTINS_H
+
+#include <stdint.h>
+
+enum lsi_builtin_flags {
+  LSI_BI_VARIADIC = 1u << 0, /* takes nargs or more registers */
+  LSI_BI_BARRIER = 1u << 1,  /* the call is a work-group barrier too */
+  LSI_BI_MEM = 1u << 2,      /* reads or writes memory (may fault) */
+};
+
+/* Id of the builtin with that mangled name, or -1. Thread-safe. */
+int lsi_builtin_lookup(const char *mangled_name);
+/* Number of builtins; ids are 0 .. lsi_builtin_count()-1. */
+int lsi_builtin_count(void);
+/* Per id: its mangled name, result and argument register counts, flags. */
+const char *lsi_builtin_name(int id);
+unsigned lsi_builtin_nres(int id);
+unsigned lsi_builtin_nargs(int id);
+unsigned lsi_builtin_flags(int id);
+
+/*
+ * Device side (device/ only): one lane's call. res has room for nres
+ * registers, arg holds nargs registers; data is the table entry's constant
+ * (element size, vector width ...). A faulting builtin reports through
+ * simt_fault() (device/simt_int.h) and returns.
+ */
+struct simt_lane;
+typedef void (*lsi_builtin_fn)(struct simt_lane *ln, uint64_t *res, const uint64_t *arg,
+                               unsigned nargs, uint32_t data);
+
+struct lsi_builtin {
+  const char *name;
+  uint8_t nres;
+  uint8_t nargs;
+  uint8_t flags;
+  uint32_t data;
+  lsi_builtin_fn fn;
+};
+
+/* The table, indexed by id. */
+extern const struct lsi_builtin lsi_builtins[];
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * mem.c - the device memory table (see device/mem.h): maps allocation ids to
+ * host storage. It never owns the storage it maps and never blocks readers.
+ */
+#include "device/mem.h"
+
+#include <stdlib.h>
+
+struct dev_mem *dev_mem_create(void) {
+  struct dev_mem *m = calloc(1, sizeof(*m));
+  if (!m) return NULL;
+  m->tab = calloc(DEV_MEM_CAPACITY, sizeof(*m->tab));
+  if (!m->tab) {
+    free(m);
+    return NULL;
+  }
+  pthread_mutex_init(&m->mu, NULL);
+  m->next = 1;
+  return m;
+}
+
+void dev_mem_destroy(struct dev_mem *m) {
+  if (!m) return;
+  pthread_mutex_destroy(&m->mu);
+  free(m->tab);
+  free(m);
+}
+
+uint64_t dev_mem_map(struct dev_mem *m, void *host, uint64_t size, bool read_only) {
+  if (size > LSI_ADDR_OFFSET_MASK) return 0;
+  uint64_t addr = 0;
+  pthread_mutex_lock(&m->mu);
+  if (m->live + 1 < DEV_MEM_CAPACITY) {
+    /* Round-robin from the last id handed out: prefer never-used ids, so a
+     * released id keeps reporting "released" for as long as possible. */
+    uint32_t id = m->next;
+    for (uint32_t n = 0; n < 2 * DEV_MEM_CAPACITY; n++, id++) {
+      if (id >= DEV_MEM_CAPACITY) id = 1;
+      uint32_t st = atomic_load_explicit(&m->tab[id].state, memory_order_relaxed);
+      if (st == DEV_MEM_FREE || (st == DEV_MEM_RELEASED && n >= DEV_MEM_CAPACITY)) break;
+    }
+    struct dev_mem_entry *e = &m->tab[id];
+    e->host = host;
+    e->size = size;
+    e->read_only = read_only;
+    atomic_store_explicit(&e->state, DEV_MEM_LIVE, memory_order_release);
+    m->next = id + 1;
+    m->live++;
+    addr = LSI_ADDR(LSI_SPACE_GLOBAL, id, 0);
+  }
+  pthread_mutex_unlock(&m->mu);
+  return addr;
+}
+
+void dev_mem_unmap(struct dev_mem *m, uint64_t addr) {
+  struct dev_mem_entry *e = dev_mem_entry(m, addr);
+  if (!e) return;
+  pthread_mutex_lock(&m->mu);
+  if (atomic_load_explicit(&e->state, memory_order_relaxed) == DEV_MEM_LIVE) {
+    atomic_store_explicit(&e->state, DEV_MEM_RELEASED, memory_order_release);
+    m->live--;
+  }
+  pthread_mutex_unlock(&m->mu);
+}
+
+void *dev_mem_host(struct dev_mem *m, uint64_t addr, uint64_t len) {
+  unsigned sp = LSI_ADDR_SPACE(addr);
+  if (sp != LSI_SPACE_GLOBAL && sp != LSI_SPACE_CONSTANT) return NULL;
+  struct dev_mem_entry *e = dev_mem_entry(m, addr);
+  if (!e || atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE) return NULL;
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  if (off > e->size || len > e->size - off) return NULL;
+  return e->host + off;
+}
