@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Benchmarks Lockstep beside pocl and Oclgrind on this machine, in one run.
+# Installs the two peers (Debian's pocl-opencl-icd and oclgrind) when missing,
+# builds Lockstep without sanitizers, and runs tests/bench/bench.c on all three.
+#   tests/bench/run.sh [build-dir]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$top/build}
+bash "$top/.ci/deps"
+need=()
+for p in pocl-opencl-icd oclgrind; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+fi
+cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j"$(nproc)" --target lockstep bench_kernels >/dev/null
+vendors=$(mktemp -d)
+trap 'rm -rf "$vendors"' EXIT
+cp "$build/vendors/lockstep.icd" "$vendors/"
+for f in /etc/OpenCL/vendors/pocl.icd /etc/OpenCL/vendors/oclgrind.icd; do
+  [ -f "$f" ] && cp "$f" "$vendors/"
+done
+OCL_ICD_VENDORS="$vendors" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_kernels"
