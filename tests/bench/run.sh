@@ -20,7 +20,8 @@ cmake --build "$build" -j"$(nproc)" --target lockstep bench_kernels >/dev/null
 vendors=$(mktemp -d)
 trap 'rm -rf "$vendors"' EXIT
 cp "$build/vendors/lockstep.icd" "$vendors/"
-for f in /etc/OpenCL/vendors/pocl.icd /etc/OpenCL/vendors/oclgrind.icd; do
-  [ -f "$f" ] && cp "$f" "$vendors/"
-done
+[ -f /etc/OpenCL/vendors/pocl.icd ] && cp /etc/OpenCL/vendors/pocl.icd "$vendors/"
+# Debian's oclgrind ships its ICD library without an .icd file.
+oclgrind_icd=$(dpkg -L oclgrind 2>/dev/null | grep 'liboclgrind-rt-icd.so$' | head -n 1)
+[ -n "$oclgrind_icd" ] && echo "$oclgrind_icd" > "$vendors/oclgrind.icd"
 OCL_ICD_VENDORS="$vendors" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_kernels"
