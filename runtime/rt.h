@@ -121,4 +121,7 @@ void rt_log_at(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define RT_LOG(...) rt_log_at(__FILE__, __LINE__, __VA_ARGS__)
 
+/* The internals of contexts, queues, memory objects and events. */
+#include "runtime/objects.h"
+
 #endif

@@ -1,0 +1,167 @@
+/*
+ * objects.h - the internals of contexts, command queues, memory objects and
+ * events, shared by the runtime files that need them (included by rt.h).
+ *
+ * Only the runtime reads these structs; nothing here may reach into the
+ * device beyond struct dev_ops. Locking: each context owns one mutex (lock)
+ * and one condition variable (cond) that guard the scheduling state of every
+ * queue and event of that context (statuses, dependency links, queue lists).
+ */
+#ifndef LOCKSTEP_RUNTIME_OBJECTS_H
+#define LOCKSTEP_RUNTIME_OBJECTS_H
+
+/* ---- contexts (context.c) ---- */
+
+struct rt_dtor {
+  struct rt_dtor *next;
+  void(CL_CALLBACK *ctx_fn)(cl_context ctx, void *user_data); /* one of the two is set */
+  void(CL_CALLBACK *mem_fn)(cl_mem mem, void *user_data);
+  void *user_data;
+};
+
+struct _cl_context {
+  struct rt_object obj;
+  cl_device_id device; /* the one device of the context */
+  const struct dev_ops *ops;
+  struct dev_device *dev;
+  cl_context_properties props[8]; /* as given, 0-terminated */
+  size_t props_size;              /* bytes for CL_CONTEXT_PROPERTIES (0: none given) */
+  cl_bool interop_user_sync;
+  void(CL_CALLBACK *pfn_notify)(const char *errinfo, const void *private_info, size_t cb,
+                                void *user_data);
+  void *notify_data;
+  pthread_mutex_t lock;  /* guards the scheduling state below and in queues/events */
+  pthread_cond_t cond;   /* broadcast whenever an event of this context completes */
+  struct rt_dtor *dtors; /* destructor callbacks, most recent first (under lock) */
+};
+
+/* ---- command queues (queue.c) ---- */
+
+struct _cl_command_queue {
+  struct rt_object obj;
+  cl_context context; /* retained */
+  cl_device_id device;
+  cl_command_queue_properties props;
+  cl_queue_properties prop_list[8]; /* as given to ...WithProperties, 0-terminated */
+  size_t prop_list_size;            /* bytes for CL_QUEUE_PROPERTIES_ARRAY */
+  cl_queue_priority_khr priority;
+  unsigned stream; /* the device command stream of this queue */
+  /* Under context->lock: */
+  cl_event last;    /* in-order: the newest command (retained while incomplete) */
+  cl_event barrier; /* out-of-order: the newest barrier (retained while incomplete) */
+  cl_event pending; /* every incomplete command, linked through ev->q_next */
+  unsigned npending;
+};
+
+/* ---- memory objects (mem.c) ---- */
+
+struct rt_map {
+  struct rt_map *next;
+  void *ptr;
+  size_t offset, size;
+  cl_map_flags flags;
+};
+
+struct _cl_mem {
+  struct rt_object obj;
+  cl_context context; /* retained */
+  cl_mem_object_type type;
+  cl_mem_flags flags; /* effective flags (inherited ones included) */
+  size_t size;
+  void *host_ptr; /* CL_MEM_HOST_PTR: the user's pointer for USE_HOST_PTR */
+  void *store;    /* the backing host storage the device maps */
+  void *alloc;    /* what to free (NULL when the user owns the storage) */
+  uint64_t addr;  /* device address of the first byte */
+  cl_mem parent;  /* for a sub-buffer (retained) */
+  size_t origin;  /* offset in the parent */
+  cl_mem_properties props[8];
+  size_t props_size;
+  pthread_mutex_t lock; /* maps and destructor callbacks */
+  struct rt_map *maps;
+  atomic_uint map_count;
+  struct rt_dtor *dtors;
+};
+
+/* ---- events (event.c) ---- */
+
+struct rt_ev_cb {
+  struct rt_ev_cb *next;
+  cl_int on; /* CL_SUBMITTED, CL_RUNNING or CL_COMPLETE */
+  void(CL_CALLBACK *fn)(cl_event ev, cl_int status, void *user_data);
+  void *user_data;
+  cl_event ev;   /* set when detached for calling */
+  cl_int status; /* the status passed to fn */
+};
+
+struct rt_ev_link {
+  struct rt_ev_link *next;
+  cl_event waiter; /* retained by the link */
+};
+
+#define RT_EV_MAX_MEMS 2
+
+struct _cl_event {
+  struct rt_object obj;
+  cl_context context;     /* retained */
+  cl_command_queue queue; /* retained; NULL for a user event */
+  cl_command_type type;
+  /* Under context->lock: */
+  cl_int status;               /* CL_QUEUED .. CL_COMPLETE, or negative */
+  unsigned deps;               /* dependency links still pointing at this event */
+  bool dep_failed;             /* a dependency ended with an error */
+  bool user_set;               /* clSetUserEventStatus was called */
+  bool internal_ref;           /* the runtime holds a reference until completion */
+  struct rt_ev_link *waiters;  /* commands waiting for this event */
+  struct rt_ev_cb *callbacks;  /* not yet called */
+  cl_event q_next, q_prev;     /* queue->pending list */
+  cl_event w_next;             /* completion FIFO of one scheduling pass */
+  struct dev_cmd *cmd;         /* owned until completion */
+  cl_mem mems[RT_EV_MAX_MEMS]; /* memory objects the command uses (retained) */
+  cl_ulong t_queued, t_submit, t_start, t_end, t_complete;
+};
+
+/*
+ * Internal contracts between the files above.
+ */
+
+/* event.c: a command event in CL_QUEUED state, holding one reference for the
+ * runtime (released at completion). */
+cl_int rt_event_new(cl_command_queue q, cl_command_type type, cl_event *out);
+/* event.c: under ctx->lock, records that ev waits for dep (no-op when dep is
+ * already complete; marks ev failed when dep failed). */
+void rt_event_depend_locked(cl_event ev, cl_event dep);
+/* event.c: called with ctx->lock held once every dependency is recorded;
+ * drops the lock; submits the command when nothing remains to wait for. */
+void rt_event_arm_unlock(cl_event ev);
+/* event.c: waits (without holding any lock) until ev completes; returns its
+ * final status. */
+cl_int rt_event_wait(cl_event ev);
+/* event.c: frees an event whose reference count reached 0. */
+void rt_event_destroy(cl_event ev);
+/* event.c: validates a wait list against ctx (CL_INVALID_EVENT_WAIT_LIST /
+ * CL_INVALID_CONTEXT). */
+cl_int rt_check_wait_list(cl_context ctx, cl_uint n, const cl_event *list);
+
+/* queue.c: like rt_enqueue, and keeps up to RT_EV_MAX_MEMS memory objects
+ * alive until the command completed. cmd is owned by the runtime in every
+ * case, freed with free() after completion or on error. */
+cl_int rt_enqueue_mem(cl_command_queue q, cl_command_type type, struct dev_cmd *cmd, unsigned nmems,
+                      cl_mem const *mems, cl_uint num_events, const cl_event *wait_list,
+                      cl_event *event_ret, cl_bool blocking);
+/* queue.c: called by event.c under ctx->lock when a command event completes. */
+void rt_queue_retire_locked(cl_command_queue q, cl_event ev);
+void rt_queue_destroy(cl_command_queue q);
+
+/* context.c */
+void rt_context_destroy(cl_context ctx);
+/* mem.c */
+void rt_mem_destroy(cl_mem m);
+
+/* Release helpers that destroy at zero (each family's clRelease* without the
+ * handle check). */
+void rt_context_unref(cl_context ctx);
+void rt_queue_unref(cl_command_queue q);
+void rt_mem_unref(cl_mem m);
+void rt_event_unref(cl_event ev);
+
+#endif
