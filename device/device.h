@@ -15,4 +15,20 @@ struct cp;
 struct dev_mem *dev_device_mem(struct dev_device *d);
 const struct dev_config *dev_device_config(struct dev_device *d);
 
+/* Creates a device with its memory table and worker pool but without a
+ * command processor (dev_simt_ops.create adds one); for tests and tools that
+ * call simt_launch() directly. NULL on failure. */
+struct dev_device *dev_device_new(const struct dev_config *cfg);
+/* Stops the workers and frees what dev_device_new made (not the cp). */
+void dev_device_free(struct dev_device *d);
+
+/* Number of worker threads (host threads simulating compute units). */
+unsigned dev_device_workers(struct dev_device *d);
+/* Runs fn(arg, k) for k = 0 .. n-1 on n distinct worker threads (n is
+ * clamped to the pool size) and returns when every call has returned. Any
+ * host thread may call it, several at once; calls queue for workers. */
+void dev_device_run(struct dev_device *d, void (*fn)(void *arg, unsigned k), void *arg, unsigned n);
+/* Nanoseconds on the device clock. */
+uint64_t dev_device_now_ns(struct dev_device *d);
+
 #endif

@@ -1,0 +1,181 @@
+/*
+ * device.c - the simulated device: its configuration, memory table, worker
+ * thread pool (the host threads that simulate compute units) and command
+ * processor, and the dev_ops table the runtime reaches it through.
+ *
+ * It must not interpret kernels (simt.c) or order commands (cp.c).
+ */
+#include "device/device.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "device/cp.h"
+#include "device/mem.h"
+
+struct dev_job {
+  void (*fn)(void *arg, unsigned k);
+  void *arg;
+  unsigned want, joined, finished;
+  struct dev_job *next;
+  pthread_cond_t done;
+};
+
+struct dev_device {
+  struct dev_config cfg;
+  struct dev_mem *mem;
+  struct cp *cp;
+  uint64_t t0;
+  /* the pool */
+  pthread_mutex_t mu;
+  pthread_cond_t work;
+  struct dev_job *queue; /* jobs still wanting workers, oldest first */
+  bool quit;
+  unsigned nthreads;
+  pthread_t *threads;
+};
+
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void *worker_main(void *p) {
+  struct dev_device *d = p;
+  pthread_mutex_lock(&d->mu);
+  for (;;) {
+    while (!d->quit && !d->queue)
+      pthread_cond_wait(&d->work, &d->mu);
+    if (d->quit) break;
+    struct dev_job *j = d->queue;
+    unsigned k = j->joined++;
+    if (j->joined == j->want) d->queue = j->next;
+    pthread_mutex_unlock(&d->mu);
+    j->fn(j->arg, k);
+    pthread_mutex_lock(&d->mu);
+    if (++j->finished == j->want) pthread_cond_signal(&j->done);
+  }
+  pthread_mutex_unlock(&d->mu);
+  return NULL;
+}
+
+struct dev_device *dev_device_new(const struct dev_config *cfg) {
+  struct dev_device *d = calloc(1, sizeof(*d));
+  if (!d) return NULL;
+  d->cfg = *cfg;
+  d->t0 = mono_ns();
+  d->mem = dev_mem_create();
+  unsigned n = cfg->host_threads;
+  if (n == 0) {
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    n = c > 0 ? (unsigned)c : 1;
+  }
+  if (n > 256) n = 256;
+  d->threads = calloc(n, sizeof(*d->threads));
+  if (!d->mem || !d->threads) {
+    dev_mem_destroy(d->mem);
+    free(d->threads);
+    free(d);
+    return NULL;
+  }
+  pthread_mutex_init(&d->mu, NULL);
+  pthread_cond_init(&d->work, NULL);
+  for (unsigned i = 0; i < n; i++) {
+    if (pthread_create(&d->threads[i], NULL, worker_main, d) != 0) break;
+    d->nthreads++;
+  }
+  if (d->nthreads == 0) {
+    dev_device_free(d);
+    return NULL;
+  }
+  return d;
+}
+
+void dev_device_free(struct dev_device *d) {
+  if (!d) return;
+  pthread_mutex_lock(&d->mu);
+  d->quit = true;
+  pthread_cond_broadcast(&d->work);
+  pthread_mutex_unlock(&d->mu);
+  for (unsigned i = 0; i < d->nthreads; i++)
+    pthread_join(d->threads[i], NULL);
+  pthread_cond_destroy(&d->work);
+  pthread_mutex_destroy(&d->mu);
+  dev_mem_destroy(d->mem);
+  free(d->threads);
+  free(d);
+}
+
+unsigned dev_device_workers(struct dev_device *d) {
+  return d->nthreads;
+}
+
+void dev_device_run(struct dev_device *d, void (*fn)(void *arg, unsigned k), void *arg,
+                    unsigned n) {
+  if (n == 0) return;
+  if (n > d->nthreads) n = d->nthreads;
+  struct dev_job j = {fn, arg, n, 0, 0, NULL};
+  pthread_cond_init(&j.done, NULL);
+  pthread_mutex_lock(&d->mu);
+  struct dev_job **tail = &d->queue;
+  while (*tail)
+    tail = &(*tail)->next;
+  *tail = &j;
+  pthread_cond_broadcast(&d->work);
+  while (j.finished < j.want)
+    pthread_cond_wait(&j.done, &d->mu);
+  pthread_mutex_unlock(&d->mu);
+  pthread_cond_destroy(&j.done);
+}
+
+uint64_t dev_device_now_ns(struct dev_device *d) {
+  return mono_ns() - d->t0;
+}
+
+struct dev_mem *dev_device_mem(struct dev_device *d) {
+  return d->mem;
+}
+const struct dev_config *dev_device_config(struct dev_device *d) {
+  return &d->cfg;
+}
+
+/* ---- the ops table ---- */
+
+static struct dev_device *simt_create(const struct dev_config *cfg) {
+  struct dev_device *d = dev_device_new(cfg);
+  if (!d) return NULL;
+  d->cp = cp_create(d);
+  if (!d->cp) {
+    dev_device_free(d);
+    return NULL;
+  }
+  return d;
+}
+
+static uint64_t simt_map_global(struct dev_device *d, void *host, uint64_t size, bool read_only) {
+  return dev_mem_map(d->mem, host, size, read_only);
+}
+
+static void simt_unmap_global(struct dev_device *d, uint64_t addr) {
+  dev_mem_unmap(d->mem, addr);
+}
+
+static void simt_submit(struct dev_device *d, unsigned stream, struct dev_cmd *cmd) {
+  cp_submit(d->cp, stream, cmd);
+}
+
+static uint64_t simt_now_ns(struct dev_device *d) {
+  return dev_device_now_ns(d);
+}
+
+const struct dev_ops dev_simt_ops = {
+    .name = "lockstep-simt",
+    .create = simt_create,
+    .map_global = simt_map_global,
+    .unmap_global = simt_unmap_global,
+    .submit = simt_submit,
+    .now_ns = simt_now_ns,
+};

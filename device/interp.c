@@ -1,0 +1,620 @@
+/*
+ * interp.c - the LSI interpreter: runs one warp, one instruction at a time,
+ * each instruction a loop over the warp's active lanes. Registers are rows of
+ * W 64-bit lanes. Every memory access goes through simt_mem(). Divergence
+ * uses the token deque (deque.c).
+ *
+ * Opcode bodies stay a few lines each; anything longer belongs in a helper.
+ * The code was validated at launch (simt.c), so no operand is checked here.
+ * Build with -DLOCKSTEP_COMPUTED_GOTO=1 for a computed-goto dispatch.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "device/builtins.h"
+#include "device/simt_int.h"
+
+#define YIELD_SPIN_LIMIT 20000 /* stack mode: yields without progress before faulting */
+
+static inline float f32(uint64_t v) {
+  uint32_t u = (uint32_t)v;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+static inline uint64_t uf32(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static inline double f64(uint64_t v) {
+  double d;
+  memcpy(&d, &v, 8);
+  return d;
+}
+static inline uint64_t uf64(double d) {
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
+
+/* Float to integer conversions saturate (NaN gives 0), never UB. */
+static inline uint64_t d2i(double x, double lo, double hi, int64_t ilo, int64_t ihi) {
+  if (x != x) return 0;
+  if (x <= lo) return (uint64_t)ilo;
+  if (x >= hi) return (uint64_t)ihi;
+  return (uint64_t)(int64_t)x;
+}
+static inline uint64_t d2u(double x, double hi, uint64_t uhi) {
+  if (x != x || x <= 0) return 0;
+  if (x >= hi) return uhi;
+  return (uint64_t)x;
+}
+#define FPTOSI32(x) ((uint32_t)d2i((x), -2147483648.0, 2147483647.0, INT32_MIN, INT32_MAX))
+#define FPTOSI64(x) d2i((x), -9223372036854775808.0, 9223372036854775807.0, INT64_MIN, INT64_MAX)
+#define FPTOUI32(x) d2u((x), 4294967295.0, UINT32_MAX)
+#define FPTOUI64(x) d2u((x), 18446744073709551615.0, UINT64_MAX)
+
+static inline uint64_t sext(uint64_t v, unsigned from, unsigned to) {
+  if (from == 0 || from > 64) from = 64;
+  if (to == 0 || to > 64) to = 64;
+  uint64_t s = from == 64 ? v : (uint64_t)((int64_t)(v << (64 - from)) >> (64 - from));
+  return to == 64 ? s : s & ((UINT64_C(1) << to) - 1);
+}
+
+/* ---- dispatch ---- */
+#if LOCKSTEP_COMPUTED_GOTO
+#define vmdispatch(o) goto *disp[o];
+#define vmcase(name)  L_##name:
+#define vmbreak       goto fetch
+#define vmdefault
+#else
+#define vmdispatch(o) switch (o)
+#define vmcase(name)  case LSI_##name:
+#define vmbreak       break
+#define vmdefault     default:
+#endif
+
+/* The one lane loop: body runs with i = each active lane. */
+#define FOR_EACH_ACTIVE_LANE(...)                                                                  \
+  do {                                                                                             \
+    if (act == allw) {                                                                             \
+      for (unsigned i = 0; i < W; i++) {                                                           \
+        __VA_ARGS__;                                                                               \
+      }                                                                                            \
+    } else {                                                                                       \
+      for (uint64_t m_ = act; m_; m_ &= m_ - 1) {                                                  \
+        unsigned i = (unsigned)__builtin_ctzll(m_);                                                \
+        __VA_ARGS__;                                                                               \
+      }                                                                                            \
+    }                                                                                              \
+  } while (0)
+
+#define R(r)   (reg + (size_t)(r)*W)
+#define RD     R(ip->d)
+#define RA     R(ip->a)
+#define RB     R(ip->b)
+#define RC     R(ip->c)
+#define BIT(i) (UINT64_C(1) << (i))
+
+/* Save the warp's registers-in-flight and leave. */
+#define SAVE()                                                                                     \
+  do {                                                                                             \
+    w->pc = pc;                                                                                    \
+    w->active = act;                                                                               \
+    cu->st.warp_insns += nwarp;                                                                    \
+    cu->st.lane_insns += nlane;                                                                    \
+  } while (0)
+/* After the deque changed the warp: reload pc/mask or leave. */
+#define RELOAD()                                                                                   \
+  do {                                                                                             \
+    if (w->state != SIMT_WARP_RUN) {                                                               \
+      cu->st.warp_insns += nwarp;                                                                  \
+      cu->st.lane_insns += nlane;                                                                  \
+      return (int)w->state;                                                                        \
+    }                                                                                              \
+    pc = w->pc;                                                                                    \
+    act = w->active;                                                                               \
+    nact = (unsigned)__builtin_popcountll(act);                                                    \
+  } while (0)
+#define FAULT()                                                                                    \
+  do {                                                                                             \
+    SAVE();                                                                                        \
+    w->state = SIMT_WARP_FAULT;                                                                    \
+    return SIMT_WARP_FAULT;                                                                        \
+  } while (0)
+/* A branch point: give the scheduler its turn now and then. */
+#define TICK()                                                                                     \
+  do {                                                                                             \
+    if (--budget == 0) {                                                                           \
+      SAVE();                                                                                      \
+      return SIMT_WARP_RUN;                                                                        \
+    }                                                                                              \
+  } while (0)
+
+/* Binary op on all active lanes. T is the operand type; expr uses a and b. */
+#define BINOP(name, T, expr)                                                                       \
+  vmcase(name) {                                                                                   \
+    uint64_t *d_ = RD, *a_ = RA, *b_ = RB;                                                         \
+    FOR_EACH_ACTIVE_LANE(T a = (T)a_[i]; T b = (T)b_[i]; d_[i] = (expr));                          \
+    pc++;                                                                                          \
+    vmbreak;                                                                                       \
+  }
+#define UNOP(name, expr)                                                                           \
+  vmcase(name) {                                                                                   \
+    uint64_t *d_ = RD, *a_ = RA;                                                                   \
+    FOR_EACH_ACTIVE_LANE(uint64_t a = a_[i]; d_[i] = (expr));                                      \
+    pc++;                                                                                          \
+    vmbreak;                                                                                       \
+  }
+/* Division-like op: a zero divisor faults. */
+#define DIVOP(name, T, UT, expr)                                                                   \
+  vmcase(name) {                                                                                   \
+    uint64_t *d_ = RD, *a_ = RA, *b_ = RB;                                                         \
+    FOR_EACH_ACTIVE_LANE(T a = (T)a_[i]; T b = (T)b_[i]; if (b == 0) {                             \
+      simt_fault(cu, w, i, pc, LSI_TRAP_DIV_ZERO, 0, "integer division by zero");                  \
+      FAULT();                                                                                     \
+    } d_[i] = (UT)(expr));                                                                         \
+    pc++;                                                                                          \
+    vmbreak;                                                                                       \
+  }
+
+#define INT_OPS(W_, T, S)                                                                          \
+  BINOP(ADD_I##W_, T, (T)(a + b))                                                                  \
+  BINOP(SUB_I##W_, T, (T)(a - b))                                                                  \
+  BINOP(MUL_I##W_, T, (T)(a * b))                                                                  \
+  DIVOP(UDIV_I##W_, T, T, a / b)                                                                   \
+  DIVOP(UREM_I##W_, T, T, a % b)                                                                   \
+  DIVOP(SDIV_I##W_, S, T, (a == (S)((T)1 << (W_ - 1)) && b == -1) ? a : a / b)                     \
+  DIVOP(SREM_I##W_, S, T, (b == -1) ? 0 : a % b)                                                   \
+  BINOP(AND_I##W_, T, a &b)                                                                        \
+  BINOP(OR_I##W_, T, a | b)                                                                        \
+  BINOP(XOR_I##W_, T, a ^ b)                                                                       \
+  BINOP(SHL_I##W_, T, (T)(a << (b % W_)))                                                          \
+  BINOP(LSHR_I##W_, T, (T)(a >> (b % W_)))                                                         \
+  BINOP(ASHR_I##W_, T, (T)((S)a >> (b % W_)))                                                      \
+  BINOP(SMIN_I##W_, T, (S)a < (S)b ? a : b)                                                        \
+  BINOP(SMAX_I##W_, T, (S)a > (S)b ? a : b)                                                        \
+  BINOP(UMIN_I##W_, T, a < b ? a : b)                                                              \
+  BINOP(UMAX_I##W_, T, a > b ? a : b)                                                              \
+  BINOP(EQ_I##W_, T, a == b)                                                                       \
+  BINOP(NE_I##W_, T, a != b)                                                                       \
+  BINOP(ULT_I##W_, T, a < b)                                                                       \
+  BINOP(ULE_I##W_, T, a <= b)                                                                      \
+  BINOP(UGT_I##W_, T, a > b)                                                                       \
+  BINOP(UGE_I##W_, T, a >= b)                                                                      \
+  BINOP(SLT_I##W_, T, (S)a < (S)b)                                                                 \
+  BINOP(SLE_I##W_, T, (S)a <= (S)b)                                                                \
+  BINOP(SGT_I##W_, T, (S)a > (S)b)                                                                 \
+  BINOP(SGE_I##W_, T, (S)a >= (S)b)
+
+/* Floating point: F converts a register to the type, U back. */
+#define FBIN(name, F, U, expr)                                                                     \
+  vmcase(name) {                                                                                   \
+    uint64_t *d_ = RD, *a_ = RA, *b_ = RB;                                                         \
+    FOR_EACH_ACTIVE_LANE(__typeof__(F(0)) a = F(a_[i]); __typeof__(F(0)) b = F(b_[i]);             \
+                         d_[i] = U(expr));                                                         \
+    pc++;                                                                                          \
+    vmbreak;                                                                                       \
+  }
+#define FCMP(name, F, expr)                                                                        \
+  vmcase(name) {                                                                                   \
+    uint64_t *d_ = RD, *a_ = RA, *b_ = RB;                                                         \
+    FOR_EACH_ACTIVE_LANE(__typeof__(F(0)) a = F(a_[i]); __typeof__(F(0)) b = F(b_[i]);             \
+                         d_[i] = (expr) ? 1 : 0);                                                  \
+    pc++;                                                                                          \
+    vmbreak;                                                                                       \
+  }
+#define FCVT(name, expr)                                                                           \
+  vmcase(name) {                                                                                   \
+    uint64_t *d_ = RD, *a_ = RA;                                                                   \
+    FOR_EACH_ACTIVE_LANE(uint64_t a = a_[i]; d_[i] = (expr));                                      \
+    pc++;                                                                                          \
+    vmbreak;                                                                                       \
+  }
+#define ID(x) (x)
+#define FP_OPS(W_, F, U, FMA, FMOD)                                                                \
+  FBIN(FADD_F##W_, F, U, a + b)                                                                    \
+  FBIN(FSUB_F##W_, F, U, a - b)                                                                    \
+  FBIN(FMUL_F##W_, F, U, a *b)                                                                     \
+  FBIN(FDIV_F##W_, F, U, a / b)                                                                    \
+  FBIN(FREM_F##W_, F, U, FMOD(a, b))                                                               \
+  vmcase(FMA_F##W_) {                                                                              \
+    uint64_t *d_ = RD, *a_ = RA, *b_ = RB, *c_ = RC;                                               \
+    FOR_EACH_ACTIVE_LANE(d_[i] = U(FMA(F(a_[i]), F(b_[i]), F(c_[i]))));                            \
+    pc++;                                                                                          \
+    vmbreak;                                                                                       \
+  }                                                                                                \
+  FCVT(FNEG_F##W_, U(-F(a)))                                                                       \
+  FCMP(FOEQ_F##W_, F, a == b)                                                                      \
+  FCMP(FONE_F##W_, F, a<b || a> b)                                                                 \
+  FCMP(FOLT_F##W_, F, a < b)                                                                       \
+  FCMP(FOLE_F##W_, F, a <= b)                                                                      \
+  FCMP(FOGT_F##W_, F, a > b)                                                                       \
+  FCMP(FOGE_F##W_, F, a >= b)                                                                      \
+  FCMP(FORD_F##W_, F, a == a && b == b)                                                            \
+  FCMP(FUEQ_F##W_, F, !(a < b || a > b))                                                           \
+  FCMP(FUNE_F##W_, F, !(a == b))                                                                   \
+  FCMP(FULT_F##W_, F, !(a >= b))                                                                   \
+  FCMP(FULE_F##W_, F, !(a > b))                                                                    \
+  FCMP(FUGT_F##W_, F, !(a <= b))                                                                   \
+  FCMP(FUGE_F##W_, F, !(a < b))                                                                    \
+  FCMP(FUNO_F##W_, F, a != a || b != b)                                                            \
+  FCVT(FPTOSI32_F##W_, FPTOSI32((double)F(a)))                                                     \
+  FCVT(FPTOSI64_F##W_, FPTOSI64((double)F(a)))                                                     \
+  FCVT(FPTOUI32_F##W_, FPTOUI32((double)F(a)))                                                     \
+  FCVT(FPTOUI64_F##W_, FPTOUI64((double)F(a)))                                                     \
+  FCVT(SI32TOFP_F##W_, U((__typeof__(F(0)))(int32_t)(uint32_t)a))                                  \
+  FCVT(SI64TOFP_F##W_, U((__typeof__(F(0)))(int64_t)a))                                            \
+  FCVT(UI32TOFP_F##W_, U((__typeof__(F(0)))(uint32_t)a))                                           \
+  FCVT(UI64TOFP_F##W_, U((__typeof__(F(0)))a))
+
+/* Loads and stores: address = a + imm. */
+#define LOAD(name, T, N)                                                                           \
+  vmcase(name) {                                                                                   \
+    uint64_t *d_ = RD, *a_ = RA;                                                                   \
+    FOR_EACH_ACTIVE_LANE(uint64_t ad = a_[i] + (uint64_t)ip->imm;                                  \
+                         void *p = simt_mem(cu, w, i, pc, ad, N, 0); if (!p) FAULT(); T v;         \
+                         memcpy(&v, p, N); d_[i] = v;                                              \
+                         cu->st.ld_bytes[LSI_ADDR_SPACE(ad) & 7] += N);                            \
+    pc++;                                                                                          \
+    vmbreak;                                                                                       \
+  }
+#define STORE(name, T, N)                                                                          \
+  vmcase(name) {                                                                                   \
+    uint64_t *a_ = RA, *b_ = RB;                                                                   \
+    FOR_EACH_ACTIVE_LANE(uint64_t ad = a_[i] + (uint64_t)ip->imm;                                  \
+                         void *p = simt_mem(cu, w, i, pc, ad, N, 1); if (!p) FAULT();              \
+                         T v = (T)b_[i]; memcpy(p, &v, N);                                         \
+                         cu->st.st_bytes[LSI_ADDR_SPACE(ad) & 7] += N);                            \
+    cu->epoch++;                                                                                   \
+    pc++;                                                                                          \
+    vmbreak;                                                                                       \
+  }
+
+/* Atomics: p is the checked host pointer, b/c the operands, old the result. */
+#define ATOMIC(name, T, N, body)                                                                   \
+  vmcase(name) {                                                                                   \
+    uint64_t *d_ = RD, *a_ = RA, *b_ = RB, *c_ = RC;                                               \
+    int changed = 0;                                                                               \
+    FOR_EACH_ACTIVE_LANE(T *p = simt_mem(cu, w, i, pc, a_[i], N, 2); if (!p) FAULT();              \
+                         T b = (T)b_[i]; T c = (T)c_[i]; T old; int chg = 1; (void)b; (void)c;     \
+                         body; changed |= chg;                                                     \
+                         if (lsi_op_flags[ip->op] & F_WRITES_D) d_[i] = (uint64_t)old;             \
+                         cu->st.st_bytes[LSI_ADDR_SPACE(a_[i]) & 7] += N);                         \
+    cu->epoch += (uint64_t)changed; /* progress: memory changed */                                 \
+    pc++;                                                                                          \
+    vmbreak;                                                                                       \
+  }
+#define SEQ __ATOMIC_SEQ_CST
+#define CAS_LOOP(T, expr)                                                                          \
+  do {                                                                                             \
+    old = __atomic_load_n(p, SEQ);                                                                 \
+    T nv_;                                                                                         \
+    do {                                                                                           \
+      T a = old;                                                                                   \
+      nv_ = (expr);                                                                                \
+    } while (!__atomic_compare_exchange_n(p, &old, nv_, false, SEQ, SEQ));                         \
+  } while (0)
+#define ATOM_OPS(W_, T, S)                                                                         \
+  ATOMIC(ATOM_ADD_I##W_, T, W_ / 8, old = __atomic_fetch_add(p, b, SEQ))                           \
+  ATOMIC(ATOM_SUB_I##W_, T, W_ / 8, old = __atomic_fetch_sub(p, b, SEQ))                           \
+  ATOMIC(ATOM_XCHG_I##W_, T, W_ / 8, old = __atomic_exchange_n(p, b, SEQ))                         \
+  ATOMIC(ATOM_AND_I##W_, T, W_ / 8, old = __atomic_fetch_and(p, b, SEQ))                           \
+  ATOMIC(ATOM_OR_I##W_, T, W_ / 8, old = __atomic_fetch_or(p, b, SEQ))                             \
+  ATOMIC(ATOM_XOR_I##W_, T, W_ / 8, old = __atomic_fetch_xor(p, b, SEQ))                           \
+  ATOMIC(ATOM_SMIN_I##W_, T, W_ / 8, CAS_LOOP(T, (S)a < (S)b ? a : b))                             \
+  ATOMIC(ATOM_SMAX_I##W_, T, W_ / 8, CAS_LOOP(T, (S)a > (S)b ? a : b))                             \
+  ATOMIC(ATOM_UMIN_I##W_, T, W_ / 8, CAS_LOOP(T, a < b ? a : b))                                   \
+  ATOMIC(ATOM_UMAX_I##W_, T, W_ / 8, CAS_LOOP(T, a > b ? a : b))                                   \
+  ATOMIC(ATOM_INC_I##W_, T, W_ / 8, old = __atomic_fetch_add(p, 1, SEQ))                           \
+  ATOMIC(ATOM_DEC_I##W_, T, W_ / 8, old = __atomic_fetch_sub(p, 1, SEQ))                           \
+  ATOMIC(ATOM_CMPXCHG_I##W_, T, W_ / 8, old = c;                                                   \
+         chg = __atomic_compare_exchange_n(p, &old, b, false, SEQ, SEQ))                           \
+  ATOMIC(ATOM_LD_I##W_, T, W_ / 8, old = __atomic_load_n(p, SEQ); chg = 0)                         \
+  ATOMIC(ATOM_ST_I##W_, T, W_ / 8, old = 0; __atomic_store_n(p, b, SEQ))
+
+/* Disable the active lanes for reason, remembering where they resume. */
+static inline void disable(struct simt_warp *w, uint64_t act, unsigned reason, uint32_t resume) {
+  for (uint64_t m = act; m; m &= m - 1)
+    w->lane_pc[__builtin_ctzll(m)] = resume;
+  w->dis[reason] |= act;
+}
+
+/* Does the deque hold a token of that type and target covering any of act? */
+static bool has_token(const struct simt_warp *w, unsigned type, uint32_t pc, uint64_t act) {
+  const struct simt_deque *q = &w->dq;
+  for (unsigned j = q->head; j < q->tail; j++) {
+    simt_token t = q->buf[j];
+    if (simt_token_type(t) == type && simt_token_pc(t) == pc && (t.mask & act)) return true;
+  }
+  return false;
+}
+
+static void push_front(struct simt_cu *cu, struct simt_warp *w, simt_token t) {
+  unsigned before = w->dq.recentres;
+  if (!simt_deque_push_front(&w->dq, t))
+    simt_fault(cu, w, (unsigned)__builtin_ctzll(t.mask | BIT(63)), w->pc, LSI_TRAP_UNSUPPORTED, 0,
+               "divergence queue exhausted host memory");
+  cu->st.recentres += w->dq.recentres - before;
+}
+
+/* YIELD: push or merge a yield token at the back. */
+static void yield_token(struct simt_cu *cu, struct simt_warp *w, uint64_t act, uint32_t resume) {
+  struct simt_deque *q = &w->dq;
+  for (unsigned j = q->head; j < q->tail; j++) {
+    simt_token *t = &q->buf[j];
+    if (simt_token_type(*t) == SIMT_TOK_YIELD && simt_token_pc(*t) == resume) {
+      t->mask |= act;
+      return;
+    }
+  }
+  unsigned before = q->recentres;
+  if (!simt_deque_push_back(q, simt_token_make(SIMT_TOK_YIELD, act, resume)))
+    simt_fault(cu, w, (unsigned)__builtin_ctzll(act), resume - 1, LSI_TRAP_UNSUPPORTED, 0,
+               "divergence queue exhausted host memory");
+  cu->st.recentres += q->recentres - before;
+}
+
+/* One lane of CALLB. Returns false when the builtin faulted. */
+static inline bool call_builtin(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                                const lsi_insn *ip, uint64_t *reg, unsigned W) {
+  const struct lsi_builtin *bi = &lsi_builtins[ip->imm];
+  const uint32_t *al = cu->run->k->arglist + ip->a;
+  uint64_t args[64], res[16];
+  unsigned n = ip->b;
+  for (unsigned j = 0; j < n; j++)
+    args[j] = R(al[j])[lane];
+  struct simt_lane ln = {cu, w, lane, pc};
+  bi->fn(&ln, res, args, n, bi->data);
+  if (cu->faulted) return false;
+  for (unsigned j = 0; j < bi->nres; j++)
+    R(ip->d + j)[lane] = res[j];
+  return true;
+}
+
+int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
+#if LOCKSTEP_COMPUTED_GOTO
+  static const void *const disp[LSI_NUM_OPS] = {
+#define LSI_OP(name, fmt, flags, sem) [LSI_##name] = &&L_##name,
+#include "device/isa.def"
+#undef LSI_OP
+  };
+#endif
+  struct simt_run *run = cu->run;
+  const unsigned W = run->W;
+  const uint64_t allw = W == 64 ? ~UINT64_C(0) : (BIT(W) - 1);
+  const lsi_insn *const code = run->k->code;
+  uint64_t *const reg = w->reg;
+  uint32_t pc = w->pc;
+  uint64_t act = w->active;
+  unsigned nact = (unsigned)__builtin_popcountll(act);
+  uint64_t nwarp = 0, nlane = 0;
+  const lsi_insn *ip;
+  if (w->state != SIMT_WARP_RUN) return (int)w->state;
+
+  for (;;) {
+#if LOCKSTEP_COMPUTED_GOTO
+  fetch:
+#endif
+    ip = &code[pc];
+    nwarp++;
+    nlane += nact;
+    vmdispatch(ip->op) {
+      vmcase(NOP) {
+        pc++;
+        vmbreak;
+      }
+      UNOP(MOV, a)
+      vmcase(MOVI) {
+        uint64_t *d_ = RD, v = (uint64_t)ip->imm;
+        FOR_EACH_ACTIVE_LANE(d_[i] = v);
+        pc++;
+        vmbreak;
+      }
+      vmcase(SELECT) {
+        uint64_t *d_ = RD, *a_ = RA, *b_ = RB, *c_ = RC;
+        FOR_EACH_ACTIVE_LANE(d_[i] = a_[i] ? b_[i] : c_[i]);
+        pc++;
+        vmbreak;
+      }
+      vmcase(TRUNC) {
+        uint64_t *d_ = RD, *a_ = RA;
+        uint64_t m = ip->imm >= 64 || ip->imm <= 0 ? ~UINT64_C(0) : BIT(ip->imm) - 1;
+        FOR_EACH_ACTIVE_LANE(d_[i] = a_[i] & m);
+        pc++;
+        vmbreak;
+      }
+      vmcase(SEXT) {
+        uint64_t *d_ = RD, *a_ = RA;
+        unsigned from = (unsigned)(ip->imm & 0xff), to = (unsigned)((ip->imm >> 8) & 0xff);
+        FOR_EACH_ACTIVE_LANE(d_[i] = sext(a_[i], from, to));
+        pc++;
+        vmbreak;
+      }
+      UNOP(ADDI, a + (uint64_t)ip->imm)
+      vmcase(MADI) {
+        uint64_t *d_ = RD, *a_ = RA, *b_ = RB, k = (uint64_t)ip->imm;
+        FOR_EACH_ACTIVE_LANE(d_[i] = a_[i] + b_[i] * k);
+        pc++;
+        vmbreak;
+      }
+      vmcase(SREG) {
+        uint64_t *d_ = RD;
+        unsigned s = (unsigned)ip->imm;
+        FOR_EACH_ACTIVE_LANE(d_[i] = simt_sreg(cu, w, i, s));
+        pc++;
+        vmbreak;
+      }
+
+      INT_OPS(32, uint32_t, int32_t)
+      INT_OPS(64, uint64_t, int64_t)
+      FP_OPS(32, f32, uf32, fmaf, fmodf)
+      FP_OPS(64, f64, uf64, fma, fmod)
+      FCVT(FPEXT, uf64((double)f32(a)))
+      FCVT(FPTRUNC, uf32((float)f64(a)))
+
+      LOAD(LD8, uint8_t, 1)
+      LOAD(LD16, uint16_t, 2)
+      LOAD(LD32, uint32_t, 4)
+      LOAD(LD64, uint64_t, 8)
+      STORE(ST8, uint8_t, 1)
+      STORE(ST16, uint16_t, 2)
+      STORE(ST32, uint32_t, 4)
+      STORE(ST64, uint64_t, 8)
+      vmcase(MEMCPY) {
+        uint64_t *d_ = RD, *a_ = RA, *b_ = RB;
+        FOR_EACH_ACTIVE_LANE(void *dst = simt_mem_range(cu, w, i, pc, d_[i], b_[i], 1);
+                             if (!dst) FAULT();
+                             void *src = simt_mem_range(cu, w, i, pc, a_[i], b_[i], 0);
+                             if (!src) FAULT(); memmove(dst, src, b_[i]));
+        cu->epoch++;
+        pc++;
+        vmbreak;
+      }
+      vmcase(MEMSET) {
+        uint64_t *d_ = RD, *a_ = RA, *b_ = RB;
+        FOR_EACH_ACTIVE_LANE(void *dst = simt_mem_range(cu, w, i, pc, d_[i], b_[i], 1);
+                             if (!dst) FAULT(); memset(dst, (int)(a_[i] & 0xff), b_[i]));
+        cu->epoch++;
+        pc++;
+        vmbreak;
+      }
+
+      ATOM_OPS(32, uint32_t, int32_t)
+      ATOM_OPS(64, uint64_t, int64_t)
+      ATOMIC(ATOM_FADD_F32, uint32_t, 4, CAS_LOOP(uint32_t, (uint32_t)uf32(f32(a) + f32(b))))
+      ATOMIC(ATOM_FADD_F64, uint64_t, 8, CAS_LOOP(uint64_t, uf64(f64(a) + f64(b))))
+      vmcase(FENCE) {
+        __atomic_thread_fence(SEQ);
+        pc++;
+        vmbreak;
+      }
+
+      /* ---- control flow ---- */
+      vmcase(BRA) {
+        pc = (uint32_t)ip->imm;
+        TICK();
+        vmbreak;
+      }
+      vmcase(BRA_P) vmcase(BRA_Z) {
+        uint64_t *a_ = RA, t = 0;
+        FOR_EACH_ACTIVE_LANE(t |= (uint64_t)(a_[i] != 0) << i);
+        if (ip->op == LSI_BRA_Z) t = act & ~t;
+        if (t == act) {
+          pc = (uint32_t)ip->imm;
+        } else if (t == 0) {
+          pc++;
+        } else {
+          uint64_t nt = act & ~t;
+          disable(w, nt, SIMT_TOK_DIV, pc + 1);
+          w->pc = pc;
+          push_front(cu, w, simt_token_make(SIMT_TOK_DIV, nt, pc + 1));
+          if (cu->faulted) FAULT();
+          cu->st.div_branches++;
+          act = t;
+          nact = (unsigned)__builtin_popcountll(act);
+          pc = (uint32_t)ip->imm;
+        }
+        TICK();
+        vmbreak;
+      }
+      vmcase(SSY) vmcase(PBRK) vmcase(PCONT) {
+        unsigned ty = ip->op == LSI_SSY    ? SIMT_TOK_SYNC
+                      : ip->op == LSI_PBRK ? SIMT_TOK_BRK
+                                           : SIMT_TOK_CONT;
+        w->pc = pc;
+        push_front(cu, w, simt_token_make(ty, act, (uint32_t)ip->imm));
+        if (cu->faulted) FAULT();
+        pc++;
+        vmbreak;
+      }
+      vmcase(SYNC) vmcase(BRK) vmcase(CONT) {
+        unsigned ty = ip->op == LSI_SYNC  ? SIMT_TOK_SYNC
+                      : ip->op == LSI_BRK ? SIMT_TOK_BRK
+                                          : SIMT_TOK_CONT;
+        uint32_t target = (uint32_t)ip->imm;
+        if (!has_token(w, ty, target, act)) {
+          pc = target; /* no token: the fallback is a plain branch (seed 004) */
+        } else {
+          disable(w, act, ty, target);
+          simt_unwind(cu, w);
+          RELOAD();
+        }
+        TICK();
+        vmbreak;
+      }
+      vmcase(YIELD) {
+        if (run->stack_mode) {
+          /* Classic stack: no yield; watch for a warp spinning without progress. */
+          if (w->epoch != cu->epoch) {
+            w->epoch = cu->epoch;
+            w->spins = 0;
+          } else if (++w->spins > YIELD_SPIN_LIMIT) {
+            simt_fault(cu, w, (unsigned)__builtin_ctzll(act), pc, LSI_TRAP_NO_FORWARD_PROGRESS, 0,
+                       "no forward progress: lanes spin at a yield point without any store "
+                       "(stack reconvergence cannot schedule the lanes they wait for)");
+            FAULT();
+          }
+          pc++;
+        } else {
+          cu->st.yields++;
+          disable(w, act, SIMT_TOK_YIELD, pc + 1);
+          yield_token(cu, w, act, pc + 1);
+          if (cu->faulted) FAULT();
+          simt_unwind(cu, w);
+          RELOAD();
+        }
+        TICK();
+        vmbreak;
+      }
+      vmcase(BAR) {
+        disable(w, act, SIMT_REASON_BAR, pc + 1);
+        simt_unwind(cu, w);
+        RELOAD();
+        vmbreak;
+      }
+      vmcase(SGBAR) {
+        if (act != w->live) {
+          simt_fault(cu, w, (unsigned)__builtin_ctzll(act), pc, LSI_TRAP_BARRIER_DIVERGENCE, 0,
+                     "sub-group barrier reached by %u of %u live work-items of the sub-group", nact,
+                     (unsigned)__builtin_popcountll(w->live));
+          FAULT();
+        }
+        __atomic_thread_fence(SEQ);
+        pc++;
+        vmbreak;
+      }
+      vmcase(EXIT) {
+        w->live &= ~act;
+        cu->epoch++;
+        simt_unwind(cu, w);
+        RELOAD();
+        vmbreak;
+      }
+      vmcase(TRAP) {
+        simt_fault(cu, w, (unsigned)__builtin_ctzll(act), pc, (int)ip->imm, 0,
+                   ip->imm == LSI_TRAP_UNREACHABLE ? "unreachable code reached"
+                   : ip->imm == LSI_TRAP_ASSERT    ? "assertion failed"
+                                                   : "trap instruction");
+        FAULT();
+      }
+      vmcase(CALLB) {
+        FOR_EACH_ACTIVE_LANE(if (!call_builtin(cu, w, i, pc, ip, reg, W)) FAULT());
+        if (lsi_builtins[ip->imm].flags & LSI_BI_BARRIER) {
+          disable(w, act, SIMT_REASON_BAR, pc + 1);
+          simt_unwind(cu, w);
+          RELOAD();
+        } else {
+          pc++;
+        }
+        vmbreak;
+      }
+      vmdefault {
+        simt_fault(cu, w, (unsigned)__builtin_ctzll(act), pc, LSI_TRAP_UNSUPPORTED, 0,
+                   "unknown opcode %u", ip->op);
+        FAULT();
+      }
+    }
+  }
+}

@@ -1,0 +1,675 @@
+/*
+ * simt.c - one NDRange launch on the simulated compute units: validates the
+ * kernel, lays out local memory, hands work-groups to the worker threads,
+ * splits each group into warps and interleaves them (the per-compute-unit
+ * warp scheduler, which also implements work-group barriers), and turns
+ * faults into one device exception. Statistics go to stderr when
+ * LOCKSTEP_STATS=1.
+ *
+ * It must not execute instructions itself (interp.c) nor touch the host
+ * process outside the launch's buffers; it never aborts.
+ */
+#include "device/simt.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include "device/builtins.h"
+#include "device/device.h"
+#include "device/simt_int.h"
+
+#define SIMT_SLICE     256 /* branch points a warp runs before the next warp's turn */
+#define SIMT_DEQUE_CAP 32  /* initial tokens per warp */
+
+static const char *const space_name[8] = {"invalid", "global",  "constant", "local",
+                                          "private", "generic", "invalid",  "invalid"};
+
+/* ---- faults ---- */
+
+static void fill_ids(struct simt_cu *cu, struct simt_warp *w, unsigned lane,
+                     struct dev_exception *e) {
+  const struct dev_launch *l = cu->run->l;
+  for (int k = 0; k < 3; k++) {
+    e->group_id[k] = cu->group_id[k];
+    e->local_id[k] = w ? w->lid[k][lane] : 0;
+    e->global_id[k] = l->offset[k] + cu->group_id[k] * l->local[k] + e->local_id[k];
+  }
+}
+
+static void vfault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc, int trap,
+                   uint64_t addr, const char *fmt, va_list ap) {
+  struct simt_run *run = cu->run;
+  const struct lsi_kernel *k = run->k;
+  cu->faulted = true;
+  pthread_mutex_lock(&run->mu);
+  if (!run->have_exc) {
+    struct dev_exception *e = &run->exc;
+    memset(e, 0, sizeof(*e));
+    run->have_exc = true;
+    run->rc = CL_OUT_OF_RESOURCES;
+    e->trap = trap;
+    e->kernel = k->name;
+    if (k->lines && pc < k->ninsns) {
+      e->line = k->lines[pc].line;
+      if (run->l->prog && k->lines[pc].file < run->l->prog->nfiles)
+        e->file = run->l->prog->files[k->lines[pc].file];
+    }
+    fill_ids(cu, w, lane, e);
+    e->address = addr;
+    vsnprintf(e->message, sizeof(e->message), fmt, ap);
+  }
+  atomic_store(&run->stop, 1);
+  pthread_mutex_unlock(&run->mu);
+}
+
+void simt_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc, int trap,
+                uint64_t addr, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfault(cu, w, lane, pc, trap, addr, fmt, ap);
+  va_end(ap);
+}
+
+/* Names the kernel argument that holds a pointer into allocation id. */
+static void buffer_name(struct simt_run *run, uint64_t addr, char *buf, size_t n) {
+  const struct lsi_kernel *k = run->k;
+  for (uint32_t j = 0; j < k->nargs; j++) {
+    const struct lsi_arg *a = &k->args[j];
+    if (a->kind != LSI_ARG_GLOBAL && a->kind != LSI_ARG_CONSTANT) continue;
+    uint64_t v;
+    memcpy(&v, run->l->argbuf + a->buf_offset, 8);
+    if (v && LSI_ADDR_SPACE(v) == LSI_ADDR_SPACE(addr) && LSI_ADDR_ID(v) == LSI_ADDR_ID(addr)) {
+      snprintf(buf, n, "buffer '%s' (argument %u)", a->name && *a->name ? a->name : "?", j);
+      return;
+    }
+  }
+  if (run->l->data_base && LSI_ADDR_ID(run->l->data_base) == LSI_ADDR_ID(addr))
+    snprintf(buf, n, "the program's global data");
+  else
+    snprintf(buf, n, "buffer #%u", LSI_ADDR_ID(addr));
+}
+
+void *simt_mem_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                     uint64_t addr, uint64_t size, int kind) {
+  static const char *const what[3] = {"load", "store", "atomic"};
+  unsigned sp = LSI_ADDR_SPACE(addr);
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  const char *op = what[kind < 0 || kind > 2 ? 0 : kind];
+  char name[160];
+  uint64_t limit = 0;
+  switch (sp) {
+  case LSI_SPACE_GLOBAL:
+  case LSI_SPACE_CONSTANT: {
+    struct dev_mem_entry *e = dev_mem_entry(cu->run->mem, addr);
+    uint32_t st = e ? atomic_load_explicit(&e->state, memory_order_acquire) : DEV_MEM_FREE;
+    buffer_name(cu->run, addr, name, sizeof(name));
+    if (st == DEV_MEM_FREE) {
+      simt_fault(cu, w, lane, pc, LSI_TRAP_OUT_OF_BOUNDS, addr,
+                 "%" PRIu64 "-byte %s at 0x%016" PRIx64 " hits no buffer (%s was never allocated)",
+                 size, op, addr, name);
+      return NULL;
+    }
+    if (st == DEV_MEM_RELEASED) {
+      simt_fault(cu, w, lane, pc, LSI_TRAP_RELEASED_BUFFER, addr,
+                 "%" PRIu64 "-byte %s at 0x%016" PRIx64 ": access to released %s", size, op, addr,
+                 name);
+      return NULL;
+    }
+    if (kind && e->read_only && off < e->size) {
+      simt_fault(cu, w, lane, pc, LSI_TRAP_WRITE_READ_ONLY, addr,
+                 "%" PRIu64 "-byte %s at offset %" PRIu64 " of read-only %s", size, op, off, name);
+      return NULL;
+    }
+    limit = e->size;
+    break;
+  }
+  case LSI_SPACE_LOCAL:
+    snprintf(name, sizeof(name), "local memory");
+    limit = cu->run->local_total;
+    break;
+  case LSI_SPACE_PRIVATE:
+    snprintf(name, sizeof(name), "the private frame");
+    limit = cu->run->k->private_size;
+    break;
+  default:
+    simt_fault(cu, w, lane, pc, LSI_TRAP_OUT_OF_BOUNDS, addr,
+               "%" PRIu64 "-byte %s at 0x%016" PRIx64 ": %s", size, op, addr,
+               addr == 0 ? "NULL pointer" : "not a device address");
+    return NULL;
+  }
+  if ((sp == LSI_SPACE_LOCAL || sp == LSI_SPACE_PRIVATE) && LSI_ADDR_ID(addr) != 0) {
+    simt_fault(cu, w, lane, pc, LSI_TRAP_OUT_OF_BOUNDS, addr,
+               "%" PRIu64 "-byte %s at 0x%016" PRIx64 ": not a valid %s address", size, op, addr,
+               space_name[sp]);
+    return NULL;
+  }
+  if (off >= limit || size > limit - off) {
+    uint64_t miss = off >= limit ? off + size - limit : off + size - limit;
+    simt_fault(cu, w, lane, pc, LSI_TRAP_OUT_OF_BOUNDS, addr,
+               "out-of-bounds %" PRIu64 "-byte %s %s at offset %" PRIu64 " of %s (%" PRIu64
+               " bytes): %" PRIu64 " byte%s past the end",
+               size, space_name[sp], op, off, name, limit, miss, miss == 1 ? "" : "s");
+    return NULL;
+  }
+  simt_fault(cu, w, lane, pc, LSI_TRAP_MISALIGNED, addr,
+             "misaligned %" PRIu64 "-byte %s %s at offset %" PRIu64 " of %s (offset %% %" PRIu64
+             " = %" PRIu64 ")",
+             size, space_name[sp], op, off, name, size, off % size);
+  return NULL;
+}
+
+void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                     uint64_t addr, uint64_t size, int kind) {
+  if (size == 0) size = 1; /* an empty range still needs a valid address */
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  switch (LSI_ADDR_SPACE(addr)) {
+  case LSI_SPACE_GLOBAL:
+  case LSI_SPACE_CONSTANT: {
+    struct dev_mem_entry *e = dev_mem_entry(cu->run->mem, addr);
+    if (e && atomic_load_explicit(&e->state, memory_order_acquire) == DEV_MEM_LIVE &&
+        off <= e->size && size <= e->size - off && !(kind && e->read_only))
+      return e->host + off;
+    break;
+  }
+  case LSI_SPACE_LOCAL:
+    if (LSI_ADDR_ID(addr) == 0 && off <= cu->run->local_total && size <= cu->run->local_total - off)
+      return cu->local + off;
+    break;
+  case LSI_SPACE_PRIVATE:
+    if (LSI_ADDR_ID(addr) == 0 && off <= cu->run->k->private_size &&
+        size <= cu->run->k->private_size - off)
+      return w->priv + (uint64_t)lane * cu->run->k->private_size + off;
+    break;
+  default: break;
+  }
+  /* Report through the aligned checker with a 1-byte access at the first
+   * byte out of range, so the message names the buffer and the overrun. */
+  return simt_mem_fault(cu, w, lane, pc, addr, size > 8 ? 1 : 1, kind);
+}
+
+/* ---- special registers ---- */
+
+uint64_t simt_sreg(struct simt_cu *cu, struct simt_warp *w, unsigned lane, unsigned s) {
+  const struct dev_launch *l = cu->run->l;
+  unsigned k = s % 3;
+  switch (s) {
+  case LSI_SREG_GLOBAL_ID_X:
+  case LSI_SREG_GLOBAL_ID_Y:
+  case LSI_SREG_GLOBAL_ID_Z: return l->offset[k] + cu->group_id[k] * l->local[k] + w->lid[k][lane];
+  case LSI_SREG_LOCAL_ID_X:
+  case LSI_SREG_LOCAL_ID_Y:
+  case LSI_SREG_LOCAL_ID_Z: return w->lid[k][lane];
+  case LSI_SREG_GROUP_ID_X:
+  case LSI_SREG_GROUP_ID_Y:
+  case LSI_SREG_GROUP_ID_Z: return cu->group_id[k];
+  case LSI_SREG_GLOBAL_SIZE_X:
+  case LSI_SREG_GLOBAL_SIZE_Y:
+  case LSI_SREG_GLOBAL_SIZE_Z: return l->global[k];
+  case LSI_SREG_LOCAL_SIZE_X:
+  case LSI_SREG_LOCAL_SIZE_Y:
+  case LSI_SREG_LOCAL_SIZE_Z: return cu->group_size[k];
+  case LSI_SREG_ENQ_LOCAL_SIZE_X:
+  case LSI_SREG_ENQ_LOCAL_SIZE_Y:
+  case LSI_SREG_ENQ_LOCAL_SIZE_Z: return l->local[k];
+  case LSI_SREG_NUM_GROUPS_X:
+  case LSI_SREG_NUM_GROUPS_Y:
+  case LSI_SREG_NUM_GROUPS_Z: return cu->run->ngroups[k];
+  case LSI_SREG_GLOBAL_OFFSET_X:
+  case LSI_SREG_GLOBAL_OFFSET_Y:
+  case LSI_SREG_GLOBAL_OFFSET_Z: return l->offset[k];
+  case LSI_SREG_WORK_DIM: return l->work_dim;
+  case LSI_SREG_LOCAL_LINEAR_ID: return (uint64_t)w->index * cu->run->W + lane;
+  case LSI_SREG_GLOBAL_LINEAR_ID: {
+    uint64_t g[3];
+    for (int j = 0; j < 3; j++)
+      g[j] = cu->group_id[j] * l->local[j] + w->lid[j][lane];
+    return (g[2] * l->global[1] + g[1]) * l->global[0] + g[0];
+  }
+  case LSI_SREG_SUB_GROUP_ID: return w->index;
+  case LSI_SREG_SUB_GROUP_LOCAL_ID: return lane;
+  case LSI_SREG_SUB_GROUP_SIZE: {
+    uint64_t rest = cu->nitems - (uint64_t)w->index * cu->run->W;
+    return rest < cu->run->W ? rest : cu->run->W;
+  }
+  case LSI_SREG_MAX_SUB_GROUP_SIZE: return cu->run->W;
+  case LSI_SREG_NUM_SUB_GROUPS: return cu->nwarps;
+  case LSI_SREG_PRIVATE_BASE: return LSI_ADDR(LSI_SPACE_PRIVATE, 0, 0);
+  default: return 0;
+  }
+}
+
+/* ---- printf output ---- */
+
+void simt_output(struct simt_run *run, const char *s, size_t n) {
+  pthread_mutex_lock(&run->mu);
+  if (run->out_len + n + 1 > run->out_cap) {
+    size_t cap = (run->out_len + n + 1) * 2;
+    char *nb = realloc(run->out, cap);
+    if (!nb) {
+      pthread_mutex_unlock(&run->mu);
+      return;
+    }
+    run->out = nb;
+    run->out_cap = cap;
+  }
+  memcpy(run->out + run->out_len, s, n);
+  run->out_len += n;
+  pthread_mutex_unlock(&run->mu);
+}
+
+/* ---- validation: after this the interpreter trusts every operand ---- */
+
+static const char *validate(const struct dev_launch *l, const struct dev_config *cfg, char *why,
+                            size_t n) {
+  const struct lsi_kernel *k = l->kernel;
+  if (!k || !k->code || k->ninsns == 0) return "kernel has no code";
+  if (k->nconst > k->nregs || (k->nconst && !k->consts)) return "bad constant table";
+  if (l->work_dim < 1 || l->work_dim > 3) return "bad work_dim";
+  for (uint32_t pc = 0; pc < k->ninsns; pc++) {
+    const lsi_insn *ip = &k->code[pc];
+    if (ip->op >= LSI_NUM_OPS) {
+      snprintf(why, n, "unknown opcode %u at pc %u", ip->op, pc);
+      return why;
+    }
+    unsigned f = lsi_op_format[ip->op];
+    bool bad = false;
+    switch (f) {
+    case FMT_NONE: break;
+    case FMT_RR: bad = ip->d >= k->nregs || ip->a >= k->nregs; break;
+    case FMT_RRR:
+    case FMT_RRRI: bad = ip->d >= k->nregs || ip->a >= k->nregs || ip->b >= k->nregs; break;
+    case FMT_RRRR:
+    case FMT_ATOM:
+      bad = ip->d >= k->nregs || ip->a >= k->nregs || ip->b >= k->nregs || ip->c >= k->nregs;
+      break;
+    case FMT_RI: bad = ip->d >= k->nregs; break;
+    case FMT_RRI:
+    case FMT_LD: bad = ip->d >= k->nregs || ip->a >= k->nregs; break;
+    case FMT_ST: bad = ip->a >= k->nregs || ip->b >= k->nregs; break;
+    case FMT_BR: bad = ip->imm < 0 || ip->imm >= k->ninsns; break;
+    case FMT_BRP: bad = ip->a >= k->nregs || ip->imm < 0 || ip->imm >= k->ninsns; break;
+    case FMT_CALL: {
+      if (ip->imm < 0 || ip->imm >= lsi_builtin_count()) {
+        bad = true;
+        break;
+      }
+      const struct lsi_builtin *bi = &lsi_builtins[ip->imm];
+      bad = (uint64_t)ip->a + ip->b > k->narglist || ip->b > 64 ||
+            (bi->nres && (uint64_t)ip->d + bi->nres > k->nregs) ||
+            (ip->b != bi->nargs && !((bi->flags & LSI_BI_VARIADIC) && ip->b >= bi->nargs));
+      for (uint32_t j = 0; !bad && j < ip->b; j++)
+        bad = k->arglist[ip->a + j] >= k->nregs;
+      break;
+    }
+    default: bad = true;
+    }
+    if (ip->op == LSI_SREG && (ip->imm < 0 || ip->imm >= LSI_NUM_SREGS)) bad = true;
+    if (bad) {
+      snprintf(why, n, "bad operands for %s at pc %u", lsi_op_name[ip->op], pc);
+      return why;
+    }
+  }
+  unsigned last = k->code[k->ninsns - 1].op;
+  if (last != LSI_BRA && last != LSI_EXIT && last != LSI_TRAP && last != LSI_SYNC &&
+      last != LSI_BRK && last != LSI_CONT)
+    return "the last instruction can fall off the end of the code";
+  for (uint32_t j = 0; j < k->nargs; j++) {
+    const struct lsi_arg *a = &k->args[j];
+    uint64_t sz = a->kind == LSI_ARG_VALUE   ? (uint64_t)a->nregs * a->elem_size
+                  : a->kind == LSI_ARG_BYVAL ? a->size
+                                             : 8;
+    if ((uint64_t)a->buf_offset + sz > k->argbuf_size || !l->argbuf)
+      return "argument outside the argument buffer";
+    if (a->kind == LSI_ARG_VALUE && (a->elem_size > 8 || (uint64_t)a->reg + a->nregs > k->nregs))
+      return "bad value argument";
+    if (a->kind != LSI_ARG_VALUE && a->reg >= k->nregs) return "bad argument register";
+    if (a->kind == LSI_ARG_BYVAL && (uint64_t)a->priv_offset + a->size > k->private_size)
+      return "by-value argument outside the private frame";
+  }
+  (void)cfg;
+  return NULL;
+}
+
+/* ---- work-groups and the warp scheduler ---- */
+
+static bool cu_reserve(struct simt_cu *cu, unsigned nwarps) {
+  struct simt_run *run = cu->run;
+  if (nwarps <= cu->cap_warps) return true;
+  struct simt_warp *nw = realloc(cu->warps, nwarps * sizeof(*nw));
+  if (!nw) return false;
+  cu->warps = nw;
+  for (unsigned i = cu->cap_warps; i < nwarps; i++) {
+    struct simt_warp *w = &nw[i];
+    memset(w, 0, sizeof(*w));
+    w->reg = calloc((size_t)run->k->nregs * run->W + 1, 8);
+    w->priv = calloc((size_t)run->k->private_size * run->W + 1, 1);
+    if (!w->reg || !w->priv || !simt_deque_init(&w->dq, SIMT_DEQUE_CAP)) {
+      free(w->reg);
+      free(w->priv);
+      simt_deque_free(&w->dq);
+      return false;
+    }
+    cu->cap_warps = i + 1;
+  }
+  return true;
+}
+
+static void cu_release(struct simt_cu *cu) {
+  for (unsigned i = 0; i < cu->cap_warps; i++) {
+    free(cu->warps[i].reg);
+    free(cu->warps[i].priv);
+    simt_deque_free(&cu->warps[i].dq);
+  }
+  free(cu->warps);
+  free(cu->local);
+}
+
+static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
+  struct simt_run *run = cu->run;
+  const struct lsi_kernel *k = run->k;
+  const struct dev_launch *l = run->l;
+  const unsigned W = run->W;
+  uint64_t first = (uint64_t)index * W;
+  uint64_t n = cu->nitems - first < W ? cu->nitems - first : W;
+  w->index = index;
+  w->pc = 0;
+  w->exist = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+  w->live = w->active = w->exist;
+  memset(w->dis, 0, sizeof(w->dis));
+  simt_deque_clear(&w->dq);
+  w->state = SIMT_WARP_RUN;
+  w->epoch = w->spins = 0;
+  for (unsigned i = 0; i < W; i++) {
+    uint64_t lid = first + i;
+    w->lid[0][i] = (uint32_t)(lid % cu->group_size[0]);
+    w->lid[1][i] = (uint32_t)(lid / cu->group_size[0] % cu->group_size[1]);
+    w->lid[2][i] = (uint32_t)(lid / (cu->group_size[0] * cu->group_size[1]));
+  }
+  /* constants, with relocation against the program's data segment */
+  for (uint32_t r = 0; r < k->nconst; r++) {
+    uint64_t v = k->consts[r].value + (k->consts[r].reloc ? l->data_base : 0);
+    uint64_t *row = w->reg + (size_t)r * W;
+    for (unsigned i = 0; i < W; i++)
+      row[i] = v;
+  }
+  if (k->private_size) memset(w->priv, 0, (size_t)k->private_size * W);
+  for (uint32_t j = 0; j < k->nargs; j++) {
+    const struct lsi_arg *a = &k->args[j];
+    const uint8_t *src = l->argbuf + a->buf_offset;
+    uint64_t v = 0;
+    switch (a->kind) {
+    case LSI_ARG_LOCAL: v = LSI_ADDR(LSI_SPACE_LOCAL, 0, run->local_arg_off[j]); break;
+    case LSI_ARG_BYVAL:
+      for (unsigned i = 0; i < W; i++)
+        memcpy(w->priv + (size_t)i * k->private_size + a->priv_offset, src, a->size);
+      v = LSI_ADDR(LSI_SPACE_PRIVATE, 0, a->priv_offset);
+      break;
+    case LSI_ARG_VALUE:
+      for (uint32_t e = 0; e < a->nregs; e++) {
+        uint64_t x = 0;
+        memcpy(&x, src + (size_t)e * a->elem_size, a->elem_size);
+        uint64_t *row = w->reg + (size_t)(a->reg + e) * W;
+        for (unsigned i = 0; i < W; i++)
+          row[i] = x;
+      }
+      continue;
+    default: memcpy(&v, src, 8); break;
+    }
+    uint64_t *row = w->reg + (size_t)a->reg * W;
+    for (unsigned i = 0; i < W; i++)
+      row[i] = v;
+  }
+}
+
+/* Every warp waits at a barrier or is done: release the barrier, or report
+ * the work-items that cannot reach it. */
+static bool barrier_release(struct simt_cu *cu) {
+  struct simt_warp *bad = NULL;
+  uint32_t bar_pc = UINT32_MAX;
+  uint64_t at = 0;
+  const char *why = NULL;
+  for (unsigned i = 0; i < cu->nwarps; i++)
+    at += (uint64_t)__builtin_popcountll(cu->warps[i].dis[SIMT_REASON_BAR]);
+  for (unsigned i = 0; i < cu->nwarps && !why; i++) {
+    struct simt_warp *w = &cu->warps[i];
+    if (w->state != SIMT_WARP_BARRIER || w->live != w->exist) {
+      bad = w;
+      why = "others finished the kernel without reaching it";
+      continue;
+    }
+    for (uint64_t m = w->dis[SIMT_REASON_BAR]; m; m &= m - 1) {
+      uint32_t p = w->lane_pc[__builtin_ctzll(m)];
+      if (bar_pc == UINT32_MAX)
+        bar_pc = p;
+      else if (p != bar_pc) {
+        bad = w;
+        why = "others wait at a different barrier";
+        break;
+      }
+    }
+  }
+  if (why) {
+    struct simt_warp *w = bad;
+    uint64_t lanes = w->dis[SIMT_REASON_BAR] ? w->dis[SIMT_REASON_BAR] : w->exist;
+    for (unsigned i = 0; i < cu->nwarps; i++)
+      if (cu->warps[i].dis[SIMT_REASON_BAR]) {
+        w = &cu->warps[i];
+        lanes = w->dis[SIMT_REASON_BAR];
+        break;
+      }
+    unsigned lane = (unsigned)__builtin_ctzll(lanes);
+    uint32_t pc = w->dis[SIMT_REASON_BAR] ? w->lane_pc[lane] - 1 : 0;
+    simt_fault(cu, w, lane, pc, LSI_TRAP_BARRIER_DIVERGENCE, 0,
+               "barrier reached by %" PRIu64 " of %" PRIu64 " work-items of the work-group; %s", at,
+               cu->nitems, why);
+    return false;
+  }
+  for (unsigned i = 0; i < cu->nwarps; i++) {
+    struct simt_warp *w = &cu->warps[i];
+    w->active = w->dis[SIMT_REASON_BAR];
+    w->dis[SIMT_REASON_BAR] = 0;
+    w->pc = bar_pc;
+    w->state = SIMT_WARP_RUN;
+  }
+  cu->st.barrier_waits += cu->nwarps;
+  cu->epoch++;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  return true;
+}
+
+static void watchdog_fault(struct simt_cu *cu) {
+  struct simt_warp *w = &cu->warps[0];
+  for (unsigned i = 0; i < cu->nwarps; i++)
+    if (cu->warps[i].state == SIMT_WARP_RUN) {
+      w = &cu->warps[i];
+      break;
+    }
+  unsigned lane = w->active ? (unsigned)__builtin_ctzll(w->active) : 0;
+  simt_fault(cu, w, lane, w->pc, LSI_TRAP_WATCHDOG, 0, "watchdog: the kernel ran longer than %u ms",
+             dev_device_config(cu->run->dev)->watchdog_ms);
+}
+
+static void run_group(struct simt_cu *cu, uint64_t g) {
+  struct simt_run *run = cu->run;
+  const struct dev_launch *l = run->l;
+  uint64_t gid[3] = {g % run->ngroups[0], g / run->ngroups[0] % run->ngroups[1],
+                     g / (run->ngroups[0] * run->ngroups[1])};
+  cu->nitems = 1;
+  for (int k = 0; k < 3; k++) {
+    cu->group_id[k] = gid[k];
+    uint64_t rest = l->global[k] - gid[k] * l->local[k];
+    cu->group_size[k] = rest < l->local[k] ? rest : l->local[k];
+    cu->nitems *= cu->group_size[k];
+  }
+  cu->nwarps = (unsigned)((cu->nitems + run->W - 1) / run->W);
+  if (!cu_reserve(cu, cu->nwarps)) {
+    simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for warps");
+    return;
+  }
+  if (run->local_total) memset(cu->local, 0, run->local_total);
+  for (unsigned i = 0; i < cu->nwarps; i++)
+    warp_init(cu, &cu->warps[i], i);
+  for (;;) {
+    unsigned nrun = 0, nbar = 0;
+    for (unsigned i = 0; i < cu->nwarps; i++) {
+      struct simt_warp *w = &cu->warps[i];
+      if (w->state == SIMT_WARP_RUN)
+        simt_warp_run(cu, w, cu->nwarps == 1 ? SIMT_SLICE * 64 : SIMT_SLICE);
+      if (cu->faulted) return;
+      nrun += w->state == SIMT_WARP_RUN;
+      nbar += w->state == SIMT_WARP_BARRIER;
+    }
+    if (atomic_load_explicit(&run->stop, memory_order_relaxed)) return;
+    if (run->deadline_ns && dev_device_now_ns(run->dev) > run->deadline_ns) {
+      watchdog_fault(cu);
+      return;
+    }
+    if (nrun) continue;
+    if (nbar == 0) return; /* every warp done */
+    if (!barrier_release(cu)) return;
+  }
+}
+
+static void worker(void *arg, unsigned k) {
+  struct simt_run *run = arg;
+  struct simt_cu cu;
+  memset(&cu, 0, sizeof(cu));
+  cu.run = run;
+  if (run->local_total && !(cu.local = calloc(1, run->local_total))) {
+    simt_fault(&cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for local memory");
+    return;
+  }
+  while (!atomic_load_explicit(&run->stop, memory_order_relaxed)) {
+    uint64_t g = atomic_fetch_add(&run->next_group, 1);
+    if (g >= run->total_groups) break;
+    run_group(&cu, g);
+  }
+  cu_release(&cu);
+  pthread_mutex_lock(&run->mu);
+  struct simt_stats *s = &run->stats;
+  s->warp_insns += cu.st.warp_insns;
+  s->lane_insns += cu.st.lane_insns;
+  s->div_branches += cu.st.div_branches;
+  s->yields += cu.st.yields;
+  s->barrier_waits += cu.st.barrier_waits;
+  s->recentres += cu.st.recentres;
+  for (int j = 0; j < 8; j++) {
+    s->ld_bytes[j] += cu.st.ld_bytes[j];
+    s->st_bytes[j] += cu.st.st_bytes[j];
+  }
+  pthread_mutex_unlock(&run->mu);
+}
+
+static void print_stats(const struct simt_run *run) {
+  const struct simt_stats *s = &run->stats;
+  fprintf(stderr,
+          "lockstep stats: kernel %s: %" PRIu64 " warp instructions, %" PRIu64
+          " lane instructions, %.2f active lanes per warp instruction (W=%u), %" PRIu64
+          " divergent branches, %" PRIu64 " yields, %" PRIu64 " barrier waits, %" PRIu64
+          " deque re-centrings\n",
+          run->k->name ? run->k->name : "?", s->warp_insns, s->lane_insns,
+          s->warp_insns ? (double)s->lane_insns / (double)s->warp_insns : 0.0, run->W,
+          s->div_branches, s->yields, s->barrier_waits, s->recentres);
+  for (int sp = LSI_SPACE_GLOBAL; sp <= LSI_SPACE_PRIVATE; sp++)
+    fprintf(stderr, "lockstep stats:   %-8s loaded %" PRIu64 " bytes, stored %" PRIu64 " bytes\n",
+            space_name[sp], s->ld_bytes[sp], s->st_bytes[sp]);
+}
+
+static int launch_error(struct dev_exception *exc, const struct lsi_kernel *k, int trap,
+                        const char *msg) {
+  if (exc) {
+    memset(exc, 0, sizeof(*exc));
+    exc->trap = trap;
+    exc->kernel = k ? k->name : NULL;
+    snprintf(exc->message, sizeof(exc->message), "%s", msg);
+  }
+  return CL_OUT_OF_RESOURCES;
+}
+
+int simt_launch(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc) {
+  return simt_launch_stats(d, l, exc, NULL);
+}
+
+int simt_launch_stats(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
+                      struct simt_stats *stats) {
+  const struct dev_config *cfg = dev_device_config(d);
+  char why[160];
+  const char *bad = validate(l, cfg, why, sizeof(why));
+  if (bad) return launch_error(exc, l->kernel, LSI_TRAP_UNSUPPORTED, bad);
+  const struct lsi_kernel *k = l->kernel;
+
+  struct simt_run *run = calloc(1, sizeof(*run));
+  if (!run) return launch_error(exc, k, LSI_TRAP_UNSUPPORTED, "out of host memory");
+  run->dev = d;
+  /* a normalised copy: dimensions past work_dim are 1 */
+  run->lc = *l;
+  for (int j = 0; j < 3; j++) {
+    if (j >= (int)l->work_dim) {
+      run->lc.global[j] = run->lc.local[j] = 1;
+      run->lc.offset[j] = 0;
+    } else if (run->lc.local[j] == 0) {
+      run->lc.local[j] = 1;
+    }
+  }
+  l = run->l = &run->lc;
+  run->k = k;
+  run->mem = dev_device_mem(d);
+  run->W = cfg->warp_width < 1 ? 32 : cfg->warp_width > SIMT_MAX_W ? SIMT_MAX_W : cfg->warp_width;
+  const char *mode = getenv("LOCKSTEP_RECONVERGENCE");
+  run->stack_mode = mode && strcmp(mode, "stack") == 0;
+  pthread_mutex_init(&run->mu, NULL);
+  run->total_groups = 1;
+  int rc = 0;
+  for (int j = 0; j < 3; j++) {
+    run->ngroups[j] = (l->global[j] + l->local[j] - 1) / l->local[j];
+    run->total_groups *= run->ngroups[j];
+  }
+  /* local memory: static data, then each __local argument, aligned */
+  run->local_arg_off = calloc(k->nargs + 1, sizeof(uint64_t));
+  uint64_t off = k->local_size;
+  for (uint32_t j = 0; run->local_arg_off && j < k->nargs; j++) {
+    const struct lsi_arg *a = &k->args[j];
+    if (a->kind != LSI_ARG_LOCAL) continue;
+    uint64_t sz, al = a->align >= 16 && (a->align & (a->align - 1)) == 0 ? a->align : 16;
+    memcpy(&sz, l->argbuf + a->buf_offset, 8);
+    off = (off + al - 1) & ~(al - 1);
+    run->local_arg_off[j] = off;
+    off += sz;
+  }
+  run->local_total = off;
+  if (!run->local_arg_off) {
+    rc = launch_error(exc, k, LSI_TRAP_UNSUPPORTED, "out of host memory");
+  } else if (cfg->local_mem_size && off > cfg->local_mem_size) {
+    snprintf(why, sizeof(why),
+             "kernel needs %" PRIu64 " bytes of local memory, device has %" PRIu64, off,
+             cfg->local_mem_size);
+    rc = launch_error(exc, k, LSI_TRAP_UNSUPPORTED, why);
+  } else if (run->total_groups) {
+    if (cfg->watchdog_ms)
+      run->deadline_ns = dev_device_now_ns(d) + (uint64_t)cfg->watchdog_ms * 1000000u;
+    uint64_t n = dev_device_workers(d);
+    dev_device_run(d, worker, run, (unsigned)(n < run->total_groups ? n : run->total_groups));
+    if (run->out_len) {
+      fwrite(run->out, 1, run->out_len, stdout);
+      fflush(stdout);
+    }
+    const char *st = getenv("LOCKSTEP_STATS");
+    if (st && *st && strcmp(st, "0") != 0) print_stats(run);
+    if (stats) *stats = run->stats;
+    if (run->have_exc) {
+      rc = run->rc;
+      if (exc) *exc = run->exc;
+    }
+  }
+  pthread_mutex_destroy(&run->mu);
+  free(run->local_arg_off);
+  free(run->out);
+  free(run);
+  return rc;
+}

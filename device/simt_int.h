@@ -1,0 +1,218 @@
+/*
+ * simt_int.h - the SIMT engine's internal structures, shared by its files
+ * (simt.c: launches, work-groups and the warp scheduler; interp.c: the
+ * interpreter; deque.c: the divergence token deque; builtins.c). Nothing
+ * outside device/ includes this.
+ */
+#ifndef LOCKSTEP_DEVICE_SIMT_INT_H
+#define LOCKSTEP_DEVICE_SIMT_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "device/dev.h"
+#include "device/lsi.h"
+#include "device/mem.h"
+
+#define SIMT_MAX_W 64
+
+/* Token types, which are also the reasons a lane can be disabled for. */
+enum simt_tok {
+  SIMT_TOK_SYNC = 0,
+  SIMT_TOK_DIV = 1,
+  SIMT_TOK_CALL = 2,
+  SIMT_TOK_BRK = 3,
+  SIMT_TOK_CONT = 4,
+  SIMT_TOK_YIELD = 5,
+  SIMT_REASON_BAR = 6, /* a reason only: lanes waiting at a barrier */
+  SIMT_NREASONS = 7,
+};
+
+/*
+ * A token: a lane mask (up to 64 lanes) and an info word:
+ *   bits 0-3 type, bits 4-11 one bit per token type present below this token
+ *   (the seed's summary bits), bits 32-63 target pc.
+ * simt_token_pack/unpack give the seed's compact 64-bit form for W <= 32 and
+ * pc < 2^22: type 0-3, mask 4-35, pc 36-57, summary 58-61.
+ */
+typedef struct simt_token {
+  uint64_t mask;
+  uint64_t info;
+} simt_token;
+
+static inline simt_token simt_token_make(unsigned type, uint64_t mask, uint32_t pc) {
+  simt_token t = {mask, (uint64_t)(type & 15u) | ((uint64_t)pc << 32)};
+  return t;
+}
+static inline unsigned simt_token_type(simt_token t) {
+  return (unsigned)(t.info & 15u);
+}
+static inline uint32_t simt_token_pc(simt_token t) {
+  return (uint32_t)(t.info >> 32);
+}
+static inline unsigned simt_token_below(simt_token t) {
+  return (unsigned)(t.info >> 4) & 0xffu;
+}
+uint64_t simt_token_pack(simt_token t);
+simt_token simt_token_unpack(uint64_t v);
+
+/* The per-warp double-sided token queue. Tokens live in buf[head, tail);
+ * the front is head. Pushing past either end re-centres (growing when full). */
+struct simt_deque {
+  simt_token *buf;
+  unsigned cap, head, tail;
+  unsigned recentres; /* how many times an end overflowed */
+};
+
+bool simt_deque_init(struct simt_deque *q, unsigned cap);
+void simt_deque_free(struct simt_deque *q);
+void simt_deque_clear(struct simt_deque *q);
+bool simt_deque_push_front(struct simt_deque *q, simt_token t);
+bool simt_deque_push_back(struct simt_deque *q, simt_token t);
+static inline unsigned simt_deque_size(const struct simt_deque *q) {
+  return q->tail - q->head;
+}
+static inline simt_token simt_deque_pop_front(struct simt_deque *q) {
+  return q->buf[q->head++];
+}
+
+enum simt_warp_state {
+  SIMT_WARP_RUN,
+  SIMT_WARP_BARRIER, /* every live lane waits at a barrier */
+  SIMT_WARP_DONE,
+  SIMT_WARP_FAULT,
+};
+
+struct simt_warp {
+  uint32_t pc;
+  uint32_t state;
+  uint64_t active;              /* lanes executing at pc */
+  uint64_t live;                /* lanes that have not exited */
+  uint64_t exist;               /* lanes that are work-items of the group */
+  uint64_t dis[SIMT_NREASONS];  /* disabled lanes, by reason */
+  uint32_t lane_pc[SIMT_MAX_W]; /* where a disabled lane resumes */
+  struct simt_deque dq;
+  uint64_t *reg;               /* nregs rows of W lanes */
+  uint8_t *priv;               /* W private frames */
+  unsigned index;              /* warp number in its work-group */
+  uint32_t lid[3][SIMT_MAX_W]; /* local id of each lane */
+  uint64_t epoch, spins;       /* stack mode's forward-progress watchdog */
+};
+
+struct simt_stats {
+  uint64_t warp_insns, lane_insns, div_branches, yields, barrier_waits, recentres;
+  uint64_t ld_bytes[8], st_bytes[8]; /* by enum lsi_space of the address */
+};
+
+/* One launch, shared by every worker running it. */
+struct simt_run {
+  struct dev_device *dev;
+  const struct dev_launch *l; /* == &lc */
+  struct dev_launch lc;       /* the launch, dimensions past work_dim set to 1 */
+  const struct lsi_kernel *k;
+  struct dev_mem *mem;
+  unsigned W;
+  bool stack_mode;
+  uint64_t ngroups[3], total_groups;
+  uint64_t local_total;    /* bytes of local memory per work-group */
+  uint64_t *local_arg_off; /* per kernel arg: local offset (LOCAL args) */
+  uint64_t deadline_ns;    /* 0 = no watchdog */
+  _Atomic uint64_t next_group;
+  _Atomic int stop;
+  pthread_mutex_t mu; /* exc, have_exc, rc, stats, printf output */
+  bool have_exc;
+  int rc;
+  struct dev_exception exc;
+  struct simt_stats stats;
+  char *out; /* printf output, flushed when the launch completes */
+  size_t out_len, out_cap;
+};
+
+/* One worker thread's compute unit: the resident work-group and its warps. */
+struct simt_cu {
+  struct simt_run *run;
+  uint64_t group_id[3];
+  uint64_t group_size[3]; /* this group's (non-uniform aware) local size */
+  uint64_t nitems;
+  unsigned nwarps, cap_warps;
+  struct simt_warp *warps;
+  uint8_t *local;
+  uint64_t epoch; /* bumped by stores, exits and barriers (progress) */
+  bool faulted;
+  struct simt_stats st;
+};
+
+/* One lane of a warp, as the builtins see it. */
+struct simt_lane {
+  struct simt_cu *cu;
+  struct simt_warp *w;
+  unsigned lane;
+  uint32_t pc;
+};
+
+/* Records a device exception for that lane (first one of the launch wins)
+ * and stops the launch. fmt gives the message. */
+void simt_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc, int trap,
+                uint64_t addr, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* Slow path of an access check: reports the fault and returns NULL. kind is
+ * 0 load, 1 store, 2 atomic. */
+void *simt_mem_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                     uint64_t addr, uint64_t size, int kind);
+
+/* Host pointer for an access of size bytes at addr by that lane, or NULL
+ * after reporting a device exception. */
+static inline void *simt_mem(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                             uint64_t addr, uint64_t size, int kind) {
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  switch (LSI_ADDR_SPACE(addr)) {
+  case LSI_SPACE_GLOBAL:
+  case LSI_SPACE_CONSTANT: {
+    struct dev_mem_entry *e = dev_mem_entry(cu->run->mem, addr);
+    if (e && atomic_load_explicit(&e->state, memory_order_acquire) == DEV_MEM_LIVE &&
+        off + size <= e->size && off + size >= off && (off & (size - 1)) == 0 &&
+        !(kind && e->read_only))
+      return e->host + off;
+    break;
+  }
+  case LSI_SPACE_LOCAL:
+    if (LSI_ADDR_ID(addr) == 0 && off + size <= cu->run->local_total && off + size >= off &&
+        (off & (size - 1)) == 0)
+      return cu->local + off;
+    break;
+  case LSI_SPACE_PRIVATE:
+    if (LSI_ADDR_ID(addr) == 0 && off + size <= cu->run->k->private_size && off + size >= off &&
+        (off & (size - 1)) == 0)
+      return w->priv + (uint64_t)lane * cu->run->k->private_size + off;
+    break;
+  default: break;
+  }
+  return simt_mem_fault(cu, w, lane, pc, addr, size, kind);
+}
+
+/* Same, for a range of bytes with no alignment requirement (memcpy, vload
+ * of bytes, printf strings). */
+void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                     uint64_t addr, uint64_t size, int kind);
+
+/* simt_launch(), also returning the launch's counters (stats may be NULL). */
+int simt_launch_stats(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
+                      struct simt_stats *stats);
+
+/* Runs warp w of cu until it exits, waits at a barrier, faults, or has run
+ * about budget warp instructions. Returns its new state. */
+int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget);
+
+/* Disables the active lanes of w (their pc already in lane_pc) and unwinds
+ * the deque (seed 004); sets w->pc/active or the warp's state. */
+void simt_unwind(struct simt_cu *cu, struct simt_warp *w);
+
+/* Special register value for one lane. */
+uint64_t simt_sreg(struct simt_cu *cu, struct simt_warp *w, unsigned lane, unsigned sreg);
+
+/* Appends printf output for the launch. */
+void simt_output(struct simt_run *run, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,722 @@
+/*
+ * test_simt.c - the SIMT engine on hand-assembled LSI kernels: arithmetic,
+ * checked memory and every fault kind, the seed-004 token deque (encode,
+ * unwind, stale tokens, fallback, re-centring, yield), the per-lane spin
+ * lock, barriers, and independence from the warp width and thread count.
+ * It must not depend on the compiler or the runtime.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "device/builtins.h"
+#include "device/device.h"
+#include "device/mem.h"
+#include "device/simt.h"
+#include "device/simt_int.h"
+#include "util/check_util.h"
+
+#define CL_OUT_OF_RESOURCES_ (-5)
+
+/* ---- a tiny assembler ---- */
+#define OP(o, D, A, B, C, IMM)                                                                     \
+  ((lsi_insn){.op = LSI_##o, .d = (D), .a = (A), .b = (B), .c = (C), .imm = (IMM)})
+
+struct kern {
+  lsi_insn code[128];
+  unsigned n;
+  struct lsi_arg args[4];
+  uint8_t argbuf[64];
+  struct lsi_kernel k;
+  struct lsi_program p;
+  struct lsi_line lines[128];
+  char *files[1];
+};
+
+static unsigned emit(struct kern *kk, lsi_insn i) {
+  kk->code[kk->n] = i;
+  return kk->n++;
+}
+
+/* nargs global pointer arguments in registers 0 .. nargs-1. */
+static void kern_init(struct kern *kk, unsigned nargs, const uint64_t *argv) {
+  memset(kk, 0, sizeof(*kk));
+  for (unsigned j = 0; j < nargs; j++) {
+    kk->args[j].name = j == 0 ? "out" : j == 1 ? "aux" : "arg";
+    kk->args[j].kind = LSI_ARG_GLOBAL;
+    kk->args[j].reg = j;
+    kk->args[j].buf_offset = 8 * j;
+    memcpy(kk->argbuf + 8 * j, &argv[j], 8);
+  }
+  kk->k.name = "test_kernel";
+  kk->k.nargs = nargs;
+  kk->k.args = kk->args;
+  kk->k.argbuf_size = sizeof(kk->argbuf);
+  kk->k.nregs = 32;
+  kk->k.code = kk->code;
+  kk->k.lines = kk->lines;
+  kk->files[0] = "test.cl";
+  kk->p.nkernels = 1;
+  kk->p.kernels = &kk->k;
+  kk->p.nfiles = 1;
+  kk->p.files = kk->files;
+}
+
+static struct dev_device *mkdev(unsigned W, unsigned threads, unsigned watchdog_ms) {
+  struct dev_config c;
+  memset(&c, 0, sizeof(c));
+  c.compute_units = 2;
+  c.warp_width = W;
+  c.host_threads = threads;
+  c.local_mem_size = 65536;
+  c.max_wg_size = 1024;
+  c.watchdog_ms = watchdog_ms;
+  struct dev_device *d = dev_device_new(&c);
+  ck_assert_ptr_nonnull(d);
+  return d;
+}
+
+static int launch(struct dev_device *d, struct kern *kk, uint64_t global, uint64_t local,
+                  struct dev_exception *exc, struct simt_stats *st) {
+  kk->k.ninsns = kk->n;
+  for (unsigned i = 0; i < kk->n; i++)
+    kk->lines[i] = (struct lsi_line){0, 100 + i};
+  struct dev_launch l;
+  memset(&l, 0, sizeof(l));
+  l.prog = &kk->p;
+  l.kernel = &kk->k;
+  l.work_dim = 1;
+  l.global[0] = global;
+  l.local[0] = local;
+  l.argbuf = kk->argbuf;
+  return simt_launch_stats(d, &l, exc, st);
+}
+
+/* r20 := global id, r21 := gid * 4, r22 := out + gid * 4 */
+static void emit_gid_addr(struct kern *kk) {
+  emit(kk, OP(SREG, 20, 0, 0, 0, LSI_SREG_GLOBAL_ID_X));
+  emit(kk, OP(MADI, 22, 0, 20, 0, 4));
+}
+
+/* ---- arithmetic and memory ---- */
+
+static void build_arith(struct kern *kk, uint64_t out) {
+  kern_init(kk, 1, &out);
+  emit_gid_addr(kk);
+  emit(kk, OP(MOVI, 1, 0, 0, 0, 3));
+  emit(kk, OP(MUL_I32, 2, 20, 1, 0, 0));
+  emit(kk, OP(ADDI, 2, 2, 0, 0, 7));
+  emit(kk, OP(MOVI, 3, 0, 0, 0, 5));
+  emit(kk, OP(UREM_I32, 4, 20, 3, 0, 0));
+  emit(kk, OP(XOR_I32, 2, 2, 4, 0, 0));
+  emit(kk, OP(ST32, 0, 22, 2, 0, 0));
+  emit(kk, OP(EXIT, 0, 0, 0, 0, 0));
+}
+
+START_TEST(test_arith) {
+  struct dev_device *d = mkdev(32, 2, 0);
+  uint32_t buf[1000];
+  memset(buf, 0xff, sizeof(buf));
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  build_arith(&kk, out);
+  struct dev_exception exc;
+  ck_assert_int_eq(launch(d, &kk, 1000, 64, &exc, NULL), 0);
+  for (uint32_t i = 0; i < 1000; i++)
+    ck_assert_uint_eq(buf[i], (i * 3 + 7) ^ (i % 5));
+  dev_device_free(d);
+}
+END_TEST
+
+START_TEST(test_int_float_ops) {
+  struct dev_device *d = mkdev(8, 1, 0);
+  uint64_t buf[8] = {0};
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 0x80000000u));
+  emit(&kk, OP(MOVI, 2, 0, 0, 0, 0xffffffffu)); /* -1 */
+  emit(&kk, OP(SDIV_I32, 3, 1, 2, 0, 0));       /* INT_MIN / -1 = INT_MIN */
+  emit(&kk, OP(ST64, 0, 0, 3, 0, 0));
+  emit(&kk, OP(SEXT, 4, 2, 0, 0, 32 | (64 << 8))); /* -1 as i64 */
+  emit(&kk, OP(ST64, 0, 0, 4, 0, 8));
+  emit(&kk, OP(MOVI, 5, 0, 0, 0, 0x40490fdb)); /* 3.14159f */
+  emit(&kk, OP(FPTOSI32_F32, 6, 5, 0, 0, 0));
+  emit(&kk, OP(ST64, 0, 0, 6, 0, 16));
+  emit(&kk, OP(MOVI, 7, 0, 0, 0, 0x7f800000)); /* inf: saturates */
+  emit(&kk, OP(FPTOSI32_F32, 8, 7, 0, 0, 0));
+  emit(&kk, OP(ST64, 0, 0, 8, 0, 24));
+  emit(&kk, OP(FMUL_F32, 9, 5, 5, 0, 0));
+  emit(&kk, OP(FPEXT, 10, 9, 0, 0, 0));
+  emit(&kk, OP(ST64, 0, 0, 10, 0, 32));
+  emit(&kk, OP(ASHR_I32, 11, 1, 2, 0, 0)); /* shift by 31 */
+  emit(&kk, OP(ST64, 0, 0, 11, 0, 40));
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
+  struct dev_exception exc;
+  ck_assert_int_eq(launch(d, &kk, 1, 1, &exc, NULL), 0);
+  ck_assert_uint_eq(buf[0], 0x80000000u);
+  ck_assert_uint_eq(buf[1], UINT64_MAX);
+  ck_assert_uint_eq(buf[2], 3);
+  ck_assert_uint_eq(buf[3], 0x7fffffffu);
+  double dv;
+  memcpy(&dv, &buf[4], 8);
+  ck_assert_double_eq_tol(dv, 3.14159265 * 3.14159265, 1e-4);
+  ck_assert_uint_eq(buf[5], 0xffffffffu);
+  dev_device_free(d);
+}
+END_TEST
+
+/* out[gid] = gid, with a launch one item too big: the last item misses. */
+START_TEST(test_fault_oob) {
+  struct dev_device *d = mkdev(32, 2, 0);
+  uint32_t buf[16], other[4] = {1, 2, 3, 4};
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  uint64_t aux = dev_mem_map(dev_device_mem(d), other, sizeof(other), false);
+  uint64_t argv[2] = {out, aux};
+  struct kern kk;
+  kern_init(&kk, 2, argv);
+  emit_gid_addr(&kk);
+  emit(&kk, OP(ST32, 0, 22, 20, 0, 0));
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
+  struct dev_exception exc;
+  ck_assert_int_eq(launch(d, &kk, 17, 17, &exc, NULL), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_OUT_OF_BOUNDS);
+  ck_assert_str_eq(exc.kernel, "test_kernel");
+  ck_assert_str_eq(exc.file, "test.cl");
+  ck_assert_uint_eq(exc.line, 102);
+  ck_assert_uint_eq(exc.global_id[0], 16);
+  ck_assert_uint_eq(exc.local_id[0], 16);
+  ck_assert_uint_eq(exc.address, out + 64);
+  ck_assert_ptr_nonnull(strstr(exc.message, "'out'"));
+  ck_assert_ptr_nonnull(strstr(exc.message, "4 bytes past the end"));
+  ck_assert_int_eq(other[0] + other[1] + other[2] + other[3], 10);
+  dev_device_free(d);
+}
+END_TEST
+
+static int one_access(struct dev_device *d, uint64_t addr, int store, unsigned size,
+                      struct dev_exception *exc) {
+  struct kern kk;
+  kern_init(&kk, 1, &addr);
+  lsi_insn i = store ? OP(ST32, 0, 0, 1, 0, 0) : OP(LD32, 1, 0, 0, 0, 0);
+  if (size == 8) i.op = store ? LSI_ST64 : LSI_LD64;
+  emit(&kk, i);
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
+  return launch(d, &kk, 1, 1, exc, NULL);
+}
+
+START_TEST(test_fault_kinds) {
+  struct dev_device *d = mkdev(32, 1, 0);
+  struct dev_mem *m = dev_device_mem(d);
+  uint64_t buf[4] = {0};
+  uint64_t a = dev_mem_map(m, buf, sizeof(buf), false);
+  uint64_t ro = dev_mem_map(m, buf, sizeof(buf), true);
+  uint64_t gone = dev_mem_map(m, buf, sizeof(buf), false);
+  dev_mem_unmap(m, gone);
+  struct dev_exception exc;
+  ck_assert_int_eq(one_access(d, a + 2, 0, 4, &exc), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_MISALIGNED);
+  ck_assert_int_eq(one_access(d, a + 4, 0, 8, &exc), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_MISALIGNED);
+  ck_assert_int_eq(one_access(d, ro, 1, 4, &exc), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_WRITE_READ_ONLY);
+  ck_assert_int_eq(one_access(d, ro, 0, 4, &exc), 0);
+  ck_assert_int_eq(one_access(d, gone, 0, 4, &exc), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_RELEASED_BUFFER);
+  ck_assert_int_eq(one_access(d, 0, 0, 4, &exc), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_OUT_OF_BOUNDS);
+  ck_assert_ptr_nonnull(strstr(exc.message, "NULL"));
+  ck_assert_int_eq(one_access(d, a + 40, 0, 4, &exc), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_OUT_OF_BOUNDS);
+  ck_assert_ptr_nonnull(strstr(exc.message, "12 bytes past the end"));
+  ck_assert_int_eq(one_access(d, LSI_ADDR(LSI_SPACE_PRIVATE, 0, 0), 0, 4, &exc),
+                   CL_OUT_OF_RESOURCES_); /* no private frame */
+  ck_assert_int_eq(one_access(d, LSI_ADDR(LSI_SPACE_LOCAL, 0, 0), 1, 4, &exc),
+                   CL_OUT_OF_RESOURCES_); /* no local memory */
+  /* division by zero */
+  struct kern kk;
+  kern_init(&kk, 1, &a);
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 0));
+  emit(&kk, OP(UDIV_I32, 2, 1, 1, 0, 0));
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
+  ck_assert_int_eq(launch(d, &kk, 4, 4, &exc, NULL), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_DIV_ZERO);
+  /* malformed code is refused, not run */
+  kern_init(&kk, 1, &a);
+  emit(&kk, OP(BRA, 0, 0, 0, 0, 99));
+  ck_assert_int_eq(launch(d, &kk, 1, 1, &exc, NULL), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_UNSUPPORTED);
+  dev_device_free(d);
+}
+END_TEST
+
+/* ---- the token deque ---- */
+
+START_TEST(test_token_encode) {
+  simt_token t = simt_token_make(SIMT_TOK_YIELD, 0xdeadbeefu, 0x2abcde);
+  ck_assert_uint_eq(simt_token_type(t), SIMT_TOK_YIELD);
+  ck_assert_uint_eq(simt_token_pc(t), 0x2abcde);
+  uint64_t v = simt_token_pack(t);
+  ck_assert_uint_eq(v & 15, SIMT_TOK_YIELD);
+  ck_assert_uint_eq((v >> 4) & 0xffffffffu, 0xdeadbeefu);
+  simt_token u = simt_token_unpack(v);
+  ck_assert_uint_eq(u.mask, t.mask);
+  ck_assert_uint_eq(simt_token_type(u), SIMT_TOK_YIELD);
+  ck_assert_uint_eq(simt_token_pc(u), 0x2abcde);
+  simt_token w = simt_token_make(SIMT_TOK_BRK, UINT64_MAX, 7);
+  ck_assert_uint_eq(w.mask, UINT64_MAX);
+  /* summary bits: a token pushed on a sync token knows a sync lies below */
+  struct simt_deque q;
+  ck_assert(simt_deque_init(&q, 8));
+  ck_assert(simt_deque_push_front(&q, simt_token_make(SIMT_TOK_SYNC, 1, 1)));
+  ck_assert(simt_deque_push_front(&q, simt_token_make(SIMT_TOK_DIV, 1, 2)));
+  ck_assert_uint_eq(simt_token_below(q.buf[q.head]), 1u << SIMT_TOK_SYNC);
+  simt_deque_free(&q);
+}
+END_TEST
+
+START_TEST(test_deque_recentre) {
+  struct simt_deque q;
+  ck_assert(simt_deque_init(&q, 4));
+  for (uint32_t i = 0; i < 10; i++)
+    ck_assert(simt_deque_push_front(&q, simt_token_make(SIMT_TOK_SYNC, 1, i)));
+  for (uint32_t i = 0; i < 10; i++)
+    ck_assert(simt_deque_push_back(&q, simt_token_make(SIMT_TOK_YIELD, 1, 100 + i)));
+  ck_assert_uint_gt(q.recentres, 0);
+  ck_assert_uint_eq(simt_deque_size(&q), 20);
+  for (uint32_t i = 0; i < 10; i++)
+    ck_assert_uint_eq(simt_token_pc(simt_deque_pop_front(&q)), 9 - i);
+  for (uint32_t i = 0; i < 10; i++)
+    ck_assert_uint_eq(simt_token_pc(simt_deque_pop_front(&q)), 100 + i);
+  simt_deque_free(&q);
+}
+END_TEST
+
+static void warp_setup(struct simt_warp *w) {
+  memset(w, 0, sizeof(*w));
+  ck_assert(simt_deque_init(&w->dq, 8));
+  w->exist = w->live = 0xff;
+}
+
+START_TEST(test_unwind_rules) {
+  struct simt_warp w;
+  /* stale token: nobody waits for the break token, so it is discarded and
+   * the divergence token below runs */
+  warp_setup(&w);
+  simt_deque_push_front(&w.dq, simt_token_make(SIMT_TOK_DIV, 0xf0, 40));
+  simt_deque_push_front(&w.dq, simt_token_make(SIMT_TOK_BRK, 0xff, 30));
+  w.dis[SIMT_TOK_DIV] = 0xf0;
+  for (int i = 4; i < 8; i++)
+    w.lane_pc[i] = 40;
+  w.live = 0xf0; /* lanes 0-3 exited */
+  simt_unwind(NULL, &w);
+  ck_assert_uint_eq(w.state, SIMT_WARP_RUN);
+  ck_assert_uint_eq(w.active, 0xf0);
+  ck_assert_uint_eq(w.pc, 40);
+  ck_assert_uint_eq(simt_deque_size(&w.dq), 0);
+  simt_deque_free(&w.dq);
+  /* a sync token re-activates only lanes waiting at its own target */
+  warp_setup(&w);
+  simt_deque_push_front(&w.dq, simt_token_make(SIMT_TOK_SYNC, 0xff, 50));
+  w.dis[SIMT_TOK_SYNC] = 0xff;
+  for (int i = 0; i < 8; i++)
+    w.lane_pc[i] = i < 4 ? 50 : 60; /* lanes 4-7 wait at another SYNC */
+  simt_unwind(NULL, &w);
+  ck_assert_uint_eq(w.active, 0x0f);
+  ck_assert_uint_eq(w.pc, 50);
+  /* queue empty: the others resume at their own pc (the fallback) */
+  simt_unwind(NULL, &w);
+  ck_assert_uint_eq(w.active, 0xf0);
+  ck_assert_uint_eq(w.pc, 60);
+  /* nothing left: done */
+  w.live = 0;
+  simt_unwind(NULL, &w);
+  ck_assert_uint_eq(w.state, SIMT_WARP_DONE);
+  simt_deque_free(&w.dq);
+}
+END_TEST
+
+/* if (gid odd) out = 1 else out = 2; then a sub-group barrier that faults
+ * unless the warp reconverged with its full mask. */
+static void build_ifelse(struct kern *kk, uint64_t out, bool ssy) {
+  kern_init(kk, 1, &out);
+  emit_gid_addr(kk);                                                /* 0, 1 */
+  emit(kk, OP(MOVI, 1, 0, 0, 0, 1));                                /* 2 */
+  emit(kk, OP(AND_I32, 2, 20, 1, 0, 0));                            /* 3: odd? */
+  emit(kk, ssy ? OP(SSY, 0, 0, 0, 0, 10) : OP(NOP, 0, 0, 0, 0, 0)); /* 4 */
+  emit(kk, OP(BRA_P, 0, 2, 0, 0, 8));                               /* 5: odd lanes to 8 */
+  emit(kk, OP(MOVI, 3, 0, 0, 0, 2));                                /* 6: even */
+  emit(kk, OP(BRA, 0, 0, 0, 0, 9));                                 /* 7 */
+  emit(kk, OP(MOVI, 3, 0, 0, 0, 1));                                /* 8: odd */
+  emit(kk, OP(SYNC, 0, 0, 0, 0, 10));                               /* 9 */
+  emit(kk, OP(SGBAR, 0, 0, 0, 0, 0));                               /* 10 */
+  emit(kk, OP(ST32, 0, 22, 3, 0, 0));                               /* 11 */
+  emit(kk, OP(EXIT, 0, 0, 0, 0, 0));                                /* 12 */
+}
+
+START_TEST(test_ifelse_reconverges) {
+  struct dev_device *d = mkdev(32, 1, 0);
+  uint32_t buf[64];
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  build_ifelse(&kk, out, true);
+  struct dev_exception exc;
+  struct simt_stats st;
+  ck_assert_int_eq(launch(d, &kk, 64, 64, &exc, &st), 0);
+  for (int i = 0; i < 64; i++)
+    ck_assert_uint_eq(buf[i], (i & 1) ? 1 : 2);
+  ck_assert_uint_eq(st.div_branches, 2); /* one per warp */
+  /* without the SSY the SYNC falls back to a plain branch: no reconvergence,
+   * and the sub-group barrier sees a partial warp */
+  build_ifelse(&kk, out, false);
+  ck_assert_int_eq(launch(d, &kk, 64, 64, &exc, &st), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_BARRIER_DIVERGENCE);
+  dev_device_free(d);
+}
+END_TEST
+
+START_TEST(test_uniform_branch) {
+  struct dev_device *d = mkdev(32, 1, 0);
+  uint32_t buf[64];
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit_gid_addr(&kk);                                    /* 0, 1 */
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 1));                    /* 2 */
+  emit(&kk, OP(BRA_P, 0, 1, 0, 0, 5));                   /* 3: all taken */
+  emit(&kk, OP(TRAP, 0, 0, 0, 0, LSI_TRAP_UNREACHABLE)); /* 4 */
+  emit(&kk, OP(BRA_Z, 0, 1, 0, 0, 4));                   /* 5: none taken */
+  emit(&kk, OP(SGBAR, 0, 0, 0, 0, 0));                   /* 6: still a full warp */
+  emit(&kk, OP(ST32, 0, 22, 1, 0, 0));                   /* 7 */
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));                    /* 8 */
+  struct dev_exception exc;
+  struct simt_stats st;
+  ck_assert_int_eq(launch(d, &kk, 64, 32, &exc, &st), 0);
+  ck_assert_uint_eq(st.div_branches, 0);
+  ck_assert_uint_eq(st.lane_insns, st.warp_insns * 32);
+  dev_device_free(d);
+}
+END_TEST
+
+START_TEST(test_missing_token_fallback) {
+  struct dev_device *d = mkdev(32, 1, 0);
+  uint32_t buf[32] = {0};
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit_gid_addr(&kk);                  /* 0, 1 */
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 9));  /* 2 */
+  emit(&kk, OP(BRK, 0, 0, 0, 0, 5));   /* 3: no break token: plain branch to 5 */
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 1));  /* 4: skipped */
+  emit(&kk, OP(SYNC, 0, 0, 0, 0, 6));  /* 5: no sync token either */
+  emit(&kk, OP(ST32, 0, 22, 1, 0, 0)); /* 6 */
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));  /* 7 */
+  struct dev_exception exc;
+  ck_assert_int_eq(launch(d, &kk, 32, 32, &exc, NULL), 0);
+  for (int i = 0; i < 32; i++)
+    ck_assert_uint_eq(buf[i], 9);
+  dev_device_free(d);
+}
+END_TEST
+
+/* 40 nested sync tokens overflow the initial deque; 39 of them go stale. */
+START_TEST(test_overflow_recentre) {
+  struct dev_device *d = mkdev(32, 1, 0);
+  uint32_t buf[32] = {0};
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit_gid_addr(&kk);
+  for (int i = 0; i < 40; i++)
+    emit(&kk, OP(SSY, 0, 0, 0, 0, 47));
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 1));     /* 42 */
+  emit(&kk, OP(AND_I32, 2, 20, 1, 0, 0)); /* 43 */
+  emit(&kk, OP(BRA_P, 0, 2, 0, 0, 46));   /* 44 */
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 2));     /* 45 */
+  emit(&kk, OP(SYNC, 0, 0, 0, 0, 47));    /* 46 */
+  emit(&kk, OP(SGBAR, 0, 0, 0, 0, 0));    /* 47 */
+  emit(&kk, OP(ST32, 0, 22, 1, 0, 0));    /* 48 */
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));     /* 49 */
+  struct dev_exception exc;
+  struct simt_stats st;
+  ck_assert_int_eq(launch(d, &kk, 32, 32, &exc, &st), 0);
+  ck_assert_uint_gt(st.recentres, 0);
+  for (int i = 0; i < 32; i++)
+    ck_assert_uint_eq(buf[i], (i & 1) ? 1 : 2);
+  dev_device_free(d);
+}
+END_TEST
+
+/* Odd and even lanes diverge, both yield at the same pc: the yield tokens
+ * merge, so the warp continues with its full mask. */
+START_TEST(test_yield_merge) {
+  struct dev_device *d = mkdev(32, 1, 0);
+  uint32_t buf[32] = {0};
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit_gid_addr(&kk);                     /* 0, 1 */
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 1));     /* 2 */
+  emit(&kk, OP(AND_I32, 2, 20, 1, 0, 0)); /* 3 */
+  emit(&kk, OP(BRA_P, 0, 2, 0, 0, 6));    /* 4 */
+  emit(&kk, OP(BRA, 0, 0, 0, 0, 7));      /* 5: even */
+  emit(&kk, OP(NOP, 0, 0, 0, 0, 0));      /* 6: odd */
+  emit(&kk, OP(YIELD, 0, 0, 0, 0, 0));    /* 7 */
+  emit(&kk, OP(SGBAR, 0, 0, 0, 0, 0));    /* 8 */
+  emit(&kk, OP(ST32, 0, 22, 1, 0, 0));    /* 9 */
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));     /* 10 */
+  struct dev_exception exc;
+  struct simt_stats st;
+  ck_assert_int_eq(launch(d, &kk, 32, 32, &exc, &st), 0);
+  ck_assert_uint_eq(st.yields, 2);
+  for (int i = 0; i < 32; i++)
+    ck_assert_uint_eq(buf[i], 1);
+  dev_device_free(d);
+}
+END_TEST
+
+/* while (atomic_cmpxchg(lock, 0, 1) != 0) ; counter++; atomic_xchg(lock, 0);
+ * lock = aux[0], counter = aux[1]. */
+static void build_spinlock(struct kern *kk, uint64_t *argv) {
+  kern_init(kk, 2, argv);
+  emit(kk, OP(MOVI, 5, 0, 0, 0, 1));             /* 0 */
+  emit(kk, OP(MOVI, 6, 0, 0, 0, 0));             /* 1 */
+  emit(kk, OP(ADDI, 7, 1, 0, 0, 4));             /* 2: &counter */
+  emit(kk, OP(SSY, 0, 0, 0, 0, 9));              /* 3 */
+  emit(kk, OP(ATOM_CMPXCHG_I32, 4, 1, 5, 6, 0)); /* 4: loop */
+  emit(kk, OP(BRA_Z, 0, 4, 0, 0, 8));            /* 5: got it -> 8 */
+  emit(kk, OP(YIELD, 0, 0, 0, 0, 0));            /* 6: back edge */
+  emit(kk, OP(BRA, 0, 0, 0, 0, 4));              /* 7 */
+  emit(kk, OP(SYNC, 0, 0, 0, 0, 9));             /* 8 */
+  emit(kk, OP(LD32, 8, 7, 0, 0, 0));             /* 9 */
+  emit(kk, OP(ADDI, 8, 8, 0, 0, 1));             /* 10 */
+  emit(kk, OP(ST32, 0, 7, 8, 0, 0));             /* 11 */
+  emit(kk, OP(ATOM_XCHG_I32, 9, 1, 6, 0, 0));    /* 12 */
+  emit(kk, OP(EXIT, 0, 0, 0, 0, 0));             /* 13 */
+}
+
+START_TEST(test_spinlock_yield) {
+  for (unsigned W = 8; W <= 64; W *= 2) {
+    struct dev_device *d = mkdev(W, 1, 0);
+    uint32_t aux[2] = {0, 0}, dummy[1];
+    uint64_t argv[2] = {dev_mem_map(dev_device_mem(d), dummy, 4, false),
+                        dev_mem_map(dev_device_mem(d), aux, sizeof(aux), false)};
+    struct kern kk;
+    build_spinlock(&kk, argv);
+    struct dev_exception exc;
+    ck_assert_int_eq(launch(d, &kk, W, W, &exc, NULL), 0);
+    ck_assert_uint_eq(aux[1], W);
+    ck_assert_uint_eq(aux[0], 0);
+    dev_device_free(d);
+  }
+}
+END_TEST
+
+START_TEST(test_spinlock_stack_mode) {
+  setenv("LOCKSTEP_RECONVERGENCE", "stack", 1);
+  struct dev_device *d = mkdev(32, 1, 60000);
+  uint32_t aux[2] = {0, 0}, dummy[1];
+  uint64_t argv[2] = {dev_mem_map(dev_device_mem(d), dummy, 4, false),
+                      dev_mem_map(dev_device_mem(d), aux, sizeof(aux), false)};
+  struct kern kk;
+  build_spinlock(&kk, argv);
+  struct dev_exception exc;
+  time_t t0 = time(NULL);
+  ck_assert_int_eq(launch(d, &kk, 32, 32, &exc, NULL), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_NO_FORWARD_PROGRESS);
+  ck_assert_ptr_nonnull(strstr(exc.message, "no forward progress"));
+  ck_assert_int_lt(time(NULL) - t0, 10);
+  unsetenv("LOCKSTEP_RECONVERGENCE");
+  dev_device_free(d);
+}
+END_TEST
+
+/* ---- barriers ---- */
+
+/* local[lid] = gid; barrier; out[gid] = local[(lid + 1) % n] */
+static void build_barrier(struct kern *kk, uint64_t out, bool early_exit) {
+  kern_init(kk, 1, &out);
+  kk->k.local_size = 64 * 4;
+  emit_gid_addr(kk);                                                         /* 0, 1 */
+  emit(kk, OP(SREG, 10, 0, 0, 0, LSI_SREG_LOCAL_ID_X));                      /* 2 */
+  emit(kk, OP(SREG, 11, 0, 0, 0, LSI_SREG_LOCAL_SIZE_X));                    /* 3 */
+  emit(kk, OP(MOVI, 12, 0, 0, 0, (int64_t)LSI_ADDR(LSI_SPACE_LOCAL, 0, 0))); /* 4 */
+  emit(kk, OP(MADI, 13, 12, 10, 0, 4));                                      /* 5 */
+  emit(kk, OP(ST32, 0, 13, 20, 0, 0));                                       /* 6 */
+  if (early_exit) {
+    emit(kk, OP(MOVI, 1, 0, 0, 0, 1));
+    emit(kk, OP(AND_I32, 2, 10, 1, 0, 0));
+    emit(kk, OP(BRA_P, 0, 2, 0, 0, kk->n + 2)); /* odd lanes skip the barrier */
+  } else {
+    emit(kk, OP(NOP, 0, 0, 0, 0, 0));
+    emit(kk, OP(NOP, 0, 0, 0, 0, 0));
+    emit(kk, OP(NOP, 0, 0, 0, 0, 0));
+  }
+  emit(kk, OP(BAR, 0, 0, 0, 0, 0));         /* 10 */
+  emit(kk, OP(ADDI, 14, 10, 0, 0, 1));      /* 11 */
+  emit(kk, OP(UREM_I32, 14, 14, 11, 0, 0)); /* 12 */
+  emit(kk, OP(MADI, 15, 12, 14, 0, 4));     /* 13 */
+  emit(kk, OP(LD32, 16, 15, 0, 0, 0));      /* 14 */
+  emit(kk, OP(ST32, 0, 22, 16, 0, 0));      /* 15 */
+  emit(kk, OP(EXIT, 0, 0, 0, 0, 0));        /* 16 */
+}
+
+START_TEST(test_barrier_warps) {
+  struct dev_device *d = mkdev(8, 2, 0);
+  uint32_t buf[200];
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  build_barrier(&kk, out, false);
+  struct dev_exception exc;
+  struct simt_stats st;
+  ck_assert_int_eq(launch(d, &kk, 200, 64, &exc, &st), 0); /* 3 full groups + 8 */
+  for (uint32_t i = 0; i < 200; i++) {
+    uint32_t g = i / 64 * 64, n = i >= 192 ? 8 : 64;
+    ck_assert_uint_eq(buf[i], g + (i - g + 1) % n);
+  }
+  ck_assert_uint_eq(st.barrier_waits, 3 * 8 + 1);
+  dev_device_free(d);
+}
+END_TEST
+
+START_TEST(test_barrier_divergence) {
+  struct dev_device *d = mkdev(8, 1, 0);
+  uint32_t buf[64];
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  build_barrier(&kk, out, true);
+  struct dev_exception exc;
+  ck_assert_int_eq(launch(d, &kk, 64, 64, &exc, NULL), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_BARRIER_DIVERGENCE);
+  ck_assert_msg(strstr(exc.message, "barrier reached by 32 of 64") != NULL, "%s", exc.message);
+  dev_device_free(d);
+}
+END_TEST
+
+START_TEST(test_watchdog) {
+  struct dev_device *d = mkdev(32, 1, 200);
+  uint32_t buf[1];
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit(&kk, OP(BRA, 0, 0, 0, 0, 0));
+  struct dev_exception exc;
+  ck_assert_int_eq(launch(d, &kk, 4, 4, &exc, NULL), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_WATCHDOG);
+  dev_device_free(d);
+}
+END_TEST
+
+/* Same results whatever the warp width and the number of host threads. */
+START_TEST(test_width_and_threads) {
+  static uint32_t ref[2][500], got[2][500];
+  for (int cfg = 0; cfg < 4; cfg++) {
+    unsigned W = cfg & 1 ? 8 : 32, T = cfg & 2 ? 2 : 1;
+    struct dev_device *d = mkdev(W, T, 0);
+    uint32_t *b0 = cfg ? got[0] : ref[0], *b1 = cfg ? got[1] : ref[1];
+    struct kern kk;
+    uint64_t o0 = dev_mem_map(dev_device_mem(d), b0, sizeof(ref[0]), false);
+    uint64_t o1 = dev_mem_map(dev_device_mem(d), b1, sizeof(ref[1]), false);
+    build_arith(&kk, o0);
+    struct dev_exception exc;
+    ck_assert_int_eq(launch(d, &kk, 500, 50, &exc, NULL), 0);
+    build_barrier(&kk, o1, false);
+    ck_assert_int_eq(launch(d, &kk, 500, 50, &exc, NULL), 0);
+    if (cfg) ck_assert_mem_eq(ref, got, sizeof(ref));
+    dev_device_free(d);
+  }
+}
+END_TEST
+
+/* ---- builtins ---- */
+
+START_TEST(test_builtin_lookup) {
+  const char *names[] = {"_Z3sinf",
+                         "_Z3maxii",
+                         "_Z13get_global_idj",
+                         "_Z6vload4mPU3AS1Kf",
+                         "_Z7vstore4Dv4_fmPU3AS1f",
+                         "printf",
+                         "_Z3dotDv4_fS_",
+                         "_Z21async_work_group_copyPU3AS3Dv4_fPU3AS1KS_m9ocl_event",
+                         "_Z15vstore_half_rtefmPU3AS4Dh",
+                         "_Z5crossDv3_fS_",
+                         "_Z8upsamplest"};
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    ck_assert_msg(lsi_builtin_lookup(names[i]) >= 0, "missing %s", names[i]);
+  ck_assert_int_eq(lsi_builtin_lookup("_Z7nothingf"), -1);
+  int id = lsi_builtin_lookup("_Z6vload4mPU3AS1Kf");
+  ck_assert_uint_eq(lsi_builtin_nres(id), 4);
+  ck_assert_uint_eq(lsi_builtin_nargs(id), 2);
+  id = lsi_builtin_lookup("_Z7vstore4Dv4_fmPU3AS1f");
+  ck_assert_uint_eq(lsi_builtin_nres(id), 0);
+  ck_assert_uint_eq(lsi_builtin_nargs(id), 6);
+  ck_assert_str_eq(lsi_builtin_name(id), "_Z7vstore4Dv4_fmPU3AS1f");
+  /* no duplicate names */
+  for (int i = 0; i < lsi_builtin_count(); i++)
+    ck_assert_int_eq(lsi_builtin_lookup(lsi_builtin_name(i)) >= 0, 1);
+}
+END_TEST
+
+START_TEST(test_builtin_calls) {
+  struct dev_device *d = mkdev(8, 1, 0);
+  float in[64];
+  for (int i = 0; i < 64; i++)
+    in[i] = (float)i;
+  float res[16] = {0};
+  uint64_t argv[2] = {dev_mem_map(dev_device_mem(d), res, sizeof(res), false),
+                      dev_mem_map(dev_device_mem(d), in, sizeof(in), true)};
+  struct kern kk;
+  kern_init(&kk, 2, argv);
+  static uint32_t arglist[16];
+  kk.k.arglist = arglist;
+  kk.k.narglist = 16;
+  arglist[0] = 2;  /* dim */
+  arglist[1] = 20; /* offset = gid */
+  arglist[2] = 1;  /* pointer */
+  arglist[3] = 5;  /* x for sqrt */
+  emit(&kk, OP(MOVI, 2, 0, 0, 0, 0));
+  emit(&kk, OP(CALLB, 20, 0, 1, 0, lsi_builtin_lookup("_Z13get_global_idj")));
+  emit(&kk, OP(CALLB, 4, 1, 2, 0, lsi_builtin_lookup("_Z6vload4mPU3AS1Kf"))); /* r4..r7 */
+  emit(&kk, OP(CALLB, 8, 3, 1, 0, lsi_builtin_lookup("_Z4sqrtf")));           /* sqrt(r5) */
+  emit(&kk, OP(MADI, 22, 0, 20, 0, 8));
+  emit(&kk, OP(ST32, 0, 22, 8, 0, 0));
+  emit(&kk, OP(ST32, 0, 22, 7, 0, 4));
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
+  struct dev_exception exc;
+  ck_assert_int_eq(launch(d, &kk, 8, 8, &exc, NULL), 0);
+  for (int i = 0; i < 8; i++) {
+    ck_assert_float_eq_tol(res[2 * i], sqrtf((float)(4 * i + 1)), 1e-6);
+    ck_assert_float_eq(res[2 * i + 1], (float)(4 * i + 3));
+  }
+  /* a vload past the end faults like a load */
+  ck_assert_int_eq(launch(d, &kk, 17, 17, &exc, NULL), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_OUT_OF_BOUNDS);
+  dev_device_free(d);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("device_simt");
+  CU_ADD(s, test_arith);
+  CU_ADD(s, test_int_float_ops);
+  CU_ADD(s, test_fault_oob);
+  CU_ADD(s, test_fault_kinds);
+  CU_ADD(s, test_token_encode);
+  CU_ADD(s, test_deque_recentre);
+  CU_ADD(s, test_unwind_rules);
+  CU_ADD(s, test_ifelse_reconverges);
+  CU_ADD(s, test_uniform_branch);
+  CU_ADD(s, test_missing_token_fallback);
+  CU_ADD(s, test_overflow_recentre);
+  CU_ADD(s, test_yield_merge);
+  CU_ADD(s, test_spinlock_yield);
+  CU_ADD(s, test_spinlock_stack_mode);
+  CU_ADD(s, test_barrier_warps);
+  CU_ADD(s, test_barrier_divergence);
+  CU_ADD(s, test_watchdog);
+  CU_ADD(s, test_width_and_threads);
+  CU_ADD(s, test_builtin_lookup);
+  CU_ADD(s, test_builtin_calls);
+  return cu_run(s);
+}
