@@ -6,7 +6,7 @@
  *
  * Opcode bodies stay a few lines each; anything longer belongs in a helper.
  * The code was validated at launch (simt.c), so no operand is checked here.
- * Build with -DLOCKSTEP_COMPUTED_GOTO=1 for a computed-goto dispatch.
+ * Dispatch is computed goto by default; -DLOCKSTEP_COMPUTED_GOTO=0 selects a switch.
  */
 #include <math.h>
 #include <string.h>
@@ -62,7 +62,15 @@ static inline uint64_t sext(uint64_t v, unsigned from, unsigned to) {
   return to == 64 ? s : s & ((UINT64_C(1) << to) - 1);
 }
 
-/* ---- dispatch ---- */
+/* ---- dispatch: computed goto where the compiler has it (-DLOCKSTEP_COMPUTED_GOTO=0 to
+ * use the switch) ---- */
+#ifndef LOCKSTEP_COMPUTED_GOTO
+#if defined(__GNUC__)
+#define LOCKSTEP_COMPUTED_GOTO 1
+#else
+#define LOCKSTEP_COMPUTED_GOTO 0
+#endif
+#endif
 #if LOCKSTEP_COMPUTED_GOTO
 #define vmdispatch(o) goto *disp[o];
 #define vmcase(name)  L_##name:
@@ -442,7 +450,17 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
       vmcase(SREG) {
         uint64_t *d_ = RD;
         unsigned s = (unsigned)ip->imm;
-        FOR_EACH_ACTIVE_LANE(d_[i] = simt_sreg(cu, w, i, s));
+        if (s <= LSI_SREG_LOCAL_ID_Z) { /* per-lane ids: base + local id */
+          const uint32_t *lid = w->lid[s % 3];
+          uint64_t base = s <= LSI_SREG_GLOBAL_ID_Z ? simt_sreg(cu, w, 0, s) - lid[0] : 0;
+          FOR_EACH_ACTIVE_LANE(d_[i] = base + lid[i]);
+        } else if (s == LSI_SREG_LOCAL_LINEAR_ID || s == LSI_SREG_GLOBAL_LINEAR_ID ||
+                   s == LSI_SREG_SUB_GROUP_LOCAL_ID) {
+          FOR_EACH_ACTIVE_LANE(d_[i] = simt_sreg(cu, w, i, s));
+        } else { /* the same for every lane of the warp */
+          uint64_t v = simt_sreg(cu, w, 0, s);
+          FOR_EACH_ACTIVE_LANE(d_[i] = v);
+        }
         pc++;
         vmbreak;
       }

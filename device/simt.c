@@ -385,11 +385,19 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   simt_deque_clear(&w->dq);
   w->state = SIMT_WARP_RUN;
   w->epoch = w->spins = 0;
-  for (unsigned i = 0; i < W; i++) {
-    uint64_t lid = first + i;
-    w->lid[0][i] = (uint32_t)(lid % cu->group_size[0]);
-    w->lid[1][i] = (uint32_t)(lid / cu->group_size[0] % cu->group_size[1]);
-    w->lid[2][i] = (uint32_t)(lid / (cu->group_size[0] * cu->group_size[1]));
+  uint64_t x = first % cu->group_size[0], yz = first / cu->group_size[0];
+  uint64_t y = yz % cu->group_size[1], z = yz / cu->group_size[1];
+  for (unsigned i = 0; i < W; i++) { /* local ids, counted without dividing */
+    w->lid[0][i] = (uint32_t)x;
+    w->lid[1][i] = (uint32_t)y;
+    w->lid[2][i] = (uint32_t)z;
+    if (++x == cu->group_size[0]) {
+      x = 0;
+      if (++y == cu->group_size[1]) {
+        y = 0;
+        z++;
+      }
+    }
   }
   /* constants, with relocation against the program's data segment */
   for (uint32_t r = 0; r < k->nconst; r++) {

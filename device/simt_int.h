@@ -164,8 +164,10 @@ void *simt_mem_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uin
 
 /* Host pointer for an access of size bytes at addr by that lane, or NULL
  * after reporting a device exception. */
-static inline void *simt_mem(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
-                             uint64_t addr, uint64_t size, int kind) {
+static inline __attribute__((always_inline)) void *simt_mem(struct simt_cu *cu, struct simt_warp *w,
+                                                            unsigned lane, uint32_t pc,
+                                                            uint64_t addr, uint64_t size,
+                                                            int kind) {
   uint64_t off = LSI_ADDR_OFFSET(addr);
   switch (LSI_ADDR_SPACE(addr)) {
   case LSI_SPACE_GLOBAL:
