@@ -385,17 +385,17 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   simt_deque_clear(&w->dq);
   w->state = SIMT_WARP_RUN;
   w->epoch = w->spins = 0;
-  uint64_t x = first % cu->group_size[0], yz = first / cu->group_size[0];
-  uint64_t y = yz % cu->group_size[1], z = yz / cu->group_size[1];
+  uint64_t lx = first % cu->group_size[0], yz = first / cu->group_size[0];
+  uint64_t ly = yz % cu->group_size[1], lz = yz / cu->group_size[1];
   for (unsigned i = 0; i < W; i++) { /* local ids, counted without dividing */
-    w->lid[0][i] = (uint32_t)x;
-    w->lid[1][i] = (uint32_t)y;
-    w->lid[2][i] = (uint32_t)z;
-    if (++x == cu->group_size[0]) {
-      x = 0;
-      if (++y == cu->group_size[1]) {
-        y = 0;
-        z++;
+    w->lid[0][i] = (uint32_t)lx;
+    w->lid[1][i] = (uint32_t)ly;
+    w->lid[2][i] = (uint32_t)lz;
+    if (++lx == cu->group_size[0]) {
+      lx = 0;
+      if (++ly == cu->group_size[1]) {
+        ly = 0;
+        lz++;
       }
     }
   }
