@@ -257,24 +257,55 @@ static inline uint64_t sext(uint64_t v, unsigned from, unsigned to) {
   FCVT(UI32TOFP_F##W_, U((__typeof__(F(0)))(uint32_t)a))                                           \
   FCVT(UI64TOFP_F##W_, U((__typeof__(F(0)))a))
 
-/* Loads and stores: address = a + imm. */
+/* Loads and stores: address = a + imm. The allocation a warp instruction
+ * touched last is cached, so lanes hitting the same buffer skip the table. */
+struct mcache {
+  uint64_t key; /* address >> LSI_ADDR_ID_SHIFT (space and id); ~0 = empty */
+  uint8_t *host;
+  uint64_t size;
+};
+static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu,
+                                                              struct simt_warp *w, unsigned lane,
+                                                              uint32_t pc, uint64_t ad, unsigned n,
+                                                              int kind, struct mcache *mc) {
+  uint64_t off = LSI_ADDR_OFFSET(ad);
+  if ((ad >> LSI_ADDR_ID_SHIFT) == mc->key && off + n <= mc->size && !(off & (n - 1)))
+    return mc->host + off;
+  void *p = simt_mem(cu, w, lane, pc, ad, n, kind);
+  unsigned sp = LSI_ADDR_SPACE(ad);
+  if (p && (sp == LSI_SPACE_GLOBAL || sp == LSI_SPACE_CONSTANT)) {
+    struct dev_mem_entry *e = dev_mem_entry(cu->run->mem, ad);
+    mc->key = ad >> LSI_ADDR_ID_SHIFT;
+    mc->host = e->host;
+    mc->size = e->size;
+  } else if (p && sp == LSI_SPACE_LOCAL) {
+    mc->key = ad >> LSI_ADDR_ID_SHIFT;
+    mc->host = cu->local;
+    mc->size = cu->run->local_total;
+  }
+  return p;
+}
 #define LOAD(name, T, N)                                                                           \
   vmcase(name) {                                                                                   \
     uint64_t *d_ = RD, *a_ = RA;                                                                   \
-    FOR_EACH_ACTIVE_LANE(uint64_t ad = a_[i] + (uint64_t)ip->imm;                                  \
-                         void *p = simt_mem(cu, w, i, pc, ad, N, 0); if (!p) FAULT(); T v;         \
-                         memcpy(&v, p, N); d_[i] = v;                                              \
-                         cu->st.ld_bytes[LSI_ADDR_SPACE(ad) & 7] += N);                            \
+    struct mcache mc = {~UINT64_C(0), NULL, 0};                                                    \
+    uint64_t ad = 0;                                                                               \
+    FOR_EACH_ACTIVE_LANE(ad = a_[i] + (uint64_t)ip->imm;                                           \
+                         void *p = mem_cached(cu, w, i, pc, ad, N, 0, &mc); if (!p) FAULT(); T v;  \
+                         memcpy(&v, p, N); d_[i] = v);                                             \
+    cu->st.ld_bytes[LSI_ADDR_SPACE(ad) & 7] += (uint64_t)N * nact;                                 \
     pc++;                                                                                          \
     vmbreak;                                                                                       \
   }
 #define STORE(name, T, N)                                                                          \
   vmcase(name) {                                                                                   \
     uint64_t *a_ = RA, *b_ = RB;                                                                   \
-    FOR_EACH_ACTIVE_LANE(uint64_t ad = a_[i] + (uint64_t)ip->imm;                                  \
-                         void *p = simt_mem(cu, w, i, pc, ad, N, 1); if (!p) FAULT();              \
-                         T v = (T)b_[i]; memcpy(p, &v, N);                                         \
-                         cu->st.st_bytes[LSI_ADDR_SPACE(ad) & 7] += N);                            \
+    struct mcache mc = {~UINT64_C(0), NULL, 0};                                                    \
+    uint64_t ad = 0;                                                                               \
+    FOR_EACH_ACTIVE_LANE(ad = a_[i] + (uint64_t)ip->imm;                                           \
+                         void *p = mem_cached(cu, w, i, pc, ad, N, 1, &mc); if (!p) FAULT();       \
+                         T v = (T)b_[i]; memcpy(p, &v, N));                                        \
+    cu->st.st_bytes[LSI_ADDR_SPACE(ad) & 7] += (uint64_t)N * nact;                                 \
     cu->epoch++;                                                                                   \
     pc++;                                                                                          \
     vmbreak;                                                                                       \
