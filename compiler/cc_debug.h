@@ -1,0 +1,87 @@
+/*
+ * cc_debug.h - the debug tables of one kernel (seed 003), hung off
+ * lsi_kernel.debug: microkernels, the flow-control table and the symbols.
+ *
+ * The compiler fills them; the debugger reads them. Nothing here runs code or
+ * knows about the device's state.
+ */
+#ifndef LOCKSTEP_COMPILER_CC_DEBUG_H
+#define LOCKSTEP_COMPILER_CC_DEBUG_H
+
+#include <stdint.h>
+
+/* What a microkernel does in its statement's control flow. */
+enum cc_mk_role {
+  CC_MK_STMT = 0,  /* a plain statement */
+  CC_MK_COND,      /* evaluates an if/switch condition and branches */
+  CC_MK_LOOP_INIT, /* the statement before a loop is entered (for-init) */
+  CC_MK_LOOP_COND, /* evaluates a loop's condition */
+  CC_MK_LOOP_BODY, /* a statement in a loop body */
+  CC_MK_LOOP_INC,  /* the loop's increment (the latch block) */
+  CC_MK_BARRIER,   /* contains a work-group barrier */
+  CC_MK_EXIT,      /* returns from the kernel */
+};
+
+/*
+ * One microkernel: the code of one source statement, [pc_begin, pc_end).
+ * At pc_begin no SSA value (register) is live except kernel-invariant ones
+ * (constant rows, argument and frame-address registers), so a work-item's
+ * state there is its PC plus memory.
+ */
+struct cc_microkernel {
+  uint32_t id;
+  uint32_t file;       /* lsi_program.files index */
+  uint32_t line_first; /* source lines covered */
+  uint32_t line_last;
+  uint32_t pc_begin, pc_end;
+  uint32_t role;      /* enum cc_mk_role */
+  uint32_t loop;      /* loop id + 1 when inside a loop, else 0 */
+  uint32_t nsucc;     /* flow control: microkernels that may run next */
+  uint32_t succ[4];   /* ids; for a COND/LOOP_COND: [0] taken, [1] not taken */
+  uint32_t more_succ; /* 1 when there were more than 4 (a switch) */
+};
+
+enum cc_sym_space {
+  CC_SYM_PRIVATE = 0,
+  CC_SYM_LOCAL,
+  CC_SYM_GLOBAL,   /* program-scope data segment */
+  CC_SYM_CONSTANT, /* program-scope constant data */
+  CC_SYM_ARG,      /* a kernel argument's value (register), O2 builds */
+};
+
+/* One source variable. */
+struct cc_symbol {
+  char *name;
+  char *type_name;    /* e.g. "int", "float4", "__global float *" */
+  uint32_t space;     /* enum cc_sym_space */
+  uint32_t offset;    /* private: frame offset; local: offset in the static block;
+                         global/constant: offset in the data segment */
+  uint32_t size;      /* bytes */
+  uint32_t elem_kind; /* 0 int/unsigned by `is_signed`, 1 float, 2 pointer, 3 aggregate */
+  uint32_t is_signed;
+  uint32_t line_decl;   /* declaration line */
+  uint32_t scope_first; /* scope line range (lines where the name is visible) */
+  uint32_t scope_last;
+  uint32_t arg_index; /* for parameters: index + 1, else 0 */
+};
+
+struct cc_debug {
+  uint32_t nmk;
+  struct cc_microkernel *mk;
+  uint32_t *pc_to_mk; /* ninsns entries */
+  uint32_t nsyms;
+  struct cc_symbol *syms;
+  uint32_t line_first, line_last; /* the kernel function's line range */
+  uint32_t ncalls;                /* builtin calls: pc and mangled name (ids are re-resolved */
+  uint32_t *call_pc;              /* when a binary is loaded) */
+  char **call_name;
+};
+
+void cc_debug_free(struct cc_debug *d);
+/* The microkernel containing pc, or NULL. */
+const struct cc_microkernel *cc_debug_mk_at(const struct cc_debug *d, uint32_t pc);
+/* A symbol visible at (line) by name, innermost scope first, or NULL. */
+const struct cc_symbol *cc_debug_find_symbol(const struct cc_debug *d, const char *name,
+                                             uint32_t line);
+
+#endif

@@ -1,0 +1,588 @@
+/*
+ * debug.c - the debug tables of seed 003 for one translated kernel: the
+ * microkernels (one per source statement, cut where no SSA value is live),
+ * the flow-control table (successors, condition-evaluating microkernels,
+ * loop init/condition/body/increment) and the symbol table built from
+ * llvm.dbg.declare and the debug info of __local and program-scope data.
+ *
+ * It reads the IR and the emitted code; it never changes the code.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "compiler/cc_int.h"
+
+#define DW_TAG_array_type       0x01
+#define DW_TAG_enumeration_type 0x04
+#define DW_TAG_lexical_block    0x0b
+#define DW_TAG_pointer_type     0x0f
+#define DW_TAG_structure_type   0x13
+#define DW_TAG_typedef          0x16
+#define DW_TAG_union_type       0x17
+#define DW_TAG_base_type        0x24
+#define DW_TAG_const_type       0x26
+#define DW_TAG_volatile_type    0x35
+#define DW_TAG_restrict_type    0x37
+
+void cc_debug_free(struct cc_debug *d) {
+  if (!d) return;
+  free(d->mk);
+  free(d->pc_to_mk);
+  for (uint32_t i = 0; i < d->nsyms; i++) {
+    free(d->syms[i].name);
+    free(d->syms[i].type_name);
+  }
+  free(d->syms);
+  for (uint32_t i = 0; i < d->ncalls; i++)
+    free(d->call_name[i]);
+  free(d->call_pc);
+  free(d->call_name);
+  free(d);
+}
+
+const struct cc_microkernel *cc_debug_mk_at(const struct cc_debug *d, uint32_t pc) {
+  if (!d || !d->pc_to_mk || !d->nmk) return NULL;
+  for (uint32_t i = 0; i < d->nmk; i++)
+    if (pc >= d->mk[i].pc_begin && pc < d->mk[i].pc_end) return &d->mk[i];
+  return NULL;
+}
+
+const struct cc_symbol *cc_debug_find_symbol(const struct cc_debug *d, const char *name,
+                                             uint32_t line) {
+  const struct cc_symbol *best = NULL;
+  for (uint32_t i = 0; d && i < d->nsyms; i++) {
+    const struct cc_symbol *s = &d->syms[i];
+    if (strcmp(s->name, name)) continue;
+    if (line && (line < s->scope_first || line > s->scope_last)) continue;
+    if (!best || s->scope_first >= best->scope_first) best = s;
+  }
+  return best;
+}
+
+/* ---- liveness over IR values ---- */
+
+struct live {
+  unsigned nvals, words;
+  LLVMValueRef *vals; /* tracked values (non-alloca instructions with results) */
+};
+
+static int val_index(struct live *L, LLVMValueRef v) {
+  /* instructions were numbered through their position in vals; linear search
+   * is fine for the sizes of kernels, but keep it cheap with a hash */
+  for (unsigned i = 0; i < L->nvals; i++)
+    if (L->vals[i] == v) return (int)i;
+  return -1;
+}
+
+static int tracked(LLVMValueRef v) {
+  return v && LLVMIsAInstruction(v) && !LLVMIsAAllocaInst(v) &&
+         LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVoidTypeKind;
+}
+
+/* cut[i] = 1 when no tracked value is live just before ipc instruction i. */
+static unsigned char *compute_cuts(struct xl *x, unsigned char **block_clean) {
+  struct xl_cfg *g = &x->cfg;
+  struct live L = {0};
+  L.vals = malloc(sizeof(LLVMValueRef) * (x->nipc + 1));
+  for (uint32_t i = 0; i < x->nipc; i++)
+    if (tracked(x->ipc_inst[i])) L.vals[L.nvals++] = x->ipc_inst[i];
+  /* index values by a small open hash for speed */
+  unsigned hcap = 16;
+  while (hcap < L.nvals * 2 + 2)
+    hcap *= 2;
+  LLVMValueRef *hk = calloc(hcap, sizeof(LLVMValueRef));
+  int *hv = malloc(sizeof(int) * hcap);
+  for (unsigned i = 0; i < L.nvals; i++) {
+    unsigned h = (unsigned)(((uintptr_t)L.vals[i] >> 4) * 2654435761u) & (hcap - 1);
+    while (hk[h])
+      h = (h + 1) & (hcap - 1);
+    hk[h] = L.vals[i];
+    hv[h] = (int)i;
+  }
+#define VIDX(v)                                                                                    \
+  ({                                                                                               \
+    int _r = -1;                                                                                   \
+    unsigned _h = (unsigned)(((uintptr_t)(v) >> 4) * 2654435761u) & (hcap - 1);                    \
+    while (hk[_h]) {                                                                               \
+      if (hk[_h] == (v)) {                                                                         \
+        _r = hv[_h];                                                                               \
+        break;                                                                                     \
+      }                                                                                            \
+      _h = (_h + 1) & (hcap - 1);                                                                  \
+    }                                                                                              \
+    _r;                                                                                            \
+  })
+  (void)val_index;
+  L.words = (L.nvals + 63) / 64 + 1;
+  unsigned nb = g->nblocks;
+  uint64_t *in = calloc((size_t)nb * L.words, sizeof(uint64_t));
+  uint64_t *out = calloc((size_t)nb * L.words, sizeof(uint64_t));
+  uint64_t *cur = calloc(L.words, sizeof(uint64_t));
+  int changed = 1;
+  while (changed) {
+    changed = 0;
+    for (int bi = (int)nb - 1; bi >= 0; bi--) {
+      struct xl_block *b = &g->b[bi];
+      uint64_t *o = out + (size_t)bi * L.words;
+      memset(cur, 0, L.words * sizeof(uint64_t));
+      for (unsigned j = 0; j < b->nsucc; j++) {
+        unsigned s = b->succ[j];
+        uint64_t *si = in + (size_t)s * L.words;
+        for (unsigned w = 0; w < L.words; w++)
+          cur[w] |= si[w];
+        for (LLVMValueRef p = LLVMGetFirstInstruction(g->b[s].bb); p && LLVMIsAPHINode(p);
+             p = LLVMGetNextInstruction(p)) {
+          unsigned nin = LLVMCountIncoming(p);
+          for (unsigned k = 0; k < nin; k++)
+            if (LLVMGetIncomingBlock(p, k) == b->bb) {
+              int vi = VIDX(LLVMGetIncomingValue(p, k));
+              if (vi >= 0) cur[vi / 64] |= UINT64_C(1) << (vi % 64);
+            }
+        }
+      }
+      memcpy(o, cur, L.words * sizeof(uint64_t));
+      for (LLVMValueRef I = LLVMGetLastInstruction(b->bb); I; I = LLVMGetPreviousInstruction(I)) {
+        int di = VIDX(I);
+        if (di >= 0) cur[di / 64] &= ~(UINT64_C(1) << (di % 64));
+        if (LLVMIsAPHINode(I)) continue;
+        unsigned no = (unsigned)LLVMGetNumOperands(I);
+        for (unsigned k = 0; k < no; k++) {
+          int ui = VIDX(LLVMGetOperand(I, k));
+          if (ui >= 0) cur[ui / 64] |= UINT64_C(1) << (ui % 64);
+        }
+      }
+      uint64_t *ii = in + (size_t)bi * L.words;
+      if (memcmp(ii, cur, L.words * sizeof(uint64_t))) {
+        memcpy(ii, cur, L.words * sizeof(uint64_t));
+        changed = 1;
+      }
+    }
+  }
+  /* per instruction: live set just before it */
+  unsigned char *cut = calloc(x->nipc + 1, 1);
+  *block_clean = calloc(nb + 1, 1);
+  uint32_t ip = x->nipc;
+  for (int bi = (int)nb - 1; bi >= 0; bi--) {
+    struct xl_block *b = &g->b[bi];
+    memcpy(cur, out + (size_t)bi * L.words, L.words * sizeof(uint64_t));
+    for (LLVMValueRef I = LLVMGetLastInstruction(b->bb); I; I = LLVMGetPreviousInstruction(I)) {
+      int di = VIDX(I);
+      if (LLVMIsAPHINode(I)) {
+        /* phis are written on the edges: live at the block's start */
+        continue;
+      }
+      if (di >= 0) cur[di / 64] &= ~(UINT64_C(1) << (di % 64));
+      unsigned no = (unsigned)LLVMGetNumOperands(I);
+      for (unsigned k = 0; k < no; k++) {
+        int ui = VIDX(LLVMGetOperand(I, k));
+        if (ui >= 0) cur[ui / 64] |= UINT64_C(1) << (ui % 64);
+      }
+      while (ip > 0 && x->ipc_inst[ip - 1] != I)
+        ip--;
+      int empty = 1;
+      for (unsigned w = 0; w < L.words && empty; w++)
+        empty = cur[w] == 0;
+      if (ip > 0) cut[ip - 1] = (unsigned char)empty;
+    }
+    int empty = 1;
+    for (unsigned w = 0; w < L.words && empty; w++)
+      empty = cur[w] == 0;
+    (*block_clean)[bi] = (unsigned char)empty;
+  }
+#undef VIDX
+  free(in);
+  free(out);
+  free(cur);
+  free(hk);
+  free(hv);
+  free(L.vals);
+  return cut;
+}
+
+static uint32_t inst_line(LLVMValueRef I) {
+  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(I);
+  return loc ? LLVMDILocationGetLine(loc) : 0;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int block_of_pc(struct xl *x, uint32_t pc) {
+  int best = -1;
+  for (unsigned i = 0; i < x->cfg.nblocks; i++)
+    if (x->cfg.b[i].start_pc <= pc && (best < 0 || x->cfg.b[i].start_pc >= x->cfg.b[best].start_pc))
+      best = (int)i;
+  return best;
+}
+
+static void build_microkernels(struct xl *x, struct cc_debug *d) {
+  struct lsi_kernel *k = x->k;
+  unsigned char *bclean;
+  unsigned char *cut = compute_cuts(x, &bclean);
+  uint32_t *cuts = malloc(sizeof(uint32_t) * (x->nipc + x->cfg.nblocks + 2));
+  unsigned nc = 0;
+  cuts[nc++] = 0;
+  uint32_t cur_line = 0;
+  for (unsigned bi = 0; bi < x->cfg.nblocks; bi++) {
+    struct xl_block *b = &x->cfg.b[bi];
+    if (bclean[bi] && b->start_pc > 0) {
+      cuts[nc++] = b->start_pc;
+      cur_line = 0;
+    }
+  }
+  for (uint32_t i = 0; i < x->nipc; i++) {
+    LLVMValueRef I = x->ipc_inst[i];
+    if (LLVMIsAPHINode(I) || LLVMIsADbgInfoIntrinsic(I)) continue;
+    uint32_t ln = inst_line(I);
+    int bi = block_of_pc(x, x->ipc_pc[i]);
+    if (bi >= 0 && x->cfg.b[bi].bb && LLVMGetFirstInstruction(x->cfg.b[bi].bb) == I) cur_line = 0;
+    if (ln && ln != cur_line && cut[i] && x->ipc_pc[i] > 0) {
+      cuts[nc++] = x->ipc_pc[i];
+      cur_line = ln;
+    } else if (ln && !cur_line) {
+      cur_line = ln;
+    }
+  }
+  qsort(cuts, nc, sizeof(uint32_t), cmp_u32);
+  unsigned m = 0;
+  for (unsigned i = 0; i < nc; i++)
+    if (cuts[i] < k->ninsns && (m == 0 || cuts[i] != cuts[m - 1])) cuts[m++] = cuts[i];
+  nc = m;
+  d->nmk = nc;
+  d->mk = calloc(nc ? nc : 1, sizeof(struct cc_microkernel));
+  d->pc_to_mk = calloc(k->ninsns ? k->ninsns : 1, sizeof(uint32_t));
+  for (unsigned i = 0; i < nc; i++) {
+    struct cc_microkernel *mk = &d->mk[i];
+    mk->id = i;
+    mk->pc_begin = cuts[i];
+    mk->pc_end = i + 1 < nc ? cuts[i + 1] : k->ninsns;
+    mk->line_first = ~0u;
+    for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++) {
+      d->pc_to_mk[pc] = i;
+      uint32_t ln = k->lines[pc].line;
+      if (ln && ln < mk->line_first) {
+        mk->line_first = ln;
+        mk->file = k->lines[pc].file;
+      }
+      if (ln > mk->line_last) mk->line_last = ln;
+    }
+    if (mk->line_first == ~0u) mk->line_first = mk->line_last = 0;
+  }
+  /* roles and flow control */
+  for (unsigned i = 0; i < nc; i++) {
+    struct cc_microkernel *mk = &d->mk[i];
+    int bi = block_of_pc(x, mk->pc_begin);
+    struct xl_block *b = bi >= 0 ? &x->cfg.b[bi] : NULL;
+    int has_cond = 0, has_bar = 0, has_exit = 0;
+    uint32_t succ[16], ns = 0;
+    for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++) {
+      const lsi_insn *in = &k->code[pc];
+      uint32_t tgt[2];
+      unsigned nt = 0;
+      switch (in->op) {
+      case LSI_BRA_P:
+      case LSI_BRA_Z:
+        has_cond = 1;
+        tgt[nt++] = (uint32_t)in->imm;
+        break;
+      case LSI_BRA:
+      case LSI_SYNC:
+      case LSI_BRK:
+      case LSI_CONT: tgt[nt++] = (uint32_t)in->imm; break;
+      case LSI_BAR: has_bar = 1; break;
+      case LSI_EXIT: has_exit = 1; break;
+      default: break;
+      }
+      if (pc + 1 == mk->pc_end && pc + 1 < k->ninsns &&
+          !(lsi_op_flags[in->op] & F_BRANCH && in->op != LSI_BRA_P && in->op != LSI_BRA_Z &&
+            in->op != LSI_YIELD && in->op != LSI_BAR && in->op != LSI_SGBAR))
+        tgt[nt++] = pc + 1;
+      for (unsigned t = 0; t < nt; t++) {
+        if (tgt[t] >= mk->pc_begin && tgt[t] < mk->pc_end) continue;
+        if (tgt[t] >= k->ninsns) continue;
+        uint32_t id = d->pc_to_mk[tgt[t]];
+        int dup = 0;
+        for (unsigned q = 0; q < ns; q++)
+          dup |= succ[q] == id;
+        if (!dup && ns < 16) succ[ns++] = id;
+      }
+    }
+    mk->nsucc = ns < 4 ? ns : 4;
+    mk->more_succ = ns > 4;
+    memcpy(mk->succ, succ, sizeof(uint32_t) * mk->nsucc);
+    mk->role = CC_MK_STMT;
+    if (b && b->loop >= 0) {
+      mk->loop = (uint32_t)b->loop + 1;
+      mk->role = CC_MK_LOOP_BODY;
+      int latch = 0;
+      for (unsigned j = 0; j < b->nsucc; j++)
+        latch |= cc_cfg_is_back_edge(&x->cfg, bi, (int)b->succ[j]);
+      if (b->is_header >= 0 && has_cond)
+        mk->role = CC_MK_LOOP_COND;
+      else if (latch && !has_cond)
+        mk->role = CC_MK_LOOP_INC;
+      else if (has_cond)
+        mk->role = CC_MK_COND;
+    } else if (has_cond) {
+      mk->role = CC_MK_COND;
+    }
+    if (b && mk->role != CC_MK_LOOP_COND) {
+      /* the last statement before entering a loop is its init */
+      for (unsigned j = 0; j < b->nsucc; j++) {
+        int h = (int)b->succ[j];
+        if (x->cfg.b[h].is_header >= 0 && !cc_cfg_is_back_edge(&x->cfg, bi, h) &&
+            (i + 1 == nc || block_of_pc(x, d->mk[i + 1].pc_begin) != bi) && !has_cond)
+          mk->role = CC_MK_LOOP_INIT;
+      }
+    }
+    if (has_bar && mk->role == CC_MK_STMT) mk->role = CC_MK_BARRIER;
+    if (has_exit && mk->role == CC_MK_STMT) mk->role = CC_MK_EXIT;
+  }
+  free(cuts);
+  free(cut);
+  free(bclean);
+}
+
+/* ---- symbols ---- */
+
+static LLVMValueRef md_op(LLVMContextRef ctx, LLVMMetadataRef md, unsigned i) {
+  if (!md) return NULL;
+  LLVMValueRef v = LLVMMetadataAsValue(ctx, md);
+  unsigned n = LLVMGetMDNodeNumOperands(v);
+  if (i >= n) return NULL;
+  LLVMValueRef *ops = malloc(sizeof(LLVMValueRef) * n);
+  LLVMGetMDNodeOperands(v, ops);
+  LLVMValueRef r = ops[i];
+  free(ops);
+  return r;
+}
+
+static LLVMMetadataRef md_op_md(LLVMContextRef ctx, LLVMMetadataRef md, unsigned i) {
+  LLVMValueRef v = md_op(ctx, md, i);
+  return v ? LLVMValueAsMetadata(v) : NULL;
+}
+
+static char *md_op_str(LLVMContextRef ctx, LLVMMetadataRef md, unsigned i) {
+  LLVMValueRef v = md_op(ctx, md, i);
+  unsigned len;
+  const char *s = v ? LLVMGetMDString(v, &len) : NULL;
+  return s ? strndup(s, len) : NULL;
+}
+
+static unsigned tag_of(LLVMMetadataRef md) {
+  LLVMMetadataKind k = LLVMGetMetadataKind(md);
+  if (k == LLVMDIBasicTypeMetadataKind || k == LLVMDIDerivedTypeMetadataKind ||
+      k == LLVMDICompositeTypeMetadataKind || k == LLVMDILexicalBlockMetadataKind ||
+      k == LLVMDISubprogramMetadataKind || k == LLVMDILexicalBlockFileMetadataKind)
+    return LLVMGetDINodeTag(md);
+  return 0;
+}
+
+static void type_name(LLVMContextRef ctx, LLVMMetadataRef t, char *buf, size_t len, int depth) {
+  if (!t || depth > 8) {
+    snprintf(buf, len, "void");
+    return;
+  }
+  size_t nl;
+  const char *n = LLVMDITypeGetName(t, &nl);
+  unsigned tag = tag_of(t);
+  char base[160];
+  switch (tag) {
+  case DW_TAG_pointer_type:
+    type_name(ctx, md_op_md(ctx, t, 3), base, sizeof(base), depth + 1);
+    snprintf(buf, len, "%s *", base);
+    return;
+  case DW_TAG_const_type:
+  case DW_TAG_volatile_type:
+    type_name(ctx, md_op_md(ctx, t, 3), base, sizeof(base), depth + 1);
+    snprintf(buf, len, "%s %s", tag == DW_TAG_const_type ? "const" : "volatile", base);
+    return;
+  case DW_TAG_restrict_type:
+    type_name(ctx, md_op_md(ctx, t, 3), base, sizeof(base), depth + 1);
+    snprintf(buf, len, "%s restrict", base);
+    return;
+  case DW_TAG_array_type: {
+    LLVMMetadataRef et = md_op_md(ctx, t, 3);
+    type_name(ctx, et, base, sizeof(base), depth + 1);
+    uint64_t esz = et ? LLVMDITypeGetSizeInBits(et) : 0, sz = LLVMDITypeGetSizeInBits(t);
+    if (nl) {
+      snprintf(buf, len, "%.*s", (int)nl, n);
+      return;
+    }
+    if (esz)
+      snprintf(buf, len, "%s[%llu]", base, (unsigned long long)(sz / esz));
+    else
+      snprintf(buf, len, "%s[]", base);
+    return;
+  }
+  case DW_TAG_structure_type:
+  case DW_TAG_union_type:
+    snprintf(buf, len, "%s %.*s", tag == DW_TAG_structure_type ? "struct" : "union", (int)nl, n);
+    return;
+  default: snprintf(buf, len, "%.*s", (int)nl, n ? n : "");
+  }
+}
+
+static void kind_of(LLVMContextRef ctx, LLVMMetadataRef t, struct cc_symbol *s, int depth) {
+  s->elem_kind = 3;
+  if (!t || depth > 8) return;
+  unsigned tag = tag_of(t);
+  if (tag == DW_TAG_pointer_type) {
+    s->elem_kind = 2;
+    return;
+  }
+  if (tag == DW_TAG_typedef || tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+      tag == DW_TAG_restrict_type || (tag == DW_TAG_array_type && depth == 0 && 0)) {
+    kind_of(ctx, md_op_md(ctx, t, 3), s, depth + 1);
+    return;
+  }
+  if (tag == DW_TAG_array_type) {
+    /* vectors (float4) and arrays: the element's kind */
+    kind_of(ctx, md_op_md(ctx, t, 3), s, depth + 1);
+    if (s->elem_kind == 2) s->elem_kind = 3;
+    return;
+  }
+  if (tag == DW_TAG_base_type || tag == DW_TAG_enumeration_type) {
+    size_t nl;
+    const char *n = LLVMDITypeGetName(t, &nl);
+    char nm[64];
+    snprintf(nm, sizeof(nm), "%.*s", (int)nl, n ? n : "");
+    if (strstr(nm, "float") || strstr(nm, "double") || strstr(nm, "half")) {
+      s->elem_kind = 1;
+      s->is_signed = 1;
+    } else {
+      s->elem_kind = 0;
+      s->is_signed =
+          !(strstr(nm, "unsigned") || nm[0] == 'u' || !strcmp(nm, "bool") || !strcmp(nm, "_Bool"));
+    }
+  }
+}
+
+/* Does the scope chain of scope reach target? */
+static int scope_within(LLVMContextRef ctx, LLVMMetadataRef scope, LLVMMetadataRef target) {
+  for (int d = 0; scope && d < 64; d++) {
+    if (scope == target) return 1;
+    unsigned tag = tag_of(scope);
+    if (tag != DW_TAG_lexical_block &&
+        LLVMGetMetadataKind(scope) != LLVMDILexicalBlockFileMetadataKind)
+      return 0;
+    scope = md_op_md(ctx, scope, 1);
+  }
+  return 0;
+}
+
+static void add_symbol(struct xl *x, struct cc_debug *d, LLVMMetadataRef var, uint32_t space,
+                       uint32_t offset, uint32_t size) {
+  LLVMContextRef ctx = LLVMGetModuleContext(x->mod);
+  struct cc_symbol s = {0};
+  s.name = md_op_str(ctx, var, 1);
+  if (!s.name) return;
+  LLVMMetadataRef ty = md_op_md(ctx, var, 3);
+  char tn[256];
+  type_name(ctx, ty, tn, sizeof(tn), 0);
+  s.type_name = strdup(tn);
+  kind_of(ctx, ty, &s, 0);
+  s.space = space;
+  s.offset = offset;
+  s.size = size ? size : (ty ? (uint32_t)(LLVMDITypeGetSizeInBits(ty) / 8) : 0);
+  s.line_decl = LLVMDIVariableGetLine(var);
+  LLVMMetadataRef scope = md_op_md(ctx, var, 0);
+  uint32_t lo = ~0u, hi = 0;
+  if (space == CC_SYM_PRIVATE) {
+    for (uint32_t i = 0; i < x->nipc; i++) {
+      LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(x->ipc_inst[i]);
+      if (!loc || LLVMDILocationGetInlinedAt(loc)) continue;
+      if (!scope_within(ctx, LLVMDILocationGetScope(loc), scope)) continue;
+      uint32_t ln = LLVMDILocationGetLine(loc);
+      if (ln && ln < lo) lo = ln;
+      if (ln > hi) hi = ln;
+    }
+  }
+  if (lo == ~0u) {
+    lo = d->line_first;
+    hi = d->line_last;
+  }
+  s.scope_first = s.line_decl > lo ? s.line_decl : lo;
+  s.scope_last = hi > s.scope_first ? hi : s.scope_first;
+  for (uint32_t a = 0; a < x->k->nargs; a++)
+    if (x->k->args[a].name && !strcmp(x->k->args[a].name, s.name) && s.line_decl == d->line_first)
+      s.arg_index = a + 1;
+  d->syms = realloc(d->syms, sizeof(struct cc_symbol) * (d->nsyms + 1));
+  d->syms[d->nsyms++] = s;
+}
+
+static LLVMMetadataRef global_var_md(struct xl *x, LLVMValueRef g) {
+  LLVMContextRef ctx = LLVMGetModuleContext(x->mod);
+  unsigned kid = LLVMGetMDKindIDInContext(ctx, "dbg", 3);
+  size_t n;
+  LLVMValueMetadataEntry *e = LLVMGlobalCopyAllMetadata(g, &n);
+  LLVMMetadataRef r = NULL;
+  for (size_t i = 0; i < n && !r; i++)
+    if (LLVMValueMetadataEntriesGetKind(e, (unsigned)i) == kid)
+      r = LLVMDIGlobalVariableExpressionGetVariable(
+          LLVMValueMetadataEntriesGetMetadata(e, (unsigned)i));
+  if (e) LLVMDisposeValueMetadataEntries(e);
+  return r;
+}
+
+static void build_symbols(struct xl *x, struct cc_debug *d) {
+  LLVMContextRef ctx = LLVMGetModuleContext(x->mod);
+  for (uint32_t i = 0; i < x->nipc; i++) {
+    LLVMValueRef I = x->ipc_inst[i];
+    if (!LLVMIsACallInst(I)) continue;
+    LLVMValueRef callee = LLVMGetCalledValue(I);
+    size_t len;
+    const char *n = callee ? LLVMGetValueName2(callee, &len) : "";
+    if (strcmp(n, "llvm.dbg.declare")) continue;
+    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(I);
+    if (loc && LLVMDILocationGetInlinedAt(loc))
+      continue; /* variables of inlined helpers are not the kernel's */
+    LLVMValueRef a0 = LLVMGetArgOperand(I, 0), a1 = LLVMGetArgOperand(I, 1);
+    if (!a0 || !a1 || LLVMGetMDNodeNumOperands(a0) < 1) continue;
+    LLVMValueRef addr;
+    LLVMGetMDNodeOperands(a0, &addr);
+    if (!addr) continue;
+    for (uint32_t k = 0; k < x->nallocas; k++)
+      if (x->allocas[k] == addr) {
+        uint32_t size = (uint32_t)LLVMABISizeOfType(x->td, LLVMGetAllocatedType(addr));
+        add_symbol(x, d, LLVMValueAsMetadata(a1), CC_SYM_PRIVATE, x->alloca_off[k], size);
+      }
+  }
+  (void)ctx;
+  for (uint32_t k = 0; k < x->nlglob; k++) {
+    LLVMMetadataRef v = global_var_md(x, x->lglob[k]);
+    if (v)
+      add_symbol(x, d, v, CC_SYM_LOCAL, x->lglob_off[k],
+                 (uint32_t)LLVMABISizeOfType(x->td, LLVMGlobalGetValueType(x->lglob[k])));
+  }
+  for (uint32_t k = 0; k < x->prog->nglob; k++) {
+    LLVMMetadataRef v = global_var_md(x, x->prog->glob[k]);
+    unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(x->prog->glob[k]));
+    if (v)
+      add_symbol(x, d, v, as == 2 ? CC_SYM_CONSTANT : CC_SYM_GLOBAL, x->prog->glob_off[k],
+                 (uint32_t)LLVMABISizeOfType(x->td, LLVMGlobalGetValueType(x->prog->glob[k])));
+  }
+}
+
+void cc_debug_build(struct xl *x) {
+  struct cc_debug *d = calloc(1, sizeof(*d));
+  struct lsi_kernel *k = x->k;
+  LLVMMetadataRef sp = LLVMGetSubprogram(x->fn);
+  d->line_first = sp ? LLVMDISubprogramGetLine(sp) : 0;
+  for (uint32_t pc = 0; pc < k->ninsns; pc++)
+    if (k->lines[pc].line > d->line_last) d->line_last = k->lines[pc].line;
+  if (d->line_last < d->line_first) d->line_last = d->line_first;
+  build_microkernels(x, d);
+  build_symbols(x, d);
+  d->ncalls = x->ncalls;
+  d->call_pc = x->call_pc;
+  d->call_name = x->call_name;
+  x->call_pc = NULL;
+  x->call_name = NULL;
+  x->ncalls = 0;
+  k->debug = d;
+}

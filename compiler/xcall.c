@@ -1,0 +1,848 @@
+/*
+ * xcall.c - translation of call instructions: LLVM intrinsics, work-item
+ * functions, barriers and fences, the OpenCL atomic library calls, and
+ * builtins resolved to an id of the device's table at translation time
+ * (scalarising vector calls when only the scalar form exists).
+ *
+ * It never defers a lookup to run time: an unknown callee fails the build.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cc_int.h"
+#include "device/builtins.h"
+
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+/* The device's table may be absent from a partial build: the lookup is then
+ * treated as "no such builtin". */
+extern int lsi_builtin_lookup(const char *mangled_name) __attribute__((weak));
+extern unsigned lsi_builtin_nargs(int id) __attribute__((weak));
+extern unsigned lsi_builtin_nres(int id) __attribute__((weak));
+extern unsigned lsi_builtin_flags(int id) __attribute__((weak));
+
+#define I64OFF (LSI_ADD_I64 - LSI_ADD_I32)
+
+int xl_builtin(struct xl *x, const char *mangled) {
+  (void)x;
+  if (!lsi_builtin_lookup) return -1;
+  return lsi_builtin_lookup(mangled);
+}
+
+uint32_t xl_callb(struct xl *x, int id, const char *name, const uint32_t *args, unsigned nargs,
+                  unsigned nres) {
+  if (lsi_builtin_nargs) {
+    unsigned want = lsi_builtin_nargs(id);
+    int variadic = lsi_builtin_flags && (lsi_builtin_flags(id) & LSI_BI_VARIADIC);
+    if (variadic ? nargs < want : nargs != want)
+      xl_fail(x, "builtin '%s' takes %u argument registers, the call passes %u", name, want, nargs);
+    if (lsi_builtin_nres && lsi_builtin_nres(id) != nres && nres)
+      xl_fail(x, "builtin '%s' returns %u registers, the call expects %u", name,
+              lsi_builtin_nres(id), nres);
+  }
+  uint32_t d = xl_vreg(x, nres ? nres : 1);
+  uint32_t at = xl_arglist(x, args, nargs);
+  uint32_t pc = xl_emit(x, LSI_CALLB, d, at, nargs, 0, id, 0);
+  x->call_pc = realloc(x->call_pc, sizeof(uint32_t) * (x->ncalls + 1));
+  x->call_name = realloc(x->call_name, sizeof(char *) * (x->ncalls + 1));
+  x->call_pc[x->ncalls] = pc;
+  x->call_name[x->ncalls++] = strdup(name);
+  return d;
+}
+
+static void mov_leaves(struct xl *x, uint32_t d, uint32_t s, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    xl_emit(x, LSI_MOV, d + i, s + i, 0, 0, 0, 0);
+}
+
+/* ---- a tiny Itanium demangler for builtin parameter lists ---- */
+
+struct mparam {
+  char full[96];   /* expanded mangling of the parameter type */
+  char scalar[96]; /* the same with vectors replaced by their element type */
+  unsigned vec;    /* vector width (of the pointee for pointers), 0 = scalar */
+  int is_ptr;
+  unsigned elem_size;
+};
+
+struct mstate {
+  const char *s;
+  char subs[16][96];
+  unsigned nsubs;
+};
+
+static unsigned builtin_size(char c) {
+  switch (c) {
+  case 'c':
+  case 'a':
+  case 'h':
+  case 'b': return 1;
+  case 's':
+  case 't': return 2;
+  case 'i':
+  case 'j':
+  case 'f': return 4;
+  case 'l':
+  case 'm':
+  case 'd':
+  case 'x':
+  case 'y': return 8;
+  default: return 0;
+  }
+}
+
+static void add_sub(struct mstate *m, const char *t) {
+  if (m->nsubs < 16) snprintf(m->subs[m->nsubs++], 96, "%s", t);
+}
+
+/* Parses one type; fills full/scalar/vec. Returns 0 on failure. */
+static int parse_type(struct mstate *m, struct mparam *p) {
+  const char *s = m->s;
+  char full[96] = "", scal[96] = "";
+  if (*s == 'P') {
+    m->s++;
+    char q[48] = "";
+    size_t ql = 0;
+    for (;;) {
+      if (*m->s == 'U') {
+        const char *t = m->s + 1;
+        unsigned len = (unsigned)strtoul(t, (char **)&t, 10);
+        if (!len || ql + (size_t)(t - m->s) + len >= sizeof(q)) return 0;
+        memcpy(q + ql, m->s, (size_t)(t - m->s) + len);
+        ql += (size_t)(t - m->s) + len;
+        q[ql] = 0;
+        m->s = t + len;
+      } else if (*m->s == 'V' || *m->s == 'K' || *m->s == 'r') {
+        q[ql++] = *m->s++;
+        q[ql] = 0;
+      } else {
+        break;
+      }
+    }
+    struct mparam in = {0};
+    if (!parse_type(m, &in)) return 0;
+    snprintf(full, sizeof(full), "P%s%s", q, in.full);
+    snprintf(scal, sizeof(scal), "P%s%s", q, in.scalar);
+    if (ql) {
+      char qt[96];
+      snprintf(qt, sizeof(qt), "%s%s", q, in.full);
+      add_sub(m, qt);
+    }
+    add_sub(m, full);
+    p->is_ptr = 1;
+    p->vec = in.vec;
+    p->elem_size = in.elem_size;
+  } else if (s[0] == 'D' && s[1] == 'v') {
+    const char *t = s + 2;
+    unsigned n = (unsigned)strtoul(t, (char **)&t, 10);
+    if (*t != '_') return 0;
+    m->s = t + 1;
+    struct mparam in = {0};
+    if (!parse_type(m, &in) || in.vec) return 0;
+    snprintf(full, sizeof(full), "Dv%u_%s", n, in.full);
+    snprintf(scal, sizeof(scal), "%s", in.full);
+    add_sub(m, full);
+    p->vec = n;
+    p->elem_size = in.elem_size;
+  } else if (s[0] == 'D' && s[1] == 'h') {
+    m->s += 2;
+    snprintf(full, sizeof(full), "Dh");
+    snprintf(scal, sizeof(scal), "Dh");
+    p->elem_size = 2;
+  } else if (*s == 'S') {
+    const char *t = s + 1;
+    unsigned idx = 0;
+    if (*t != '_') {
+      while ((*t >= '0' && *t <= '9') || (*t >= 'A' && *t <= 'Z')) {
+        idx = idx * 36 + (unsigned)(*t <= '9' ? *t - '0' : *t - 'A' + 10);
+        t++;
+      }
+      idx++;
+    }
+    if (*t != '_' || idx >= m->nsubs) return 0;
+    m->s = t + 1;
+    struct mstate sub = {m->subs[idx], {{0}}, 0};
+    struct mparam in = {0};
+    if (!parse_type(&sub, &in)) return 0;
+    *p = in;
+    return 1;
+  } else if (*s >= '1' && *s <= '9') {
+    const char *t = s;
+    unsigned len = (unsigned)strtoul(t, (char **)&t, 10);
+    if (len >= 80) return 0;
+    snprintf(full, sizeof(full), "%.*s", (int)(t - s) + (int)len, s);
+    snprintf(scal, sizeof(scal), "%s", full);
+    m->s = t + len;
+    add_sub(m, full);
+    p->elem_size = 4;
+  } else if (builtin_size(*s) || *s == 'v') {
+    full[0] = scal[0] = *s;
+    full[1] = scal[1] = 0;
+    p->elem_size = builtin_size(*s);
+    m->s++;
+  } else {
+    return 0;
+  }
+  snprintf(p->full, sizeof(p->full), "%s", full);
+  snprintf(p->scalar, sizeof(p->scalar), "%s", scal);
+  return 1;
+}
+
+/* Splits "_Z<len><name><params>"; returns the parameter count or -1. */
+static int demangle(const char *mangled, char *name, size_t namelen, struct mparam *ps,
+                    unsigned max) {
+  if (strncmp(mangled, "_Z", 2)) return -1;
+  const char *t = mangled + 2;
+  unsigned len = (unsigned)strtoul(t, (char **)&t, 10);
+  if (!len || strlen(t) < len || len >= namelen) return -1;
+  memcpy(name, t, len);
+  name[len] = 0;
+  struct mstate m = {t + len, {{0}}, 0};
+  unsigned n = 0;
+  while (*m.s && n < max) {
+    memset(&ps[n], 0, sizeof(ps[n]));
+    if (!parse_type(&m, &ps[n])) return -1;
+    if (!strcmp(ps[n].full, "v")) break;
+    n++;
+  }
+  return *m.s && n == max ? -1 : (int)n;
+}
+
+/* ---- helpers ---- */
+
+static void collect_args(struct xl *x, LLVMValueRef I, uint32_t **regs, unsigned *n) {
+  unsigned na = LLVMGetNumArgOperands(I), cnt = 0, cap = 16;
+  uint32_t *r = malloc(sizeof(uint32_t) * cap);
+  for (unsigned k = 0; k < na; k++) {
+    LLVMValueRef a = LLVMGetArgOperand(I, k);
+    unsigned nl = xl_leaves(x, LLVMTypeOf(a), NULL);
+    for (unsigned i = 0; i < nl; i++) {
+      if (cnt == cap) r = realloc(r, sizeof(uint32_t) * (cap *= 2));
+      r[cnt++] = xl_val(x, a, i);
+    }
+  }
+  *regs = r;
+  *n = cnt;
+}
+
+static int is_relational(const char *n) {
+  static const char *const rel[] = {
+      "isequal",     "isnotequal",    "isgreater",   "isgreaterequal", "isless",
+      "islessequal", "islessgreater", "isfinite",    "isinf",          "isnan",
+      "isnormal",    "isordered",     "isunordered", "signbit",        NULL};
+  for (unsigned i = 0; rel[i]; i++)
+    if (!strcmp(rel[i], n)) return 1;
+  return 0;
+}
+
+/* A call of a builtin by its mangled name, scalarised when needed. */
+static void call_builtin(struct xl *x, LLVMValueRef I, const char *mangled) {
+  LLVMTypeRef rt = LLVMTypeOf(I);
+  unsigned nres = xl_leaves(x, rt, NULL);
+  int id = xl_builtin(x, mangled);
+  if (id >= 0) {
+    uint32_t *regs;
+    unsigned n;
+    collect_args(x, I, &regs, &n);
+    uint32_t r = xl_callb(x, id, mangled, regs, n, nres);
+    free(regs);
+    if (nres) mov_leaves(x, xl_def(x, I), r, nres);
+    return;
+  }
+  char name[128];
+  struct mparam ps[16];
+  int np = demangle(mangled, name, sizeof(name), ps, 16);
+  unsigned width = 0;
+  for (int k = 0; k < np; k++)
+    if (ps[k].vec > width) width = ps[k].vec;
+  if (np < 0 || !width || (unsigned)np != LLVMGetNumArgOperands(I))
+    xl_fail(x, "call to unknown function '%s'", mangled);
+  char sname[256];
+  int off = snprintf(sname, sizeof(sname), "_Z%zu%s", strlen(name), name);
+  for (int k = 0; k < np && off < (int)sizeof(sname); k++)
+    off += snprintf(sname + off, sizeof(sname) - (size_t)off, "%s", ps[k].scalar);
+  int sid = xl_builtin(x, sname);
+  if (sid < 0) xl_fail(x, "builtin '%s' is not supported (neither '%s')", mangled, sname);
+  unsigned per = nres ? nres / width : 0;
+  if (nres && (per != 1 || nres % width)) xl_fail(x, "cannot scalarise the builtin '%s'", mangled);
+  uint32_t d = nres ? xl_def(x, I) : 0;
+  int rel = is_relational(name) && nres && LLVMGetTypeKind(rt) == LLVMVectorTypeKind;
+  unsigned rbits = rel ? xl_int_bits(x, rt) : 0;
+  uint32_t args[16];
+  for (unsigned e = 0; e < width; e++) {
+    for (int k = 0; k < np; k++) {
+      LLVMValueRef a = LLVMGetArgOperand(I, (unsigned)k);
+      if (ps[k].is_ptr && ps[k].vec) {
+        uint32_t r = xl_vreg(x, 1);
+        xl_emit(x, LSI_ADDI, r, xl_val(x, a, 0), 0, 0, (int64_t)(e * ps[k].elem_size), 0);
+        args[k] = r;
+      } else {
+        args[k] = xl_val(x, a, ps[k].vec ? e : 0);
+      }
+    }
+    uint32_t r = xl_callb(x, sid, sname, args, (unsigned)np, per);
+    if (!nres) continue;
+    if (rel) {
+      /* vector relationals return -1 for true */
+      unsigned W = rbits <= 32 ? 32 : 64;
+      xl_emit(x, W == 32 ? LSI_SUB_I32 : LSI_SUB_I64, d + e, xl_const(x, 0, 0), r, 0, 0, 0);
+      if (rbits < W) xl_emit(x, LSI_TRUNC, d + e, d + e, 0, 0, rbits, 0);
+    } else {
+      xl_emit(x, LSI_MOV, d + e, r, 0, 0, 0, 0);
+    }
+  }
+}
+
+/* Calls a float builtin per element: base name + type code per argument. */
+static void call_fp_elementwise(struct xl *x, LLVMValueRef I, const char *base, unsigned nargs,
+                                const char *extra_codes) {
+  LLVMTypeRef t = LLVMTypeOf(I);
+  LLVMTypeRef et = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+  char code = LLVMGetTypeKind(et) == LLVMDoubleTypeKind  ? 'd'
+              : LLVMGetTypeKind(et) == LLVMFloatTypeKind ? 'f'
+                                                         : 0;
+  if (!code) xl_fail(x, "unsupported type for '%s'", base);
+  char name[64];
+  int o = snprintf(name, sizeof(name), "_Z%zu%s", strlen(base), base);
+  for (unsigned k = 0; k < nargs; k++)
+    name[o++] = code;
+  name[o] = 0;
+  if (extra_codes) snprintf(name + o, sizeof(name) - (size_t)o, "%s", extra_codes);
+  int id = xl_builtin(x, name);
+  if (id < 0) xl_fail(x, "builtin '%s' is not available", name);
+  unsigned n = xl_leaves(x, t, NULL), na = LLVMGetNumArgOperands(I);
+  uint32_t d = xl_def(x, I), args[4];
+  for (unsigned e = 0; e < n; e++) {
+    for (unsigned k = 0; k < na && k < 4; k++)
+      args[k] = xl_val(x, LLVMGetArgOperand(I, k), e);
+    uint32_t r = xl_callb(x, id, name, args, na, 1);
+    xl_emit(x, LSI_MOV, d + e, r, 0, 0, 0, 0);
+  }
+}
+
+static void call_int_elementwise(struct xl *x, LLVMValueRef I, const char *base) {
+  LLVMTypeRef t = LLVMTypeOf(I);
+  unsigned bits = xl_int_bits(x, t);
+  char code = bits == 8 ? 'h' : bits == 16 ? 't' : bits == 32 ? 'j' : bits == 64 ? 'm' : 0;
+  if (!code) xl_fail(x, "unsupported width for '%s'", base);
+  char name[64];
+  snprintf(name, sizeof(name), "_Z%zu%s%c", strlen(base), base, code);
+  int id = xl_builtin(x, name);
+  if (id < 0) xl_fail(x, "builtin '%s' is not available", name);
+  unsigned n = xl_leaves(x, t, NULL);
+  uint32_t d = xl_def(x, I);
+  for (unsigned e = 0; e < n; e++) {
+    uint32_t a = xl_val(x, LLVMGetArgOperand(I, 0), e);
+    uint32_t r = xl_callb(x, id, name, &a, 1, 1);
+    xl_emit(x, LSI_MOV, d + e, r, 0, 0, 0, 0);
+  }
+}
+
+/* ---- intrinsics ---- */
+
+static unsigned W_of(unsigned bits) {
+  return bits <= 32 ? 32 : 64;
+}
+
+static void emit_minmax(struct xl *x, uint32_t d, uint32_t a, uint32_t b, unsigned bits,
+                        unsigned op32, int sgn) {
+  unsigned W = W_of(bits);
+  if (sgn && bits < W) {
+    a = xl_sext(x, a, bits, W);
+    b = xl_sext(x, b, bits, W);
+  }
+  xl_emit(x, op32 + (W == 64 ? I64OFF : 0), d, a, b, 0, 0, 0);
+  if (sgn && bits < W) xl_emit(x, LSI_TRUNC, d, d, 0, 0, bits, 0);
+}
+
+static uint32_t tmp1(struct xl *x) {
+  return xl_vreg(x, 1);
+}
+
+static void emit_sat(struct xl *x, const char *n, uint32_t d, uint32_t a, uint32_t b,
+                     unsigned bits) {
+  int add = strstr(n, "add") != NULL, sgn = n[0] == 's';
+  if (bits <= 32) {
+    /* exact in 64 bits, then clamp */
+    uint32_t t = tmp1(x);
+    if (sgn) {
+      a = xl_sext(x, a, bits, 64);
+      b = xl_sext(x, b, bits, 64);
+    }
+    xl_emit(x, add ? LSI_ADD_I64 : LSI_SUB_I64, t, a, b, 0, 0, 0);
+    if (sgn) {
+      int64_t mx = (int64_t)((UINT64_C(1) << (bits - 1)) - 1), mn = -mx - 1;
+      xl_emit(x, LSI_SMIN_I64, t, t, xl_const(x, (uint64_t)mx, 0), 0, 0, 0);
+      xl_emit(x, LSI_SMAX_I64, t, t, xl_const(x, (uint64_t)mn, 0), 0, 0, 0);
+      xl_emit(x, LSI_TRUNC, d, t, 0, 0, bits, 0);
+    } else if (add) {
+      xl_emit(x, LSI_UMIN_I64, d, t, xl_const(x, (UINT64_C(1) << bits) - 1, 0), 0, 0, 0);
+    } else {
+      uint32_t c = tmp1(x);
+      xl_emit(x, LSI_ULT_I64, c, a, b, 0, 0, 0);
+      xl_emit(x, LSI_SELECT, d, c, xl_const(x, 0, 0), t, 0, 0);
+    }
+    return;
+  }
+  uint32_t s = tmp1(x), c = tmp1(x);
+  xl_emit(x, add ? LSI_ADD_I64 : LSI_SUB_I64, s, a, b, 0, 0, 0);
+  if (!sgn) {
+    xl_emit(x, add ? LSI_ULT_I64 : LSI_ULT_I64, c, add ? s : a, add ? a : b, 0, 0, 0);
+    xl_emit(x, LSI_SELECT, d, c, xl_const(x, add ? ~UINT64_C(0) : 0, 0), s, 0, 0);
+    return;
+  }
+  /* signed overflow: add: (a^s)&(b^s) < 0; sub: (a^b)&(a^s) < 0 */
+  uint32_t t1 = tmp1(x), t2 = tmp1(x), sat = tmp1(x), neg = tmp1(x);
+  xl_emit(x, LSI_XOR_I64, t1, a, s, 0, 0, 0);
+  xl_emit(x, LSI_XOR_I64, t2, add ? b : a, add ? s : b, 0, 0, 0);
+  xl_emit(x, LSI_AND_I64, t1, t1, t2, 0, 0, 0);
+  xl_emit(x, LSI_SLT_I64, c, t1, xl_const(x, 0, 0), 0, 0, 0);
+  xl_emit(x, LSI_SLT_I64, neg, a, xl_const(x, 0, 0), 0, 0, 0);
+  xl_emit(x, LSI_SELECT, sat, neg, xl_const(x, UINT64_C(1) << 63, 0),
+          xl_const(x, (UINT64_C(1) << 63) - 1, 0), 0, 0);
+  xl_emit(x, LSI_SELECT, d, c, sat, s, 0, 0);
+}
+
+static void emit_fsh(struct xl *x, int left, uint32_t d, uint32_t a, uint32_t b, uint32_t s,
+                     unsigned bits) {
+  if (bits < 32) {
+    uint32_t t = tmp1(x), sh = tmp1(x), r = tmp1(x);
+    xl_emit(x, LSI_SHL_I32, t, a, xl_const(x, bits, 0), 0, 0, 0);
+    xl_emit(x, LSI_OR_I32, t, t, b, 0, 0, 0);
+    xl_emit(x, LSI_UREM_I32, sh, s, xl_const(x, bits, 0), 0, 0, 0);
+    if (left) {
+      xl_emit(x, LSI_SHL_I32, r, t, sh, 0, 0, 0);
+      xl_emit(x, LSI_LSHR_I32, r, r, xl_const(x, bits, 0), 0, 0, 0);
+    } else {
+      xl_emit(x, LSI_LSHR_I32, r, t, sh, 0, 0, 0);
+    }
+    xl_emit(x, LSI_TRUNC, d, r, 0, 0, bits, 0);
+    return;
+  }
+  unsigned off = bits == 64 ? I64OFF : 0;
+  uint32_t sh = tmp1(x), inv = tmp1(x), hi = tmp1(x), lo = tmp1(x), z = tmp1(x), r = tmp1(x);
+  xl_emit(x, LSI_AND_I32 + off, sh, s, xl_const(x, bits - 1, 0), 0, 0, 0);
+  xl_emit(x, LSI_SUB_I32 + off, inv, xl_const(x, bits, 0), sh, 0, 0, 0);
+  if (left) {
+    xl_emit(x, LSI_SHL_I32 + off, hi, a, sh, 0, 0, 0);
+    xl_emit(x, LSI_LSHR_I32 + off, lo, b, inv, 0, 0, 0);
+  } else {
+    xl_emit(x, LSI_LSHR_I32 + off, lo, b, sh, 0, 0, 0);
+    xl_emit(x, LSI_SHL_I32 + off, hi, a, inv, 0, 0, 0);
+  }
+  xl_emit(x, LSI_OR_I32 + off, r, hi, lo, 0, 0, 0);
+  xl_emit(x, LSI_EQ_I32 + off, z, sh, xl_const(x, 0, 0), 0, 0, 0);
+  xl_emit(x, LSI_SELECT, d, z, left ? a : b, r, 0, 0);
+}
+
+static void emit_bswap(struct xl *x, uint32_t d, uint32_t a, unsigned bits) {
+  unsigned nb = bits / 8;
+  uint32_t acc = tmp1(x);
+  xl_emit(x, LSI_MOV, acc, xl_const(x, 0, 0), 0, 0, 0, 0);
+  for (unsigned k = 0; k < nb; k++) {
+    uint32_t t = tmp1(x);
+    xl_emit(x, LSI_LSHR_I64, t, a, xl_const(x, 8 * k, 0), 0, 0, 0);
+    xl_emit(x, LSI_AND_I64, t, t, xl_const(x, 0xff, 0), 0, 0, 0);
+    xl_emit(x, LSI_SHL_I64, t, t, xl_const(x, 8 * (nb - 1 - k), 0), 0, 0, 0);
+    xl_emit(x, LSI_OR_I64, acc, acc, t, 0, 0, 0);
+  }
+  xl_emit(x, LSI_MOV, d, acc, 0, 0, 0, 0);
+}
+
+static int starts(const char *s, const char *p) {
+  return !strncmp(s, p, strlen(p));
+}
+
+static void intrinsic(struct xl *x, LLVMValueRef I, const char *n) {
+  static const char *const skip[] = {"llvm.dbg.",           "llvm.lifetime.",
+                                     "llvm.assume",         "llvm.experimental.noalias.scope.decl",
+                                     "llvm.var.annotation", "llvm.sideeffect",
+                                     "llvm.donothing",      "llvm.invariant.",
+                                     "llvm.pseudoprobe",    NULL};
+  for (unsigned i = 0; skip[i]; i++)
+    if (starts(n, skip[i])) return;
+  unsigned na = LLVMGetNumArgOperands(I);
+  LLVMValueRef a0 = na > 0 ? LLVMGetArgOperand(I, 0) : NULL;
+  LLVMValueRef a1 = na > 1 ? LLVMGetArgOperand(I, 1) : NULL;
+  LLVMValueRef a2 = na > 2 ? LLVMGetArgOperand(I, 2) : NULL;
+  if (starts(n, "llvm.memcpy.") || starts(n, "llvm.memmove.") || starts(n, "llvm.memcpy.inline.")) {
+    if (starts(n, "llvm.memmove.")) xl_fail(x, "memmove is not supported");
+    xl_emit(x, LSI_MEMCPY, xl_val(x, a0, 0), xl_val(x, a1, 0), xl_val(x, a2, 0), 0, 0, 0);
+    return;
+  }
+  if (starts(n, "llvm.memset.")) {
+    xl_emit(x, LSI_MEMSET, xl_val(x, a0, 0), xl_val(x, a1, 0), xl_val(x, a2, 0), 0, 0, 0);
+    return;
+  }
+  if (starts(n, "llvm.expect.") || starts(n, "llvm.annotation.") ||
+      starts(n, "llvm.canonicalize.") || starts(n, "llvm.arithmetic.fence.") ||
+      starts(n, "llvm.ssa.copy.")) {
+    unsigned nl = xl_leaves(x, LLVMTypeOf(I), NULL);
+    uint32_t d = xl_def(x, I);
+    for (unsigned i = 0; i < nl; i++)
+      xl_emit(x, LSI_MOV, d + i, xl_val(x, a0, i), 0, 0, 0, 0);
+    return;
+  }
+  if (starts(n, "llvm.is.constant.")) {
+    xl_emit(x, LSI_MOV, xl_def(x, I), xl_const(x, 0, 0), 0, 0, 0, 0);
+    return;
+  }
+  LLVMTypeRef t = LLVMTypeOf(I);
+  unsigned nl = LLVMGetTypeKind(t) == LLVMVoidTypeKind ? 0 : xl_leaves(x, t, NULL);
+  int isint = nl && (LLVMGetTypeKind(t) == LLVMIntegerTypeKind ||
+                     (LLVMGetTypeKind(t) == LLVMVectorTypeKind &&
+                      LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMIntegerTypeKind));
+  if (isint) {
+    unsigned bits = xl_int_bits(x, t);
+    uint32_t d = xl_def(x, I);
+    if (starts(n, "llvm.ctpop.")) {
+      call_int_elementwise(x, I, "popcount");
+      return;
+    }
+    if (starts(n, "llvm.ctlz.")) {
+      call_int_elementwise(x, I, "clz");
+      return;
+    }
+    if (starts(n, "llvm.cttz.")) {
+      call_int_elementwise(x, I, "ctz");
+      return;
+    }
+    for (unsigned e = 0; e < nl; e++) {
+      uint32_t a = xl_val(x, a0, e), b = a1 ? xl_val(x, a1, e) : 0;
+      if (starts(n, "llvm.smin."))
+        emit_minmax(x, d + e, a, b, bits, LSI_SMIN_I32, 1);
+      else if (starts(n, "llvm.smax."))
+        emit_minmax(x, d + e, a, b, bits, LSI_SMAX_I32, 1);
+      else if (starts(n, "llvm.umin."))
+        emit_minmax(x, d + e, a, b, bits, LSI_UMIN_I32, 0);
+      else if (starts(n, "llvm.umax."))
+        emit_minmax(x, d + e, a, b, bits, LSI_UMAX_I32, 0);
+      else if (starts(n, "llvm.abs.")) {
+        unsigned W = W_of(bits), off = W == 64 ? I64OFF : 0;
+        uint32_t sa = xl_sext(x, a, bits, W), neg = tmp1(x), c = tmp1(x);
+        xl_emit(x, LSI_SUB_I32 + off, neg, xl_const(x, 0, 0), sa, 0, 0, 0);
+        xl_emit(x, LSI_SLT_I32 + off, c, sa, xl_const(x, 0, 0), 0, 0, 0);
+        xl_emit(x, LSI_SELECT, d + e, c, neg, sa, 0, 0);
+        if (bits < W) xl_emit(x, LSI_TRUNC, d + e, d + e, 0, 0, bits, 0);
+      } else if (starts(n, "llvm.fshl.") || starts(n, "llvm.fshr.")) {
+        emit_fsh(x, n[7] == 'l', d + e, a, b, xl_val(x, a2, e), bits);
+      } else if (strstr(n, ".sat.") && (starts(n, "llvm.uadd") || starts(n, "llvm.usub") ||
+                                        starts(n, "llvm.sadd") || starts(n, "llvm.ssub"))) {
+        emit_sat(x, n + 5, d + e, a, b, bits);
+      } else if (starts(n, "llvm.bswap.")) {
+        emit_bswap(x, d + e, a, bits);
+      } else {
+        xl_fail(x, "unsupported intrinsic '%s'", n);
+      }
+    }
+    return;
+  }
+  /* floating point */
+  if (starts(n, "llvm.fmuladd.") || starts(n, "llvm.fma.")) {
+    int dbl = strstr(n, "f64") != NULL;
+    uint32_t d = xl_def(x, I);
+    for (unsigned e = 0; e < nl; e++)
+      xl_emit(x, dbl ? LSI_FMA_F64 : LSI_FMA_F32, d + e, xl_val(x, a0, e), xl_val(x, a1, e),
+              xl_val(x, a2, e), 0, 0);
+    return;
+  }
+  if (starts(n, "llvm.fabs.") || starts(n, "llvm.copysign.")) {
+    int dbl = strstr(n, "f64") != NULL;
+    uint64_t sign = dbl ? UINT64_C(1) << 63 : UINT64_C(1) << 31;
+    uint32_t d = xl_def(x, I);
+    unsigned and_op = dbl ? LSI_AND_I64 : LSI_AND_I32, or_op = dbl ? LSI_OR_I64 : LSI_OR_I32;
+    for (unsigned e = 0; e < nl; e++) {
+      if (n[5] == 'f') {
+        xl_emit(x, and_op, d + e, xl_val(x, a0, e), xl_const(x, sign - 1, 0), 0, 0, 0);
+      } else {
+        uint32_t m = tmp1(x), s = tmp1(x);
+        xl_emit(x, and_op, m, xl_val(x, a0, e), xl_const(x, sign - 1, 0), 0, 0, 0);
+        xl_emit(x, and_op, s, xl_val(x, a1, e), xl_const(x, sign, 0), 0, 0, 0);
+        xl_emit(x, or_op, d + e, m, s, 0, 0, 0);
+      }
+    }
+    return;
+  }
+  static const struct {
+    const char *ll, *cl;
+    unsigned nargs;
+  } fmap[] = {
+      {"llvm.sqrt.", "sqrt", 1},      {"llvm.minnum.", "fmin", 2},  {"llvm.maxnum.", "fmax", 2},
+      {"llvm.minimum.", "fmin", 2},   {"llvm.maximum.", "fmax", 2}, {"llvm.floor.", "floor", 1},
+      {"llvm.ceil.", "ceil", 1},      {"llvm.trunc.", "trunc", 1},  {"llvm.rint.", "rint", 1},
+      {"llvm.nearbyint.", "rint", 1}, {"llvm.round.", "round", 1},  {"llvm.roundeven.", "rint", 1},
+      {"llvm.exp.", "exp", 1},        {"llvm.exp2.", "exp2", 1},    {"llvm.log.", "log", 1},
+      {"llvm.log2.", "log2", 1},      {"llvm.log10.", "log10", 1},  {"llvm.pow.", "pow", 2},
+      {"llvm.sin.", "sin", 1},        {"llvm.cos.", "cos", 1},      {NULL, NULL, 0}};
+  for (unsigned i = 0; fmap[i].ll; i++)
+    if (starts(n, fmap[i].ll)) {
+      call_fp_elementwise(x, I, fmap[i].cl, fmap[i].nargs, NULL);
+      return;
+    }
+  if (starts(n, "llvm.ldexp.") || starts(n, "llvm.powi.")) {
+    call_fp_elementwise(x, I, n[5] == 'l' ? "ldexp" : "pown", 1, "i");
+    return;
+  }
+  xl_fail(x, "unsupported intrinsic '%s'", n);
+}
+
+/* ---- work-item functions, barriers, atomics ---- */
+
+static const struct {
+  const char *name;
+  unsigned sreg;
+  uint64_t dflt;
+} wi_dim[] = {{"_Z13get_global_idj", LSI_SREG_GLOBAL_ID_X, 0},
+              {"_Z12get_local_idj", LSI_SREG_LOCAL_ID_X, 0},
+              {"_Z12get_group_idj", LSI_SREG_GROUP_ID_X, 0},
+              {"_Z15get_global_sizej", LSI_SREG_GLOBAL_SIZE_X, 1},
+              {"_Z14get_local_sizej", LSI_SREG_LOCAL_SIZE_X, 1},
+              {"_Z23get_enqueued_local_sizej", LSI_SREG_ENQ_LOCAL_SIZE_X, 1},
+              {"_Z14get_num_groupsj", LSI_SREG_NUM_GROUPS_X, 1},
+              {"_Z17get_global_offsetj", LSI_SREG_GLOBAL_OFFSET_X, 0},
+              {NULL, 0, 0}};
+
+static const struct {
+  const char *name;
+  unsigned sreg;
+} wi0[] = {{"_Z12get_work_dimv", LSI_SREG_WORK_DIM},
+           {"_Z20get_global_linear_idv", LSI_SREG_GLOBAL_LINEAR_ID},
+           {"_Z19get_local_linear_idv", LSI_SREG_LOCAL_LINEAR_ID},
+           {"_Z18get_sub_group_sizev", LSI_SREG_SUB_GROUP_SIZE},
+           {"_Z22get_max_sub_group_sizev", LSI_SREG_MAX_SUB_GROUP_SIZE},
+           {"_Z18get_num_sub_groupsv", LSI_SREG_NUM_SUB_GROUPS},
+           {"_Z27get_enqueued_num_sub_groupsv", LSI_SREG_NUM_SUB_GROUPS},
+           {"_Z16get_sub_group_idv", LSI_SREG_SUB_GROUP_ID},
+           {"_Z22get_sub_group_local_idv", LSI_SREG_SUB_GROUP_LOCAL_ID},
+           {NULL, 0}};
+
+static int workitem(struct xl *x, LLVMValueRef I, const char *n) {
+  for (unsigned i = 0; wi0[i].name; i++)
+    if (!strcmp(n, wi0[i].name)) {
+      uint32_t d = xl_def(x, I);
+      xl_emit(x, LSI_SREG, d, 0, 0, 0, wi0[i].sreg, 0);
+      unsigned bits = xl_int_bits(x, LLVMTypeOf(I));
+      if (bits < 64) xl_emit(x, LSI_TRUNC, d, d, 0, 0, bits, 0);
+      return 1;
+    }
+  for (unsigned i = 0; wi_dim[i].name; i++) {
+    if (strcmp(n, wi_dim[i].name)) continue;
+    LLVMValueRef dim = LLVMGetArgOperand(I, 0);
+    uint32_t d = xl_def(x, I);
+    if (LLVMIsAConstantInt(dim)) {
+      uint64_t k = LLVMConstIntGetZExtValue(dim);
+      if (k < 3)
+        xl_emit(x, LSI_SREG, d, 0, 0, 0, wi_dim[i].sreg + (unsigned)k, 0);
+      else
+        xl_emit(x, LSI_MOV, d, xl_const(x, wi_dim[i].dflt, 0), 0, 0, 0, 0);
+      return 1;
+    }
+    uint32_t dr = xl_val(x, dim, 0), c = tmp1(x), s = tmp1(x);
+    xl_emit(x, LSI_MOV, d, xl_const(x, wi_dim[i].dflt, 0), 0, 0, 0, 0);
+    for (unsigned k = 0; k < 3; k++) {
+      xl_emit(x, LSI_EQ_I32, c, dr, xl_const(x, k, 0), 0, 0, 0);
+      xl_emit(x, LSI_SREG, s, 0, 0, 0, wi_dim[i].sreg + k, 0);
+      xl_emit(x, LSI_SELECT, d, c, s, d, 0, 0);
+    }
+    return 1;
+  }
+  return 0;
+}
+
+static int64_t flags_arg(LLVMValueRef I) {
+  LLVMValueRef f = LLVMGetArgOperand(I, 0);
+  return LLVMIsAConstantInt(f) ? (int64_t)LLVMConstIntGetZExtValue(f) : 3;
+}
+
+static int barrier(struct xl *x, LLVMValueRef I, const char *n) {
+  if (!strcmp(n, "_Z7barrierj") || starts(n, "_Z18work_group_barrierj")) {
+    xl_emit(x, LSI_BAR, 0, 0, 0, 0, flags_arg(I), 0);
+    return 1;
+  }
+  if (starts(n, "_Z17sub_group_barrierj")) {
+    xl_emit(x, LSI_SGBAR, 0, 0, 0, 0, flags_arg(I), 0);
+    return 1;
+  }
+  if (!strcmp(n, "_Z9mem_fencej") || !strcmp(n, "_Z14read_mem_fencej") ||
+      !strcmp(n, "_Z15write_mem_fencej") || starts(n, "_Z22atomic_work_item_fencej")) {
+    xl_emit(x, LSI_FENCE, 0, 0, 0, 0, flags_arg(I), 0);
+    return 1;
+  }
+  return 0;
+}
+
+/* The pointee's scalar type code of a mangled pointer parameter. */
+static char pointee_code(const char *p) {
+  if (*p != 'P') return 0;
+  p++;
+  for (;;) {
+    if (*p == 'U') {
+      char *e;
+      unsigned len = (unsigned)strtoul(p + 1, &e, 10);
+      p = e + len;
+    } else if (*p == 'V' || *p == 'K' || *p == 'r') {
+      p++;
+    } else {
+      break;
+    }
+  }
+  return *p;
+}
+
+static int atomic_call(struct xl *x, LLVMValueRef I, const char *mangled) {
+  char name[128];
+  struct mparam ps[8];
+  int np = demangle(mangled, name, sizeof(name), ps, 8);
+  if (np < 1) return 0;
+  const char *op = NULL;
+  int is_new = 0;
+  if (starts(name, "atomic_") || starts(name, "atom_")) {
+    op = strchr(name, '_') + 1;
+    is_new = starts(op, "fetch_") || starts(op, "load") || starts(op, "store") ||
+             starts(op, "exchange") || starts(op, "compare_exchange") || starts(op, "init") ||
+             starts(op, "flag_");
+  } else {
+    return 0;
+  }
+  char base[64];
+  snprintf(base, sizeof(base), "%s", starts(op, "fetch_") ? op + 6 : op);
+  char *ex = strstr(base, "_explicit");
+  if (ex) *ex = 0;
+  char code = pointee_code(ps[0].full);
+  LLVMValueRef ptr = LLVMGetArgOperand(I, 0);
+  unsigned space = xl_space(LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)));
+  uint32_t a = xl_val(x, ptr, 0);
+  if (!strcmp(base, "flag_test_and_set") || !strcmp(base, "flag_clear")) {
+    if (base[5] == 't') {
+      uint32_t old = tmp1(x);
+      xl_emit(x, LSI_ATOM_XCHG_I32, old, a, xl_const(x, 1, 0), 0, 0, space);
+      xl_emit(x, LSI_NE_I32, xl_def(x, I), old, xl_const(x, 0, 0), 0, 0, 0);
+    } else {
+      xl_emit(x, LSI_ATOM_ST_I32, 0, a, xl_const(x, 0, 0), 0, 0, space);
+    }
+    return 1;
+  }
+  unsigned sz = builtin_size(code);
+  int isfp = code == 'f' || code == 'd', sgn = code == 'i' || code == 'l';
+  if (sz != 4 && sz != 8) xl_fail(x, "atomic '%s' on this type is not supported", mangled);
+  unsigned off = sz == 8 ? (unsigned)(LSI_ATOM_ADD_I64 - LSI_ATOM_ADD_I32) : 0;
+  uint32_t d = LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMVoidTypeKind ? tmp1(x) : xl_def(x, I);
+  uint32_t b = LLVMGetNumArgOperands(I) > 1 ? xl_val(x, LLVMGetArgOperand(I, 1), 0) : 0;
+  unsigned o;
+  if (!strcmp(base, "add"))
+    o = isfp ? (sz == 8 ? LSI_ATOM_FADD_F64 : LSI_ATOM_FADD_F32) : LSI_ATOM_ADD_I32 + off;
+  else if (!strcmp(base, "sub"))
+    o = LSI_ATOM_SUB_I32 + off;
+  else if (!strcmp(base, "xchg") || !strcmp(base, "exchange"))
+    o = LSI_ATOM_XCHG_I32 + off;
+  else if (!strcmp(base, "and"))
+    o = LSI_ATOM_AND_I32 + off;
+  else if (!strcmp(base, "or"))
+    o = LSI_ATOM_OR_I32 + off;
+  else if (!strcmp(base, "xor"))
+    o = LSI_ATOM_XOR_I32 + off;
+  else if (!strcmp(base, "min"))
+    o = (sgn ? LSI_ATOM_SMIN_I32 : LSI_ATOM_UMIN_I32) + off;
+  else if (!strcmp(base, "max"))
+    o = (sgn ? LSI_ATOM_SMAX_I32 : LSI_ATOM_UMAX_I32) + off;
+  else if (!strcmp(base, "inc"))
+    o = LSI_ATOM_INC_I32 + off;
+  else if (!strcmp(base, "dec"))
+    o = LSI_ATOM_DEC_I32 + off;
+  else if (!strcmp(base, "load"))
+    o = LSI_ATOM_LD_I32 + off;
+  else if (!strcmp(base, "store") || !strcmp(base, "init"))
+    o = LSI_ATOM_ST_I32 + off;
+  else if (!strcmp(base, "cmpxchg")) {
+    uint32_t nv = xl_val(x, LLVMGetArgOperand(I, 2), 0);
+    xl_emit(x, LSI_ATOM_CMPXCHG_I32 + off, d, a, nv, b, 0, space);
+    return 1;
+  } else if (starts(base, "compare_exchange_")) {
+    /* (obj, expected*, desired, ...): returns success, writes old to *expected */
+    LLVMValueRef ep = LLVMGetArgOperand(I, 1);
+    unsigned espace = xl_space(LLVMGetPointerAddressSpace(LLVMTypeOf(ep)));
+    uint32_t nv = xl_val(x, LLVMGetArgOperand(I, 2), 0), exp = tmp1(x), old = tmp1(x);
+    unsigned ld = sz == 8 ? LSI_LD64 : LSI_LD32, st = sz == 8 ? LSI_ST64 : LSI_ST32;
+    xl_emit(x, ld, exp, b, 0, 0, 0, espace);
+    xl_emit(x, LSI_ATOM_CMPXCHG_I32 + off, old, a, nv, exp, 0, space);
+    xl_emit(x, st, 0, b, old, 0, 0, espace);
+    xl_emit(x, sz == 8 ? LSI_EQ_I64 : LSI_EQ_I32, d, old, exp, 0, 0, 0);
+    return 1;
+  } else {
+    (void)is_new;
+    xl_fail(x, "atomic '%s' is not supported", mangled);
+  }
+  if (isfp && o != LSI_ATOM_XCHG_I32 + off && o != LSI_ATOM_FADD_F32 && o != LSI_ATOM_FADD_F64 &&
+      o != LSI_ATOM_LD_I32 + off && o != LSI_ATOM_ST_I32 + off)
+    xl_fail(x, "atomic '%s' on floating point is not supported", mangled);
+  if (!strcmp(base, "init"))
+    xl_emit(x, sz == 8 ? LSI_ST64 : LSI_ST32, 0, a, b, 0, 0, space);
+  else
+    xl_emit(x, o, d, a, b, 0, 0, space);
+  return 1;
+}
+
+/* any/all and select have vector semantics the scalar forms lack. */
+static int vector_semantics(struct xl *x, LLVMValueRef I, const char *mangled) {
+  char name[64];
+  struct mparam ps[4];
+  int np = demangle(mangled, name, sizeof(name), ps, 4);
+  if (np < 1) return 0;
+  if ((!strcmp(name, "any") || !strcmp(name, "all")) && np == 1) {
+    LLVMValueRef v = LLVMGetArgOperand(I, 0);
+    unsigned bits = xl_int_bits(x, LLVMTypeOf(v)), n = xl_leaves(x, LLVMTypeOf(v), NULL);
+    uint32_t d = xl_def(x, I), t = tmp1(x);
+    int any = name[1] == 'n';
+    xl_emit(x, LSI_MOV, d, xl_const(x, any ? 0 : 1, 0), 0, 0, 0, 0);
+    for (unsigned e = 0; e < n; e++) {
+      xl_emit(x, LSI_LSHR_I64, t, xl_val(x, v, e), xl_const(x, bits - 1, 0), 0, 0, 0);
+      xl_emit(x, any ? LSI_OR_I32 : LSI_AND_I32, d, d, t, 0, 0, 0);
+    }
+    return 1;
+  }
+  if (!strcmp(name, "select") && np == 3) {
+    LLVMValueRef a = LLVMGetArgOperand(I, 0), b = LLVMGetArgOperand(I, 1),
+                 c = LLVMGetArgOperand(I, 2);
+    unsigned n = xl_leaves(x, LLVMTypeOf(I), NULL), cb = xl_int_bits(x, LLVMTypeOf(c));
+    int vec = ps[2].vec != 0;
+    uint32_t d = xl_def(x, I), t = tmp1(x);
+    for (unsigned e = 0; e < n; e++) {
+      if (vec)
+        xl_emit(x, LSI_LSHR_I64, t, xl_val(x, c, e), xl_const(x, cb - 1, 0), 0, 0, 0);
+      else
+        xl_emit(x, LSI_NE_I64, t, xl_val(x, c, 0), xl_const(x, 0, 0), 0, 0, 0);
+      xl_emit(x, LSI_SELECT, d + e, t, xl_val(x, b, e), xl_val(x, a, e), 0, 0);
+    }
+    return 1;
+  }
+  return 0;
+}
+
+void xl_call(struct xl *x, LLVMValueRef I) {
+  LLVMValueRef callee = LLVMGetCalledValue(I);
+  if (!callee || !LLVMIsAFunction(callee)) xl_fail(x, "indirect calls are not supported");
+  size_t len;
+  const char *n = LLVMGetValueName2(callee, &len);
+  if (starts(n, "llvm.")) {
+    intrinsic(x, I, n);
+    return;
+  }
+  if (!LLVMIsDeclaration(callee))
+    xl_fail(x, "call to '%s' was not inlined (recursion is not allowed in OpenCL C)", n);
+  if (workitem(x, I, n) || barrier(x, I, n) || atomic_call(x, I, n) || vector_semantics(x, I, n))
+    return;
+  if (!strcmp(n, "printf")) {
+    int id = xl_builtin(x, "printf");
+    if (id < 0) xl_fail(x, "printf is not available on this device");
+    uint32_t *regs;
+    unsigned cnt;
+    collect_args(x, I, &regs, &cnt);
+    uint32_t r = xl_callb(x, id, "printf", regs, cnt, 1);
+    free(regs);
+    xl_emit(x, LSI_MOV, xl_def(x, I), r, 0, 0, 0, 0);
+    return;
+  }
+  if (!starts(n, "_Z")) xl_fail(x, "call to undefined function '%s'", n);
+  call_builtin(x, I, n);
+}
