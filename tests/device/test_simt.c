@@ -5,9 +5,11 @@
  * lock, barriers, and independence from the warp width and thread count.
  * It must not depend on the compiler or the runtime.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "device/builtins.h"
 #include "device/device.h"
@@ -696,6 +698,51 @@ START_TEST(test_builtin_calls) {
 }
 END_TEST
 
+/* printf: the format lives in constant memory; output reaches stdout when
+ * the launch completes, in order per work-item. */
+START_TEST(test_printf) {
+  struct dev_device *d = mkdev(8, 2, 0);
+  static const char fmt[] = "wi %d: %5.2f %s %v2hlf|%%\n";
+  static const char str[] = "ok";
+  uint64_t argv[3] = {dev_mem_map(dev_device_mem(d), (void *)fmt, sizeof(fmt), true),
+                      dev_mem_map(dev_device_mem(d), (void *)str, sizeof(str), true), 0};
+  struct kern kk;
+  kern_init(&kk, 2, argv);
+  static uint32_t arglist[8] = {0, 20, 3, 1, 4, 5};
+  kk.k.arglist = arglist;
+  kk.k.narglist = 8;
+  double half = 0.5;
+  uint64_t hbits;
+  memcpy(&hbits, &half, 8);
+  emit(&kk, OP(SREG, 20, 0, 0, 0, LSI_SREG_GLOBAL_ID_X));
+  emit(&kk, OP(MOVI, 3, 0, 0, 0, (int64_t)hbits));
+  emit(&kk, OP(MOVI, 4, 0, 0, 0, 0x3f800000)); /* 1.0f */
+  emit(&kk, OP(MOVI, 5, 0, 0, 0, 0x40000000)); /* 2.0f */
+  emit(&kk, OP(CALLB, 6, 0, 6, 0, lsi_builtin_lookup("printf")));
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
+  char path[] = "/tmp/lockstep_printf_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  fflush(stdout);
+  int saved = dup(1);
+  dup2(fd, 1);
+  struct dev_exception exc;
+  int rc = launch(d, &kk, 3, 3, &exc, NULL);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  ck_assert_int_eq(rc, 0);
+  char buf[512] = {0};
+  ck_assert_int_gt(pread(fd, buf, sizeof(buf) - 1, 0), 0);
+  close(fd);
+  unlink(path);
+  ck_assert_str_eq(buf, "wi 0:  0.50 ok 1.000000,2.000000|%\n"
+                        "wi 1:  0.50 ok 1.000000,2.000000|%\n"
+                        "wi 2:  0.50 ok 1.000000,2.000000|%\n");
+  dev_device_free(d);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("device_simt");
   CU_ADD(s, test_arith);
@@ -718,5 +765,6 @@ int main(void) {
   CU_ADD(s, test_width_and_threads);
   CU_ADD(s, test_builtin_lookup);
   CU_ADD(s, test_builtin_calls);
+  CU_ADD(s, test_printf);
   return cu_run(s);
 }
