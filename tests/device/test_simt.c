@@ -743,6 +743,37 @@ START_TEST(test_printf) {
 }
 END_TEST
 
+/* if (a && b) x = 7: two SSYs share one reconvergence point; the warp
+ * still reconverges there with its full mask. */
+START_TEST(test_shared_reconvergence) {
+  struct dev_device *d = mkdev(32, 1, 0);
+  uint32_t buf[32] = {0};
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit_gid_addr(&kk);                     /* 0, 1 */
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 1));     /* 2 */
+  emit(&kk, OP(AND_I32, 2, 20, 1, 0, 0)); /* 3: a */
+  emit(&kk, OP(MOVI, 5, 0, 0, 0, 2));     /* 4 */
+  emit(&kk, OP(AND_I32, 6, 20, 5, 0, 0)); /* 5: b */
+  emit(&kk, OP(SSY, 0, 0, 0, 0, 13));     /* 6 */
+  emit(&kk, OP(BRA_Z, 0, 2, 0, 0, 12));   /* 7: !a -> P */
+  emit(&kk, OP(SSY, 0, 0, 0, 0, 13));     /* 8 */
+  emit(&kk, OP(BRA_Z, 0, 6, 0, 0, 12));   /* 9: !b -> P */
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 7));     /* 10 */
+  emit(&kk, OP(NOP, 0, 0, 0, 0, 0));      /* 11 */
+  emit(&kk, OP(SYNC, 0, 0, 0, 0, 13));    /* 12: P */
+  emit(&kk, OP(SGBAR, 0, 0, 0, 0, 0));    /* 13 */
+  emit(&kk, OP(ST32, 0, 22, 1, 0, 0));    /* 14 */
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));     /* 15 */
+  struct dev_exception exc;
+  ck_assert_msg(launch(d, &kk, 32, 32, &exc, NULL) == 0, "%s", exc.message);
+  for (int i = 0; i < 32; i++)
+    ck_assert_uint_eq(buf[i], (i & 3) == 3 ? 7 : 1);
+  dev_device_free(d);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("device_simt");
   CU_ADD(s, test_arith);
@@ -766,5 +797,6 @@ int main(void) {
   CU_ADD(s, test_builtin_lookup);
   CU_ADD(s, test_builtin_calls);
   CU_ADD(s, test_printf);
+  CU_ADD(s, test_shared_reconvergence);
   return cu_run(s);
 }
