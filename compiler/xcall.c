@@ -454,6 +454,62 @@ static int starts(const char *s, const char *p) {
   return !strncmp(s, p, strlen(p));
 }
 
+/* llvm.vector.reduce.<op>: a left fold over the elements. */
+static void reduce(struct xl *x, LLVMValueRef I, const char *op) {
+  unsigned na = LLVMGetNumArgOperands(I);
+  LLVMValueRef v = LLVMGetArgOperand(I, na - 1);
+  unsigned n = xl_leaves(x, LLVMTypeOf(v), NULL);
+  LLVMTypeRef et = LLVMTypeOf(I);
+  uint32_t d = xl_def(x, I);
+  int isfp = LLVMGetTypeKind(et) == LLVMFloatTypeKind || LLVMGetTypeKind(et) == LLVMDoubleTypeKind;
+  int dbl = LLVMGetTypeKind(et) == LLVMDoubleTypeKind;
+  unsigned bits = isfp ? (dbl ? 64 : 32) : xl_int_bits(x, et), W = W_of(bits);
+  unsigned ioff = W == 64 ? I64OFF : 0, o = 0;
+  int sgn = 0, trunc = 0;
+  if (!strncmp(op, "add", 3))
+    o = LSI_ADD_I32 + ioff, trunc = 1;
+  else if (!strncmp(op, "mul", 3))
+    o = LSI_MUL_I32 + ioff, trunc = 1;
+  else if (!strncmp(op, "and", 3))
+    o = LSI_AND_I32 + ioff;
+  else if (!strncmp(op, "or", 2))
+    o = LSI_OR_I32 + ioff;
+  else if (!strncmp(op, "xor", 3))
+    o = LSI_XOR_I32 + ioff;
+  else if (!strncmp(op, "smin", 4))
+    o = LSI_SMIN_I32 + ioff, sgn = 1, trunc = 1;
+  else if (!strncmp(op, "smax", 4))
+    o = LSI_SMAX_I32 + ioff, sgn = 1, trunc = 1;
+  else if (!strncmp(op, "umin", 4))
+    o = LSI_UMIN_I32 + ioff;
+  else if (!strncmp(op, "umax", 4))
+    o = LSI_UMAX_I32 + ioff;
+  else if (!strncmp(op, "fadd", 4))
+    o = dbl ? LSI_FADD_F64 : LSI_FADD_F32;
+  else if (!strncmp(op, "fmul", 4))
+    o = dbl ? LSI_FMUL_F64 : LSI_FMUL_F32;
+  else
+    xl_fail(x, "unsupported vector reduction '%s'", op);
+  uint32_t acc = tmp1(x);
+  unsigned first = 0;
+  if (na == 2) {
+    xl_emit(x, LSI_MOV, acc, xl_val(x, LLVMGetArgOperand(I, 0), 0), 0, 0, 0, 0);
+  } else {
+    xl_emit(x, LSI_MOV, acc, xl_val(x, v, 0), 0, 0, 0, 0);
+    first = 1;
+  }
+  if (sgn && bits < W) acc = xl_sext(x, acc, bits, W);
+  for (unsigned e = first; e < n; e++) {
+    uint32_t b = xl_val(x, v, e);
+    if (sgn && bits < W) b = xl_sext(x, b, bits, W);
+    xl_emit(x, o, acc, acc, b, 0, 0, 0);
+  }
+  if (!isfp && trunc && bits < W)
+    xl_emit(x, LSI_TRUNC, d, acc, 0, 0, bits, 0);
+  else
+    xl_emit(x, LSI_MOV, d, acc, 0, 0, 0, 0);
+}
+
 static void intrinsic(struct xl *x, LLVMValueRef I, const char *n) {
   static const char *const skip[] = {"llvm.dbg.",           "llvm.lifetime.",
                                      "llvm.assume",         "llvm.experimental.noalias.scope.decl",
@@ -486,6 +542,10 @@ static void intrinsic(struct xl *x, LLVMValueRef I, const char *n) {
   }
   if (starts(n, "llvm.is.constant.")) {
     xl_emit(x, LSI_MOV, xl_def(x, I), xl_const(x, 0, 0), 0, 0, 0, 0);
+    return;
+  }
+  if (starts(n, "llvm.vector.reduce.")) {
+    reduce(x, I, n + 19);
     return;
   }
   LLVMTypeRef t = LLVMTypeOf(I);
