@@ -32,7 +32,7 @@ done
 
 # Only the ICD entry points are exported.
 syms=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep '^cl' | sort | tr '\n' ' ')
-want="clGetExtensionFunctionAddress clGetExtensionFunctionAddressForPlatform clIcdGetPlatformIDsKHR "
+want="clGetExtensionFunctionAddress clGetExtensionFunctionAddressForPlatform clGetPlatformInfo clIcdGetPlatformIDsKHR "
 [ "$syms" = "$want" ] || bad "exported cl symbols are [$syms], want [$want]"
 
 [ $fail -eq 0 ] && say "ok" 
