@@ -173,8 +173,8 @@ END_TEST
 START_TEST(device_ids_errors) {
   cl_device_id d;
   cl_uint n;
-  int junk = 0;
-  ck_assert_int_eq(clGetDeviceIDs((cl_platform_id)&junk, CL_DEVICE_TYPE_ALL, 1, &d, &n),
+  int junk[8] = {0};
+  ck_assert_int_eq(clGetDeviceIDs((cl_platform_id)junk, CL_DEVICE_TYPE_ALL, 1, &d, &n),
                    CL_INVALID_PLATFORM);
   ck_assert_int_eq(clGetDeviceIDs(NULL, 0, 1, &d, &n), CL_INVALID_DEVICE_TYPE);
   ck_assert_int_eq(clGetDeviceIDs(NULL, (cl_device_type)1 << 40, 1, &d, &n),
