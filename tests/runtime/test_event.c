@@ -10,8 +10,20 @@ static cl_context ctx;
 static cl_command_queue q, oq, pq;
 static cl_device_id dev;
 
+static struct stub_log order_log = {PTHREAD_MUTEX_INITIALIZER, {0}, 0};
+
+struct cb_record {
+  pthread_mutex_t lock;
+  int calls;
+  cl_int seen[8];
+  int order[8];
+};
+static struct cb_record rec = {PTHREAD_MUTEX_INITIALIZER, 0, {0}, {0}};
+
 static void setup(void) {
   cl_int err;
+  order_log.n = 0;
+  rec.calls = 0;
   dev = rt_device();
   ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
   ck_assert_int_eq(err, CL_SUCCESS);
@@ -39,8 +51,6 @@ static cl_int status_of(cl_event e) {
                    CL_SUCCESS);
   return st;
 }
-
-static struct stub_log order_log = {PTHREAD_MUTEX_INITIALIZER, {0}, 0};
 
 static cl_int enqueue_log(cl_command_queue queue, struct stub_log_entry *e, cl_uint n,
                           const cl_event *wl, cl_event *ev) {
@@ -233,14 +243,6 @@ START_TEST(test_wait_list_errors) {
   clReleaseContext(other);
 }
 END_TEST
-
-struct cb_record {
-  pthread_mutex_t lock;
-  int calls;
-  cl_int seen[8];
-  int order[8];
-};
-static struct cb_record rec = {PTHREAD_MUTEX_INITIALIZER, 0, {0}, {0}};
 
 static void CL_CALLBACK record_cb(cl_event e, cl_int st, void *data) {
   (void)e;
