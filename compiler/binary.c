@@ -16,8 +16,6 @@
 #include "compiler/cc_debug.h"
 #include "device/builtins.h"
 
-extern int lsi_builtin_lookup(const char *mangled_name) __attribute__((weak));
-
 #define MAGIC       "LSPROG\0\1"
 #define BIN_VERSION 3u
 #define HDR_SIZE    32
@@ -276,7 +274,7 @@ static int validate_kernel(struct lsi_kernel *k, const struct lsi_program *p) {
   if (ncalls && (!d || d->ncalls != ncalls)) return 0;
   for (uint32_t i = 0; d && i < d->ncalls; i++) {
     if (d->call_pc[i] >= k->ninsns || k->code[d->call_pc[i]].op != LSI_CALLB) return 0;
-    int id = lsi_builtin_lookup ? lsi_builtin_lookup(d->call_name[i]) : -1;
+    int id = lsi_builtin_lookup(d->call_name[i]);
     if (id < 0) return 0;
     k->code[d->call_pc[i]].imm = id;
   }

@@ -187,8 +187,7 @@ int cc_cfg_build(struct xl_cfg *g, LLVMValueRef fn, char *err, size_t errlen) {
       s->pred[s->npred++] = i;
     }
   /* dominators */
-  unsigned **succ = calloc(n + 1, sizeof(unsigned *)),
-           **pred = calloc(n + 1, sizeof(unsigned *));
+  unsigned **succ = calloc(n + 1, sizeof(unsigned *)), **pred = calloc(n + 1, sizeof(unsigned *));
   unsigned *nsucc = calloc(n + 1, sizeof(unsigned)), *npred = calloc(n + 1, sizeof(unsigned));
   for (i = 0; i < n; i++) {
     succ[i] = g->b[i].succ;

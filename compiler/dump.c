@@ -15,8 +15,6 @@
 #include "compiler/cc_int.h"
 #include "device/builtins.h"
 
-extern const char *lsi_builtin_name(int id) __attribute__((weak));
-
 static const char *const sreg_names[LSI_NUM_SREGS] = {
     "global_id.x",        "global_id.y",      "global_id.z",        "local_id.x",
     "local_id.y",         "local_id.z",       "group_id.x",         "group_id.y",
@@ -89,7 +87,8 @@ void cc_format_insn(char *buf, size_t len, const struct lsi_kernel *k, uint32_t 
   case FMT_BRP: snprintf(buf, len, "%-14s %s, @%" PRId64, name, a, in->imm); break;
   case FMT_CALL: {
     int o = snprintf(buf, len, "%-14s %s, %s(", name, d,
-                     lsi_builtin_name && in->imm >= 0 ? lsi_builtin_name((int)in->imm) : "?");
+                     in->imm >= 0 && in->imm < lsi_builtin_count() ? lsi_builtin_name((int)in->imm)
+                                                                   : "?");
     for (uint32_t i = 0; i < in->b && o < (int)len; i++) {
       char r[40];
       reg_str(r, sizeof(r), k, in->a + i < k->narglist ? k->arglist[in->a + i] : 0);

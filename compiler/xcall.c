@@ -17,27 +17,22 @@
 
 /* The device's table may be absent from a partial build: the lookup is then
  * treated as "no such builtin". */
-extern int lsi_builtin_lookup(const char *mangled_name) __attribute__((weak));
-extern unsigned lsi_builtin_nargs(int id) __attribute__((weak));
-extern unsigned lsi_builtin_nres(int id) __attribute__((weak));
-extern unsigned lsi_builtin_flags(int id) __attribute__((weak));
 
 #define I64OFF (LSI_ADD_I64 - LSI_ADD_I32)
 
 int xl_builtin(struct xl *x, const char *mangled) {
   (void)x;
-  if (!lsi_builtin_lookup) return -1;
   return lsi_builtin_lookup(mangled);
 }
 
 uint32_t xl_callb(struct xl *x, int id, const char *name, const uint32_t *args, unsigned nargs,
                   unsigned nres) {
-  if (lsi_builtin_nargs) {
+  {
     unsigned want = lsi_builtin_nargs(id);
-    int variadic = lsi_builtin_flags && (lsi_builtin_flags(id) & LSI_BI_VARIADIC);
+    int variadic = (lsi_builtin_flags(id) & LSI_BI_VARIADIC);
     if (variadic ? nargs < want : nargs != want)
       xl_fail(x, "builtin '%s' takes %u argument registers, the call passes %u", name, want, nargs);
-    if (lsi_builtin_nres && lsi_builtin_nres(id) != nres && nres)
+    if (lsi_builtin_nres(id) != nres && nres)
       xl_fail(x, "builtin '%s' returns %u registers, the call expects %u", name,
               lsi_builtin_nres(id), nres);
   }
