@@ -196,6 +196,35 @@ static inline uint64_t sext(uint64_t v, unsigned from, unsigned to) {
   BINOP(SGT_I##W_, T, (S)a > (S)b)                                                                 \
   BINOP(SGE_I##W_, T, (S)a >= (S)b)
 
+/* fma over a whole row. Where the build does not assume the host has an FMA
+ * unit but it has one, use it (a library call per lane otherwise); returns
+ * false when the caller must do it lane by lane. Results are identical. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__FMA__)
+__attribute__((target("fma"))) static bool
+fma_rows_hw32(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W) {
+  for (unsigned i = 0; i < W; i++)
+    d[i] = uf32(__builtin_fmaf(f32(a[i]), f32(b[i]), f32(c[i])));
+  return true;
+}
+__attribute__((target("fma"))) static bool
+fma_rows_hw64(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W) {
+  for (unsigned i = 0; i < W; i++)
+    d[i] = uf64(__builtin_fma(f64(a[i]), f64(b[i]), f64(c[i])));
+  return true;
+}
+static inline bool fma_rows_f32(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                const uint64_t *c, unsigned W) {
+  return __builtin_cpu_supports("fma") && fma_rows_hw32(d, a, b, c, W);
+}
+static inline bool fma_rows_f64(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                const uint64_t *c, unsigned W) {
+  return __builtin_cpu_supports("fma") && fma_rows_hw64(d, a, b, c, W);
+}
+#else
+#define fma_rows_f32(d, a, b, c, W) false
+#define fma_rows_f64(d, a, b, c, W) false
+#endif
+
 /* Floating point: F converts a register to the type, U back. */
 #define FBIN(name, F, U, expr)                                                                     \
   vmcase(name) {                                                                                   \
@@ -229,6 +258,10 @@ static inline uint64_t sext(uint64_t v, unsigned from, unsigned to) {
   FBIN(FREM_F##W_, F, U, FMOD(a, b))                                                               \
   vmcase(FMA_F##W_) {                                                                              \
     uint64_t *d_ = RD, *a_ = RA, *b_ = RB, *c_ = RC;                                               \
+    if (act == allw && fma_rows_f##W_(d_, a_, b_, c_, W)) {                                        \
+      pc++;                                                                                        \
+      vmbreak;                                                                                     \
+    }                                                                                              \
     FOR_EACH_ACTIVE_LANE(d_[i] = U(FMA(F(a_[i]), F(b_[i]), F(c_[i]))));                            \
     pc++;                                                                                          \
     vmbreak;                                                                                       \
@@ -354,10 +387,32 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
   ATOMIC(ATOM_ST_I##W_, T, W_ / 8, old = 0; __atomic_store_n(p, b, SEQ))
 
 /* Disable the active lanes for reason, remembering where they resume. */
-static inline void disable(struct simt_warp *w, uint64_t act, unsigned reason, uint32_t resume) {
-  for (uint64_t m = act; m; m &= m - 1)
-    w->lane_pc[__builtin_ctzll(m)] = resume;
+static inline void disable(struct simt_warp *w, uint64_t act, unsigned reason, uint32_t resume,
+                           uint64_t allw, unsigned W) {
+  if (act == allw) {
+    for (unsigned i = 0; i < W; i++)
+      w->lane_pc[i] = resume;
+  } else {
+    for (uint64_t m = act; m; m &= m - 1)
+      w->lane_pc[__builtin_ctzll(m)] = resume;
+  }
   w->dis[reason] |= act;
+}
+
+/* Mask of the lanes (of all W) whose register is non-zero: a byte per lane
+ * (a loop the compiler vectorises), then eight bytes to eight bits at once. */
+static inline uint64_t nonzero_mask(const uint64_t *a, unsigned W) {
+  uint8_t nz[SIMT_MAX_W + 8];
+  for (unsigned i = 0; i < W; i++)
+    nz[i] = a[i] != 0;
+  memset(nz + W, 0, 8);
+  uint64_t t = 0;
+  for (unsigned i = 0; i < W; i += 8) {
+    uint64_t x;
+    memcpy(&x, nz + i, 8);
+    t |= ((x * UINT64_C(0x0102040810204080)) >> 56) << i;
+  }
+  return t;
 }
 
 /* Does the deque hold a token of that type and target covering any of act? */
@@ -547,8 +602,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
         vmbreak;
       }
       vmcase(BRA_P) vmcase(BRA_Z) {
-        uint64_t *a_ = RA, t = 0;
-        FOR_EACH_ACTIVE_LANE(t |= (uint64_t)(a_[i] != 0) << i);
+        uint64_t t = nonzero_mask(RA, W) & act;
         if (ip->op == LSI_BRA_Z) t = act & ~t;
         if (t == act) {
           pc = (uint32_t)ip->imm;
@@ -556,7 +610,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
           pc++;
         } else {
           uint64_t nt = act & ~t;
-          disable(w, nt, SIMT_TOK_DIV, pc + 1);
+          disable(w, nt, SIMT_TOK_DIV, pc + 1, allw, W);
           w->pc = pc;
           push_front(cu, w, simt_token_make(SIMT_TOK_DIV, nt, pc + 1));
           if (cu->faulted) FAULT();
@@ -586,7 +640,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
         if (!has_token(w, ty, target, act)) {
           pc = target; /* no token: the fallback is a plain branch (seed 004) */
         } else {
-          disable(w, act, ty, target);
+          disable(w, act, ty, target, allw, W);
           simt_unwind(cu, w);
           RELOAD();
         }
@@ -608,7 +662,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
           pc++;
         } else {
           cu->st.yields++;
-          disable(w, act, SIMT_TOK_YIELD, pc + 1);
+          disable(w, act, SIMT_TOK_YIELD, pc + 1, allw, W);
           yield_token(cu, w, act, pc + 1);
           if (cu->faulted) FAULT();
           simt_unwind(cu, w);
@@ -618,7 +672,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
         vmbreak;
       }
       vmcase(BAR) {
-        disable(w, act, SIMT_REASON_BAR, pc + 1);
+        disable(w, act, SIMT_REASON_BAR, pc + 1, allw, W);
         simt_unwind(cu, w);
         RELOAD();
         vmbreak;
@@ -651,7 +705,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
       vmcase(CALLB) {
         FOR_EACH_ACTIVE_LANE(if (!call_builtin(cu, w, i, pc, ip, reg, W)) FAULT());
         if (lsi_builtins[ip->imm].flags & LSI_BI_BARRIER) {
-          disable(w, act, SIMT_REASON_BAR, pc + 1);
+          disable(w, act, SIMT_REASON_BAR, pc + 1, allw, W);
           simt_unwind(cu, w);
           RELOAD();
         } else {
