@@ -10,6 +10,7 @@
  *   mandelbrot 512x512, up to 256 iterations (divergent)
  */
 #define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 #include <math.h>
 #include <stdio.h>
@@ -278,7 +279,9 @@ int main(void) {
       cl_int err;
       if (clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, 1, &r.dev, NULL) != CL_SUCCESS) continue;
       r.ctx = clCreateContext(NULL, 1, &r.dev, NULL, NULL, &err);
-      r.q = clCreateCommandQueueWithProperties(r.ctx, r.dev, NULL, &err);
+      /* The 1.2 entry point: peers that implement OpenCL 1.2 only have no
+       * clCreateCommandQueueWithProperties. */
+      r.q = clCreateCommandQueue(r.ctx, r.dev, 0, &err);
       r.prog = clCreateProgramWithSource(r.ctx, 1, &source, NULL, &err);
       double t0 = now_s();
       err = clBuildProgram(r.prog, 1, &r.dev, "", NULL, NULL);
