@@ -6,6 +6,7 @@
  *
  * It never defers a lookup to run time: an unknown callee fails the build.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@
 /* The device's table may be absent from a partial build: the lookup is then
  * treated as "no such builtin". */
 
-#define I64OFF (LSI_ADD_I64 - LSI_ADD_I32)
+#define I64OFF   (LSI_ADD_I64 - LSI_ADD_I32)
+#define F64OFF_X (LSI_FADD_F64 - LSI_FADD_F32)
 
 int xl_builtin(struct xl *x, const char *mangled) {
   (void)x;
@@ -838,6 +840,130 @@ static int atomic_call(struct xl *x, LLVMValueRef I, const char *mangled) {
   return 1;
 }
 
+/* convert_<type>[n][_sat][_rte|_rtz|_rtp|_rtn]: conversions are casts, done
+ * inline (the device table has no conversion builtins). */
+static int convert_call(struct xl *x, LLVMValueRef I, const char *mangled) {
+  char name[64];
+  struct mparam ps[2];
+  if (demangle(mangled, name, sizeof(name), ps, 2) != 1 || strncmp(name, "convert_", 8)) return 0;
+  static const struct {
+    const char *n;
+    unsigned bits;
+    int sgn, fp;
+  } types[] = {{"uchar", 8, 0, 0},  {"char", 8, 1, 0},    {"ushort", 16, 0, 0}, {"short", 16, 1, 0},
+               {"uint", 32, 0, 0},  {"int", 32, 1, 0},    {"ulong", 64, 0, 0},  {"long", 64, 1, 0},
+               {"float", 32, 1, 1}, {"double", 64, 1, 1}, {NULL, 0, 0, 0}};
+  const char *t = name + 8;
+  int di = -1;
+  for (int k = 0; types[k].n; k++)
+    if (!strncmp(t, types[k].n, strlen(types[k].n)) &&
+        (di < 0 || strlen(types[k].n) > strlen(types[di].n)))
+      di = k;
+  if (di < 0) return 0;
+  const char *rest = t + strlen(types[di].n);
+  while (*rest >= '0' && *rest <= '9')
+    rest++;
+  int sat = strstr(rest, "_sat") != NULL;
+  const char *rnd = strstr(rest, "_rt");
+  char sc = ps[0].scalar[0];
+  int sfp = sc == 'f' || sc == 'd',
+      ssgn = sc == 'c' || sc == 'a' || sc == 's' || sc == 'i' || sc == 'l';
+  unsigned sbits = builtin_size(sc) * 8;
+  if (!sbits) xl_fail(x, "unsupported conversion '%s'", mangled);
+  unsigned dbits = types[di].bits;
+  int dfp = types[di].fp, dsgn = types[di].sgn;
+  LLVMValueRef a = LLVMGetArgOperand(I, 0);
+  unsigned n = xl_leaves(x, LLVMTypeOf(I), NULL);
+  uint32_t d = xl_def(x, I);
+  for (unsigned e = 0; e < n; e++) {
+    uint32_t v = xl_val(x, a, e), r = tmp1(x);
+    if (sfp && dfp) {
+      xl_emit(x,
+              sbits == dbits  ? LSI_MOV
+              : sbits < dbits ? LSI_FPEXT
+                              : LSI_FPTRUNC,
+              r, v, 0, 0, 0, 0);
+    } else if (!sfp && dfp) {
+      unsigned o = ssgn ? (sbits <= 32 ? LSI_SI32TOFP_F32 : LSI_SI64TOFP_F32)
+                        : (sbits <= 32 ? LSI_UI32TOFP_F32 : LSI_UI64TOFP_F32);
+      if (ssgn) v = xl_sext(x, v, sbits, sbits <= 32 ? 32 : 64);
+      xl_emit(x, o + (dbits == 64 ? F64OFF_X : 0), r, v, 0, 0, 0, 0);
+    } else if (sfp) {
+      unsigned off = sbits == 64 ? F64OFF_X : 0;
+      if (rnd && rnd[3] != 'z') {
+        char bn[32];
+        snprintf(bn, sizeof(bn), "_Z%d%s%c",
+                 rnd[3] == 'e'   ? 4
+                 : rnd[3] == 'p' ? 4
+                                 : 5,
+                 rnd[3] == 'e'   ? "rint"
+                 : rnd[3] == 'p' ? "ceil"
+                                 : "floor",
+                 sbits == 64 ? 'd' : 'f');
+        int id = xl_builtin(x, bn);
+        if (id < 0) xl_fail(x, "builtin '%s' is not available", bn);
+        v = xl_callb(x, id, bn, &v, 1, 1);
+      }
+      if (sat) {
+        double lo = dsgn ? -ldexp(1.0, (int)dbits - 1) : 0.0;
+        double hi = dsgn ? ldexp(1.0, (int)dbits - 1) - 1.0 : ldexp(1.0, (int)dbits) - 1.0;
+        uint64_t lob, hib;
+        if (sbits == 64) {
+          memcpy(&lob, &lo, 8);
+          memcpy(&hib, &hi, 8);
+        } else {
+          float lf = (float)lo, hf = (float)hi;
+          uint32_t l32, h32;
+          memcpy(&l32, &lf, 4);
+          memcpy(&h32, &hf, 4);
+          lob = l32;
+          hib = h32;
+        }
+        uint32_t c = tmp1(x), cl = tmp1(x);
+        xl_emit(x, LSI_FOLT_F32 + off, c, v, xl_const(x, lob, 0), 0, 0, 0);
+        xl_emit(x, LSI_SELECT, cl, c, xl_const(x, lob, 0), v, 0, 0);
+        xl_emit(x, LSI_FOGT_F32 + off, c, cl, xl_const(x, hib, 0), 0, 0, 0);
+        xl_emit(x, LSI_SELECT, cl, c, xl_const(x, hib, 0), cl, 0, 0);
+        xl_emit(x, LSI_FUNO_F32 + off, c, v, v, 0, 0, 0);
+        xl_emit(x, LSI_SELECT, cl, c, xl_const(x, 0, 0), cl, 0, 0);
+        v = cl;
+      }
+      unsigned o = dsgn ? (dbits <= 32 ? LSI_FPTOSI32_F32 : LSI_FPTOSI64_F32)
+                        : (dbits <= 32 ? LSI_FPTOUI32_F32 : LSI_FPTOUI64_F32);
+      if (sat && dbits == 32 && !dsgn) o = LSI_FPTOUI64_F32;
+      xl_emit(x, o + off, r, v, 0, 0, 0, 0);
+      if (dbits < 32 || (sat && dbits == 32 && !dsgn)) xl_emit(x, LSI_TRUNC, r, r, 0, 0, dbits, 0);
+    } else {
+      /* integer to integer */
+      uint32_t w = ssgn ? xl_sext(x, v, sbits, 64) : v;
+      if (sat) {
+        uint64_t umax = dbits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << dbits) - 1;
+        uint64_t smax = umax >> 1, smin = ~smax;
+        uint32_t c = tmp1(x);
+        xl_emit(x, LSI_MOV, c, w, 0, 0, 0, 0);
+        if (ssgn && dsgn) {
+          xl_emit(x, LSI_SMIN_I64, c, c, xl_const(x, smax, 0), 0, 0, 0);
+          xl_emit(x, LSI_SMAX_I64, c, c, xl_const(x, smin, 0), 0, 0, 0);
+        } else if (ssgn) {
+          xl_emit(x, LSI_SMAX_I64, c, c, xl_const(x, 0, 0), 0, 0, 0);
+          if (dbits < 64) xl_emit(x, LSI_SMIN_I64, c, c, xl_const(x, umax, 0), 0, 0, 0);
+        } else if (dsgn) {
+          xl_emit(x, LSI_UMIN_I64, c, c, xl_const(x, smax, 0), 0, 0, 0);
+        } else if (dbits < 64) {
+          xl_emit(x, LSI_UMIN_I64, c, c, xl_const(x, umax, 0), 0, 0, 0);
+        }
+        w = c;
+      }
+      if (dbits < 64)
+        xl_emit(x, LSI_TRUNC, r, w, 0, 0, dbits, 0);
+      else
+        xl_emit(x, LSI_MOV, r, w, 0, 0, 0, 0);
+    }
+    xl_emit(x, LSI_MOV, d + e, r, 0, 0, 0, 0);
+  }
+  return 1;
+}
+
 /* any/all and select have vector semantics the scalar forms lack. */
 static int vector_semantics(struct xl *x, LLVMValueRef I, const char *mangled) {
   char name[64];
@@ -853,6 +979,24 @@ static int vector_semantics(struct xl *x, LLVMValueRef I, const char *mangled) {
     for (unsigned e = 0; e < n; e++) {
       xl_emit(x, LSI_LSHR_I64, t, xl_val(x, v, e), xl_const(x, bits - 1, 0), 0, 0, 0);
       xl_emit(x, any ? LSI_OR_I32 : LSI_AND_I32, d, d, t, 0, 0, 0);
+    }
+    return 1;
+  }
+  if ((!strcmp(name, "shuffle") && np == 2) || (!strcmp(name, "shuffle2") && np == 3)) {
+    LLVMValueRef a = LLVMGetArgOperand(I, 0), b = np == 3 ? LLVMGetArgOperand(I, 1) : NULL;
+    LLVMValueRef m = LLVMGetArgOperand(I, (unsigned)np - 1);
+    unsigned na = xl_leaves(x, LLVMTypeOf(a), NULL), tot = b ? 2 * na : na;
+    unsigned n = xl_leaves(x, LLVMTypeOf(I), NULL), mb = xl_int_bits(x, LLVMTypeOf(m));
+    uint32_t d = xl_def(x, I), ix = tmp1(x), c = tmp1(x);
+    unsigned off = mb > 32 ? I64OFF : 0;
+    for (unsigned e = 0; e < n; e++) {
+      xl_emit(x, LSI_AND_I32 + off, ix, xl_val(x, m, e), xl_const(x, tot - 1, 0), 0, 0, 0);
+      xl_emit(x, LSI_MOV, d + e, xl_val(x, a, 0), 0, 0, 0, 0);
+      for (unsigned k = 1; k < tot; k++) {
+        xl_emit(x, LSI_EQ_I32 + off, c, ix, xl_const(x, k, 0), 0, 0, 0);
+        uint32_t src = k < na ? xl_val(x, a, k) : xl_val(x, b, k - na);
+        xl_emit(x, LSI_SELECT, d + e, c, src, d + e, 0, 0);
+      }
     }
     return 1;
   }
@@ -885,7 +1029,8 @@ void xl_call(struct xl *x, LLVMValueRef I) {
   }
   if (!LLVMIsDeclaration(callee))
     xl_fail(x, "call to '%s' was not inlined (recursion is not allowed in OpenCL C)", n);
-  if (workitem(x, I, n) || barrier(x, I, n) || atomic_call(x, I, n) || vector_semantics(x, I, n))
+  if (workitem(x, I, n) || barrier(x, I, n) || atomic_call(x, I, n) || convert_call(x, I, n) ||
+      vector_semantics(x, I, n))
     return;
   if (!strcmp(n, "printf")) {
     int id = xl_builtin(x, "printf");

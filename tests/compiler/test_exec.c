@@ -51,9 +51,9 @@ static int32_t *run(const char *src, const char *opts, int32_t *aux_out) {
   }
   cl_kernel k = clCreateKernel(p, "k", &err);
   ck_assert_int_eq(err, CL_SUCCESS);
-  int32_t *out = calloc(N, 4), aux[N] = {0};
+  int32_t *out = calloc(N, 4), aux[N * 4] = {0};
   cl_mem dout = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, N * 4, out, &err);
-  cl_mem daux = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, N * 4, aux, &err);
+  cl_mem daux = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, N * 16, aux, &err);
   ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(cl_mem), &dout), CL_SUCCESS);
   ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(cl_mem), &daux), CL_SUCCESS);
   size_t g = N, l = 40;
@@ -375,6 +375,36 @@ START_TEST(test_warp_spin_lock) {
 }
 END_TEST
 
+/* ---- conversions, shuffles, vload/vstore ---- */
+static int32_t ref_conv(int32_t i) {
+  float f = (float)i * 1.5f - 150.0f;
+  int a = (int)f;                                /* convert_int (rtz) */
+  int b = (int)floorf(f);                        /* convert_int_rtn */
+  int c = f < 0 ? 0 : f > 255 ? 255 : (int)f;    /* convert_uchar_sat */
+  int s = (i * 300) > 32767 ? 32767 : (i * 300); /* convert_short_sat */
+  int v[4] = {i, i + 1, i + 2, i + 3}, sh = v[(i + 1) & 3];
+  return a + b * 3 + c * 5 + s + sh * 7;
+}
+START_TEST(test_conversions_and_shuffles) {
+  check_both("__kernel void k(__global int *out, __global int *aux) {\n"
+             "  int i = get_global_id(0);\n"
+             "  float f = i * 1.5f - 150.0f;\n"
+             "  float4 fv = (float4)(f);\n"
+             "  int4 a = convert_int4(fv);\n"
+             "  int b = convert_int_rtn(f);\n"
+             "  uchar c = convert_uchar_sat(f);\n"
+             "  short s = convert_short_sat(i * 300);\n"
+             "  int4 v = (int4)(i, i + 1, i + 2, i + 3);\n"
+             "  uint4 m = (uint4)(i + 1, 0, 0, 0);\n"
+             "  int4 sh = shuffle(v, m);\n"
+             "  vstore4(v, i, aux);\n"
+             "  int4 back = vload4(i, aux);\n"
+             "  out[i] = a.y + b * 3 + c * 5 + s + sh.x * 7 + (back.w - v.w);\n"
+             "}\n",
+             ref_conv);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("exec");
   TCase *tc = tcase_create("exec");
@@ -391,6 +421,7 @@ int main(void) {
   tcase_add_test(tc, test_local_barrier_atomics);
   tcase_add_test(tc, test_program_scope_constants);
   tcase_add_test(tc, test_warp_spin_lock);
+  tcase_add_test(tc, test_conversions_and_shuffles);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }
