@@ -288,8 +288,9 @@ int main(void) {
   }
   cl_int err;
   cl_command_queue qs[2];
-  qs[0] = clCreateCommandQueue(ctx, dev, 0, &err);
-  qs[1] = clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  cl_queue_properties ooo[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  qs[0] = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+  qs[1] = clCreateCommandQueueWithProperties(ctx, dev, ooo, &err);
   for (int i = 0; i < 2; i++) {
     write_read(qs[i]);
     copy_fill(qs[i]);
