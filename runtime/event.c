@@ -176,10 +176,11 @@ static void run_work(struct work *w) {
     W_NEXT(ev) = NULL;
     free(ev->cmd);
     ev->cmd = NULL;
-    for (unsigned i = 0; i < RT_EV_MAX_MEMS; i++) {
+    for (unsigned i = 0; i < ev->nmems; i++)
       if (ev->mems[i]) rt_mem_unref(ev->mems[i]);
-      ev->mems[i] = NULL;
-    }
+    free(ev->mems);
+    ev->mems = NULL;
+    ev->nmems = 0;
     if (ev->internal_ref) {
       ev->internal_ref = false;
       rt_event_unref(ev);
@@ -281,8 +282,9 @@ void rt_event_destroy(cl_event ev) {
     free(cb);
   }
   free(ev->cmd);
-  for (unsigned i = 0; i < RT_EV_MAX_MEMS; i++)
+  for (unsigned i = 0; i < ev->nmems; i++)
     if (ev->mems[i]) rt_mem_unref(ev->mems[i]);
+  free(ev->mems);
   if (ev->queue) rt_queue_unref(ev->queue);
   rt_context_unref(ev->context);
   free(ev);

@@ -98,25 +98,24 @@ struct rt_ev_link {
   cl_event waiter; /* retained by the link */
 };
 
-#define RT_EV_MAX_MEMS 2
-
 struct _cl_event {
   struct rt_object obj;
   cl_context context;     /* retained */
   cl_command_queue queue; /* retained; NULL for a user event */
   cl_command_type type;
   /* Under context->lock: */
-  cl_int status;               /* CL_QUEUED .. CL_COMPLETE, or negative */
-  unsigned deps;               /* dependency links still pointing at this event */
-  bool dep_failed;             /* a dependency ended with an error */
-  bool user_set;               /* clSetUserEventStatus was called */
-  bool internal_ref;           /* the runtime holds a reference until completion */
-  struct rt_ev_link *waiters;  /* commands waiting for this event */
-  struct rt_ev_cb *callbacks;  /* not yet called */
-  cl_event q_next, q_prev;     /* queue->pending list */
-  cl_event w_next;             /* completion FIFO of one scheduling pass */
-  struct dev_cmd *cmd;         /* owned until completion */
-  cl_mem mems[RT_EV_MAX_MEMS]; /* memory objects the command uses (retained) */
+  cl_int status;              /* CL_QUEUED .. CL_COMPLETE, or negative */
+  unsigned deps;              /* dependency links still pointing at this event */
+  bool dep_failed;            /* a dependency ended with an error */
+  bool user_set;              /* clSetUserEventStatus was called */
+  bool internal_ref;          /* the runtime holds a reference until completion */
+  struct rt_ev_link *waiters; /* commands waiting for this event */
+  struct rt_ev_cb *callbacks; /* not yet called */
+  cl_event q_next, q_prev;    /* queue->pending list */
+  cl_event w_next;            /* completion FIFO of one scheduling pass */
+  struct dev_cmd *cmd;        /* owned until completion */
+  cl_mem *mems; /* memory objects the command uses (each retained; NULL entries allowed) */
+  unsigned nmems;
   cl_ulong t_queued, t_submit, t_start, t_end, t_complete;
 };
 
@@ -142,7 +141,7 @@ void rt_event_destroy(cl_event ev);
  * CL_INVALID_CONTEXT). */
 cl_int rt_check_wait_list(cl_context ctx, cl_uint n, const cl_event *list);
 
-/* queue.c: like rt_enqueue, and keeps up to RT_EV_MAX_MEMS memory objects
+/* queue.c: like rt_enqueue, and keeps the nmems memory objects of mems
  * alive until the command completed. cmd is owned by the runtime in every
  * case, freed with free() after completion or on error. */
 cl_int rt_enqueue_mem(cl_command_queue q, cl_command_type type, struct dev_cmd *cmd, unsigned nmems,

@@ -276,10 +276,20 @@ cl_int rt_enqueue_mem(cl_command_queue q, cl_command_type type, struct dev_cmd *
   if (err != CL_SUCCESS) goto out;
   ev->cmd = cmd;
   cmd = NULL;
-  for (unsigned i = 0; i < nmems && i < RT_EV_MAX_MEMS; i++) {
-    if (mems[i]) {
-      rt_retain(&mems[i]->obj);
-      ev->mems[i] = mems[i];
+  if (nmems > 0) {
+    ev->mems = calloc(nmems, sizeof *ev->mems);
+    if (!ev->mems) {
+      rt_event_unref(ev);
+      ev = NULL;
+      err = CL_OUT_OF_HOST_MEMORY;
+      goto out;
+    }
+    ev->nmems = nmems;
+    for (unsigned i = 0; i < nmems; i++) {
+      if (mems[i] && rt_valid(mems[i], RT_TAG_MEM)) {
+        rt_retain(&mems[i]->obj);
+        ev->mems[i] = mems[i];
+      }
     }
   }
   /* The caller's reference (or ours while a blocking call waits). */
