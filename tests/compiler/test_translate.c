@@ -24,7 +24,7 @@ static struct lsi_program *build_ok(const char *src, const char *opts) {
   return p;
 }
 
-static char *listing(const struct lsi_program *p, const char *src) {
+__attribute__((noinline)) static char *listing(const struct lsi_program *p, const char *src) {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
@@ -33,7 +33,7 @@ static char *listing(const struct lsi_program *p, const char *src) {
   return buf;
 }
 
-static int count(const char *hay, const char *needle) {
+__attribute__((noinline)) static int count(const char *hay, const char *needle) {
   int n = 0;
   for (const char *s = strstr(hay, needle); s; s = strstr(s + 1, needle))
     n++;
