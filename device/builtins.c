@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/builtins_ext.h"
 #include "device/simt_int.h"
 
 #define BI_ARGS                                                                                    \
@@ -408,6 +409,17 @@ static inline uint64_t int_bitselect(uint64_t a, uint64_t b, uint64_t c, unsigne
 #define VLOAD_HALF(stem, N, aligned)
 #define VSTORE_HALF(stem, vec, N, mode, aligned)
 #define ASYNC(t1, t2, size)
+#define BW(name, nres, nargs, flags, data, fn)
+#define SGOP(stem, fn, op)
+#define SGB(stem)
+#define ISEL(t, ct, bits)
+#define SHUF_DIFF(t, mt)
+#define SHUF_SAME(t)
+#define PREF(t)
+#define CVTI(d, l0, l1, l2, di)
+#define CVTF(d, l0, l1, di)
+#define GEOD(vec, N)
+#define DPTR(stem, fn, ptr)
 
 static void bi_frexp_f(BI_ARGS);
 static void bi_fract_f(BI_ARGS);
@@ -443,6 +455,17 @@ static void bi_printf(BI_ARGS);
 #undef VLOAD_HALF
 #undef VSTORE_HALF
 #undef ASYNC
+#undef BW
+#undef SGOP
+#undef SGB
+#undef ISEL
+#undef SHUF_DIFF
+#undef SHUF_SAME
+#undef PREF
+#undef CVTI
+#undef CVTF
+#undef GEOD
+#undef DPTR
 
 /* ---- hand-written builtins ---- */
 
@@ -825,9 +848,71 @@ static void bi_printf(BI_ARGS) {
 }
 
 /* ---- pass 2: the table ---- */
-#define BI(name, nres, nargs, flags, data, fn) {name, nres, nargs, flags, data, fn},
-#define WI(stem, sreg)                         BI(#stem "j", 1, 1, 0, sreg, bi_wi_dim)
-#define WI0(name, sreg)                        BI(name, 1, 0, 0, sreg, bi_wi0)
+#define BI(name, nres, nargs, flags, data, fn) {name, nres, nargs, flags, data, fn, NULL},
+#define BW(name, nres, nargs, flags, data, fn)                                                     \
+  {name, nres, nargs, (flags) | LSI_BI_WARP, data, NULL, fn},
+#define SG_T(stem, fn, op, t, ty) BW(#stem #t, 1, 1, 0, (ty) | ((op) << 4), fn)
+#define SGOP(stem, fn, op)                                                                         \
+  SG_T(stem, fn, op, i, BX_I32)                                                                    \
+  SG_T(stem, fn, op, j, BX_U32) SG_T(stem, fn, op, l, BX_I64) SG_T(stem, fn, op, m, BX_U64)        \
+      SG_T(stem, fn, op, f, BX_F32) SG_T(stem, fn, op, d, BX_F64)
+#define SGB(stem)                                                                                  \
+  BW(#stem "ij", 1, 2, 0, 0, bw_broadcast)                                                         \
+  BW(#stem "jj", 1, 2, 0, 0, bw_broadcast) BW(#stem "lj", 1, 2, 0, 0, bw_broadcast)                \
+      BW(#stem "mj", 1, 2, 0, 0, bw_broadcast) BW(#stem "fj", 1, 2, 0, 0, bw_broadcast)            \
+          BW(#stem "dj", 1, 2, 0, 0, bw_broadcast)
+#define ISEL(t, ct, bits) BI("_Z6select" #t #t #ct, 1, 3, 0, bits, bx_select_i)
+#define SH1(x, n, mv, m, nm)                                                                       \
+  BI("_Z7shuffle" x mv, m, n + m, 0, n | (m << 8), bx_shuffle)                                     \
+  BI("_Z8shuffle2" x "S_" mv, m, 2 * n + m, 0, n | (m << 8), bx_shuffle2)
+#define SH_ROW(t, mt, n)                                                                           \
+  SH1("Dv" #n "_" #t, n, "Dv2_" #mt, 2, 0)                                                         \
+  SH1("Dv" #n "_" #t, n, "Dv4_" #mt, 4, 0) SH1("Dv" #n "_" #t, n, "Dv8_" #mt, 8, 0)                \
+      SH1("Dv" #n "_" #t, n, "Dv16_" #mt, 16, 0)
+#define SHUF_DIFF(t, mt)  SH_ROW(t, mt, 2) SH_ROW(t, mt, 4) SH_ROW(t, mt, 8) SH_ROW(t, mt, 16)
+#define SHS(t, n, m, sub) SH1("Dv" #n "_" #t, n, sub, m, 0)
+#define SHUF_SAME(t)                                                                               \
+  SHS(t, 2, 2, "S_")                                                                               \
+  SHS(t, 2, 4, "Dv4_" #t) SHS(t, 2, 8, "Dv8_" #t) SHS(t, 2, 16, "Dv16_" #t)                        \
+      SHS(t, 4, 2, "Dv2_" #t) SHS(t, 4, 4, "S_") SHS(t, 4, 8, "Dv8_" #t) SHS(t, 4, 16, "Dv16_" #t) \
+          SHS(t, 8, 2, "Dv2_" #t) SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_")                       \
+              SHS(t, 8, 16, "Dv16_" #t) SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t)          \
+                  SHS(t, 16, 8, "Dv8_" #t) SHS(t, 16, 16, "S_")
+#define PREF(t)                                                                                    \
+  BI("_Z8prefetchPU3AS1K" #t "m", 0, 2, 0, 0, bx_prefetch)                                         \
+  BI("_Z8prefetchPU3AS1KDv2_" #t "m", 0, 2, 0, 0, bx_prefetch)                                     \
+  BI("_Z8prefetchPU3AS1KDv3_" #t "m", 0, 2, 0, 0, bx_prefetch)                                     \
+  BI("_Z8prefetchPU3AS1KDv4_" #t "m", 0, 2, 0, 0, bx_prefetch)                                     \
+  BI("_Z8prefetchPU3AS1KDv8_" #t "m", 0, 2, 0, 0, bx_prefetch)                                     \
+  BI("_Z8prefetchPU3AS1KDv16_" #t "m", 0, 2, 0, 0, bx_prefetch)
+#define CV1(name, src, si, di, mode, sat)                                                          \
+  BI(name #src, 1, 1, 0, (si) | ((di) << 4) | ((mode) << 8) | ((sat) << 12), bx_convert)
+#define CVS(name, di, mode, sat)                                                                   \
+  CV1(name, c, 0, di, mode, sat)                                                                   \
+  CV1(name, h, 1, di, mode, sat) CV1(name, s, 2, di, mode, sat) CV1(name, t, 3, di, mode, sat)     \
+      CV1(name, i, 4, di, mode, sat) CV1(name, j, 5, di, mode, sat) CV1(name, l, 6, di, mode, sat) \
+          CV1(name, m, 7, di, mode, sat) CV1(name, f, 8, di, mode, sat)                            \
+              CV1(name, d, 9, di, mode, sat)
+#define CVM(l1, d, sfx, di, sat)                                                                   \
+  CVS("_Z" l1 "convert_" #d sfx "_rte", di, 1, sat)                                                \
+  CVS("_Z" l1 "convert_" #d sfx "_rtz", di, 2, sat)                                                \
+      CVS("_Z" l1 "convert_" #d sfx "_rtp", di, 3, sat)                                            \
+          CVS("_Z" l1 "convert_" #d sfx "_rtn", di, 4, sat)
+#define CVTF(d, l0, l1, di) CVS("_Z" l0 "convert_" #d, di, 0, 0) CVM(l1, d, "", di, 0)
+#define CVTI(d, l0, l1, l2, di)                                                                    \
+  CVTF(d, l0, l1, di) CVS("_Z" l1 "convert_" #d "_sat", di, 0, 1) CVM(l2, d, "_sat", di, 1)
+#define GEOD(vec, N)                                                                               \
+  BI("_Z3dot" #vec "S_", 1, 2 * N, 0, N, bx_dot_d)                                                 \
+  BI("_Z6length" #vec, 1, N, 0, N, bx_length_d)                                                    \
+  BI("_Z8distance" #vec "S_", 1, 2 * N, 0, N, bx_distance_d)                                       \
+  BI("_Z9normalize" #vec, N, N, 0, N, bx_normalize_d)
+#define DPTR(stem, fn, ptr)                                                                        \
+  BI(#stem "dPU3AS1" #ptr, 1, 2, LSI_BI_MEM, 0, fn)                                                \
+  BI(#stem "dPU3AS3" #ptr, 1, 2, LSI_BI_MEM, 0, fn)                                                \
+  BI(#stem "dPU3AS4" #ptr, 1, 2, LSI_BI_MEM, 0, fn)                                                \
+  BI(#stem "dP" #ptr, 1, 2, LSI_BI_MEM, 0, fn)
+#define WI(stem, sreg)  BI(#stem "j", 1, 1, 0, sreg, bi_wi_dim)
+#define WI0(name, sreg) BI(name, 1, 0, 0, sreg, bi_wi0)
 #define FPAIR(stem, sf, sd, nres, nargs)                                                           \
   BI(#stem sf, nres, nargs, 0, 0, bi_##stem##_f) BI(#stem sd, nres, nargs, 0, 0, bi_##stem##_d)
 #define F1(stem, ff, fd)   FPAIR(stem, "f", "d", 1, 1)
@@ -870,9 +955,9 @@ static void bi_printf(BI_ARGS) {
   BI("_Z14fast_normalize" #vec, N, N, 0, N, bi_normalize)
 #define VLOAD(stem, N)                                                                             \
   VL_GO(stem, N, c, 1)                                                                             \
-  VL_GO(stem, N, h, 1) VL_GO(stem, N, s, 2) VL_GO(stem, N, t, 2) VL_GO(stem, N, i, 4)              \
-      VL_GO(stem, N, j, 4) VL_GO(stem, N, l, 8) VL_GO(stem, N, m, 8) VL_GO(stem, N, f, 4)          \
-          VL_GO(stem, N, d, 8)
+  VL_GO(stem, N, h, 1)                                                                             \
+  VL_GO(stem, N, s, 2) VL_GO(stem, N, t, 2) VL_GO(stem, N, i, 4) VL_GO(stem, N, j, 4)              \
+      VL_GO(stem, N, l, 8) VL_GO(stem, N, m, 8) VL_GO(stem, N, f, 4) VL_GO(stem, N, d, 8)
 #define VL_GO(stem, N, t, sz)                                                                      \
   BI(#stem "mPU3AS1K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
   BI(#stem "mPU3AS2K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
@@ -881,9 +966,10 @@ static void bi_printf(BI_ARGS) {
   BI(#stem "mPK" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)
 #define VSTORE(stem, vec, N)                                                                       \
   VS_GO(stem, vec, N, c, 1)                                                                        \
-  VS_GO(stem, vec, N, h, 1) VS_GO(stem, vec, N, s, 2) VS_GO(stem, vec, N, t, 2)                    \
-      VS_GO(stem, vec, N, i, 4) VS_GO(stem, vec, N, j, 4) VS_GO(stem, vec, N, l, 8)                \
-          VS_GO(stem, vec, N, m, 8) VS_GO(stem, vec, N, f, 4) VS_GO(stem, vec, N, d, 8)
+  VS_GO(stem, vec, N, h, 1)                                                                        \
+  VS_GO(stem, vec, N, s, 2) VS_GO(stem, vec, N, t, 2) VS_GO(stem, vec, N, i, 4)                    \
+      VS_GO(stem, vec, N, j, 4) VS_GO(stem, vec, N, l, 8) VS_GO(stem, vec, N, m, 8)                \
+          VS_GO(stem, vec, N, f, 4) VS_GO(stem, vec, N, d, 8)
 #define VS_GO(stem, vec, N, t, sz)                                                                 \
   BI(#stem #vec #t "mPU3AS1" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)                   \
   BI(#stem #vec #t "mPU3AS3" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)                   \

@@ -64,6 +64,7 @@ enum lsi_builtin_flags {
   LSI_BI_VARIADIC = 1u << 0, /* takes nargs or more registers */
   LSI_BI_BARRIER = 1u << 1,  /* the call is a work-group barrier too */
   LSI_BI_MEM = 1u << 2,      /* reads or writes memory (may fault) */
+  LSI_BI_WARP = 1u << 3,     /* runs once for the whole warp (sub-group collectives) */
 };
 
 /* Id of the builtin with that mangled name, or -1. Thread-safe. */
@@ -86,13 +87,21 @@ struct simt_lane;
 typedef void (*lsi_builtin_fn)(struct simt_lane *ln, uint64_t *res, const uint64_t *arg,
                                unsigned nargs, uint32_t data);
 
+/* A whole-warp builtin (LSI_BI_WARP): called once per CALLB with the active
+ * mask; ln names the first active lane; arg[j] and res[j] are register rows
+ * of W lanes (res may alias arg: read everything before writing). Only the
+ * active lanes' results may be written. */
+typedef void (*lsi_warp_fn)(struct simt_lane *ln, uint64_t act, unsigned W, uint64_t *const *res,
+                            const uint64_t *const *arg, uint32_t data);
+
 struct lsi_builtin {
   const char *name;
   uint8_t nres;
   uint8_t nargs;
   uint8_t flags;
   uint32_t data;
-  lsi_builtin_fn fn;
+  lsi_builtin_fn fn; /* one lane's call (NULL for LSI_BI_WARP) */
+  lsi_warp_fn wfn;   /* LSI_BI_WARP: the whole warp's call */
 };
 
 /* The table, indexed by id. */

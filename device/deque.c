@@ -136,5 +136,24 @@ void simt_unwind(struct simt_cu *cu, struct simt_warp *w) {
     w->state = SIMT_WARP_RUN;
     return;
   }
+  /* Nothing else can run: lanes at a sub-group barrier go on when every live
+   * lane of the warp waits at that same barrier; otherwise the rest can never
+   * reach it. */
+  uint64_t sg = w->dis[SIMT_REASON_SGBAR];
+  if (sg) {
+    unsigned lane = (unsigned)__builtin_ctzll(sg);
+    uint32_t pc = w->lane_pc[lane];
+    if (sg == w->live && lanes_at(w, sg, pc) == sg) {
+      __atomic_thread_fence(__ATOMIC_SEQ_CST);
+      activate(w, SIMT_REASON_SGBAR, sg, pc);
+      return;
+    }
+    simt_fault(cu, w, lane, pc - 1, LSI_TRAP_BARRIER_DIVERGENCE, 0,
+               "sub-group barrier reached by %u of %u live work-items of the sub-group",
+               (unsigned)__builtin_popcountll(lanes_at(w, sg, pc)),
+               (unsigned)__builtin_popcountll(w->live));
+    w->state = SIMT_WARP_FAULT;
+    return;
+  }
   w->state = w->dis[SIMT_REASON_BAR] ? SIMT_WARP_BARRIER : SIMT_WARP_DONE;
 }

@@ -678,11 +678,12 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
         vmbreak;
       }
       vmcase(SGBAR) {
-        if (act != w->live) {
-          simt_fault(cu, w, (unsigned)__builtin_ctzll(act), pc, LSI_TRAP_BARRIER_DIVERGENCE, 0,
-                     "sub-group barrier reached by %u of %u live work-items of the sub-group", nact,
-                     (unsigned)__builtin_popcountll(w->live));
-          FAULT();
+        if (act != w->live) { /* wait for the rest of the warp (simt_unwind releases) */
+          disable(w, act, SIMT_REASON_SGBAR, pc + 1, allw, W);
+          simt_unwind(cu, w);
+          if (cu->faulted) FAULT();
+          RELOAD();
+          vmbreak;
         }
         __atomic_thread_fence(SEQ);
         pc++;
@@ -703,6 +704,21 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
         FAULT();
       }
       vmcase(CALLB) {
+        const struct lsi_builtin *bi = &lsi_builtins[ip->imm];
+        if (bi->flags & LSI_BI_WARP) { /* the whole warp at once */
+          const uint32_t *al = run->k->arglist + ip->a;
+          const uint64_t *argr[64];
+          uint64_t *resr[16];
+          for (unsigned j = 0; j < ip->b && j < 64; j++)
+            argr[j] = R(al[j]);
+          for (unsigned j = 0; j < bi->nres && j < 16; j++)
+            resr[j] = R(ip->d + j);
+          struct simt_lane ln = {cu, w, (unsigned)__builtin_ctzll(act), pc};
+          bi->wfn(&ln, act, W, resr, argr, bi->data);
+          if (cu->faulted) FAULT();
+          pc++;
+          vmbreak;
+        }
         FOR_EACH_ACTIVE_LANE(if (!call_builtin(cu, w, i, pc, ip, reg, W)) FAULT());
         if (lsi_builtins[ip->imm].flags & LSI_BI_BARRIER) {
           disable(w, act, SIMT_REASON_BAR, pc + 1, allw, W);

@@ -26,8 +26,9 @@ enum simt_tok {
   SIMT_TOK_BRK = 3,
   SIMT_TOK_CONT = 4,
   SIMT_TOK_YIELD = 5,
-  SIMT_REASON_BAR = 6, /* a reason only: lanes waiting at a barrier */
-  SIMT_NREASONS = 7,
+  SIMT_REASON_BAR = 6,   /* a reason only: lanes waiting at a barrier */
+  SIMT_REASON_SGBAR = 7, /* a reason only: lanes waiting at a sub-group barrier */
+  SIMT_NREASONS = 8,
 };
 
 /*
