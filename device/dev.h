@@ -52,6 +52,10 @@ struct dev_exception {
   char message[512]; /* one-line human-readable report */
 };
 
+/* Formats e as the one-line report (kernel, file:line, work-item, work-group,
+ * message, address) into buf; returns the length snprintf would give. */
+size_t dev_exception_format(const struct dev_exception *e, char *buf, size_t n);
+
 /* One NDRange launch, fully resolved. */
 struct dev_launch {
   const struct lsi_program *prog;

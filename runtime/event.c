@@ -198,7 +198,8 @@ static void cmd_done(struct dev_cmd *cmd, int status) {
   cl_event ev = cmd->user;
   cl_context ctx = ev->context;
   if (status < 0) {
-    const char *msg = cmd->exc.message[0] ? cmd->exc.message : "device command failed";
+    char msg[1400];
+    dev_exception_format(&cmd->exc, msg, sizeof msg);
     fprintf(stderr, "lockstep: %s\n", msg);
     rt_context_notify(ctx, msg);
   }
