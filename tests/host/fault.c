@@ -5,21 +5,12 @@
  * buffer missed, the other buffers are intact, and the process goes on to run
  * the next kernel normally.
  */
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "util/host_util.h"
+
+#define CHECK LSH_CHECK
+const char *lsh_prog = "fault";
 #include <unistd.h>
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cl_int err_ = (call);                                                                          \
-    if (err_ != CL_SUCCESS) {                                                                      \
-      fprintf(stderr, "fault: %s failed: %d (line %d)\n", #call, err_, __LINE__);                  \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
 #define EXPECT(cond)                                                                               \
   do {                                                                                             \
     if (!(cond)) {                                                                                 \
@@ -41,18 +32,7 @@ static void CL_CALLBACK notify(const char *errinfo, const void *pi, size_t cb, v
 
 int main(void) {
   int failed = 0;
-  cl_platform_id ps[16];
-  cl_uint np = 0;
-  CHECK(clGetPlatformIDs(16, ps, &np));
-  cl_platform_id p = NULL;
-  for (cl_uint i = 0; i < np && i < 16; i++) {
-    char name[64] = "";
-    CHECK(clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, NULL));
-    if (strcmp(name, "Lockstep") == 0) p = ps[i];
-  }
-  if (!p) return 1;
-  cl_device_id d;
-  CHECK(clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL));
+  cl_device_id d = lsh_device();
   cl_int err;
   cl_context ctx = clCreateContext(NULL, 1, &d, notify, NULL, &err);
   CHECK(err);

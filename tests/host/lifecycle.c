@@ -4,20 +4,10 @@
  * sanitizer build the leak checker fails this program if a cycle leaks;
  * the same binary runs clean under valgrind in an ordinary build.
  */
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "util/host_util.h"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cl_int err_ = (call);                                                                          \
-    if (err_ != CL_SUCCESS) {                                                                      \
-      fprintf(stderr, "lifecycle: %s failed: %d (line %d)\n", #call, err_, __LINE__);              \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#define CHECK LSH_CHECK
+const char *lsh_prog = "lifecycle";
 
 static cl_uint refcount(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj,
                         cl_uint param) {
@@ -31,18 +21,7 @@ static cl_uint refcount(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *)
 static const char *src = "__kernel void k(__global int *p) { p[get_global_id(0)] += 1; }\n";
 
 int main(void) {
-  cl_platform_id ps[16];
-  cl_uint np = 0;
-  CHECK(clGetPlatformIDs(16, ps, &np));
-  cl_platform_id p = NULL;
-  for (cl_uint i = 0; i < np && i < 16; i++) {
-    char name[64] = "";
-    CHECK(clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, NULL));
-    if (strcmp(name, "Lockstep") == 0) p = ps[i];
-  }
-  if (!p) return 1;
-  cl_device_id d;
-  CHECK(clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL));
+  cl_device_id d = lsh_device();
   cl_int err;
   for (int round = 0; round < 20; round++) {
     cl_context ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);

@@ -3,22 +3,12 @@
  * adds two vectors on the Lockstep device through the ICD loader and checks
  * every element. `make run` runs it; so does the test suite.
  */
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#include "util/host_util.h"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cl_int err_ = (call);                                                                          \
-    if (err_ != CL_SUCCESS) {                                                                      \
-      fprintf(stderr, "vecadd: %s failed: %d (line %d)\n", #call, err_, __LINE__);                 \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#define CHECK LSH_CHECK
+const char *lsh_prog = "vecadd";
+#include <math.h>
+#include <time.h>
 
 static const char *source = "__kernel void vecadd(__global const float *a,\n"
                             "                     __global const float *b,\n"
@@ -28,25 +18,9 @@ static const char *source = "__kernel void vecadd(__global const float *a,\n"
                             "    c[i] = a[i] + b[i];\n"
                             "}\n";
 
-/* The platform named "Lockstep" (other OpenCL platforms may be installed). */
-static cl_platform_id find_platform(void) {
-  cl_platform_id ps[16];
-  cl_uint n = 0;
-  CHECK(clGetPlatformIDs(16, ps, &n));
-  for (cl_uint i = 0; i < n && i < 16; i++) {
-    char name[64] = "";
-    CHECK(clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, NULL));
-    if (strcmp(name, "Lockstep") == 0) return ps[i];
-  }
-  fprintf(stderr, "vecadd: no Lockstep platform among %u\n", n);
-  exit(1);
-}
-
 int main(int argc, char **argv) {
   cl_uint n = argc > 1 ? (cl_uint)strtoul(argv[1], NULL, 0) : 1u << 20;
-  cl_platform_id platform = find_platform();
-  cl_device_id device;
-  CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL));
+  cl_device_id device = lsh_device();
   char dname[128];
   CHECK(clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof dname, dname, NULL));
 

@@ -1,0 +1,47 @@
+/*
+ * host_util.h - what the host-program tests share: they link only against
+ * the ICD loader, so this is header-only. A call that fails ends the program
+ * with its error code and line; lsh_platform() finds the Lockstep platform
+ * among whatever platforms the loader lists.
+ */
+#ifndef LOCKSTEP_TESTS_HOST_UTIL_H
+#define LOCKSTEP_TESTS_HOST_UTIL_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LSH_CHECK(call)                                                                            \
+  do {                                                                                             \
+    cl_int err_ = (call);                                                                          \
+    if (err_ != CL_SUCCESS) {                                                                      \
+      fprintf(stderr, "%s: %s failed: %d (line %d)\n", lsh_prog, #call, err_, __LINE__);           \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+/* Each program defines its name for messages. */
+extern const char *lsh_prog;
+
+static inline cl_platform_id lsh_platform(void) {
+  cl_platform_id ps[16];
+  cl_uint n = 0;
+  LSH_CHECK(clGetPlatformIDs(16, ps, &n));
+  for (cl_uint i = 0; i < n && i < 16; i++) {
+    char name[64] = "";
+    LSH_CHECK(clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, NULL));
+    if (strcmp(name, "Lockstep") == 0) return ps[i];
+  }
+  fprintf(stderr, "%s: no Lockstep platform among %u\n", lsh_prog, n);
+  exit(1);
+}
+
+static inline cl_device_id lsh_device(void) {
+  cl_device_id d;
+  LSH_CHECK(clGetDeviceIDs(lsh_platform(), CL_DEVICE_TYPE_GPU, 1, &d, NULL));
+  return d;
+}
+
+#endif
