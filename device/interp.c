@@ -479,6 +479,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
   const unsigned W = run->W;
   const uint64_t allw = W == 64 ? ~UINT64_C(0) : (BIT(W) - 1);
   const lsi_insn *const code = run->k->code;
+  const uint8_t *const stop_at = run->dbg_stop_at;
   uint64_t *const reg = w->reg;
   uint32_t pc = w->pc;
   uint64_t act = w->active;
@@ -491,6 +492,10 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
 #if LOCKSTEP_COMPUTED_GOTO
   fetch:
 #endif
+    if (__builtin_expect(stop_at != NULL, 0) && stop_at[pc] && nwarp) {
+      SAVE();
+      return SIMT_WARP_RUN;
+    }
     ip = &code[pc];
     nwarp++;
     nlane += nact;

@@ -5,6 +5,8 @@
 #ifndef LOCKSTEP_DEVICE_SIMT_H
 #define LOCKSTEP_DEVICE_SIMT_H
 
+#include <stdio.h>
+
 #include "device/dev.h"
 
 /* Runs the launch to completion on the device's worker threads and returns
@@ -19,5 +21,50 @@
  * progress faults); LOCKSTEP_STATS=1 prints the launch's counters to stderr.
  * May be called from several threads at once for different launches. */
 int simt_launch(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc);
+
+/*
+ * Debugger access (device/simt_debug.c): a launch held open so the debugger
+ * can run its work-items one at a time. Every work-item gets its own
+ * single-lane warp; a work-group's warps and local memory exist from the
+ * first time one of its work-items runs ("in progress") until all of them
+ * have finished ("logically complete", state freed). Items are numbered by
+ * global linear id (without the offset). Not thread-safe: one caller.
+ */
+struct simt_dbg;
+enum simt_dbg_state {
+  SIMT_DBG_FRESH,   /* not yet launched */
+  SIMT_DBG_RUN,     /* in progress, stopped at *pc */
+  SIMT_DBG_BARRIER, /* in progress, waiting at a barrier; *pc is where it resumes */
+  SIMT_DBG_DONE,    /* logically complete */
+  SIMT_DBG_FAULT,   /* raised a device exception */
+};
+/* NULL with a message in err when the launch cannot run. The launch (and its
+ * argbuf) is copied. */
+struct simt_dbg *simt_dbg_open(struct dev_device *d, const struct dev_launch *l, char *err,
+                               size_t errlen);
+void simt_dbg_close(struct simt_dbg *s);
+uint64_t simt_dbg_items(const struct simt_dbg *s);
+/* State of an item, its pc and ids (any pointer may be NULL). */
+int simt_dbg_state(struct simt_dbg *s, uint64_t item, uint32_t *pc);
+void simt_dbg_ids(const struct simt_dbg *s, uint64_t item, uint64_t gid[3], uint64_t lid[3],
+                  uint64_t grp[3]);
+/* Linear index of the work-group of an item, and the items of a group. */
+uint64_t simt_dbg_group_of(const struct simt_dbg *s, uint64_t item);
+uint64_t simt_dbg_group_items(const struct simt_dbg *s, uint64_t group, uint64_t *items,
+                              uint64_t max);
+/* Runs one item until it reaches a pc flagged in stop_at (after at least one
+ * instruction), waits at a barrier, finishes or faults, or has taken about
+ * budget branches. Returns the new state; a fault fills *exc. Printf output
+ * is written to out. */
+int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint64_t budget,
+                 struct dev_exception *exc, FILE *out);
+/* Releases the barrier of a group when every item waits at the same one
+ * (returns 1), 0 while some still run, -1 on barrier divergence (*exc). */
+int simt_dbg_release(struct simt_dbg *s, uint64_t group, struct dev_exception *exc);
+/* Host pointer for size bytes at a device address as item sees it (its
+ * private frame, its group's local memory, global memory), or NULL. */
+void *simt_dbg_mem(struct simt_dbg *s, uint64_t item, uint64_t addr, uint64_t size);
+/* A register of the item (kernel arguments held in registers). */
+uint64_t *simt_dbg_reg(struct simt_dbg *s, uint64_t item, uint32_t reg);
 
 #endif

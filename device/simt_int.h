@@ -122,7 +122,9 @@ struct simt_run {
   uint64_t deadline_ns;    /* 0 = no watchdog */
   _Atomic uint64_t next_group;
   _Atomic int stop;
-  pthread_mutex_t mu; /* exc, have_exc, rc, stats, printf output */
+  const uint8_t *dbg_stop_at; /* debugger: per-pc flags; a warp returns (state RUN) on
+                                 reaching a flagged pc after running at least one insn */
+  pthread_mutex_t mu;         /* exc, have_exc, rc, stats, printf output */
   bool have_exc;
   int rc;
   struct dev_exception exc;

@@ -1,0 +1,403 @@
+/*
+ * simt_debug.c - a launch held open for the debugger: each work-item is a
+ * single-lane warp that can be run alone up to a flagged pc, a barrier, its
+ * end or a fault, and whose private, local and global memory can be read and
+ * written between runs.
+ *
+ * It reuses the interpreter (simt_warp_run) and the run/cu structures; it
+ * must not change how normal launches run (simt.c) and knows nothing of
+ * source lines or breakpoints (the debugger maps those to pcs).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/device.h"
+#include "device/simt.h"
+#include "device/simt_int.h"
+
+#define DBG_DEQUE_CAP 16
+
+struct dbg_group {
+  int state; /* 0 not launched, 1 in progress, 2 complete (freed) */
+  struct simt_cu cu;
+};
+
+struct simt_dbg {
+  struct simt_run run;
+  uint8_t *argbuf;
+  uint64_t nitems;
+  struct dbg_group *groups;
+};
+
+static void group_ids(const struct simt_dbg *s, uint64_t g, uint64_t gid[3]) {
+  const uint64_t *n = s->run.ngroups;
+  gid[0] = g % n[0];
+  gid[1] = g / n[0] % n[1];
+  gid[2] = g / (n[0] * n[1]);
+}
+
+struct simt_dbg *simt_dbg_open(struct dev_device *d, const struct dev_launch *l, char *err,
+                               size_t errlen) {
+  const struct lsi_kernel *k = l->kernel;
+  struct simt_dbg *s = calloc(1, sizeof(*s));
+  if (!s) return NULL;
+  struct simt_run *run = &s->run;
+  run->dev = d;
+  run->lc = *l;
+  s->argbuf = malloc(k->argbuf_size + 1);
+  if (s->argbuf) memcpy(s->argbuf, l->argbuf, k->argbuf_size);
+  run->lc.argbuf = s->argbuf;
+  for (int j = 0; j < 3; j++) {
+    if (j >= (int)l->work_dim) {
+      run->lc.global[j] = run->lc.local[j] = 1;
+      run->lc.offset[j] = 0;
+    } else if (run->lc.local[j] == 0) {
+      run->lc.local[j] = 1;
+    }
+  }
+  run->l = &run->lc;
+  run->k = k;
+  run->mem = dev_device_mem(d);
+  run->W = 1;
+  pthread_mutex_init(&run->mu, NULL);
+  run->total_groups = 1;
+  s->nitems = 1;
+  for (int j = 0; j < 3; j++) {
+    run->ngroups[j] = (run->lc.global[j] + run->lc.local[j] - 1) / run->lc.local[j];
+    run->total_groups *= run->ngroups[j];
+    s->nitems *= run->lc.global[j];
+  }
+  run->local_arg_off = calloc(k->nargs + 1, sizeof(uint64_t));
+  uint64_t off = k->local_size;
+  for (uint32_t j = 0; run->local_arg_off && j < k->nargs; j++) {
+    const struct lsi_arg *a = &k->args[j];
+    if (a->kind != LSI_ARG_LOCAL) continue;
+    uint64_t sz, al = a->align >= 16 && (a->align & (a->align - 1)) == 0 ? a->align : 16;
+    memcpy(&sz, run->lc.argbuf + a->buf_offset, 8);
+    off = (off + al - 1) & ~(al - 1);
+    run->local_arg_off[j] = off;
+    off += sz;
+  }
+  run->local_total = off;
+  s->groups = calloc(run->total_groups + 1, sizeof(*s->groups));
+  if (!s->argbuf || !run->local_arg_off || !s->groups) {
+    snprintf(err, errlen, "out of host memory");
+    simt_dbg_close(s);
+    return NULL;
+  }
+  return s;
+}
+
+static void group_free(struct simt_cu *cu) {
+  for (unsigned i = 0; i < cu->cap_warps; i++) {
+    free(cu->warps[i].reg);
+    free(cu->warps[i].priv);
+    simt_deque_free(&cu->warps[i].dq);
+  }
+  free(cu->warps);
+  free(cu->local);
+  cu->warps = NULL;
+  cu->local = NULL;
+  cu->cap_warps = cu->nwarps = 0;
+}
+
+void simt_dbg_close(struct simt_dbg *s) {
+  if (!s) return;
+  for (uint64_t g = 0; s->groups && g < s->run.total_groups; g++)
+    if (s->groups[g].state == 1) group_free(&s->groups[g].cu);
+  free(s->groups);
+  free(s->run.local_arg_off);
+  free(s->run.out);
+  pthread_mutex_destroy(&s->run.mu);
+  free(s->argbuf);
+  free(s);
+}
+
+uint64_t simt_dbg_items(const struct simt_dbg *s) {
+  return s->nitems;
+}
+
+/* The group and local linear index of an item. */
+static uint64_t locate(const struct simt_dbg *s, uint64_t item, uint64_t *local_index) {
+  const struct dev_launch *l = &s->run.lc;
+  uint64_t gid[3] = {item % l->global[0], item / l->global[0] % l->global[1],
+                     item / (l->global[0] * l->global[1])};
+  uint64_t g = 0, j = 0, mul = 1, lmul = 1;
+  for (int k = 0; k < 3; k++) {
+    uint64_t grp = gid[k] / l->local[k], lid = gid[k] % l->local[k];
+    uint64_t rest = l->global[k] - grp * l->local[k];
+    uint64_t gs = rest < l->local[k] ? rest : l->local[k];
+    g += grp * mul;
+    mul *= s->run.ngroups[k];
+    j += lid * lmul;
+    lmul *= gs;
+  }
+  if (local_index) *local_index = j;
+  return g;
+}
+
+uint64_t simt_dbg_group_of(const struct simt_dbg *s, uint64_t item) {
+  return locate(s, item, NULL);
+}
+
+void simt_dbg_ids(const struct simt_dbg *s, uint64_t item, uint64_t gid[3], uint64_t lid[3],
+                  uint64_t grp[3]) {
+  const struct dev_launch *l = &s->run.lc;
+  uint64_t g[3] = {item % l->global[0], item / l->global[0] % l->global[1],
+                   item / (l->global[0] * l->global[1])};
+  for (int k = 0; k < 3; k++) {
+    if (gid) gid[k] = g[k] + l->offset[k];
+    if (lid) lid[k] = g[k] % l->local[k];
+    if (grp) grp[k] = g[k] / l->local[k];
+  }
+}
+
+uint64_t simt_dbg_group_items(const struct simt_dbg *s, uint64_t group, uint64_t *items,
+                              uint64_t max) {
+  const struct dev_launch *l = &s->run.lc;
+  uint64_t gid[3], n = 0;
+  group_ids(s, group, gid);
+  for (uint64_t z = gid[2] * l->local[2]; z < l->global[2] && z < (gid[2] + 1) * l->local[2]; z++)
+    for (uint64_t y = gid[1] * l->local[1]; y < l->global[1] && y < (gid[1] + 1) * l->local[1]; y++)
+      for (uint64_t x = gid[0] * l->local[0]; x < l->global[0] && x < (gid[0] + 1) * l->local[0];
+           x++) {
+        if (n < max) items[n] = x + y * l->global[0] + z * l->global[0] * l->global[1];
+        n++;
+      }
+  return n;
+}
+
+static void warp_init1(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
+  struct simt_run *run = cu->run;
+  const struct lsi_kernel *k = run->k;
+  const struct dev_launch *l = run->l;
+  w->index = index;
+  w->pc = 0;
+  w->exist = w->live = w->active = 1;
+  memset(w->dis, 0, sizeof(w->dis));
+  simt_deque_clear(&w->dq);
+  w->state = SIMT_WARP_RUN;
+  w->epoch = w->spins = 0;
+  uint64_t x = index % cu->group_size[0], yz = index / cu->group_size[0];
+  w->lid[0][0] = (uint32_t)x;
+  w->lid[1][0] = (uint32_t)(yz % cu->group_size[1]);
+  w->lid[2][0] = (uint32_t)(yz / cu->group_size[1]);
+  for (uint32_t r = 0; r < k->nconst; r++)
+    w->reg[r] = k->consts[r].value + (k->consts[r].reloc ? l->data_base : 0);
+  for (uint32_t j = 0; j < k->nargs; j++) {
+    const struct lsi_arg *a = &k->args[j];
+    const uint8_t *src = l->argbuf + a->buf_offset;
+    uint64_t v = 0;
+    switch (a->kind) {
+    case LSI_ARG_LOCAL: v = LSI_ADDR(LSI_SPACE_LOCAL, 0, run->local_arg_off[j]); break;
+    case LSI_ARG_BYVAL:
+      memcpy(w->priv + a->priv_offset, src, a->size);
+      v = LSI_ADDR(LSI_SPACE_PRIVATE, 0, a->priv_offset);
+      break;
+    case LSI_ARG_VALUE:
+      for (uint32_t e = 0; e < a->nregs; e++) {
+        uint64_t xv = 0;
+        memcpy(&xv, src + (size_t)e * a->elem_size, a->elem_size);
+        w->reg[a->reg + e] = xv;
+      }
+      continue;
+    default: memcpy(&v, src, 8); break;
+    }
+    w->reg[a->reg] = v;
+  }
+}
+
+/* Launches a group: its warps and local memory. */
+static struct simt_cu *group_get(struct simt_dbg *s, uint64_t g) {
+  struct dbg_group *G = &s->groups[g];
+  struct simt_cu *cu = &G->cu;
+  if (G->state == 1) return cu;
+  if (G->state == 2) return NULL;
+  struct simt_run *run = &s->run;
+  const struct lsi_kernel *k = run->k;
+  memset(cu, 0, sizeof(*cu));
+  cu->run = run;
+  group_ids(s, g, cu->group_id);
+  cu->nitems = 1;
+  for (int j = 0; j < 3; j++) {
+    uint64_t rest = run->lc.global[j] - cu->group_id[j] * run->lc.local[j];
+    cu->group_size[j] = rest < run->lc.local[j] ? rest : run->lc.local[j];
+    cu->nitems *= cu->group_size[j];
+  }
+  cu->local = calloc(run->local_total + 1, 1);
+  cu->warps = calloc(cu->nitems, sizeof(*cu->warps));
+  if (!cu->local || !cu->warps) {
+    group_free(cu);
+    return NULL;
+  }
+  for (unsigned i = 0; i < cu->nitems; i++) {
+    struct simt_warp *w = &cu->warps[i];
+    w->reg = calloc((size_t)k->nregs + 1, 8);
+    w->priv = calloc((size_t)k->private_size + 1, 1);
+    if (!w->reg || !w->priv || !simt_deque_init(&w->dq, DBG_DEQUE_CAP)) {
+      free(w->reg);
+      free(w->priv);
+      cu->cap_warps = i;
+      group_free(cu);
+      return NULL;
+    }
+    cu->cap_warps = i + 1;
+    warp_init1(cu, w, i);
+  }
+  cu->nwarps = (unsigned)cu->nitems;
+  G->state = 1;
+  return cu;
+}
+
+static struct simt_warp *warp_of(struct simt_dbg *s, uint64_t item, struct simt_cu **cup) {
+  uint64_t j, g = locate(s, item, &j);
+  if (item >= s->nitems || s->groups[g].state != 1) return NULL;
+  *cup = &s->groups[g].cu;
+  return &s->groups[g].cu.warps[j];
+}
+
+int simt_dbg_state(struct simt_dbg *s, uint64_t item, uint32_t *pc) {
+  uint64_t g = locate(s, item, NULL);
+  if (pc) *pc = 0;
+  if (item >= s->nitems) return SIMT_DBG_FRESH;
+  if (s->groups[g].state == 0) return SIMT_DBG_FRESH;
+  if (s->groups[g].state == 2) return SIMT_DBG_DONE;
+  struct simt_cu *cu;
+  struct simt_warp *w = warp_of(s, item, &cu);
+  switch (w->state) {
+  case SIMT_WARP_RUN:
+    if (pc) *pc = w->pc;
+    return w->pc == 0 && w->epoch == 0 ? SIMT_DBG_FRESH : SIMT_DBG_RUN;
+  case SIMT_WARP_BARRIER:
+    if (pc) *pc = w->lane_pc[0];
+    return SIMT_DBG_BARRIER;
+  case SIMT_WARP_DONE: return SIMT_DBG_DONE;
+  default:
+    if (pc) *pc = w->pc;
+    return SIMT_DBG_FAULT;
+  }
+}
+
+/* Frees a group whose items have all finished. */
+static void maybe_complete(struct simt_dbg *s, uint64_t g) {
+  struct simt_cu *cu = &s->groups[g].cu;
+  for (unsigned i = 0; i < cu->nwarps; i++)
+    if (cu->warps[i].state != SIMT_WARP_DONE) return;
+  group_free(cu);
+  s->groups[g].state = 2;
+}
+
+static void flush_out(struct simt_run *run, FILE *out) {
+  if (run->out_len && out) {
+    fwrite(run->out, 1, run->out_len, out);
+    fflush(out);
+  }
+  run->out_len = 0;
+}
+
+int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint64_t budget,
+                 struct dev_exception *exc, FILE *out) {
+  if (item >= s->nitems) return SIMT_DBG_FAULT;
+  uint64_t j, g = locate(s, item, &j);
+  struct simt_cu *cu = group_get(s, g);
+  if (!cu) return simt_dbg_state(s, item, NULL);
+  struct simt_warp *w = &cu->warps[j];
+  struct simt_run *run = &s->run;
+  if (w->state == SIMT_WARP_RUN) {
+    run->dbg_stop_at = stop_at;
+    w->epoch = 1; /* marks the item as launched */
+    simt_warp_run(cu, w, budget ? budget : 1);
+    run->dbg_stop_at = NULL;
+    flush_out(run, out);
+    if (run->have_exc) {
+      if (exc) *exc = run->exc;
+      run->have_exc = false;
+      atomic_store(&run->stop, 0);
+      cu->faulted = false;
+      w->state = SIMT_WARP_FAULT;
+      return SIMT_DBG_FAULT;
+    }
+  }
+  if (w->state == SIMT_WARP_BARRIER && !(w->live & 1)) w->state = SIMT_WARP_DONE;
+  if (w->state == SIMT_WARP_RUN && w->live == 0) w->state = SIMT_WARP_DONE;
+  if (w->state == SIMT_WARP_DONE) {
+    maybe_complete(s, g);
+    return SIMT_DBG_DONE;
+  }
+  return simt_dbg_state(s, item, NULL);
+}
+
+int simt_dbg_release(struct simt_dbg *s, uint64_t g, struct dev_exception *exc) {
+  if (g >= s->run.total_groups || s->groups[g].state != 1) return 0;
+  struct simt_cu *cu = &s->groups[g].cu;
+  uint32_t bar_pc = UINT32_MAX;
+  uint64_t at = 0, done = 0;
+  bool differ = false;
+  for (unsigned i = 0; i < cu->nwarps; i++) {
+    struct simt_warp *w = &cu->warps[i];
+    if (w->state == SIMT_WARP_RUN || w->state == SIMT_WARP_FAULT) return 0;
+    if (w->state == SIMT_WARP_DONE) {
+      done++;
+      continue;
+    }
+    at++;
+    if (bar_pc == UINT32_MAX)
+      bar_pc = w->lane_pc[0];
+    else if (w->lane_pc[0] != bar_pc)
+      differ = true;
+  }
+  if (!at) return 0;
+  if (done || differ) {
+    if (exc) {
+      memset(exc, 0, sizeof(*exc));
+      exc->trap = LSI_TRAP_BARRIER_DIVERGENCE;
+      snprintf(exc->message, sizeof(exc->message),
+               "barrier reached by %" PRIu64 " of %" PRIu64 " work-items of the work-group; %s", at,
+               cu->nitems,
+               differ ? "others wait at a different barrier"
+                      : "others finished the kernel without reaching it");
+    }
+    return -1;
+  }
+  for (unsigned i = 0; i < cu->nwarps; i++) {
+    struct simt_warp *w = &cu->warps[i];
+    w->active = w->dis[SIMT_REASON_BAR];
+    w->dis[SIMT_REASON_BAR] = 0;
+    w->pc = bar_pc;
+    w->state = SIMT_WARP_RUN;
+  }
+  return 1;
+}
+
+void *simt_dbg_mem(struct simt_dbg *s, uint64_t item, uint64_t addr, uint64_t size) {
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  if (off + size < off) return NULL;
+  switch (LSI_ADDR_SPACE(addr)) {
+  case LSI_SPACE_GLOBAL:
+  case LSI_SPACE_CONSTANT: {
+    struct dev_mem_entry *e = dev_mem_entry(s->run.mem, addr);
+    if (e && atomic_load(&e->state) == DEV_MEM_LIVE && off + size <= e->size) return e->host + off;
+    return NULL;
+  }
+  case LSI_SPACE_LOCAL:
+  case LSI_SPACE_PRIVATE: {
+    if (LSI_ADDR_ID(addr) != 0) return NULL;
+    uint64_t j, g = locate(s, item, &j);
+    if (item >= s->nitems) return NULL;
+    struct simt_cu *cu = group_get(s, g);
+    if (!cu) return NULL;
+    if (LSI_ADDR_SPACE(addr) == LSI_SPACE_LOCAL)
+      return off + size <= s->run.local_total ? cu->local + off : NULL;
+    return off + size <= s->run.k->private_size ? cu->warps[j].priv + off : NULL;
+  }
+  default: return NULL;
+  }
+}
+
+uint64_t *simt_dbg_reg(struct simt_dbg *s, uint64_t item, uint32_t reg) {
+  uint64_t j, g = locate(s, item, &j);
+  if (item >= s->nitems || reg >= s->run.k->nregs) return NULL;
+  struct simt_cu *cu = group_get(s, g);
+  return cu ? &cu->warps[j].reg[reg] : NULL;
+}
