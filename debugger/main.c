@@ -12,6 +12,8 @@
 
 static void usage(FILE *f) {
   fprintf(f, "usage: lockstep compile --dump FILE.cl [build options]\n"
+             "       lockstep debug --kernel FILE.cl [--name K] [--global N] [--local N] [--spec "
+             "F] [-x CMDS]\n"
              "       lockstep version\n");
 }
 
@@ -64,11 +66,14 @@ static int cmd_compile(int argc, char **argv) {
   return rc == CC_OK ? 0 : 1;
 }
 
+int cmd_debug(int argc, char **argv);
+
 static const struct {
   const char *name;
   int (*fn)(int argc, char **argv);
 } commands[] = {
     {"compile", cmd_compile},
+    {"debug", cmd_debug},
 };
 
 int main(int argc, char **argv) {

@@ -1,0 +1,314 @@
+/*
+ * cli_debug.c - `lockstep debug`: the standalone front end that compiles a
+ * kernel file with -g, sets up its arguments from a spec file, runs the
+ * launch under the debug engine with commands from the terminal or a batch
+ * file (-x), and dumps the requested buffers at the end.
+ *
+ * Only option parsing, argument set-up and I/O live here; it must not
+ * implement debugger commands (the engine does).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cc.h"
+#include "debugger/dbg.h"
+#include "device/device.h"
+#include "device/mem.h"
+
+int cmd_debug(int argc, char **argv);
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, n = 0;
+  char *s = malloc(cap + 1);
+  for (size_t r; (r = fread(s + n, 1, cap - n, f)) > 0;) {
+    n += r;
+    if (n == cap) s = realloc(s, (cap *= 2) + 1);
+  }
+  s[n] = 0;
+  fclose(f);
+  return s;
+}
+
+static char *read_line(void *ctx, const char *prompt) {
+  FILE *f = ctx;
+  if (f == stdin) {
+    fputs(prompt, stdout);
+    fflush(stdout);
+  }
+  char buf[1024];
+  if (!fgets(buf, sizeof(buf), f)) return NULL;
+  buf[strcspn(buf, "\r\n")] = 0;
+  return strdup(buf);
+}
+
+struct buf {
+  void *host;
+  uint64_t size, addr;
+  char type[32];
+  unsigned esize;
+  int flt, dump;
+  const char *name;
+};
+
+static int elem(const char *t, unsigned *size, int *flt) {
+  static const struct {
+    const char *n;
+    unsigned s;
+    int f;
+  } T[] = {{"char", 1, 0}, {"uchar", 1, 0}, {"short", 2, 0}, {"ushort", 2, 0}, {"int", 4, 0},
+           {"uint", 4, 0}, {"long", 8, 0},  {"ulong", 8, 0}, {"float", 4, 1},  {"double", 8, 1}};
+  for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++)
+    if (!strcmp(t, T[i].n)) {
+      *size = T[i].s;
+      *flt = T[i].f;
+      return 1;
+    }
+  return 0;
+}
+
+static void put(struct buf *b, uint64_t i, double v) {
+  uint8_t *p = (uint8_t *)b->host + i * b->esize;
+  if (b->flt && b->esize == 4) {
+    float f = (float)v;
+    memcpy(p, &f, 4);
+  } else if (b->flt) {
+    memcpy(p, &v, 8);
+  } else {
+    int64_t x = (int64_t)v;
+    memcpy(p, &x, b->esize);
+  }
+}
+
+static void dump(const struct buf *b, unsigned idx) {
+  uint64_t n = b->size / b->esize;
+  printf("%s (arg %u) = {", b->name, idx);
+  for (uint64_t i = 0; i < n; i++) {
+    const uint8_t *p = (const uint8_t *)b->host + i * b->esize;
+    if (b->flt && b->esize == 4) {
+      float f;
+      memcpy(&f, p, 4);
+      printf("%s%g", i ? ", " : "", f);
+    } else if (b->flt) {
+      double f;
+      memcpy(&f, p, 8);
+      printf("%s%g", i ? ", " : "", f);
+    } else {
+      int64_t x = 0;
+      memcpy(&x, p, b->esize);
+      if (b->esize < 8) x = (int64_t)((uint64_t)x << (64 - 8 * b->esize)) >> (64 - 8 * b->esize);
+      printf("%s%" PRId64, i ? ", " : "", x);
+    }
+  }
+  printf("}\n");
+}
+
+/*
+ * Spec lines, one per kernel argument in order ('#' starts a comment):
+ *   buffer TYPE COUNT [fill V | range START STEP] [dump]
+ *   scalar TYPE VALUE
+ *   local BYTES
+ */
+static int setup_args(const struct lsi_kernel *k, const char *spec, struct dev_mem *m,
+                      uint64_t nglobal, uint8_t *argbuf, struct buf *bufs) {
+  char *text = spec ? slurp(spec) : NULL;
+  if (spec && !text) {
+    fprintf(stderr, "lockstep: cannot open spec %s\n", spec);
+    return 1;
+  }
+  char *save = NULL, *line = text ? strtok_r(text, "\n", &save) : NULL;
+  for (uint32_t j = 0; j < k->nargs; j++) {
+    const struct lsi_arg *a = &k->args[j];
+    while (line && (line[strspn(line, " \t")] == '#' || !line[strspn(line, " \t")]))
+      line = strtok_r(NULL, "\n", &save);
+    char kind[16] = "", type[32] = "", w1[32] = "", w2[32] = "", w3[32] = "", w4[32] = "";
+    long long count = 0;
+    if (line)
+      sscanf(line, "%15s %31s %lld %31s %31s %31s %31s", kind, type, &count, w1, w2, w3, w4);
+    struct buf *b = &bufs[j];
+    b->name = a->name && *a->name ? a->name : "arg";
+    if (a->kind == LSI_ARG_GLOBAL || a->kind == LSI_ARG_CONSTANT) {
+      if (!line) {
+        snprintf(type, sizeof(type), "%s", a->type_name);
+        char *star = strchr(type, '*');
+        if (star) *star = 0;
+        char *c = strrchr(type, ' ');
+        if (c && !c[1]) *c = 0;
+        c = strrchr(type, ' ');
+        if (c) memmove(type, c + 1, strlen(c));
+        count = (long long)nglobal;
+      } else if (strcmp(kind, "buffer")) {
+        fprintf(stderr,
+                "lockstep: spec line for argument %u (%s) must be 'buffer TYPE COUNT ...'\n", j,
+                b->name);
+        free(text);
+        return 1;
+      }
+      if (!elem(type, &b->esize, &b->flt) || count <= 0) {
+        fprintf(stderr, "lockstep: argument %u (%s): bad buffer type '%s' or count\n", j, b->name,
+                type);
+        free(text);
+        return 1;
+      }
+      b->size = (uint64_t)count * b->esize;
+      b->host = calloc(b->size, 1);
+      const char *ws[4] = {w1, w2, w3, w4};
+      for (int q = 0; q < 4; q++) {
+        if (!strcmp(ws[q], "fill") && q < 3)
+          for (long long i = 0; i < count; i++)
+            put(b, (uint64_t)i, strtod(ws[q + 1], NULL));
+        if (!strcmp(ws[q], "range") && q < 2)
+          for (long long i = 0; i < count; i++)
+            put(b, (uint64_t)i, strtod(ws[q + 1], NULL) + (double)i * strtod(ws[q + 2], NULL));
+        if (!strcmp(ws[q], "dump")) b->dump = 1;
+      }
+      b->addr = dev_mem_map(m, b->host, b->size, a->kind == LSI_ARG_CONSTANT);
+      memcpy(argbuf + a->buf_offset, &b->addr, 8);
+    } else if (a->kind == LSI_ARG_LOCAL) {
+      uint64_t sz = line ? (uint64_t)strtoull(type, NULL, 10) : 256;
+      memcpy(argbuf + a->buf_offset, &sz, 8);
+    } else if (a->kind == LSI_ARG_VALUE) {
+      double v = line ? strtod(w1[0] ? w1 : "0", NULL) : 0;
+      if (line) {
+        char vbuf[64];
+        if (sscanf(line, "%*s %*s %63s", vbuf) == 1) v = strtod(vbuf, NULL);
+      }
+      struct buf tmp = {.host = argbuf + a->buf_offset, .esize = a->elem_size};
+      tmp.flt = strstr(a->type_name, "float") || strstr(a->type_name, "double");
+      for (uint32_t e = 0; e < a->nregs; e++)
+        put(&tmp, e, v);
+    } else {
+      fprintf(stderr, "lockstep: argument %u (%s) of type %s is not supported standalone\n", j,
+              b->name, a->type_name);
+      free(text);
+      return 1;
+    }
+    if (line) line = strtok_r(NULL, "\n", &save);
+  }
+  free(text);
+  return 0;
+}
+
+int cmd_debug(int argc, char **argv) {
+  const char *kfile = NULL, *kname = NULL, *spec = NULL, *batch = NULL;
+  uint64_t global[3] = {1, 1, 1}, local[3] = {0, 0, 0};
+  unsigned dim = 1;
+  for (int i = 0; i < argc; i++) {
+    const char *o = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(o, "--")) {
+      fprintf(stderr,
+              "lockstep debug: running a host program is not available yet; use --kernel\n");
+      return 2;
+    }
+    if (!v) {
+      fprintf(stderr, "lockstep debug: option %s needs a value\n", o);
+      return 2;
+    }
+    if (!strcmp(o, "--kernel"))
+      kfile = v;
+    else if (!strcmp(o, "--name"))
+      kname = v;
+    else if (!strcmp(o, "--spec"))
+      spec = v;
+    else if (!strcmp(o, "-x"))
+      batch = v;
+    else if (!strcmp(o, "--global") || !strcmp(o, "--local")) {
+      uint64_t *d = o[2] == 'g' ? global : local;
+      unsigned n = (unsigned)sscanf(v, "%" SCNu64 "x%" SCNu64 "x%" SCNu64, &d[0], &d[1], &d[2]);
+      if (n < 1) {
+        fprintf(stderr, "lockstep debug: bad size '%s' (use N, NxM or NxMxK)\n", v);
+        return 2;
+      }
+      if (o[2] == 'g') dim = n;
+    } else {
+      fprintf(stderr, "lockstep debug: unknown option %s\n", o);
+      return 2;
+    }
+    i++;
+  }
+  if (!kfile) {
+    fprintf(stderr, "usage: lockstep debug --kernel FILE.cl [--name K] [--global N[xM[xK]]] "
+                    "[--local N[xM[xK]]] [--spec ARGS] [-x COMMANDS]\n");
+    return 2;
+  }
+  char *src = slurp(kfile);
+  if (!src) {
+    fprintf(stderr, "lockstep debug: cannot open %s\n", kfile);
+    return 1;
+  }
+  struct lsi_program *p = NULL;
+  char *log = NULL;
+  int rc = cc_build(src, kfile, "-g", &p, &log);
+  if (log && *log) fputs(log, stderr);
+  free(log);
+  if (rc != CC_OK) {
+    free(src);
+    return 1;
+  }
+  const struct lsi_kernel *k = NULL;
+  for (uint32_t i = 0; i < p->nkernels; i++)
+    if (!kname || !strcmp(p->kernels[i].name, kname)) k = &p->kernels[i];
+  if (!k) {
+    fprintf(stderr, "lockstep debug: no kernel named '%s' in %s\n", kname ? kname : "", kfile);
+    cc_program_free(p);
+    free(src);
+    return 1;
+  }
+  struct dev_config cfg;
+  dev_config_load(&cfg);
+  struct dev_device *d = dev_device_new(&cfg);
+  struct dev_mem *m = dev_device_mem(d);
+  uint8_t *argbuf = calloc(k->argbuf_size + 8, 1);
+  struct buf *bufs = calloc(k->nargs + 1, sizeof(*bufs));
+  struct dev_launch l;
+  memset(&l, 0, sizeof(l));
+  l.prog = p;
+  l.kernel = k;
+  l.work_dim = dim;
+  uint8_t *data = NULL;
+  if (p->data_size) {
+    data = malloc(p->data_size);
+    memcpy(data, p->data_init, p->data_size);
+    l.data_base = dev_mem_map(m, data, p->data_size, false);
+  }
+  for (int j = 0; j < 3; j++) {
+    l.global[j] = global[j];
+    l.local[j] = local[j] ? local[j] : global[j] < 16 ? global[j] : 16;
+  }
+  l.argbuf = argbuf;
+  int ret = setup_args(k, spec, m, global[0] * global[1] * global[2], argbuf, bufs);
+  FILE *in = batch ? fopen(batch, "r") : stdin;
+  if (!ret && !in) {
+    fprintf(stderr, "lockstep debug: cannot open %s\n", batch);
+    ret = 1;
+  }
+  if (!ret) {
+    struct dbg_session *s = dbg_new(stdout, read_line, in);
+    dbg_set_echo(s, batch != NULL);
+    if (!dbg_prompt(s)) {
+      struct dev_exception exc;
+      int quit = 0;
+      int r = dbg_launch(s, d, &l, src, kfile, &exc, &quit);
+      if (r == 0 && !quit)
+        for (uint32_t j = 0; j < k->nargs; j++)
+          if (bufs[j].dump) dump(&bufs[j], j);
+      if (!quit) dbg_prompt(s);
+      ret = r < 0 ? 1 : 0;
+    }
+    dbg_free(s);
+    if (batch) fclose(in);
+  }
+  for (uint32_t j = 0; j < k->nargs; j++)
+    free(bufs[j].host);
+  free(bufs);
+  free(argbuf);
+  free(data);
+  dev_device_free(d);
+  cc_program_free(p);
+  free(src);
+  return ret;
+}

@@ -1,0 +1,70 @@
+/*
+ * dbg.h - the debug engine: runs one kernel launch under the debugger
+ * (microkernels in flow-control order, breakpoints, stepping, focus,
+ * variables by name) and answers text commands.
+ *
+ * The engine is part of the library; front ends (the `lockstep debug`
+ * command, the DAP adapter) only pass command lines in and text out. It must
+ * not read a terminal or parse program options itself.
+ */
+#ifndef LOCKSTEP_DEBUGGER_DBG_H
+#define LOCKSTEP_DEBUGGER_DBG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "device/dev.h"
+
+struct dbg_session;
+
+/* Where commands come from while a launch is stopped: returns a malloc'd
+ * line without newline, or NULL at end of input (which quits). */
+typedef char *(*dbg_read_fn)(void *ctx, const char *prompt);
+
+struct dbg_session *dbg_new(FILE *out, dbg_read_fn read, void *ctx);
+void dbg_free(struct dbg_session *s);
+/* Echo each command read (batch transcripts). */
+void dbg_set_echo(struct dbg_session *s, int on);
+
+/* Reads and runs commands until `run`/`start` (returns 0) or `quit`/end of
+ * input (returns 1). */
+int dbg_prompt(struct dbg_session *s);
+
+/* Runs a launch under the debugger; source is the program's text, file
+ * the name its lines are shown under. Returns 0 or a negative CL error with
+ * *exc filled; sets *quit when the user quit. */
+int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
+               const char *source, const char *file, struct dev_exception *exc, int *quit);
+
+/* ---- expressions (dbg_expr.c) ---- */
+struct dbg_ctx; /* the focused work-item, as the evaluator sees it */
+struct dbg_val {
+  int kind;           /* DBG_INT, DBG_FLT, DBG_PTR, DBG_ARR, DBG_VEC */
+  int is_signed;      /* ints */
+  unsigned size;      /* bytes of a scalar; element size of ptr/arr/vec */
+  unsigned count;     /* arr/vec elements */
+  int ekind, esigned; /* element kind/sign of ptr/arr/vec */
+  int64_t i;
+  double f;
+  uint64_t addr; /* lvalue address (0 = not an lvalue); ptr value in .i */
+  char type[64];
+};
+enum { DBG_INT, DBG_FLT, DBG_PTR, DBG_ARR, DBG_VEC };
+
+/* Hooks the evaluator needs from the engine. */
+struct dbg_env {
+  void *ctx;
+  /* Looks a name up: 0 ok (fills *v as an lvalue), or an error message. */
+  const char *(*lookup)(void *ctx, const char *name, struct dbg_val *v);
+  void *(*mem)(void *ctx, uint64_t addr, uint64_t size);
+  int (*sreg)(void *ctx, const char *fn, unsigned dim, uint64_t *out);
+};
+/* Evaluates text; 0 ok, else an error message in err. */
+int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
+             size_t errlen);
+/* Formats a value (hex when fmt == 'x'). */
+void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf, size_t len);
+/* Parses a C type name into a value's type fields; 0 if unknown. */
+int dbg_type_parse(const char *type, struct dbg_val *v);
+
+#endif

@@ -1,0 +1,945 @@
+/*
+ * dbg_engine.c - the debug engine: holds one launch open on the device
+ * (simt_dbg), runs its work-items microkernel by microkernel for stepping or
+ * at full speed up to the next breakpoint, and answers the text commands.
+ *
+ * Output goes to the session's stream only; it must not read a terminal,
+ * parse program options or change how undebugged launches run.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cc_debug.h"
+#include "debugger/dbg.h"
+#include "device/lsi.h"
+#include "device/simt.h"
+
+#define MAX_BP     64
+#define BUDGET     (1u << 14)
+#define MAX_ROUNDS (1u << 12) /* BUDGET*MAX_ROUNDS branches per item without a stop: runaway */
+
+struct bp {
+  int id, enabled, temp, hits;
+  char file[128]; /* empty: any */
+  uint32_t line;  /* 0: a kernel-name breakpoint */
+  char kernel[64];
+  char cond[256];
+};
+
+struct dbg_session {
+  FILE *out;
+  dbg_read_fn read;
+  void *rctx;
+  int echo, quit;
+  struct bp bps[MAX_BP];
+  int nbp, next_id;
+  /* the launch */
+  struct simt_dbg *sd;
+  const struct lsi_kernel *k;
+  const struct cc_debug *dbg;
+  const struct dev_launch *l;
+  const char *file;
+  char **lines;
+  uint32_t nlines;
+  uint8_t *stepset, *bpset;
+  uint64_t focus;
+  int launched, finished, passes;
+  struct dev_exception exc;
+  int have_exc;
+  int stop_entry;
+};
+
+struct dbg_session *dbg_new(FILE *out, dbg_read_fn read, void *ctx) {
+  struct dbg_session *s = calloc(1, sizeof(*s));
+  if (!s) return NULL;
+  s->out = out;
+  s->read = read;
+  s->rctx = ctx;
+  s->next_id = 1;
+  return s;
+}
+
+void dbg_free(struct dbg_session *s) {
+  free(s);
+}
+
+void dbg_set_echo(struct dbg_session *s, int on) {
+  s->echo = on;
+}
+
+/* ---- source and positions ---- */
+
+static const char *base(const char *p) {
+  const char *b = strrchr(p, '/');
+  return b ? b + 1 : p;
+}
+
+static const struct cc_microkernel *mk_at(struct dbg_session *s, uint32_t pc) {
+  return s->dbg ? cc_debug_mk_at(s->dbg, pc) : NULL;
+}
+
+static uint32_t item_line(struct dbg_session *s, uint64_t item) {
+  uint32_t pc;
+  int st = simt_dbg_state(s->sd, item, &pc);
+  if (st == SIMT_DBG_DONE) return 0;
+  const struct cc_microkernel *m = mk_at(s, pc);
+  if (st == SIMT_DBG_FAULT && s->k->lines && pc < s->k->ninsns) return s->k->lines[pc].line;
+  return m ? m->line_first : s->dbg ? s->dbg->line_first : 0;
+}
+
+static int brace_only(struct dbg_session *s, uint32_t line) {
+  if (!line || line > s->nlines) return 0;
+  const char *t = s->lines[line - 1];
+  while (isspace((unsigned char)*t))
+    t++;
+  if (*t != '{' && *t != '}') return 0;
+  t++;
+  while (isspace((unsigned char)*t) || *t == ';')
+    t++;
+  return *t == 0;
+}
+
+static void show_line(struct dbg_session *s, uint32_t line) {
+  if (line && line <= s->nlines) fprintf(s->out, "%u\t%s\n", line, s->lines[line - 1]);
+}
+
+static void ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n) {
+  uint64_t g[3], l[3], w[3];
+  simt_dbg_ids(s->sd, item, g, l, w);
+  snprintf(buf, n,
+           "work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") local (%" PRIu64 ",%" PRIu64 ",%" PRIu64
+           ") group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")",
+           g[0], g[1], g[2], l[0], l[1], l[2], w[0], w[1], w[2]);
+}
+
+static void where(struct dbg_session *s, const char *why) {
+  char ids[160];
+  ids_str(s, s->focus, ids, sizeof(ids));
+  uint32_t line = item_line(s, s->focus);
+  if (!line) {
+    fprintf(s->out, "%s%s%s has finished\n", why ? why : "", why ? ", " : "", ids);
+    return;
+  }
+  fprintf(s->out, "%s%s%s %s at %s:%u\n", why ? why : "", why ? ", " : "", s->k->name, ids,
+          base(s->file), line);
+  show_line(s, line);
+}
+
+/* ---- variables ---- */
+
+static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
+  struct dbg_session *s = ctx;
+  static char msg[160];
+  uint32_t line = item_line(s, s->focus);
+  const struct cc_symbol *sym = s->dbg ? cc_debug_find_symbol(s->dbg, name, line) : NULL;
+  if (!sym) {
+    for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++)
+      if (!strcmp(s->dbg->syms[i].name, name)) {
+        snprintf(msg, sizeof(msg), "variable '%s' is not in scope at line %u (lines %u-%u)", name,
+                 line, s->dbg->syms[i].scope_first, s->dbg->syms[i].scope_last);
+        return msg;
+      }
+    snprintf(msg, sizeof(msg), "No symbol \"%s\" in current context.", name);
+    return msg;
+  }
+  if (!dbg_type_parse(sym->type_name, v)) {
+    snprintf(msg, sizeof(msg), "variable '%s' has type '%s' the debugger cannot show", name,
+             sym->type_name);
+    return msg;
+  }
+  switch (sym->space) {
+  case CC_SYM_PRIVATE: v->addr = LSI_ADDR(LSI_SPACE_PRIVATE, 0, sym->offset); break;
+  case CC_SYM_LOCAL: v->addr = LSI_ADDR(LSI_SPACE_LOCAL, 0, sym->offset); break;
+  case CC_SYM_GLOBAL:
+  case CC_SYM_CONSTANT: v->addr = s->l->data_base + sym->offset; break;
+  default:
+    snprintf(msg, sizeof(msg), "variable '%s' lives in a register (build with -g)", name);
+    return msg;
+  }
+  return NULL;
+}
+
+static void *mem(void *ctx, uint64_t addr, uint64_t size) {
+  struct dbg_session *s = ctx;
+  return simt_dbg_mem(s->sd, s->focus, addr, size);
+}
+
+static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
+  struct dbg_session *s = ctx;
+  uint64_t g[3], l[3], w[3];
+  simt_dbg_ids(s->sd, s->focus, g, l, w);
+  if (dim > 2) dim = 0;
+  if (!strcmp(fn, "get_global_id"))
+    *out = g[dim];
+  else if (!strcmp(fn, "get_local_id"))
+    *out = l[dim];
+  else if (!strcmp(fn, "get_group_id"))
+    *out = w[dim];
+  else if (!strcmp(fn, "get_global_size"))
+    *out = s->l->global[dim];
+  else if (!strcmp(fn, "get_local_size"))
+    *out = s->l->local[dim];
+  else
+    return 0;
+  return 1;
+}
+
+static int eval(struct dbg_session *s, const char *text, struct dbg_val *v, char *err, size_t n) {
+  struct dbg_env env = {s, lookup, mem, sreg};
+  return dbg_eval(&env, text, v, err, n);
+}
+
+static void print_expr(struct dbg_session *s, const char *arg) {
+  int fmt = 0;
+  if (arg[0] == '/') {
+    fmt = arg[1];
+    arg += 2;
+  }
+  while (isspace((unsigned char)*arg))
+    arg++;
+  if (!*arg) {
+    fprintf(s->out, "print needs an expression\n");
+    return;
+  }
+  struct dbg_val v;
+  char err[200], buf[4096];
+  if (eval(s, arg, &v, err, sizeof(err))) {
+    fprintf(s->out, "%s\n", err);
+    return;
+  }
+  struct dbg_env env = {s, lookup, mem, sreg};
+  dbg_format(&env, &v, fmt, buf, sizeof(buf));
+  fprintf(s->out, "$ = %s\n", buf);
+}
+
+static void info_vars(struct dbg_session *s, int args) {
+  uint32_t line = item_line(s, s->focus);
+  int any = 0;
+  for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++) {
+    const struct cc_symbol *y = &s->dbg->syms[i];
+    if ((y->arg_index != 0) != args) continue;
+    if (!args && (line < y->scope_first || line > y->scope_last || line <= y->line_decl)) continue;
+    char ex[80];
+    snprintf(ex, sizeof(ex), "%s", y->name);
+    struct dbg_val v;
+    char err[200], buf[2048];
+    if (eval(s, ex, &v, err, sizeof(err))) {
+      fprintf(s->out, "%s = <%s>\n", y->name, err);
+    } else {
+      struct dbg_env env = {s, lookup, mem, sreg};
+      dbg_format(&env, &v, 0, buf, sizeof(buf));
+      fprintf(s->out, "%s = %s\n", y->name, buf);
+    }
+    any = 1;
+  }
+  if (!any) fprintf(s->out, args ? "No arguments.\n" : "No locals.\n");
+}
+
+/* ---- breakpoints ---- */
+
+static void bp_bind(struct dbg_session *s) {
+  if (!s->k) return;
+  memset(s->bpset, 0, s->k->ninsns + 1);
+  for (int i = 0; i < s->nbp; i++) {
+    struct bp *b = &s->bps[i];
+    if (!b->enabled || !b->line) continue;
+    if (b->file[0] && strcmp(base(b->file), base(s->file))) continue;
+    uint32_t best = UINT32_MAX;
+    for (uint32_t m = 0; m < s->dbg->nmk; m++)
+      if (s->dbg->mk[m].line_first >= b->line && s->dbg->mk[m].line_first < best)
+        best = s->dbg->mk[m].line_first;
+    for (uint32_t m = 0; m < s->dbg->nmk; m++) {
+      const struct cc_microkernel *mk = &s->dbg->mk[m];
+      if (mk->line_first != best) continue;
+      if (mk->role == CC_MK_LOOP_COND || mk->role == CC_MK_LOOP_INC) continue;
+      int has_init = 0;
+      for (uint32_t q = 0; q < s->dbg->nmk; q++)
+        has_init |= s->dbg->mk[q].line_first == best && s->dbg->mk[q].role == CC_MK_LOOP_INIT;
+      if (mk->role == CC_MK_LOOP_BODY && has_init) continue;
+      s->bpset[mk->pc_begin] = 1;
+    }
+  }
+}
+
+static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
+  const struct cc_microkernel *m = mk_at(s, pc);
+  if (!m || m->pc_begin != pc) return NULL;
+  for (int i = 0; i < s->nbp; i++) {
+    struct bp *b = &s->bps[i];
+    if (!b->enabled || !b->line) continue;
+    if (b->file[0] && strcmp(base(b->file), base(s->file))) continue;
+    uint32_t best = UINT32_MAX;
+    for (uint32_t j = 0; j < s->dbg->nmk; j++)
+      if (s->dbg->mk[j].line_first >= b->line && s->dbg->mk[j].line_first < best)
+        best = s->dbg->mk[j].line_first;
+    if (m->line_first == best) return b;
+  }
+  return NULL;
+}
+
+static void bp_add(struct dbg_session *s, const char *arg, int temp) {
+  while (isspace((unsigned char)*arg))
+    arg++;
+  if (!*arg) {
+    fprintf(s->out, "break needs a location: FILE:LINE, LINE or KERNEL\n");
+    return;
+  }
+  if (s->nbp == MAX_BP) {
+    fprintf(s->out, "too many breakpoints\n");
+    return;
+  }
+  struct bp b;
+  memset(&b, 0, sizeof(b));
+  char loc[200];
+  const char *c = strstr(arg, " if ");
+  snprintf(loc, sizeof(loc), "%.*s", c ? (int)(c - arg) : (int)strlen(arg), arg);
+  if (c) snprintf(b.cond, sizeof(b.cond), "%s", c + 4);
+  char *e = loc + strlen(loc);
+  while (e > loc && isspace((unsigned char)e[-1]))
+    *--e = 0;
+  char *colon = strrchr(loc, ':');
+  char *num = colon ? colon + 1 : loc;
+  if (*num && strspn(num, "0123456789") == strlen(num)) {
+    b.line = (uint32_t)strtoul(num, NULL, 10);
+    if (colon) snprintf(b.file, sizeof(b.file), "%.*s", (int)(colon - loc), loc);
+    if (!b.line) {
+      fprintf(s->out, "invalid line number 0\n");
+      return;
+    }
+  } else if (!colon && (isalpha((unsigned char)loc[0]) || loc[0] == '_')) {
+    snprintf(b.kernel, sizeof(b.kernel), "%s", loc);
+  } else {
+    fprintf(s->out, "invalid location '%s'\n", loc);
+    return;
+  }
+  b.id = s->next_id++;
+  b.enabled = 1;
+  b.temp = temp;
+  s->bps[s->nbp++] = b;
+  fprintf(s->out, "%s %d at ", temp ? "Temporary breakpoint" : "Breakpoint", b.id);
+  if (b.line)
+    fprintf(s->out, "%s%s%u", b.file, b.file[0] ? ":" : "line ", b.line);
+  else
+    fprintf(s->out, "kernel %s", b.kernel);
+  if (b.cond[0]) fprintf(s->out, " if %s", b.cond);
+  if (b.line && b.file[0] && s->file && strcmp(base(b.file), base(s->file)))
+    fprintf(s->out, " (pending)");
+  fprintf(s->out, "\n");
+  bp_bind(s);
+}
+
+static void bp_each(struct dbg_session *s, const char *arg, int what) {
+  while (isspace((unsigned char)*arg))
+    arg++;
+  if (!*arg) {
+    if (what == 0) s->nbp = 0;
+    for (int i = 0; i < s->nbp; i++)
+      s->bps[i].enabled = what == 1;
+    bp_bind(s);
+    return;
+  }
+  while (*arg) {
+    char *end;
+    long id = strtol(arg, &end, 10);
+    if (end == arg) {
+      fprintf(s->out, "invalid breakpoint number '%s'\n", arg);
+      return;
+    }
+    int found = 0;
+    for (int i = 0; i < s->nbp; i++)
+      if (s->bps[i].id == id) {
+        found = 1;
+        if (what == 0) {
+          memmove(&s->bps[i], &s->bps[i + 1], (size_t)(s->nbp - i - 1) * sizeof(struct bp));
+          s->nbp--;
+        } else {
+          s->bps[i].enabled = what == 1;
+        }
+        break;
+      }
+    if (!found) fprintf(s->out, "No breakpoint number %ld.\n", id);
+    arg = end;
+    while (isspace((unsigned char)*arg))
+      arg++;
+  }
+  bp_bind(s);
+}
+
+static void bp_info(struct dbg_session *s) {
+  if (!s->nbp) {
+    fprintf(s->out, "No breakpoints.\n");
+    return;
+  }
+  fprintf(s->out, "Num  Type        Enb  Where\n");
+  for (int i = 0; i < s->nbp; i++) {
+    struct bp *b = &s->bps[i];
+    fprintf(s->out, "%-4d %-11s %-4s ", b->id, b->temp ? "tbreakpoint" : "breakpoint",
+            b->enabled ? "y" : "n");
+    if (b->line)
+      fprintf(s->out, "%s%s%u", b->file[0] ? b->file : "line ", b->file[0] ? ":" : "", b->line);
+    else
+      fprintf(s->out, "kernel %s", b->kernel);
+    if (b->cond[0]) fprintf(s->out, " if %s", b->cond);
+    if (b->hits) fprintf(s->out, " (hit %d time%s)", b->hits, b->hits == 1 ? "" : "s");
+    fprintf(s->out, "\n");
+  }
+}
+
+/* ---- running ---- */
+
+enum stop { ST_NONE, ST_STEP, ST_BP, ST_DONE, ST_EXC, ST_ENTRY };
+
+/* Reports a device exception of an item. */
+static int exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
+  s->exc = *e;
+  s->have_exc = 1;
+  s->focus = item;
+  fprintf(s->out, "Device exception: %s\n", e->message);
+  return ST_EXC;
+}
+
+/* Brings every item of the group of `item` to the barrier it waits at and
+ * releases it. Returns ST_NONE or ST_EXC. */
+static int barrier_sync(struct dbg_session *s, uint64_t item) {
+  uint64_t g = simt_dbg_group_of(s->sd, item);
+  uint64_t n = simt_dbg_group_items(s->sd, g, NULL, 0);
+  uint64_t *its = malloc(n * sizeof(uint64_t));
+  simt_dbg_group_items(s->sd, g, its, n);
+  struct dev_exception e;
+  int rc = ST_NONE;
+  for (uint64_t i = 0; i < n && rc == ST_NONE; i++) {
+    for (unsigned r = 0;; r++) {
+      int st = simt_dbg_run(s->sd, its[i], NULL, BUDGET, &e, s->out);
+      if (st == SIMT_DBG_FAULT) {
+        rc = exc_stop(s, its[i], &e);
+        break;
+      }
+      if (st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) break;
+      if (r > MAX_ROUNDS) break;
+    }
+  }
+  if (rc == ST_NONE && simt_dbg_release(s->sd, g, &e) < 0) rc = exc_stop(s, item, &e);
+  free(its);
+  return rc;
+}
+
+/* Runs one item until stop_at (filtered by accept), a barrier, its end or a
+ * fault. Returns an enum stop; ST_NONE means it waits at a barrier. */
+static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at,
+                    int (*accept)(struct dbg_session *, uint64_t, uint32_t, void *), void *arg) {
+  struct dev_exception e;
+  for (unsigned r = 0;; r++) {
+    int st = simt_dbg_run(s->sd, item, stop_at, BUDGET, &e, s->out);
+    uint32_t pc;
+    st = simt_dbg_state(s->sd, item, &pc);
+    if (st == SIMT_DBG_FAULT) return exc_stop(s, item, &e);
+    if (st == SIMT_DBG_DONE) return ST_DONE;
+    if (st == SIMT_DBG_BARRIER) return ST_NONE;
+    if (stop_at && stop_at[pc] && (!accept || accept(s, item, pc, arg))) return ST_STEP;
+    if (r > MAX_ROUNDS) {
+      memset(&e, 0, sizeof(e));
+      snprintf(e.message, sizeof(e.message), "work-item ran too long without reaching a stop");
+      return exc_stop(s, item, &e);
+    }
+  }
+}
+
+static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
+  (void)arg;
+  struct bp *b = bp_at(s, pc);
+  if (!b) return 0;
+  if (b->cond[0]) {
+    uint64_t save = s->focus;
+    s->focus = item;
+    struct dbg_val v;
+    char err[200];
+    int bad = eval(s, b->cond, &v, err, sizeof(err));
+    s->focus = save;
+    if (bad) {
+      fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
+      return 1;
+    }
+    if (v.kind == DBG_FLT ? v.f == 0 : v.i == 0) return 0;
+  }
+  return 1;
+}
+
+/* The full-speed pass: every item runs until one reaches a breakpoint. */
+static int run_all(struct dbg_session *s) {
+  s->passes++;
+  uint64_t nitems = simt_dbg_items(s->sd);
+  uint64_t ngroups = 0;
+  for (uint64_t i = 0; i < nitems; i++) {
+    uint64_t g = simt_dbg_group_of(s->sd, i);
+    if (g + 1 > ngroups) ngroups = g + 1;
+  }
+  /* the focused item first, so a continue moves it on */
+  for (uint64_t g0 = 0; g0 < ngroups; g0++) {
+    uint64_t g = g0 == 0                                    ? simt_dbg_group_of(s->sd, s->focus)
+                 : g0 <= simt_dbg_group_of(s->sd, s->focus) ? g0 - 1
+                                                            : g0;
+    uint64_t n = simt_dbg_group_items(s->sd, g, NULL, 0);
+    uint64_t *its = malloc(n * sizeof(uint64_t));
+    simt_dbg_group_items(s->sd, g, its, n);
+    for (;;) {
+      int running = 0, rc = ST_NONE;
+      for (uint64_t i = 0; i < n; i++) {
+        int st = simt_dbg_state(s->sd, its[i], NULL);
+        if (st == SIMT_DBG_DONE || st == SIMT_DBG_BARRIER) continue;
+        rc = run_item(s, its[i], s->bpset, bp_accept, NULL);
+        if (rc == ST_STEP) {
+          s->focus = its[i];
+          rc = ST_BP;
+        }
+        if (rc == ST_BP || rc == ST_EXC) break;
+        rc = ST_NONE;
+        running = 1;
+      }
+      if (rc != ST_NONE) {
+        free(its);
+        return rc;
+      }
+      struct dev_exception e;
+      int r = simt_dbg_release(s->sd, g, &e);
+      if (r < 0) {
+        uint64_t first = its[0];
+        free(its);
+        return exc_stop(s, first, &e);
+      }
+      if (r == 0 && !running) break;
+      if (r == 0) {
+        int alldone = 1;
+        for (uint64_t i = 0; i < n; i++)
+          if (simt_dbg_state(s->sd, its[i], NULL) != SIMT_DBG_DONE) alldone = 0;
+        if (alldone) break;
+      }
+    }
+    free(its);
+  }
+  return ST_DONE;
+}
+
+struct step_arg {
+  int mode; /* 0 step, 1 next, 2 finish */
+  uint32_t from_line;
+};
+
+static int in_kernel(struct dbg_session *s, const struct cc_microkernel *m) {
+  return m->line_first >= s->dbg->line_first && m->line_first <= s->dbg->line_last &&
+         m->file == s->dbg->mk[0].file;
+}
+
+static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
+  struct step_arg *a = arg;
+  const struct cc_microkernel *m = mk_at(s, pc);
+  if (s->bpset[pc] && bp_accept(s, item, pc, NULL)) return 1;
+  if (!m) return 0;
+  if (m->role == CC_MK_EXIT) return a->mode != 2;
+  if (a->mode == 2) return 0;
+  if (brace_only(s, m->line_first)) return 0;
+  if (a->mode == 1 && !in_kernel(s, m)) return 0;
+  if ((m->role == CC_MK_STMT || m->role == CC_MK_LOOP_BODY) && m->line_first == a->from_line)
+    return 0;
+  return 1;
+}
+
+static int step_item(struct dbg_session *s, int mode) {
+  uint64_t it = s->focus;
+  int st = simt_dbg_state(s->sd, it, NULL);
+  if (st == SIMT_DBG_DONE) {
+    fprintf(s->out, "The work-item has finished; choose another with 'workitem' or 'continue'.\n");
+    return ST_NONE;
+  }
+  if (st == SIMT_DBG_FAULT) {
+    fprintf(s->out, "The work-item raised a device exception and cannot run on.\n");
+    return ST_NONE;
+  }
+  struct step_arg a = {mode, item_line(s, it)};
+  if (mode == 2) {
+    const struct cc_microkernel *m = mk_at(s, 0);
+    (void)m;
+  }
+  for (;;) {
+    st = simt_dbg_state(s->sd, it, NULL);
+    if (st == SIMT_DBG_BARRIER) {
+      int rc = barrier_sync(s, it);
+      if (rc != ST_NONE) return rc;
+      uint32_t pc;
+      simt_dbg_state(s->sd, it, &pc);
+      if (s->stepset[pc] && step_accept(s, it, pc, &a)) return ST_STEP;
+    }
+    int rc = run_item(s, it, s->stepset, step_accept, &a);
+    if (rc == ST_STEP) {
+      uint32_t pc;
+      simt_dbg_state(s->sd, it, &pc);
+      return bp_at(s, pc) && s->bpset[pc] ? ST_BP : ST_STEP;
+    }
+    if (rc != ST_NONE) return rc;
+  }
+}
+
+static void report(struct dbg_session *s, int rc) {
+  if (rc == ST_BP) {
+    uint32_t pc;
+    simt_dbg_state(s->sd, s->focus, &pc);
+    struct bp *b = bp_at(s, pc);
+    char why[64];
+    snprintf(why, sizeof(why), "%s %d", b && b->temp ? "Temporary breakpoint" : "Breakpoint",
+             b ? b->id : 0);
+    if (b) b->hits++;
+    where(s, why);
+    if (b && b->temp) {
+      char id[16];
+      snprintf(id, sizeof(id), "%d", b->id);
+      bp_each(s, id, 0);
+    }
+  } else if (rc == ST_STEP || rc == ST_ENTRY) {
+    where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
+  } else if (rc == ST_EXC) {
+    char ids[160];
+    ids_str(s, s->focus, ids, sizeof(ids));
+    uint32_t line = item_line(s, s->focus);
+    fprintf(s->out, "Stopped by the exception in %s at %s:%u\n", ids, base(s->file), line);
+    show_line(s, line);
+  } else if (rc == ST_DONE) {
+    if (simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE && s->finished) {
+      fprintf(s->out, "Kernel %s finished.\n", s->k->name);
+    } else {
+      where(s, NULL);
+    }
+  }
+}
+
+static int all_done(struct dbg_session *s) {
+  uint64_t n = simt_dbg_items(s->sd);
+  for (uint64_t i = 0; i < n; i++)
+    if (simt_dbg_state(s->sd, i, NULL) != SIMT_DBG_DONE) return 0;
+  return 1;
+}
+
+static void list_ranges(struct dbg_session *s, const char *title, int want) {
+  uint64_t n = simt_dbg_items(s->sd), count = 0;
+  fprintf(s->out, "%s:", title);
+  for (uint64_t i = 0; i < n;) {
+    int st = simt_dbg_state(s->sd, i, NULL);
+    int cls = st == SIMT_DBG_FRESH ? 0 : st == SIMT_DBG_DONE ? 2 : 1;
+    if (cls != want) {
+      i++;
+      continue;
+    }
+    uint64_t j = i;
+    while (j + 1 < n) {
+      int st2 = simt_dbg_state(s->sd, j + 1, NULL);
+      int c2 = st2 == SIMT_DBG_FRESH ? 0 : st2 == SIMT_DBG_DONE ? 2 : 1;
+      if (c2 != want || want == 1) break;
+      j++;
+    }
+    if (want == 1) {
+      uint32_t pc;
+      int st1 = simt_dbg_state(s->sd, i, &pc);
+      const struct cc_microkernel *m = mk_at(s, pc);
+      fprintf(s->out, " %" PRIu64 "%s(line %u%s)", i, i == s->focus ? "*" : "",
+              m ? m->line_first : 0, st1 == SIMT_DBG_BARRIER ? ", barrier" : "");
+    } else if (j == i) {
+      fprintf(s->out, " %" PRIu64, i);
+    } else {
+      fprintf(s->out, " %" PRIu64 "-%" PRIu64, i, j);
+    }
+    count += j - i + 1;
+    i = j + 1;
+  }
+  fprintf(s->out, "%s (%" PRIu64 ")\n", count ? "" : " none", count);
+}
+
+static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
+  uint64_t v[3] = {0, 0, 0};
+  int n = sscanf(arg, "%" SCNu64 " %" SCNu64 " %" SCNu64, &v[0], &v[1], &v[2]);
+  if (n < 1) {
+    fprintf(s->out, "usage: %s X [Y Z]\n", group ? "workgroup" : "workitem");
+    return;
+  }
+  const struct dev_launch *l = s->l;
+  uint64_t lid[3];
+  simt_dbg_ids(s->sd, s->focus, NULL, lid, NULL);
+  uint64_t g[3];
+  for (int k = 0; k < 3; k++) {
+    uint64_t glob = k < (int)l->work_dim ? l->global[k] : 1;
+    uint64_t loc = k < (int)l->work_dim ? l->local[k] : 1;
+    uint64_t off = k < (int)l->work_dim ? l->offset[k] : 0;
+    if (group) {
+      g[k] = v[k] * loc + lid[k];
+      if (v[k] * loc >= glob || g[k] >= glob) {
+        fprintf(s->out,
+                "invalid work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): the launch has %" PRIu64
+                " group%s in dimension %d\n",
+                v[0], v[1], v[2], (glob + loc - 1) / loc, (glob + loc - 1) / loc == 1 ? "" : "s",
+                k);
+        return;
+      }
+    } else {
+      if (v[k] < off || v[k] - off >= glob) {
+        fprintf(s->out,
+                "invalid work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): global size is (%" PRIu64
+                ",%" PRIu64 ",%" PRIu64 ")\n",
+                v[0], v[1], v[2], l->global[0], l->work_dim > 1 ? l->global[1] : 1,
+                l->work_dim > 2 ? l->global[2] : 1);
+        return;
+      }
+      g[k] = v[k] - off;
+    }
+  }
+  uint64_t g1 = l->work_dim > 1 ? l->global[1] : 1;
+  (void)g1;
+  uint64_t gx = l->global[0], gy = l->work_dim > 1 ? l->global[1] : 1;
+  s->focus = g[0] + g[1] * gx + g[2] * gx * gy;
+  where(s, "Switching to");
+}
+
+static void list_cmd(struct dbg_session *s, const char *arg) {
+  uint32_t c = item_line(s, s->focus);
+  if (*arg) c = (uint32_t)strtoul(arg, NULL, 10);
+  if (!c) c = s->dbg ? s->dbg->line_first : 1;
+  uint32_t a = c > 5 ? c - 5 : 1;
+  if (a > s->nlines) {
+    fprintf(s->out, "Line number %u out of range; %s has %u lines.\n", c, base(s->file), s->nlines);
+    return;
+  }
+  for (uint32_t i = a; i < a + 10 && i <= s->nlines; i++)
+    fprintf(s->out, "%u\t%s\n", i, s->lines[i - 1]);
+}
+
+/* ---- commands ---- */
+
+static int is(const char *cmd, const char *full, size_t minlen) {
+  size_t n = strlen(cmd);
+  return n >= minlen && n <= strlen(full) && !strncmp(cmd, full, n);
+}
+
+/* Runs one command line. Returns 1 when the launch should resume. */
+static int command(struct dbg_session *s, char *line, int *resume_kind) {
+  while (isspace((unsigned char)*line))
+    line++;
+  char *e = line + strlen(line);
+  while (e > line && isspace((unsigned char)e[-1]))
+    *--e = 0;
+  if (!*line || line[0] == '#') return 0;
+  char cmd[32];
+  int n = 0;
+  while (n < 31 && line[n] && !isspace((unsigned char)line[n]) && line[n] != '/')
+    cmd[n] = line[n], n++;
+  cmd[n] = 0;
+  char *arg = line + n;
+  while (isspace((unsigned char)*arg))
+    arg++;
+  int live = s->sd != NULL;
+  if (is(cmd, "break", 1) || is(cmd, "tbreak", 2)) {
+    bp_add(s, arg, cmd[0] == 't');
+  } else if (is(cmd, "delete", 1)) {
+    bp_each(s, arg, 0);
+  } else if (is(cmd, "enable", 2)) {
+    bp_each(s, arg, 1);
+  } else if (is(cmd, "disable", 3)) {
+    bp_each(s, arg, 2);
+  } else if (is(cmd, "quit", 1)) {
+    s->quit = 1;
+    return 1;
+  } else if (is(cmd, "run", 1) || is(cmd, "start", 5)) {
+    if (live) {
+      fprintf(s->out, "The kernel is already running; use 'continue'.\n");
+      return 0;
+    }
+    *resume_kind = is(cmd, "start", 5) ? 'e' : 'r';
+    return 1;
+  } else if (is(cmd, "continue", 1) || is(cmd, "step", 1) || is(cmd, "next", 1) ||
+             is(cmd, "finish", 3)) {
+    if (!live) {
+      fprintf(s->out, "The kernel is not being run; use 'run' or 'start'.\n");
+      return 0;
+    }
+    *resume_kind = cmd[0];
+    return 1;
+  } else if (is(cmd, "info", 1)) {
+    if (is(arg, "breakpoints", 1))
+      bp_info(s);
+    else if (!live)
+      fprintf(s->out, "No kernel is stopped.\n");
+    else if (is(arg, "locals", 2))
+      info_vars(s, 0);
+    else if (is(arg, "args", 1))
+      info_vars(s, 1);
+    else if (is(arg, "workitems", 1)) {
+      fprintf(s->out, "pass %d, focus %" PRIu64 "\n", s->passes, s->focus);
+      list_ranges(s, "not yet launched", 0);
+      list_ranges(s, "in progress", 1);
+      list_ranges(s, "logically complete", 2);
+    } else
+      fprintf(s->out, "unknown info command '%s' (breakpoints, locals, args, workitems)\n", arg);
+  } else if (is(cmd, "list", 1)) {
+    if (!live)
+      fprintf(s->out, "No kernel is stopped.\n");
+    else
+      list_cmd(s, arg);
+  } else if (is(cmd, "print", 1) || is(cmd, "p", 1)) {
+    if (!live)
+      fprintf(s->out, "No kernel is stopped.\n");
+    else
+      print_expr(s, line + n);
+  } else if (is(cmd, "set", 3)) {
+    if (!strncmp(arg, "var ", 4)) arg += 4;
+    if (!live) {
+      fprintf(s->out, "No kernel is stopped.\n");
+    } else if (!strchr(arg, '=')) {
+      fprintf(s->out, "usage: set var NAME = EXPR\n");
+    } else {
+      struct dbg_val v;
+      char err[200];
+      if (eval(s, arg, &v, err, sizeof(err))) fprintf(s->out, "%s\n", err);
+    }
+  } else if (is(cmd, "workitem", 2) || is(cmd, "workgroup", 5)) {
+    if (!live)
+      fprintf(s->out, "No kernel is stopped.\n");
+    else
+      focus_cmd(s, arg, cmd[4] == 'g');
+  } else if (is(cmd, "backtrace", 2) || is(cmd, "where", 3) || !strcmp(cmd, "bt")) {
+    if (!live) {
+      fprintf(s->out, "No stack.\n");
+    } else {
+      uint32_t ln = item_line(s, s->focus);
+      uint32_t pc;
+      simt_dbg_state(s->sd, s->focus, &pc);
+      const struct cc_microkernel *m = mk_at(s, pc);
+      if (m && !in_kernel(s, m))
+        fprintf(s->out, "#0  <inlined function> at %s:%u\n#1  %s at %s\n", base(s->file), ln,
+                s->k->name, base(s->file));
+      else
+        fprintf(s->out, "#0  %s at %s:%u\n", s->k->name, base(s->file), ln);
+    }
+  } else {
+    fprintf(s->out, "Undefined command: \"%s\".\n", cmd);
+  }
+  return 0;
+}
+
+static int read_cmd(struct dbg_session *s, int *kind) {
+  for (;;) {
+    char *line = s->read(s->rctx, "(lockstep) ");
+    if (!line) {
+      s->quit = 1;
+      return 1;
+    }
+    if (s->echo) fprintf(s->out, "(lockstep) %s\n", line);
+    int r = command(s, line, kind);
+    free(line);
+    fflush(s->out);
+    if (r) return 1;
+  }
+}
+
+int dbg_prompt(struct dbg_session *s) {
+  int kind = 0;
+  read_cmd(s, &kind);
+  if (s->quit) return 1;
+  s->stop_entry = kind == 'e';
+  return 0;
+}
+
+static void split_lines(struct dbg_session *s, const char *src) {
+  s->nlines = 0;
+  s->lines = NULL;
+  if (!src) return;
+  uint32_t cap = 0;
+  for (const char *p = src; *p;) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (s->nlines == cap) s->lines = realloc(s->lines, (cap = cap * 2 + 64) * sizeof(char *));
+    s->lines[s->nlines] = malloc(n + 1);
+    memcpy(s->lines[s->nlines], p, n);
+    s->lines[s->nlines][n] = 0;
+    s->nlines++;
+    p = e ? e + 1 : p + n;
+  }
+}
+
+int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
+               const char *source, const char *file, struct dev_exception *exc, int *quit) {
+  char err[160];
+  *quit = 0;
+  if (!l->kernel->debug) {
+    fprintf(s->out, "kernel %s has no debug tables; build the program with -g\n", l->kernel->name);
+    return 1;
+  }
+  s->sd = simt_dbg_open(d, l, err, sizeof(err));
+  if (!s->sd) {
+    fprintf(s->out, "cannot debug the launch: %s\n", err);
+    return 1;
+  }
+  s->k = l->kernel;
+  s->dbg = l->kernel->debug;
+  s->l = l;
+  s->file = file ? file : s->k->name;
+  split_lines(s, source);
+  s->stepset = calloc(s->k->ninsns + 1, 1);
+  s->bpset = calloc(s->k->ninsns + 1, 1);
+  for (uint32_t m = 0; m < s->dbg->nmk; m++)
+    s->stepset[s->dbg->mk[m].pc_begin] = 1;
+  bp_bind(s);
+  s->focus = 0;
+  s->passes = 0;
+  s->have_exc = 0;
+  s->finished = 0;
+  int entry = s->stop_entry;
+  for (int i = 0; i < s->nbp; i++)
+    if (s->bps[i].enabled && !s->bps[i].line && !strcmp(s->bps[i].kernel, s->k->name)) {
+      entry = 1;
+      s->bps[i].hits++;
+    }
+  int rc = ST_NONE;
+  if (entry) {
+    struct step_arg a = {0, s->dbg->line_first};
+    rc = run_item(s, 0, s->stepset, step_accept, &a);
+    if (rc == ST_STEP) rc = ST_ENTRY;
+  } else {
+    rc = run_all(s);
+  }
+  int kind = 0;
+  while (!s->quit) {
+    if (rc == ST_DONE && all_done(s)) {
+      s->finished = 1;
+      report(s, rc);
+      break;
+    }
+    report(s, rc);
+    read_cmd(s, &kind);
+    if (s->quit) break;
+    if (s->have_exc) {
+      fprintf(s->out, "The launch stopped on a device exception and cannot continue.\n");
+      break;
+    }
+    if (kind == 'c')
+      rc = run_all(s);
+    else
+      rc = step_item(s, kind == 's' ? 0 : kind == 'n' ? 1 : 2);
+    if (rc == ST_NONE) rc = ST_STEP;
+  }
+  int ret = 0;
+  if (s->have_exc) {
+    if (exc) *exc = s->exc;
+    ret = -5;
+  } else if (!s->finished && !s->quit) {
+    ret = 1;
+  }
+  *quit = s->quit;
+  simt_dbg_close(s->sd);
+  s->sd = NULL;
+  for (uint32_t i = 0; i < s->nlines; i++)
+    free(s->lines[i]);
+  free(s->lines);
+  s->lines = NULL;
+  free(s->stepset);
+  free(s->bpset);
+  s->k = NULL;
+  s->dbg = NULL;
+  return ret;
+}

@@ -1,0 +1,610 @@
+/*
+ * dbg_expr.c - the debugger's expression language: a subset of OpenCL C
+ * (variables, a[i], v.x/v.s3, *p, &x, arithmetic, comparisons, logic,
+ * casts, assignment) evaluated over one work-item's memory.
+ *
+ * It reaches memory and names only through struct dbg_env; it must not know
+ * about sessions, breakpoints or the device.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debugger/dbg.h"
+
+struct P {
+  const struct dbg_env *env;
+  const char *s;
+  char *err;
+  size_t errlen;
+  int failed;
+};
+
+static void fail(struct P *p, const char *fmt, const char *arg) {
+  if (!p->failed) snprintf(p->err, p->errlen, fmt, arg);
+  p->failed = 1;
+}
+
+static void ws(struct P *p) {
+  while (isspace((unsigned char)*p->s))
+    p->s++;
+}
+static int eat(struct P *p, const char *t) {
+  ws(p);
+  size_t n = strlen(t);
+  if (strncmp(p->s, t, n)) return 0;
+  /* don't take '&' of '&&', '=' of '==', '<' of '<<' ... */
+  if (n == 1 && strchr("&|=<>", t[0]) && p->s[1] == t[0]) return 0;
+  if (n == 1 && strchr("<>!=", t[0]) && p->s[1] == '=') return 0;
+  p->s += n;
+  return 1;
+}
+
+static const struct {
+  const char *name;
+  int kind, sign;
+  unsigned size;
+} base_types[] = {
+    {"char", DBG_INT, 1, 1},          {"uchar", DBG_INT, 0, 1},  {"unsigned char", DBG_INT, 0, 1},
+    {"short", DBG_INT, 1, 2},         {"ushort", DBG_INT, 0, 2}, {"unsigned short", DBG_INT, 0, 2},
+    {"int", DBG_INT, 1, 4},           {"uint", DBG_INT, 0, 4},   {"unsigned int", DBG_INT, 0, 4},
+    {"unsigned", DBG_INT, 0, 4},      {"long", DBG_INT, 1, 8},   {"ulong", DBG_INT, 0, 8},
+    {"unsigned long", DBG_INT, 0, 8}, {"size_t", DBG_INT, 0, 8}, {"bool", DBG_INT, 0, 1},
+    {"float", DBG_FLT, 1, 4},         {"double", DBG_FLT, 1, 8},
+};
+
+/* Strips qualifiers into buf. */
+static void strip(const char *t, char *buf, size_t len) {
+  static const char *const quals[] = {"__global ",   "global ",   "__local ",   "local ",
+                                      "__constant ", "constant ", "__private ", "private ",
+                                      "const ",      "volatile ", "restrict ",  "__restrict "};
+  char tmp[128];
+  snprintf(tmp, sizeof(tmp), "%s", t);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t q = 0; q < sizeof(quals) / sizeof(quals[0]); q++) {
+      char *at = strstr(tmp, quals[q]);
+      if (at) {
+        memmove(at, at + strlen(quals[q]), strlen(at + strlen(quals[q])) + 1);
+        changed = 1;
+      }
+    }
+  }
+  char *e = tmp + strlen(tmp);
+  while (e > tmp && isspace((unsigned char)e[-1]))
+    *--e = 0;
+  snprintf(buf, len, "%s", tmp);
+}
+
+static int scalar_type(const char *t, int *kind, int *sign, unsigned *size, unsigned *vec) {
+  *vec = 0;
+  for (size_t i = 0; i < sizeof(base_types) / sizeof(base_types[0]); i++) {
+    size_t n = strlen(base_types[i].name);
+    if (!strncmp(t, base_types[i].name, n)) {
+      const char *r = t + n;
+      unsigned v = 0;
+      if (*r && isdigit((unsigned char)*r)) v = (unsigned)strtoul(r, (char **)&r, 10);
+      if (*r) continue;
+      *kind = base_types[i].kind;
+      *sign = base_types[i].sign;
+      *size = base_types[i].size;
+      *vec = v;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int dbg_type_parse(const char *type, struct dbg_val *v) {
+  char t[128];
+  strip(type, t, sizeof(t));
+  memset(v, 0, sizeof(*v));
+  snprintf(v->type, sizeof(v->type), "%.63s", t);
+  size_t n = strlen(t);
+  int kind, sign;
+  unsigned size, vec;
+  if (n && t[n - 1] == '*') {
+    char el[128];
+    snprintf(el, sizeof(el), "%.*s", (int)(n - 1), t);
+    char *e = el + strlen(el);
+    while (e > el && isspace((unsigned char)e[-1]))
+      *--e = 0;
+    v->kind = DBG_PTR;
+    v->size = 8;
+    if (scalar_type(el, &kind, &sign, &size, &vec) && !vec) {
+      v->ekind = kind;
+      v->esigned = sign;
+      v->count = size;
+    } else {
+      v->ekind = -1;
+    }
+    return 1;
+  }
+  char *br = strchr(t, '[');
+  if (br) {
+    char el[128];
+    snprintf(el, sizeof(el), "%.*s", (int)(br - t), t);
+    if (!scalar_type(el, &kind, &sign, &size, &vec) || vec) return 0;
+    v->kind = DBG_ARR;
+    v->ekind = kind;
+    v->esigned = sign;
+    v->size = size;
+    v->count = (unsigned)strtoul(br + 1, NULL, 10);
+    return 1;
+  }
+  if (!scalar_type(t, &kind, &sign, &size, &vec)) return 0;
+  if (vec) {
+    v->kind = DBG_VEC;
+    v->ekind = kind;
+    v->esigned = sign;
+    v->size = size;
+    v->count = vec;
+    return 1;
+  }
+  v->kind = kind;
+  v->is_signed = sign;
+  v->size = size;
+  return 1;
+}
+
+static void elem_of(const struct dbg_val *c, struct dbg_val *e, uint64_t addr) {
+  memset(e, 0, sizeof(*e));
+  e->kind = c->ekind;
+  e->is_signed = c->esigned;
+  e->size = c->kind == DBG_PTR ? c->count : c->size;
+  e->addr = addr;
+  snprintf(e->type, sizeof(e->type), "%s", c->type);
+  char *cut = strpbrk(e->type, "[*");
+  if (cut) *cut = 0;
+  for (char *x = e->type + strlen(e->type);
+       x > e->type && (x[-1] == ' ' || isdigit((unsigned char)x[-1])) && c->kind == DBG_VEC; x--)
+    x[-1] = 0;
+}
+
+/* Loads a scalar lvalue. */
+static void load(struct P *p, struct dbg_val *v) {
+  if (!v->addr || (v->kind != DBG_INT && v->kind != DBG_FLT && v->kind != DBG_PTR)) return;
+  const uint8_t *m = p->env->mem(p->env->ctx, v->addr, v->size);
+  if (!m) {
+    char a[32];
+    snprintf(a, sizeof(a), "0x%" PRIx64, v->addr);
+    fail(p, "Cannot access memory at address %s", a);
+    return;
+  }
+  uint64_t raw = 0;
+  memcpy(&raw, m, v->size);
+  if (v->kind == DBG_FLT) {
+    if (v->size == 4) {
+      float f;
+      memcpy(&f, &raw, 4);
+      v->f = f;
+    } else {
+      memcpy(&v->f, &raw, 8);
+    }
+  } else if (v->is_signed && v->size < 8) {
+    int sh = 64 - 8 * (int)v->size;
+    v->i = (int64_t)(raw << sh) >> sh;
+  } else {
+    v->i = (int64_t)raw;
+  }
+}
+
+static struct dbg_val rv(struct P *p, struct dbg_val v) {
+  load(p, &v);
+  struct dbg_val r = v;
+  r.addr = 0;
+  if (v.kind == DBG_ARR || v.kind == DBG_VEC) {
+    fail(p, "%s", "an array or vector cannot be used as a number here");
+  }
+  return r;
+}
+
+static struct dbg_val mk_int(int64_t i, int sign, unsigned size) {
+  struct dbg_val v;
+  memset(&v, 0, sizeof(v));
+  v.kind = DBG_INT;
+  v.i = i;
+  v.is_signed = sign;
+  v.size = size;
+  snprintf(v.type, sizeof(v.type), "%s",
+           size == 8 ? (sign ? "long" : "ulong")
+           : sign    ? "int"
+                     : "uint");
+  return v;
+}
+static struct dbg_val mk_flt(double f) {
+  struct dbg_val v;
+  memset(&v, 0, sizeof(v));
+  v.kind = DBG_FLT;
+  v.f = f;
+  v.size = 4;
+  snprintf(v.type, sizeof(v.type), "float");
+  return v;
+}
+static double as_f(const struct dbg_val *v) {
+  return v->kind == DBG_FLT ? v->f : v->is_signed ? (double)v->i : (double)(uint64_t)v->i;
+}
+
+static struct dbg_val expr(struct P *p);
+static struct dbg_val unary(struct P *p);
+
+static struct dbg_val postfix(struct P *p, struct dbg_val v) {
+  for (;;) {
+    if (p->failed) return v;
+    if (eat(p, "[")) {
+      struct dbg_val ix = rv(p, expr(p));
+      if (!eat(p, "]")) fail(p, "%s", "expected ']'");
+      if (p->failed) return v;
+      if (v.kind == DBG_ARR || v.kind == DBG_VEC) {
+        if (ix.i < 0 || (uint64_t)ix.i >= v.count) {
+          char b[64];
+          snprintf(b, sizeof(b), "%" PRId64 " (size %u)", ix.i, v.count);
+          fail(p, "index out of range: %s", b);
+          return v;
+        }
+        struct dbg_val e;
+        elem_of(&v, &e, v.addr + (uint64_t)ix.i * v.size);
+        v = e;
+      } else if (v.kind == DBG_PTR || (v.addr && v.kind == DBG_PTR)) {
+        struct dbg_val pv = rv(p, v);
+        if (pv.ekind < 0) fail(p, "%s", "cannot index a pointer to this type");
+        struct dbg_val e;
+        elem_of(&pv, &e, (uint64_t)pv.i + (uint64_t)ix.i * pv.count);
+        v = e;
+      } else {
+        fail(p, "%s", "cannot subscript something that is not an array or pointer");
+      }
+    } else if (eat(p, ".")) {
+      ws(p);
+      char f[32];
+      int n = 0;
+      while (n < 31 && (isalnum((unsigned char)*p->s) || *p->s == '_'))
+        f[n++] = *p->s++;
+      f[n] = 0;
+      if (v.kind != DBG_VEC) {
+        fail(p, "no field '%s': fields of structs are not known to the debugger", f);
+        return v;
+      }
+      int idx = -1;
+      if (n == 1 && strchr("xyzw", f[0])) idx = (int)(strchr("xyzw", f[0]) - "xyzw");
+      if ((f[0] == 's' || f[0] == 'S') && n == 2 && isxdigit((unsigned char)f[1]))
+        idx = (int)strtol(f + 1, NULL, 16);
+      if (idx < 0 || (unsigned)idx >= v.count) {
+        fail(p, "no component '%s' in this vector", f);
+        return v;
+      }
+      struct dbg_val e;
+      elem_of(&v, &e, v.addr + (uint64_t)idx * v.size);
+      v = e;
+    } else {
+      return v;
+    }
+  }
+}
+
+static int try_cast(struct P *p, struct dbg_val *t) {
+  const char *save = p->s;
+  if (!eat(p, "(")) return 0;
+  ws(p);
+  char name[64];
+  int n = 0;
+  while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_' || *p->s == ' ' || *p->s == '*'))
+    name[n++] = *p->s++;
+  name[n] = 0;
+  if (eat(p, ")") && n && dbg_type_parse(name, t) && t->kind != DBG_ARR) return 1;
+  p->s = save;
+  return 0;
+}
+
+static struct dbg_val primary(struct P *p) {
+  ws(p);
+  struct dbg_val v = mk_int(0, 1, 4);
+  if (eat(p, "(")) {
+    v = expr(p);
+    if (!eat(p, ")")) fail(p, "%s", "expected ')'");
+    return postfix(p, v);
+  }
+  if (isdigit((unsigned char)*p->s) || *p->s == '.') {
+    char *end;
+    const char *st = p->s;
+    if (st[0] == '0' && (st[1] == 'x' || st[1] == 'X')) {
+      v = mk_int((int64_t)strtoull(st, &end, 16), 1, 4);
+    } else {
+      v = mk_int((int64_t)strtoll(st, &end, 10), 1, 4);
+      if (*end == '.' || *end == 'e' || *end == 'E') v = mk_flt(strtod(st, &end));
+    }
+    p->s = end;
+    while (*p->s == 'f' || *p->s == 'u' || *p->s == 'U' || *p->s == 'l' || *p->s == 'L')
+      p->s++;
+    if (v.kind == DBG_INT && (v.i > INT32_MAX || v.i < INT32_MIN)) v.size = 8;
+    return v;
+  }
+  if (isalpha((unsigned char)*p->s) || *p->s == '_') {
+    char name[64];
+    int n = 0;
+    while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_'))
+      name[n++] = *p->s++;
+    name[n] = 0;
+    if (eat(p, "(")) {
+      struct dbg_val a = mk_int(0, 1, 4);
+      if (!eat(p, ")")) {
+        a = rv(p, expr(p));
+        if (!eat(p, ")")) fail(p, "%s", "expected ')'");
+      }
+      uint64_t out = 0;
+      if (!p->failed && !p->env->sreg(p->env->ctx, name, (unsigned)a.i, &out)) {
+        fail(p, "unknown function '%s'", name);
+      }
+      return mk_int((int64_t)out, 0, 8);
+    }
+    const char *e = p->env->lookup(p->env->ctx, name, &v);
+    if (e) fail(p, "%s", e);
+    return postfix(p, v);
+  }
+  fail(p, "syntax error at '%s'", *p->s ? p->s : "end of expression");
+  return v;
+}
+
+static struct dbg_val unary(struct P *p) {
+  struct dbg_val t;
+  if (eat(p, "-")) {
+    struct dbg_val v = rv(p, unary(p));
+    if (v.kind == DBG_FLT)
+      v.f = -v.f;
+    else
+      v.i = -v.i;
+    return v;
+  }
+  if (eat(p, "+")) return rv(p, unary(p));
+  if (eat(p, "!")) {
+    struct dbg_val v = rv(p, unary(p));
+    return mk_int(v.kind == DBG_FLT ? v.f == 0 : v.i == 0, 1, 4);
+  }
+  if (eat(p, "~")) {
+    struct dbg_val v = rv(p, unary(p));
+    v.i = ~v.i;
+    return v;
+  }
+  if (eat(p, "*")) {
+    struct dbg_val v = rv(p, unary(p));
+    if (p->failed) return v;
+    if (v.kind != DBG_PTR || v.ekind < 0) {
+      fail(p, "%s", "cannot dereference something that is not a pointer to a scalar");
+      return v;
+    }
+    struct dbg_val e;
+    elem_of(&v, &e, (uint64_t)v.i);
+    return e;
+  }
+  if (eat(p, "&")) {
+    struct dbg_val v = unary(p);
+    if (p->failed) return v;
+    if (!v.addr) {
+      fail(p, "%s", "cannot take the address of a value that is not in memory");
+      return v;
+    }
+    struct dbg_val r = mk_int((int64_t)v.addr, 0, 8);
+    r.kind = DBG_PTR;
+    r.ekind = v.kind == DBG_ARR || v.kind == DBG_VEC ? v.ekind : v.kind;
+    r.esigned = v.kind == DBG_ARR || v.kind == DBG_VEC ? v.esigned : v.is_signed;
+    r.count = v.size;
+    snprintf(r.type, sizeof(r.type), "%.60s *", v.type);
+    return r;
+  }
+  if (try_cast(p, &t)) {
+    struct dbg_val v = rv(p, unary(p));
+    if (t.kind == DBG_FLT) {
+      t.f = as_f(&v);
+      if (t.size == 4) t.f = (float)t.f;
+    } else {
+      int64_t x = v.kind == DBG_FLT ? (int64_t)v.f : v.i;
+      if (t.size < 8) {
+        int sh = 64 - 8 * (int)t.size;
+        x = t.is_signed ? (int64_t)((uint64_t)x << sh) >> sh : (int64_t)(((uint64_t)x << sh) >> sh);
+      }
+      t.i = x;
+    }
+    return t;
+  }
+  return primary(p);
+}
+
+/* Binary operators by precedence level. */
+static const char *const levels[][6] = {
+    {"||"},       {"&&"},     {"|"},           {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"},
+    {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"},
+};
+#define NLEVELS (int)(sizeof(levels) / sizeof(levels[0]))
+
+static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struct dbg_val b) {
+  if (!strcmp(op, "&&")) return mk_int(as_f(&a) != 0 && as_f(&b) != 0, 1, 4);
+  if (!strcmp(op, "||")) return mk_int(as_f(&a) != 0 || as_f(&b) != 0, 1, 4);
+  int flt = a.kind == DBG_FLT || b.kind == DBG_FLT;
+  if (a.kind == DBG_PTR && (!strcmp(op, "+") || !strcmp(op, "-")) && b.kind == DBG_INT) {
+    a.i += (op[0] == '+' ? 1 : -1) * b.i * (int64_t)(a.count ? a.count : 1);
+    return a;
+  }
+  if (flt) {
+    double x = as_f(&a), y = as_f(&b);
+    if (!strcmp(op, "+")) return mk_flt(x + y);
+    if (!strcmp(op, "-")) return mk_flt(x - y);
+    if (!strcmp(op, "*")) return mk_flt(x * y);
+    if (!strcmp(op, "/")) return mk_flt(x / y);
+    if (!strcmp(op, "==")) return mk_int(x == y, 1, 4);
+    if (!strcmp(op, "!=")) return mk_int(x != y, 1, 4);
+    if (!strcmp(op, "<")) return mk_int(x < y, 1, 4);
+    if (!strcmp(op, ">")) return mk_int(x > y, 1, 4);
+    if (!strcmp(op, "<=")) return mk_int(x <= y, 1, 4);
+    if (!strcmp(op, ">=")) return mk_int(x >= y, 1, 4);
+    fail(p, "invalid operands to '%s' (floating point)", op);
+    return a;
+  }
+  unsigned size = a.size > b.size ? a.size : b.size;
+  if (size < 4) size = 4;
+  int sign = (a.is_signed || a.size < size) && (b.is_signed || b.size < size);
+  int64_t x = a.i, y = b.i;
+  uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+  if (size == 4 && !sign) ux &= 0xffffffffu, uy &= 0xffffffffu;
+  int64_t r = 0;
+  if (!strcmp(op, "+"))
+    r = x + y;
+  else if (!strcmp(op, "-"))
+    r = x - y;
+  else if (!strcmp(op, "*"))
+    r = x * y;
+  else if (!strcmp(op, "/") || !strcmp(op, "%")) {
+    if (y == 0) {
+      fail(p, "%s", "division by zero");
+      return a;
+    }
+    r = op[0] == '/' ? (sign ? x / y : (int64_t)(ux / uy)) : (sign ? x % y : (int64_t)(ux % uy));
+  } else if (!strcmp(op, "&"))
+    r = x & y;
+  else if (!strcmp(op, "|"))
+    r = x | y;
+  else if (!strcmp(op, "^"))
+    r = x ^ y;
+  else if (!strcmp(op, "<<"))
+    r = (int64_t)(ux << (y & 63));
+  else if (!strcmp(op, ">>"))
+    r = sign ? x >> (y & 63) : (int64_t)(ux >> (y & 63));
+  else if (!strcmp(op, "=="))
+    return mk_int(sign ? x == y : ux == uy, 1, 4);
+  else if (!strcmp(op, "!="))
+    return mk_int(sign ? x != y : ux != uy, 1, 4);
+  else if (!strcmp(op, "<"))
+    return mk_int(sign ? x < y : ux < uy, 1, 4);
+  else if (!strcmp(op, ">"))
+    return mk_int(sign ? x > y : ux > uy, 1, 4);
+  else if (!strcmp(op, "<="))
+    return mk_int(sign ? x <= y : ux <= uy, 1, 4);
+  else if (!strcmp(op, ">="))
+    return mk_int(sign ? x >= y : ux >= uy, 1, 4);
+  if (size == 4) r = sign ? (int32_t)r : (int64_t)(uint32_t)r;
+  return mk_int(r, sign, size);
+}
+
+static struct dbg_val binary(struct P *p, int level) {
+  if (level == NLEVELS) return unary(p);
+  struct dbg_val a = binary(p, level + 1);
+  for (;;) {
+    if (p->failed) return a;
+    const char *op = NULL;
+    for (int k = 0; k < 6 && levels[level][k]; k++)
+      if (eat(p, levels[level][k])) {
+        op = levels[level][k];
+        break;
+      }
+    if (!op) return a;
+    struct dbg_val x = rv(p, a);
+    struct dbg_val y = rv(p, binary(p, level + 1));
+    if (p->failed) return a;
+    a = apply(p, op, x, y);
+  }
+}
+
+static void store(struct P *p, struct dbg_val *dst, struct dbg_val v) {
+  if (!dst->addr || (dst->kind != DBG_INT && dst->kind != DBG_FLT && dst->kind != DBG_PTR)) {
+    fail(p, "%s", "left operand of assignment is not a scalar variable");
+    return;
+  }
+  uint8_t *m = p->env->mem(p->env->ctx, dst->addr, dst->size);
+  if (!m) {
+    fail(p, "%s", "cannot write that memory");
+    return;
+  }
+  uint64_t raw;
+  if (dst->kind == DBG_FLT) {
+    double f = as_f(&v);
+    if (dst->size == 4) {
+      float x = (float)f;
+      memcpy(&raw, &x, 4);
+    } else {
+      memcpy(&raw, &f, 8);
+    }
+  } else {
+    raw = (uint64_t)(v.kind == DBG_FLT ? (int64_t)v.f : v.i);
+  }
+  memcpy(m, &raw, dst->size);
+}
+
+static struct dbg_val expr(struct P *p) {
+  struct dbg_val a = binary(p, 0);
+  ws(p);
+  if (p->s[0] == '=' && p->s[1] != '=') {
+    p->s++;
+    struct dbg_val b = rv(p, expr(p));
+    if (p->failed) return a;
+    store(p, &a, b);
+  }
+  return a;
+}
+
+int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
+             size_t errlen) {
+  struct P p = {env, text, err, errlen, 0};
+  struct dbg_val v = expr(&p);
+  ws(&p);
+  if (!p.failed && *p.s) fail(&p, "syntax error at '%s'", p.s);
+  if (!p.failed) load(&p, &v);
+  *out = v;
+  return p.failed;
+}
+
+static void fmt_scalar(const struct dbg_val *v, int fmt, char *buf, size_t len) {
+  if (v->kind == DBG_FLT) {
+    if (fmt == 'x') {
+      uint64_t raw = 0;
+      if (v->size == 4) {
+        float f = (float)v->f;
+        memcpy(&raw, &f, 4);
+      } else {
+        memcpy(&raw, &v->f, 8);
+      }
+      snprintf(buf, len, "0x%" PRIx64, raw);
+    } else {
+      snprintf(buf, len, "%.9g", v->f);
+    }
+  } else if (v->kind == DBG_PTR) {
+    snprintf(buf, len, "(%s) 0x%" PRIx64, v->type, (uint64_t)v->i);
+  } else if (fmt == 'x') {
+    uint64_t u = (uint64_t)v->i;
+    if (v->size < 8) u &= (UINT64_C(1) << (8 * v->size)) - 1;
+    snprintf(buf, len, "0x%" PRIx64, u);
+  } else if (v->is_signed) {
+    snprintf(buf, len, "%" PRId64, v->i);
+  } else {
+    uint64_t u = (uint64_t)v->i;
+    if (v->size < 8) u &= (UINT64_C(1) << (8 * v->size)) - 1;
+    snprintf(buf, len, "%" PRIu64, u);
+  }
+}
+
+void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf,
+                size_t len) {
+  if (v->kind != DBG_ARR && v->kind != DBG_VEC) {
+    fmt_scalar(v, fmt, buf, len);
+    return;
+  }
+  size_t n = 0;
+  buf[0] = 0;
+  n += (size_t)snprintf(buf + n, len - n, "{");
+  for (unsigned i = 0; i < v->count && n < len - 32; i++) {
+    struct dbg_val e;
+    elem_of(v, &e, v->addr + (uint64_t)i * v->size);
+    struct P p = {env, "", NULL, 0, 0};
+    char tmp[8];
+    p.err = tmp;
+    p.errlen = sizeof(tmp);
+    load(&p, &e);
+    char one[64];
+    if (p.failed)
+      snprintf(one, sizeof(one), "<unreadable>");
+    else
+      fmt_scalar(&e, fmt, one, sizeof(one));
+    n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", one);
+  }
+  snprintf(buf + n, len - n, "}");
+}

@@ -1,0 +1,23 @@
+#!/bin/bash
+# Transcript tests of `lockstep debug`: each NAME.inp is a command file run in
+# batch mode against NAME.cl (and NAME.spec, NAME.args for the launch); the
+# output must equal NAME.ref.
+set -u
+build=$1
+here=$(cd "$(dirname "$0")" && pwd)
+fail=0
+for inp in "$here"/*.inp; do
+  name=$(basename "$inp" .inp)
+  args="--global 8 --local 4"
+  [ -f "$here/$name.args" ] && args=$(cat "$here/$name.args")
+  spec=()
+  [ -f "$here/$name.spec" ] && spec=(--spec "$name.spec")
+  out=$(cd "$here" && timeout 120 "$build/lockstep" debug --kernel "$name.cl" $args "${spec[@]}" -x "$name.inp" 2>&1)
+  if ! diff -u "$here/$name.ref" <(printf '%s\n' "$out"); then
+    echo "FAIL: transcript $name differs from $name.ref"
+    fail=1
+  else
+    echo "ok: $name"
+  fi
+done
+exit $fail
