@@ -309,7 +309,7 @@ static void bp_add(struct dbg_session *s, const char *arg, int temp) {
       return;
     }
   } else if (!colon && (isalpha((unsigned char)loc[0]) || loc[0] == '_')) {
-    snprintf(b.kernel, sizeof(b.kernel), "%s", loc);
+    snprintf(b.kernel, sizeof(b.kernel), "%.*s", (int)sizeof(b.kernel) - 1, loc);
   } else {
     fprintf(s->out, "invalid location '%s'\n", loc);
     return;
@@ -557,10 +557,6 @@ static int step_item(struct dbg_session *s, int mode) {
     return ST_NONE;
   }
   struct step_arg a = {mode, item_line(s, it)};
-  if (mode == 2) {
-    const struct cc_microkernel *m = mk_at(s, 0);
-    (void)m;
-  }
   for (;;) {
     st = simt_dbg_state(s->sd, it, NULL);
     if (st == SIMT_DBG_BARRIER) {
@@ -574,7 +570,7 @@ static int step_item(struct dbg_session *s, int mode) {
     if (rc == ST_STEP) {
       uint32_t pc;
       simt_dbg_state(s->sd, it, &pc);
-      return bp_at(s, pc) && s->bpset[pc] ? ST_BP : ST_STEP;
+      return s->bpset[pc] && bp_accept(s, it, pc, NULL) ? ST_BP : ST_STEP;
     }
     if (rc != ST_NONE) return rc;
   }
