@@ -447,6 +447,91 @@ static void emit_bswap(struct xl *x, uint32_t d, uint32_t a, unsigned bits) {
   xl_emit(x, LSI_MOV, d, acc, 0, 0, 0, 0);
 }
 
+/* Reverses the whole 64-bit register by swapping ever larger blocks, then
+ * shifts the reversed N bits back down (the value stays canonical). */
+static void emit_bitreverse(struct xl *x, uint32_t d, uint32_t a, unsigned bits) {
+  static const uint64_t mask[6] = {0x5555555555555555u, 0x3333333333333333u, 0x0f0f0f0f0f0f0f0fu,
+                                   0x00ff00ff00ff00ffu, 0x0000ffff0000ffffu, 0x00000000ffffffffu};
+  uint32_t v = tmp1(x);
+  xl_emit(x, LSI_MOV, v, a, 0, 0, 0, 0);
+  for (unsigned k = 0; k < 6; k++) {
+    uint32_t hi = tmp1(x), lo = tmp1(x), m = xl_const(x, mask[k], 0), s = xl_const(x, 1u << k, 0);
+    xl_emit(x, LSI_LSHR_I64, hi, v, s, 0, 0, 0);
+    xl_emit(x, LSI_AND_I64, hi, hi, m, 0, 0, 0);
+    xl_emit(x, LSI_AND_I64, lo, v, m, 0, 0, 0);
+    xl_emit(x, LSI_SHL_I64, lo, lo, s, 0, 0, 0);
+    xl_emit(x, LSI_OR_I64, v, hi, lo, 0, 0, 0);
+  }
+  if (bits < 64)
+    xl_emit(x, LSI_LSHR_I64, d, v, xl_const(x, 64 - bits, 0), 0, 0, 0);
+  else
+    xl_emit(x, LSI_MOV, d, v, 0, 0, 0, 0);
+}
+
+/* llvm.{s,u}{add,sub,mul}.with.overflow: result r and overflow bit o of one
+ * element. Narrow widths are computed exactly in 64 bits and checked against
+ * the truncated (sign-extended for signed) result. */
+static void emit_ovf(struct xl *x, const char *op, uint32_t r, uint32_t o, uint32_t a, uint32_t b,
+                     unsigned bits) {
+  int sgn = op[0] == 's';
+  char kind = op[1]; /* a(dd), s(ub), m(ul) */
+  uint32_t zero = xl_const(x, 0, 0);
+  if (bits < 64) {
+    if (kind == 'm' && bits > 32)
+      xl_fail(x, "multiplication with overflow on i%u is not supported", bits);
+    if (sgn) {
+      a = xl_sext(x, a, bits, 64);
+      b = xl_sext(x, b, bits, 64);
+    }
+    uint32_t t = tmp1(x), back = tmp1(x);
+    xl_emit(x,
+            kind == 'a'   ? LSI_ADD_I64
+            : kind == 's' ? LSI_SUB_I64
+                          : LSI_MUL_I64,
+            t, a, b, 0, 0, 0);
+    xl_emit(x, LSI_TRUNC, r, t, 0, 0, bits, 0);
+    if (sgn)
+      back = xl_sext(x, r, bits, 64);
+    else
+      xl_emit(x, LSI_MOV, back, r, 0, 0, 0, 0);
+    xl_emit(x, LSI_NE_I64, o, t, back, 0, 0, 0);
+    return;
+  }
+  if (kind == 'a' || kind == 's') {
+    uint32_t s = tmp1(x);
+    xl_emit(x, kind == 'a' ? LSI_ADD_I64 : LSI_SUB_I64, s, a, b, 0, 0, 0);
+    if (!sgn) {
+      xl_emit(x, LSI_ULT_I64, o, kind == 'a' ? s : a, kind == 'a' ? a : b, 0, 0, 0);
+    } else {
+      /* add: (a^s)&(b^s) < 0; sub: (a^b)&(a^s) < 0 */
+      uint32_t t1 = tmp1(x), t2 = tmp1(x);
+      xl_emit(x, LSI_XOR_I64, t1, a, s, 0, 0, 0);
+      xl_emit(x, LSI_XOR_I64, t2, kind == 'a' ? b : a, kind == 'a' ? s : b, 0, 0, 0);
+      xl_emit(x, LSI_AND_I64, t1, t1, t2, 0, 0, 0);
+      xl_emit(x, LSI_SLT_I64, o, t1, zero, 0, 0, 0);
+    }
+    xl_emit(x, LSI_MOV, r, s, 0, 0, 0, 0);
+    return;
+  }
+  /* 64-bit multiply: overflow when a != 0 and p / a != b (the division is
+   * guarded against a == 0; signed MIN * -1 is the one case it misses). */
+  uint32_t p = tmp1(x), nz = tmp1(x), den = tmp1(x), q = tmp1(x), ne = tmp1(x);
+  xl_emit(x, LSI_MUL_I64, p, a, b, 0, 0, 0);
+  xl_emit(x, LSI_NE_I64, nz, a, zero, 0, 0, 0);
+  xl_emit(x, LSI_SELECT, den, nz, a, xl_const(x, 1, 0), 0, 0);
+  xl_emit(x, sgn ? LSI_SDIV_I64 : LSI_UDIV_I64, q, p, den, 0, 0, 0);
+  xl_emit(x, LSI_NE_I64, ne, q, b, 0, 0, 0);
+  if (sgn) {
+    uint32_t m1 = tmp1(x), mn = tmp1(x);
+    xl_emit(x, LSI_EQ_I64, m1, a, xl_const(x, ~UINT64_C(0), 0), 0, 0, 0);
+    xl_emit(x, LSI_EQ_I64, mn, b, xl_const(x, UINT64_C(1) << 63, 0), 0, 0, 0);
+    xl_emit(x, LSI_AND_I64, m1, m1, mn, 0, 0, 0);
+    xl_emit(x, LSI_OR_I64, ne, ne, m1, 0, 0, 0);
+  }
+  xl_emit(x, LSI_AND_I64, o, ne, nz, 0, 0, 0);
+  xl_emit(x, LSI_MOV, r, p, 0, 0, 0, 0);
+}
+
 static int starts(const char *s, const char *p) {
   return !strncmp(s, p, strlen(p));
 }
@@ -520,7 +605,8 @@ static void intrinsic(struct xl *x, LLVMValueRef I, const char *n) {
   LLVMValueRef a1 = na > 1 ? LLVMGetArgOperand(I, 1) : NULL;
   LLVMValueRef a2 = na > 2 ? LLVMGetArgOperand(I, 2) : NULL;
   if (starts(n, "llvm.memcpy.") || starts(n, "llvm.memmove.") || starts(n, "llvm.memcpy.inline.")) {
-    if (starts(n, "llvm.memmove.")) xl_fail(x, "memmove is not supported");
+    /* MEMCPY is overlap-safe (it copies as memmove does), so memmove maps
+     * onto it too. */
     xl_emit(x, LSI_MEMCPY, xl_val(x, a0, 0), xl_val(x, a1, 0), xl_val(x, a2, 0), 0, 0, 0);
     return;
   }
@@ -546,6 +632,19 @@ static void intrinsic(struct xl *x, LLVMValueRef I, const char *n) {
     return;
   }
   LLVMTypeRef t = LLVMTypeOf(I);
+  if (strstr(n, ".with.overflow.") && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+    /* {iN, i1} or {<k x iN>, <k x i1>}: the values' leaves, then the bits' */
+    unsigned k = xl_leaves(x, t, NULL) / 2;
+    unsigned bits = xl_int_bits(x, LLVMStructGetTypeAtIndex(t, 0));
+    const char *op = n + 5;
+    if (!(starts(op, "sadd") || starts(op, "uadd") || starts(op, "ssub") || starts(op, "usub") ||
+          starts(op, "smul") || starts(op, "umul")))
+      xl_fail(x, "unsupported intrinsic '%s'", n);
+    uint32_t d = xl_def(x, I);
+    for (unsigned e = 0; e < k; e++)
+      emit_ovf(x, op, d + e, d + k + e, xl_val(x, a0, e), xl_val(x, a1, e), bits);
+    return;
+  }
   unsigned nl = LLVMGetTypeKind(t) == LLVMVoidTypeKind ? 0 : xl_leaves(x, t, NULL);
   int isint = nl && (LLVMGetTypeKind(t) == LLVMIntegerTypeKind ||
                      (LLVMGetTypeKind(t) == LLVMVectorTypeKind &&
@@ -589,6 +688,8 @@ static void intrinsic(struct xl *x, LLVMValueRef I, const char *n) {
         emit_sat(x, n + 5, d + e, a, b, bits);
       } else if (starts(n, "llvm.bswap.")) {
         emit_bswap(x, d + e, a, bits);
+      } else if (starts(n, "llvm.bitreverse.")) {
+        emit_bitreverse(x, d + e, a, bits);
       } else {
         xl_fail(x, "unsupported intrinsic '%s'", n);
       }

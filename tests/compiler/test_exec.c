@@ -405,6 +405,138 @@ START_TEST(test_conversions_and_shuffles) {
 }
 END_TEST
 
+/* ---- llvm.bitreverse, llvm.memmove, llvm.*.with.overflow ---- */
+static uint64_t rev_bits(uint64_t v, unsigned bits) {
+  uint64_t r = 0;
+  for (unsigned b = 0; b < bits; b++)
+    r |= ((v >> b) & 1) << (bits - 1 - b);
+  return r;
+}
+static int32_t ref_bitreverse(int32_t i) {
+  uint32_t u = (uint32_t)i * 2654435761u;
+  uint64_t l = (uint64_t)u * 0x9e3779b97f4a7c15u;
+  uint32_t r = (uint32_t)rev_bits(u, 32);
+  uint8_t c = (uint8_t)rev_bits((uint8_t)i, 8);
+  uint16_t h = (uint16_t)rev_bits((uint16_t)(i * 977), 16);
+  uint64_t lr = rev_bits(l, 64);
+  return (int32_t)(r ^ c ^ ((uint32_t)h << 8) ^ (uint32_t)lr ^ (uint32_t)(lr >> 32));
+}
+START_TEST(test_bitreverse) {
+  check_both("__kernel void k(__global int *out, __global int *aux) {\n"
+             "  int i = get_global_id(0);\n"
+             "  uint u = (uint)i * 2654435761u;\n"
+             "  ulong l = (ulong)u * 0x9e3779b97f4a7c15ul;\n"
+             "  uint r = 0;\n"
+             "  for (int b = 0; b < 32; b++)\n"
+             "    r |= ((u >> b) & 1u) << (31 - b);\n"
+             "  uchar c = __builtin_bitreverse8((uchar)i);\n"
+             "  ushort h = __builtin_bitreverse16((ushort)(i * 977));\n"
+             "  ulong lr = __builtin_bitreverse64(l);\n"
+             "  out[i] = r ^ c ^ ((uint)h << 8) ^ (uint)lr ^ (uint)(lr >> 32);\n"
+             "}\n",
+             ref_bitreverse);
+}
+END_TEST
+
+static int32_t ref_memmove(int32_t i) {
+  int p[16];
+  for (int j = 0; j < 16; j++)
+    p[j] = i * 3 + j * j;
+  memmove(&p[1 + i % 3], &p[0], 8 * sizeof(int));
+  memmove(&p[0], &p[2 + i % 5], 7 * sizeof(int));
+  uint32_t acc = 0;
+  for (int j = 0; j < 16; j++)
+    acc = acc * 31 + (uint32_t)p[j];
+  return (int32_t)acc;
+}
+START_TEST(test_memmove) {
+  check_both("__kernel void k(__global int *out, __global int *aux) {\n"
+             "  int i = get_global_id(0);\n"
+             "  int p[16];\n"
+             "  for (int j = 0; j < 16; j++)\n"
+             "    p[j] = i * 3 + j * j;\n"
+             "  __builtin_memmove(&p[1 + i % 3], &p[0], 8 * sizeof(int));\n"
+             "  __builtin_memmove(&p[0], &p[2 + i % 5], 7 * sizeof(int));\n"
+             "  uint acc = 0;\n"
+             "  for (int j = 0; j < 16; j++)\n"
+             "    acc = acc * 31 + p[j];\n"
+             "  out[i] = acc;\n"
+             "}\n",
+             ref_memmove);
+}
+END_TEST
+
+static int32_t ref_overflow(int32_t i) {
+  int32_t a = (int32_t)((uint32_t)i * 21474836u - 2000000000u), b = 1500000000 - i * 7777777, s;
+  uint32_t ua = (uint32_t)i * 2654435761u, ub = (uint32_t)i * 40503u + 3000000000u, us;
+  int64_t la = (int64_t)((uint64_t)i * 92233720368547758u - INT64_MAX),
+          lb = (int64_t)i * -46116860184273879, ls;
+  uint64_t ula = (uint64_t)ua << 31, ulb = (uint64_t)i * 0x9e3779b97f4a7c15u, uls;
+  int16_t sa = (int16_t)(i * 300), sb = (int16_t)(i * -250), ss;
+  uint32_t h = 0, k = 1;
+#define OV(op, x, y, r)                                                                            \
+  do {                                                                                             \
+    int o = op(x, y, &r);                                                                          \
+    h = h * 3 + (uint32_t)r + (uint32_t)((uint64_t)r >> 32) * 5 + (uint32_t)o * k;                 \
+    k *= 2;                                                                                        \
+  } while (0)
+  OV(__builtin_add_overflow, a, b, s);
+  OV(__builtin_sub_overflow, a, b, s);
+  OV(__builtin_mul_overflow, a, b, s);
+  OV(__builtin_add_overflow, ua, ub, us);
+  OV(__builtin_sub_overflow, ua, ub, us);
+  OV(__builtin_mul_overflow, ua, ub, us);
+  OV(__builtin_add_overflow, la, lb, ls);
+  OV(__builtin_sub_overflow, la, lb, ls);
+  OV(__builtin_mul_overflow, la, lb, ls);
+  OV(__builtin_mul_overflow, la, (int64_t)-1, ls);
+  OV(__builtin_add_overflow, ula, ulb, uls);
+  OV(__builtin_sub_overflow, ula, ulb, uls);
+  OV(__builtin_mul_overflow, ula, ulb, uls);
+  OV(__builtin_mul_overflow, ula, (uint64_t)(i % 3), uls);
+  OV(__builtin_add_overflow, sa, sb, ss);
+  OV(__builtin_mul_overflow, sa, sb, ss);
+#undef OV
+  return (int32_t)h;
+}
+START_TEST(test_arith_with_overflow) {
+  check_both(
+      "#define OV(op, x, y, r) do { \\\n"
+      "    int o = op(x, y, &r); \\\n"
+      "    h = h * 3 + (uint)r + (uint)((ulong)r >> 32) * 5 + (uint)o * k; \\\n"
+      "    k *= 2; \\\n"
+      "  } while (0)\n"
+      "__kernel void k(__global int *out, __global int *aux) {\n"
+      "  int i = get_global_id(0);\n"
+      "  int a = (int)((uint)i * 21474836u - 2000000000u), b = 1500000000 - i * 7777777, s;\n"
+      "  uint ua = (uint)i * 2654435761u, ub = (uint)i * 40503u + 3000000000u, us;\n"
+      "  long la = (long)((ulong)i * 92233720368547758ul - LONG_MAX), lb = (long)i * "
+      "-46116860184273879l, ls;\n"
+      "  ulong ula = (ulong)ua << 31, ulb = (ulong)i * 0x9e3779b97f4a7c15ul, uls;\n"
+      "  short sa = (short)(i * 300), sb = (short)(i * -250), ss;\n"
+      "  uint h = 0, k = 1;\n"
+      "  OV(__builtin_add_overflow, a, b, s);\n"
+      "  OV(__builtin_sub_overflow, a, b, s);\n"
+      "  OV(__builtin_mul_overflow, a, b, s);\n"
+      "  OV(__builtin_add_overflow, ua, ub, us);\n"
+      "  OV(__builtin_sub_overflow, ua, ub, us);\n"
+      "  OV(__builtin_mul_overflow, ua, ub, us);\n"
+      "  OV(__builtin_add_overflow, la, lb, ls);\n"
+      "  OV(__builtin_sub_overflow, la, lb, ls);\n"
+      "  OV(__builtin_mul_overflow, la, lb, ls);\n"
+      "  OV(__builtin_mul_overflow, la, (long)-1, ls);\n"
+      "  OV(__builtin_add_overflow, ula, ulb, uls);\n"
+      "  OV(__builtin_sub_overflow, ula, ulb, uls);\n"
+      "  OV(__builtin_mul_overflow, ula, ulb, uls);\n"
+      "  OV(__builtin_mul_overflow, ula, (ulong)(i % 3), uls);\n"
+      "  OV(__builtin_add_overflow, sa, sb, ss);\n"
+      "  OV(__builtin_mul_overflow, sa, sb, ss);\n"
+      "  out[i] = h;\n"
+      "}\n",
+      ref_overflow);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("exec");
   TCase *tc = tcase_create("exec");
@@ -422,6 +554,9 @@ int main(void) {
   tcase_add_test(tc, test_program_scope_constants);
   tcase_add_test(tc, test_warp_spin_lock);
   tcase_add_test(tc, test_conversions_and_shuffles);
+  tcase_add_test(tc, test_bitreverse);
+  tcase_add_test(tc, test_memmove);
+  tcase_add_test(tc, test_arith_with_overflow);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }
