@@ -61,6 +61,7 @@ struct xl_loop {
   uint64_t *blocks; /* bitset */
   int depth;
   int has_exit_cond;
+  int counted; /* trip count known at compile time: no YIELD on its back edges */
 };
 
 /* A place where a sync token is pushed (SSY) for reconvergence at block

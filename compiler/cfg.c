@@ -158,6 +158,127 @@ int cc_cfg_site_for_edge(const struct xl_cfg *g, int from, int post) {
   return best;
 }
 
+/* ---- loops whose trip count is known at compile time ----
+ *
+ * Such a loop cannot spin, so its back edge needs no YIELD. The rule is
+ * deliberately simple and sound: some exiting block E, which every latch
+ * passes through, ends in `br (icmp X, K)` with K a constant, X the header
+ * phi i (or i + constant), i starting at one constant and stepped by one
+ * constant on every back edge. The values i takes are then fixed, and the
+ * loop is counted when simulating them (with the width's wrap-around) takes
+ * the exit within COUNTED_MAX iterations. Anything else keeps its YIELD. */
+#define COUNTED_MAX 65536u
+
+static int icmp_eval(LLVMIntPredicate p, uint64_t a, uint64_t b, unsigned w) {
+  int64_t sa = (int64_t)a, sb = (int64_t)b;
+  if (w < 64) {
+    sa = (int64_t)(a << (64 - w)) >> (64 - w);
+    sb = (int64_t)(b << (64 - w)) >> (64 - w);
+  }
+  switch (p) {
+  case LLVMIntEQ: return a == b;
+  case LLVMIntNE: return a != b;
+  case LLVMIntUGT: return a > b;
+  case LLVMIntUGE: return a >= b;
+  case LLVMIntULT: return a < b;
+  case LLVMIntULE: return a <= b;
+  case LLVMIntSGT: return sa > sb;
+  case LLVMIntSGE: return sa >= sb;
+  case LLVMIntSLT: return sa < sb;
+  case LLVMIntSLE: return sa <= sb;
+  }
+  return 0;
+}
+
+static LLVMIntPredicate icmp_swap(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntUGT: return LLVMIntULT;
+  case LLVMIntUGE: return LLVMIntULE;
+  case LLVMIntULT: return LLVMIntUGT;
+  case LLVMIntULE: return LLVMIntUGE;
+  case LLVMIntSGT: return LLVMIntSLT;
+  case LLVMIntSGE: return LLVMIntSLE;
+  case LLVMIntSLT: return LLVMIntSGT;
+  case LLVMIntSLE: return LLVMIntSGE;
+  default: return p;
+  }
+}
+
+/* v is `add base, C` with C a constant: returns base and sets *c. */
+static LLVMValueRef add_const(LLVMValueRef v, uint64_t *c) {
+  if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMAdd) return NULL;
+  LLVMValueRef k = LLVMGetOperand(v, 1);
+  if (!LLVMIsAConstantInt(k)) return NULL;
+  *c = LLVMConstIntGetZExtValue(k);
+  return LLVMGetOperand(v, 0);
+}
+
+static int counted_exit(const struct xl_cfg *g, const struct xl_loop *L, LLVMValueRef cmp,
+                        int exit_when) {
+  LLVMValueRef x = LLVMGetOperand(cmp, 0), k = LLVMGetOperand(cmp, 1);
+  LLVMIntPredicate pred = LLVMGetICmpPredicate(cmp);
+  if (LLVMIsAConstantInt(x)) {
+    LLVMValueRef t = x;
+    x = k;
+    k = t;
+    pred = icmp_swap(pred);
+  }
+  if (!LLVMIsAConstantInt(k) || LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMIntegerTypeKind) return 0;
+  unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(x));
+  if (w == 0 || w > 64) return 0;
+  uint64_t mask = w == 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1, off = 0;
+  LLVMValueRef phi = x;
+  if (!LLVMIsAPHINode(phi)) phi = add_const(x, &off);
+  if (!phi || !LLVMIsAPHINode(phi) || LLVMGetInstructionParent(phi) != g->b[L->header].bb) return 0;
+  uint64_t start = 0, step = 0;
+  int have_start = 0, have_step = 0;
+  for (unsigned j = 0, nin = LLVMCountIncoming(phi); j < nin; j++) {
+    LLVMValueRef v = LLVMGetIncomingValue(phi, j);
+    int from = cc_cfg_block_index(g, LLVMGetIncomingBlock(phi, j));
+    if (from < 0) return 0;
+    uint64_t c;
+    if (cc_bit(L->blocks, (unsigned)from)) {
+      if (add_const(v, &c) != phi || (have_step && c != step)) return 0;
+      step = c;
+      have_step = 1;
+    } else {
+      if (!LLVMIsAConstantInt(v)) return 0;
+      c = LLVMConstIntGetZExtValue(v);
+      if (have_start && c != start) return 0;
+      start = c;
+      have_start = 1;
+    }
+  }
+  if (!have_start || !have_step) return 0;
+  uint64_t kv = LLVMConstIntGetZExtValue(k) & mask, i = start & mask;
+  for (unsigned n = 0; n < COUNTED_MAX; n++) {
+    if (icmp_eval(pred, (i + off) & mask, kv, w) == exit_when) return 1;
+    i = (i + step) & mask;
+  }
+  return 0;
+}
+
+static int loop_is_counted(const struct xl_cfg *g, const struct xl_loop *L, const int *idom) {
+  const struct xl_block *h = &g->b[L->header];
+  for (unsigned e = 0; e < g->nblocks; e++) {
+    if (!cc_bit(L->blocks, e)) continue;
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(g->b[e].bb);
+    if (!br || LLVMGetInstructionOpcode(br) != LLVMBr || !LLVMIsConditional(br)) continue;
+    LLVMValueRef cmp = LLVMGetCondition(br);
+    if (!LLVMIsAICmpInst(cmp)) continue;
+    int s0 = cc_cfg_block_index(g, LLVMGetSuccessor(br, 0));
+    int s1 = cc_cfg_block_index(g, LLVMGetSuccessor(br, 1));
+    if (s0 < 0 || s1 < 0) continue;
+    int out0 = !cc_bit(L->blocks, (unsigned)s0), out1 = !cc_bit(L->blocks, (unsigned)s1);
+    if (out0 == out1) continue;
+    int every = 1;
+    for (unsigned j = 0; j < h->npred; j++)
+      if (cc_bit(L->blocks, h->pred[j]) && !dominates(idom, (int)e, (int)h->pred[j])) every = 0;
+    if (every && counted_exit(g, L, cmp, out0)) return 1;
+  }
+  return 0;
+}
+
 int cc_cfg_build(struct xl_cfg *g, LLVMValueRef fn, char *err, size_t errlen) {
   memset(g, 0, sizeof(*g));
   unsigned n = LLVMCountBasicBlocks(fn);
@@ -301,6 +422,7 @@ int cc_cfg_build(struct xl_cfg *g, LLVMValueRef fn, char *err, size_t errlen) {
     for (int p = g->loops[l].parent; p >= 0; p = g->loops[p].parent)
       d++;
     g->loops[l].depth = d;
+    g->loops[l].counted = loop_is_counted(g, &g->loops[l], idom);
   }
   /* reconvergence sites */
   for (i = 0; i < n && !rc; i++) {

@@ -1248,8 +1248,10 @@ void xl_body(struct xl *x) {
     }
     if (b->is_header >= 0) {
       xl_place_label(x, b->yield_label);
-      xl_emit(x, LSI_YIELD, 0, 0, 0, 0, 0, 0);
-      xl_emit_br(x, LSI_BRA, 0, b->body_label);
+      if (!g->loops[b->is_header].counted) {
+        xl_emit(x, LSI_YIELD, 0, 0, 0, 0, 0, 0);
+        xl_emit_br(x, LSI_BRA, 0, b->body_label);
+      }
     }
     xl_place_label(x, b->body_label);
     LLVMValueRef term = LLVMGetBasicBlockTerminator(b->bb);

@@ -262,6 +262,61 @@ START_TEST(test_build_cache) {
 }
 END_TEST
 
+/* A YIELD only on back edges of loops whose trip count is not known at
+ * compile time. */
+START_TEST(test_yield_only_on_uncounted_loops) {
+  const char *counted = "__kernel void k(__global int *out, int n) {\n"
+                        "  int acc = 0;\n"
+                        "  #pragma nounroll\n"
+                        "  for (int j = 0; j < 100; j++)\n"
+                        "    acc += out[j] * j;\n"
+                        "  #pragma nounroll\n"
+                        "  for (uint j = 37; j != 1; j -= 4)\n"
+                        "    acc ^= out[j];\n"
+                        "  out[get_global_id(0)] = acc;\n"
+                        "}\n";
+  const char *data = "__kernel void k(__global int *out, int n) {\n"
+                     "  int acc = 0;\n"
+                     "  for (int j = 0; j < n; j++)\n"
+                     "    acc += out[j] * j;\n"
+                     "  out[get_global_id(0)] = acc;\n"
+                     "}\n";
+  const char *nested = "__kernel void k(__global int *out, int n) {\n"
+                       "  int acc = 0;\n"
+                       "  #pragma nounroll\n"
+                       "  for (int j = 0; j < 50; j++) {\n"
+                       "    int v = out[j];\n"
+                       "    while (v > 1)\n"
+                       "      v = (v & 1) ? 3 * v + 1 : v / 2;\n"
+                       "    acc += v + j;\n"
+                       "  }\n"
+                       "  out[get_global_id(0)] = acc;\n"
+                       "}\n";
+  struct lsi_program *p = build_ok(counted, "");
+  char *l = listing(p, counted);
+  ck_assert_msg(count(l, "BRA_P") + count(l, "BRA_Z") >= 2, "no loops left:\n%s", l);
+  ck_assert_msg(count(l, "YIELD") == 0, "counted loops yield:\n%s", l);
+  free(l);
+  cc_program_free(p);
+  /* -O0 keeps the counter in memory: not provably counted, so it yields */
+  p = build_ok(counted, "-cl-opt-disable");
+  l = listing(p, counted);
+  ck_assert_int_eq(count(l, "YIELD"), 2);
+  free(l);
+  cc_program_free(p);
+  p = build_ok(data, "");
+  l = listing(p, data);
+  ck_assert_msg(count(l, "YIELD") == 1, "data-dependent loop:\n%s", l);
+  free(l);
+  cc_program_free(p);
+  p = build_ok(nested, "");
+  l = listing(p, nested);
+  ck_assert_msg(count(l, "YIELD") == 1, "nested loops:\n%s", l);
+  free(l);
+  cc_program_free(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("translate");
   CU_ADD(s, test_options);
@@ -271,5 +326,6 @@ int main(void) {
   CU_ADD(s, test_build_failures_name_the_line);
   CU_ADD(s, test_binary_format);
   CU_ADD(s, test_build_cache);
+  CU_ADD(s, test_yield_only_on_uncounted_loops);
   return cu_run(s);
 }
