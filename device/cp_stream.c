@@ -1,0 +1,494 @@
+/*
+ * cp_stream.c - command streams with a trace buffer and replay (seed 001).
+ *
+ * Each operation goes processed -> scheduled -> executed. Processing reads
+ * what the operation depends on (memory words, host sources, predicate
+ * inputs, semaphores) and records it in the stream's trace ring; scheduling
+ * issues the side effects from that recorded data; a launch schedules one
+ * work-group per step and records which groups completed. A switch keeps
+ * only the trace (with the processed and scheduled indices) and forgets the
+ * rest; on return the stream replays from its last checkpoint: operations
+ * processed and scheduled are skipped (state operations are re-applied, they
+ * are deterministic), processed-not-scheduled ones are scheduled from the
+ * trace, reads of a location written in the block get the traced value, and
+ * a launch issues only groups not yet completed. So no side effect happens
+ * twice and no replayed operation sees memory another stream changed.
+ * This file must not create threads or look at OpenCL objects.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/cp_stream.h"
+
+int cp_stream_init(struct cp_stream *s, unsigned id, uint32_t trace_cap) {
+  memset(s, 0, sizeof *s);
+  s->id = id;
+  if (trace_cap < 8) trace_cap = 8;
+  s->tr.ring = calloc(trace_cap, sizeof *s->tr.ring);
+  if (!s->tr.ring) return -1;
+  s->tr.cap = trace_cap;
+  s->tr.enabled = true;
+  return 0;
+}
+
+void cp_stream_fini(struct cp_stream *s) {
+  free(s->tr.ring);
+  free(s->ops);
+  memset(s, 0, sizeof *s);
+}
+
+int cp_stream_append(struct cp_stream *s, const struct cp_op *op) {
+  if (s->nops == s->cap_ops) {
+    uint32_t cap = s->cap_ops ? s->cap_ops * 2 : 16;
+    struct cp_op *p = realloc(s->ops, cap * sizeof *p);
+    if (!p) return -1;
+    s->ops = p;
+    s->cap_ops = cap;
+  }
+  s->ops[s->nops++] = *op;
+  return 0;
+}
+
+/* ---- the trace ring ---- */
+
+/* Data nodes are left out when the trace is disabled (the hazard demo);
+ * checkpoints, switches and group completions are always kept. */
+static bool is_data(uint32_t kind) {
+  return kind == CP_N_READ || kind == CP_N_WRITE || kind == CP_N_PRED || kind == CP_N_SYNC;
+}
+
+static bool push(struct cp_stream *s, uint32_t kind, uint32_t op, uint64_t addr, uint64_t value) {
+  struct cp_trace *t = &s->tr;
+  if (!t->enabled && is_data(kind)) return true;
+  if (t->wr - t->rd >= t->cap) return false;
+  struct cp_node *n = &t->ring[t->wr % t->cap];
+  n->kind = kind;
+  n->op = op;
+  n->addr = addr;
+  n->value = value;
+  t->wr++;
+  if (t->wr - t->rd > s->st.max_nodes) s->st.max_nodes = t->wr - t->rd;
+  return true;
+}
+
+/* Purges the previous block and starts a new one resuming at `resume`;
+ * state operations from `state_base` are re-applied on resume. */
+static void checkpoint(struct cp_stream *s, uint32_t state_base, uint32_t resume) {
+  s->tr.rd = s->tr.wr;
+  s->st.purges++;
+  push(s, CP_N_CHECKPOINT, resume, state_base, resume);
+}
+
+/* The k-th node of kind for op in the current block, or NULL. */
+static const struct cp_node *find(const struct cp_stream *s, uint32_t kind, uint32_t op,
+                                  uint32_t k) {
+  const struct cp_trace *t = &s->tr;
+  for (uint32_t i = t->rd; i != t->wr; i++) {
+    const struct cp_node *n = cp_trace_node(t, i);
+    if (n->kind == kind && n->op == op && k-- == 0) return n;
+  }
+  return NULL;
+}
+
+/* A read while processing: the latest traced write of addr in this block
+ * (write forwarding), else live memory. A launch since that write may have
+ * changed the word, so forwarding stops at a launch's group record. */
+static uint64_t read_fwd(struct cp_stream *s, const struct cp_env *env, uint64_t addr) {
+  const struct cp_trace *t = &s->tr;
+  if (t->enabled) {
+    for (uint32_t i = t->wr; i != t->rd; i--) {
+      const struct cp_node *n = cp_trace_node(t, i - 1);
+      if (n->kind == CP_N_GROUPS) break;
+      if (n->kind == CP_N_WRITE && n->addr == addr) return n->value;
+    }
+  }
+  return env->load(env->ctx, addr);
+}
+
+static bool group_done(const struct cp_stream *s, uint32_t op, uint64_t g) {
+  const struct cp_trace *t = &s->tr;
+  for (uint32_t i = t->rd; i != t->wr; i++) {
+    const struct cp_node *n = cp_trace_node(t, i);
+    if (n->kind == CP_N_GROUPS && n->op == op && g >= n->addr && g - n->addr < n->value)
+      return true;
+  }
+  return false;
+}
+
+/* Trace nodes processing op needs (plus one kept free for a switch). */
+static uint32_t nodes_needed(const struct cp_op *op) {
+  uint32_t n = op->n > CP_MAX_WORDS ? CP_MAX_WORDS : op->n;
+  switch (op->kind) {
+  case CP_OP_READ:
+  case CP_OP_WRITE:
+  case CP_OP_FILL: return n + 1;
+  case CP_OP_COPY: return 2 * n + 1;
+  case CP_OP_LAUNCH_INDIRECT: return 4;
+  case CP_OP_LAUNCH: return 2;
+  default: return 2;
+  }
+}
+
+/* ---- processing, replay and scheduling of one operation ---- */
+
+static void resume(struct cp_stream *s) {
+  struct cp_trace *t = &s->tr;
+  s->pc = 0;
+  if (t->wr != t->rd && cp_trace_node(t, t->rd)->kind == CP_N_CHECKPOINT) {
+    const struct cp_node *c = cp_trace_node(t, t->rd);
+    s->pc = (uint32_t)c->value;
+    /* A forced checkpoint sits inside a block: re-apply its state ops. */
+    for (uint64_t i = c->addr; i < c->value && i < s->nops; i++)
+      if (s->ops[i].kind == CP_OP_STATE) s->state[s->ops[i].b % CP_NSTATE] = s->ops[i].value;
+  }
+  s->replay_until = t->processed > s->pc ? t->processed : s->pc;
+  s->replaying = true;
+  if (t->processed > s->pc) s->st.replays++;
+  s->phase = CP_PH_PROCESS;
+  s->resumed = true;
+}
+
+static enum cp_step fail(struct cp_stream *s, int err) {
+  s->error = err;
+  return CP_STEP_ERROR;
+}
+
+/* First processing of op i (i == tr.processed). */
+static enum cp_step process(struct cp_stream *s, const struct cp_env *env, const struct cp_op *op,
+                            uint32_t i) {
+  struct cp_trace *t = &s->tr;
+  uint32_t n = op->n > CP_MAX_WORDS ? CP_MAX_WORDS : op->n;
+  if (op->kind != CP_OP_CHECKPOINT && cp_trace_used(t) + nodes_needed(op) > t->cap) {
+    if (nodes_needed(op) + 2 > t->cap) return fail(s, CP_ERR_TRACE_FULL);
+    /* Everything before i is scheduled: a checkpoint here is safe. */
+    const struct cp_node *c = cp_trace_node(t, t->rd);
+    uint32_t base = c->kind == CP_N_CHECKPOINT ? (uint32_t)c->addr : 0;
+    checkpoint(s, base, i);
+    s->st.forced_checkpoints++;
+  }
+  bool ok = true;
+  switch (op->kind) {
+  case CP_OP_CHECKPOINT: /* blocks are independent: each starts with clear state */
+    checkpoint(s, i + 1, i + 1);
+    memset(s->state, 0, sizeof s->state);
+    break;
+  case CP_OP_STATE: s->state[op->b % CP_NSTATE] = op->value; break;
+  case CP_OP_READ:
+  case CP_OP_COPY:
+    for (uint32_t k = 0; k < n; k++) {
+      s->scratch[k] = read_fwd(s, env, op->a + k);
+      ok = ok && push(s, CP_N_READ, i, op->a + k, s->scratch[k]);
+      if (op->kind == CP_OP_COPY) ok = ok && push(s, CP_N_WRITE, i, op->b + k, s->scratch[k]);
+    }
+    break;
+  case CP_OP_WRITE:
+    for (uint32_t k = 0; k < n; k++) {
+      s->scratch[k] = op->host[k]; /* snapshot of the host source */
+      ok = ok && push(s, CP_N_WRITE, i, op->a + k, s->scratch[k]);
+    }
+    break;
+  case CP_OP_FILL:
+    for (uint32_t k = 0; k < n; k++)
+      ok = ok && push(s, CP_N_WRITE, i, op->a + k, op->value);
+    break;
+  case CP_OP_SEM_ACQUIRE:
+    if (read_fwd(s, env, op->a) < op->value) return CP_STEP_BLOCKED;
+    ok = push(s, CP_N_SYNC, i, op->a, op->value);
+    break;
+  case CP_OP_SEM_RELEASE: ok = push(s, CP_N_WRITE, i, op->a, op->value); break;
+  case CP_OP_WAIT_IDLE:
+    if (s->executed < i) return CP_STEP_BLOCKED;
+    ok = push(s, CP_N_SYNC, i, 0, 0);
+    break;
+  case CP_OP_PREDICATE: {
+    bool run = read_fwd(s, env, op->a) == op->value;
+    ok = push(s, CP_N_PRED, i, op->a, run);
+    s->skip = run ? 0 : op->n;
+    break;
+  }
+  case CP_OP_LAUNCH:
+    s->groups = op->n;
+    s->arg = op->value;
+    s->next_group = 0;
+    break;
+  case CP_OP_LAUNCH_INDIRECT:
+    s->groups = read_fwd(s, env, op->a);
+    s->arg = read_fwd(s, env, op->a + 1);
+    ok = push(s, CP_N_READ, i, op->a, s->groups) && push(s, CP_N_READ, i, op->a + 1, s->arg);
+    s->next_group = 0;
+    break;
+  case CP_OP_SIGNAL: break;
+  default: return fail(s, CP_ERR_BAD_OP);
+  }
+  if (!ok) return fail(s, CP_ERR_TRACE_FULL);
+  t->processed = i + 1;
+  return CP_STEP_OK;
+}
+
+/* Replay of op i, processed but not scheduled: rebuild what processing
+ * produced from the trace instead of memory. */
+static enum cp_step reload(struct cp_stream *s, const struct cp_env *env, const struct cp_op *op,
+                           uint32_t i) {
+  const struct cp_node *nd;
+  uint32_t n = op->n > CP_MAX_WORDS ? CP_MAX_WORDS : op->n;
+  bool tr = s->tr.enabled;
+  switch (op->kind) {
+  case CP_OP_STATE: s->state[op->b % CP_NSTATE] = op->value; break;
+  case CP_OP_READ:
+  case CP_OP_COPY:
+    for (uint32_t k = 0; k < n; k++)
+      s->scratch[k] =
+          tr && (nd = find(s, CP_N_READ, i, k)) ? nd->value : env->load(env->ctx, op->a + k);
+    break;
+  case CP_OP_WRITE:
+    for (uint32_t k = 0; k < n; k++)
+      s->scratch[k] = tr && (nd = find(s, CP_N_WRITE, i, k)) ? nd->value : op->host[k];
+    break;
+  case CP_OP_SEM_ACQUIRE:
+    if (!(tr && find(s, CP_N_SYNC, i, 0)) && env->load(env->ctx, op->a) < op->value)
+      return CP_STEP_BLOCKED;
+    break;
+  case CP_OP_PREDICATE: {
+    bool run = tr && (nd = find(s, CP_N_PRED, i, 0)) ? nd->value != 0
+                                                     : env->load(env->ctx, op->a) == op->value;
+    s->skip = run ? 0 : op->n;
+    break;
+  }
+  case CP_OP_LAUNCH:
+    s->groups = op->n;
+    s->arg = op->value;
+    s->next_group = 0;
+    break;
+  case CP_OP_LAUNCH_INDIRECT:
+    s->groups = tr && (nd = find(s, CP_N_READ, i, 0)) ? nd->value : env->load(env->ctx, op->a);
+    s->arg = tr && (nd = find(s, CP_N_READ, i, 1)) ? nd->value : env->load(env->ctx, op->a + 1);
+    s->next_group = 0;
+    break;
+  default: break;
+  }
+  s->st.replay_scheduled++;
+  return CP_STEP_OK;
+}
+
+/* Replay of op i, processed and scheduled: no side effect, but the stream's
+ * own deterministic context (state, predicate skips) is rebuilt. */
+static void skip_done(struct cp_stream *s, const struct cp_env *env, const struct cp_op *op,
+                      uint32_t i) {
+  const struct cp_node *nd;
+  if (op->kind == CP_OP_STATE) s->state[op->b % CP_NSTATE] = op->value;
+  if (op->kind == CP_OP_PREDICATE) {
+    bool run = s->tr.enabled && (nd = find(s, CP_N_PRED, i, 0))
+                   ? nd->value != 0
+                   : env->load(env->ctx, op->a) == op->value;
+    s->skip = run ? 0 : op->n;
+  }
+  s->st.replay_skipped++;
+}
+
+/* Records group g of op i as completed (coalescing a run of groups). */
+static bool note_group(struct cp_stream *s, uint32_t i, uint64_t g) {
+  struct cp_trace *t = &s->tr;
+  for (uint32_t k = t->rd; k != t->wr; k++) {
+    struct cp_node *n = &t->ring[k % t->cap];
+    if (n->kind == CP_N_GROUPS && n->op == i && n->addr + n->value == g) {
+      n->value++;
+      return true;
+    }
+  }
+  return push(s, CP_N_GROUPS, i, g, 1);
+}
+
+/* One scheduling step of op i; *finished says whether it is now scheduled. */
+static enum cp_step schedule(struct cp_stream *s, const struct cp_env *env, const struct cp_op *op,
+                             uint32_t i, bool *finished) {
+  uint32_t n = op->n > CP_MAX_WORDS ? CP_MAX_WORDS : op->n;
+  *finished = true;
+  switch (op->kind) {
+  case CP_OP_READ:
+    for (uint32_t k = 0; k < n; k++)
+      op->host[k] = s->scratch[k];
+    break;
+  case CP_OP_COPY:
+    for (uint32_t k = 0; k < n; k++)
+      env->store(env->ctx, op->b + k, s->scratch[k]);
+    break;
+  case CP_OP_WRITE:
+    for (uint32_t k = 0; k < n; k++)
+      env->store(env->ctx, op->a + k, s->scratch[k]);
+    break;
+  case CP_OP_FILL:
+    for (uint32_t k = 0; k < n; k++)
+      env->store(env->ctx, op->a + k, op->value);
+    break;
+  case CP_OP_SEM_RELEASE: env->store(env->ctx, op->a, op->value); break;
+  case CP_OP_SIGNAL:
+    if (env->signal) env->signal(env->ctx, s->id, op->id);
+    break;
+  case CP_OP_LAUNCH:
+  case CP_OP_LAUNCH_INDIRECT: {
+    while (s->next_group < s->groups && group_done(s, i, s->next_group))
+      s->next_group++;
+    if (s->next_group >= s->groups) break;
+    uint64_t g = s->next_group;
+    struct cp_trace *t = &s->tr;
+    if (t->wr - t->rd >= t->cap) return fail(s, CP_ERR_TRACE_FULL);
+    struct cp_launch_info li = {s->id, op->id, s->arg, s->groups, s->state};
+    int rc = env->group ? env->group(env->ctx, &li, g) : 0;
+    if (rc) return fail(s, rc);
+    if (!note_group(s, i, g)) return fail(s, CP_ERR_TRACE_FULL);
+    s->next_group = g + 1;
+    *finished = false;
+    return CP_STEP_OK;
+  }
+  default: break;
+  }
+  if (env->scheduled && op->kind != CP_OP_CHECKPOINT && op->kind != CP_OP_STATE)
+    env->scheduled(env->ctx, s->id, i);
+  return CP_STEP_OK;
+}
+
+enum cp_step cp_stream_step(struct cp_stream *s, const struct cp_env *env) {
+  if (s->error) return CP_STEP_ERROR;
+  if (!s->resumed) resume(s);
+  struct cp_trace *t = &s->tr;
+  if (s->replaying && s->pc >= s->replay_until && s->phase == CP_PH_PROCESS) {
+    s->replaying = false;
+    if (env->replayed) env->replayed(env->ctx, s->id);
+  }
+  if (s->pc >= s->nops) return CP_STEP_DONE;
+  uint32_t i = s->pc;
+  const struct cp_op *op = &s->ops[i];
+  if (s->phase == CP_PH_PROCESS) {
+    if (s->skip) { /* under a false predicate: processed as nothing */
+      s->skip--;
+      if (i >= t->processed) t->processed = i + 1;
+      if (i >= t->scheduled) t->scheduled = s->executed = i + 1;
+      s->pc++;
+      return CP_STEP_OK;
+    }
+    if (i < t->scheduled) {
+      skip_done(s, env, op, i);
+      s->pc++;
+      return CP_STEP_OK;
+    }
+    enum cp_step r = i < t->processed ? reload(s, env, op, i) : process(s, env, op, i);
+    if (r != CP_STEP_OK) return r;
+    if (op->kind == CP_OP_CHECKPOINT) {
+      t->scheduled = s->executed = i + 1;
+      s->pc++;
+      return CP_STEP_OK;
+    }
+    s->phase = CP_PH_SCHEDULE;
+    return CP_STEP_OK;
+  }
+  bool finished;
+  enum cp_step r = schedule(s, env, op, i, &finished);
+  if (r != CP_STEP_OK || !finished) return r;
+  t->scheduled = i + 1;
+  s->executed = i + 1; /* the scripted device executes as it schedules */
+  s->phase = CP_PH_PROCESS;
+  s->pc++;
+  return CP_STEP_OK;
+}
+
+void cp_stream_switch_out(struct cp_stream *s, const struct cp_env *env) {
+  struct cp_trace *t = &s->tr;
+  /* Record the last processed and scheduled op; one node per block. */
+  struct cp_node *last = NULL;
+  for (uint32_t i = t->rd; i != t->wr; i++)
+    if (t->ring[i % t->cap].kind == CP_N_SWITCH) last = &t->ring[i % t->cap];
+  if (last) {
+    last->op = last->addr = t->processed;
+    last->value = t->scheduled;
+  } else {
+    push(s, CP_N_SWITCH, t->processed, t->processed, t->scheduled);
+  }
+  s->st.switches++;
+  /* Forget everything else: replay must rebuild it. */
+  s->resumed = false;
+  s->pc = 0;
+  s->phase = CP_PH_PROCESS;
+  memset(s->state, 0, sizeof s->state);
+  memset(s->scratch, 0, sizeof s->scratch);
+  s->groups = s->arg = s->next_group = 0;
+  s->skip = 0;
+  s->replaying = false;
+  if (env && env->switched_out) env->switched_out(env->ctx, s->id);
+}
+
+/* ---- a scheduler over several streams ---- */
+
+static uint64_t rng_next(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+int cp_sched_run(struct cp_stream **streams, unsigned n, const struct cp_env *env,
+                 const struct cp_sched_opts *o) {
+  enum { MAXS = 64 };
+  if (n > MAXS) return -1;
+  bool done[MAXS] = {0}, blocked[MAXS] = {0};
+  uint64_t step = 0, rng = o && o->seed ? o->seed : 0;
+  uint32_t quantum = 0;
+  int cur = -1;
+  unsigned last = n - 1;
+  for (;;) {
+    /* The eligible stream of highest priority, round-robin after last. */
+    int best = -1;
+    bool any_left = false;
+    for (unsigned j = 1; j <= n; j++) {
+      unsigned k = (last + j) % n;
+      if (done[k]) continue;
+      any_left = true;
+      if (blocked[k] || (o && o->arrive && o->arrive[k] > step)) continue;
+      if (best < 0 || streams[k]->priority > streams[best]->priority) best = (int)k;
+    }
+    if (!any_left) return 0;
+    if (best < 0) {
+      bool waiting = false;
+      for (unsigned k = 0; k < n; k++)
+        waiting |= !done[k] && o && o->arrive && o->arrive[k] > step;
+      if (!waiting) return -1; /* everything left is blocked */
+      step++;
+      continue;
+    }
+    /* Keep the current stream unless preempted or its slice ended (a
+     * stream alone switches out and replays all the same). */
+    if (cur >= 0 && o && o->switch_every && quantum >= o->switch_every) {
+      cp_stream_switch_out(streams[cur], env);
+      cur = -1;
+    } else if (cur >= 0 && !blocked[cur] && streams[cur]->priority >= streams[best]->priority) {
+      best = cur;
+    }
+    if (best != cur) {
+      if (cur >= 0) cp_stream_switch_out(streams[cur], env);
+      cur = best;
+      quantum = 0;
+    }
+    last = (unsigned)cur;
+    struct cp_stream *s = streams[cur];
+    enum cp_step r = cp_stream_step(s, env);
+    step++;
+    bool fresh = !s->replaying; /* replay steps do not use up a slice */
+    quantum += fresh;
+    if (r == CP_STEP_ERROR) return s->error;
+    if (r == CP_STEP_DONE) {
+      done[cur] = true;
+      cur = -1;
+      continue;
+    }
+    if (r == CP_STEP_BLOCKED) {
+      blocked[cur] = true;
+      cp_stream_switch_out(s, env);
+      cur = -1;
+      continue;
+    }
+    memset(blocked, 0, sizeof blocked); /* progress may unblock others */
+    if (fresh && rng && rng_next(&rng) % (o->random_one_in ? o->random_one_in : 4) == 0) {
+      cp_stream_switch_out(s, env);
+      cur = -1;
+    }
+  }
+}
