@@ -351,7 +351,9 @@ enum cp_step cp_stream_step(struct cp_stream *s, const struct cp_env *env) {
   if (s->error) return CP_STEP_ERROR;
   if (!s->resumed) resume(s);
   struct cp_trace *t = &s->tr;
-  if (s->replaying && s->pc >= s->replay_until && s->phase == CP_PH_PROCESS) {
+  /* Caught up: past the processed ops, or the last one reloaded. */
+  if (s->replaying && ((s->pc >= s->replay_until && s->phase == CP_PH_PROCESS) ||
+                       (s->pc + 1 == s->replay_until && s->phase == CP_PH_SCHEDULE))) {
     s->replaying = false;
     if (env->replayed) env->replayed(env->ctx, s->id);
   }

@@ -376,6 +376,71 @@ START_TEST(ring_wraps_and_overflow_is_clean) {
 }
 END_TEST
 
+/* A high-priority stream arriving mid-launch runs before the low one's
+ * remaining work-groups; the low launch then resumes by replay. */
+static unsigned order[64], norder;
+static void note_order(void *ctx, unsigned s, uint32_t op) {
+  w_sched(ctx, s, op);
+  if (norder < 64) order[norder++] = s;
+}
+
+START_TEST(high_priority_preempts_between_work_groups) {
+  static struct world w;
+  memset(&w, 0, sizeof w);
+  struct cp_env e = env_of(&w);
+  e.scheduled = note_order;
+  norder = 0;
+  struct cp_stream lo, hi;
+  ck_assert_int_eq(cp_stream_init(&lo, 0, 64), 0);
+  ck_assert_int_eq(cp_stream_init(&hi, 1, 64), 0);
+  hi.priority = 1;
+  add(&lo, CP_OP_CHECKPOINT, 0, 0, 0, 0, NULL);
+  add(&lo, CP_OP_LAUNCH, 0, 0, 0, 40, NULL);
+  add(&hi, CP_OP_CHECKPOINT, 0, 0, 0, 0, NULL);
+  add(&hi, CP_OP_FILL, OUT(1), 0, 5, 1, NULL);
+  add(&hi, CP_OP_SIGNAL, 0, 0, 0, 0, NULL);
+  struct cp_stream *v[2] = {&lo, &hi};
+  uint32_t arrive[2] = {0, 10};
+  struct cp_sched_opts o = {.arrive = arrive};
+  ck_assert_int_eq(cp_sched_run(v, 2, &e, &o), 0);
+  ck_assert_uint_eq(norder, 3);
+  ck_assert_uint_eq(order[0], 1); /* fill, signal of the high stream first */
+  ck_assert_uint_eq(order[1], 1);
+  ck_assert_uint_eq(order[2], 0); /* the launch finishes after */
+  ck_assert_uint_eq(lo.st.switches, 1);
+  ck_assert_uint_eq(lo.st.replays, 1);
+  for (unsigned g = 0; g < 40; g++) {
+    ck_assert_uint_eq(w.groups[0][g], 1);
+    ck_assert_uint_eq(w.mem[OUT(0) + g], g + 1);
+  }
+  cp_stream_fini(&lo);
+  cp_stream_fini(&hi);
+}
+END_TEST
+
+START_TEST(equal_priorities_time_slice) {
+  static struct world w;
+  memset(&w, 0, sizeof w);
+  struct cp_env e = env_of(&w);
+  struct cp_stream a, b;
+  ck_assert_int_eq(cp_stream_init(&a, 0, 64), 0);
+  ck_assert_int_eq(cp_stream_init(&b, 1, 64), 0);
+  add(&a, CP_OP_LAUNCH, 0, 0, 0, 30, NULL);
+  add(&b, CP_OP_LAUNCH, 0, 0, 0, 30, NULL);
+  struct cp_stream *v[2] = {&a, &b};
+  struct cp_sched_opts o = {.switch_every = 4};
+  ck_assert_int_eq(cp_sched_run(v, 2, &e, &o), 0);
+  ck_assert_uint_ge(a.st.switches, 5);
+  ck_assert_uint_ge(b.st.switches, 5);
+  for (unsigned g = 0; g < 30; g++) {
+    ck_assert_uint_eq(w.groups[0][g], 1);
+    ck_assert_uint_eq(w.groups[1][g], 1);
+  }
+  cp_stream_fini(&a);
+  cp_stream_fini(&b);
+}
+END_TEST
+
 /* ---- randomised switch points ---- */
 
 static uint64_t rnd(uint64_t *x) {
@@ -538,6 +603,8 @@ int main(void) {
   CU_ADD(s, traced_predicate_keeps_its_branch);
   CU_ADD(s, checkpoint_purges_previous_block);
   CU_ADD(s, ring_wraps_and_overflow_is_clean);
+  CU_ADD(s, high_priority_preempts_between_work_groups);
+  CU_ADD(s, equal_priorities_time_slice);
   CU_ADD(s, random_switch_points_match_uninterrupted_run);
   CU_ADD(s, random_switch_points_without_trace_differ);
   return cu_run(s);
