@@ -20,28 +20,6 @@
   struct simt_lane *ln, uint64_t *res, const uint64_t *arg, unsigned nargs, uint32_t data
 #define BI_UNUSED (void)ln, (void)res, (void)arg, (void)nargs, (void)data
 
-static inline float f32(uint64_t v) {
-  uint32_t u = (uint32_t)v;
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-static inline uint64_t uf32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-static inline double f64(uint64_t v) {
-  double d;
-  memcpy(&d, &v, 8);
-  return d;
-}
-static inline uint64_t uf64(double d) {
-  uint64_t u;
-  memcpy(&u, &d, 8);
-  return u;
-}
-
 /* ---- float helpers: f32 forms evaluate in double and round once ---- */
 #define VIA_D1(name, expr)                                                                         \
   static inline float name##_f(float xf) {                                                         \
@@ -854,30 +832,32 @@ static void bi_printf(BI_ARGS) {
 #define SG_T(stem, fn, op, t, ty) BW(#stem #t, 1, 1, 0, (ty) | ((op) << 4), fn)
 #define SGOP(stem, fn, op)                                                                         \
   SG_T(stem, fn, op, i, BX_I32)                                                                    \
-  SG_T(stem, fn, op, j, BX_U32) SG_T(stem, fn, op, l, BX_I64) SG_T(stem, fn, op, m, BX_U64)        \
-      SG_T(stem, fn, op, f, BX_F32) SG_T(stem, fn, op, d, BX_F64)
+  SG_T(stem, fn, op, j, BX_U32)                                                                    \
+  SG_T(stem, fn, op, l, BX_I64) SG_T(stem, fn, op, m, BX_U64) SG_T(stem, fn, op, f, BX_F32)        \
+      SG_T(stem, fn, op, d, BX_F64)
 #define SGB(stem)                                                                                  \
   BW(#stem "ij", 1, 2, 0, 0, bw_broadcast)                                                         \
-  BW(#stem "jj", 1, 2, 0, 0, bw_broadcast) BW(#stem "lj", 1, 2, 0, 0, bw_broadcast)                \
-      BW(#stem "mj", 1, 2, 0, 0, bw_broadcast) BW(#stem "fj", 1, 2, 0, 0, bw_broadcast)            \
-          BW(#stem "dj", 1, 2, 0, 0, bw_broadcast)
+  BW(#stem "jj", 1, 2, 0, 0, bw_broadcast)                                                         \
+  BW(#stem "lj", 1, 2, 0, 0, bw_broadcast) BW(#stem "mj", 1, 2, 0, 0, bw_broadcast)                \
+      BW(#stem "fj", 1, 2, 0, 0, bw_broadcast) BW(#stem "dj", 1, 2, 0, 0, bw_broadcast)
 #define ISEL(t, ct, bits) BI("_Z6select" #t #t #ct, 1, 3, 0, bits, bx_select_i)
 #define SH1(x, n, mv, m, nm)                                                                       \
   BI("_Z7shuffle" x mv, m, n + m, 0, n | (m << 8), bx_shuffle)                                     \
   BI("_Z8shuffle2" x "S_" mv, m, 2 * n + m, 0, n | (m << 8), bx_shuffle2)
 #define SH_ROW(t, mt, n)                                                                           \
   SH1("Dv" #n "_" #t, n, "Dv2_" #mt, 2, 0)                                                         \
-  SH1("Dv" #n "_" #t, n, "Dv4_" #mt, 4, 0) SH1("Dv" #n "_" #t, n, "Dv8_" #mt, 8, 0)                \
-      SH1("Dv" #n "_" #t, n, "Dv16_" #mt, 16, 0)
+  SH1("Dv" #n "_" #t, n, "Dv4_" #mt, 4, 0)                                                         \
+  SH1("Dv" #n "_" #t, n, "Dv8_" #mt, 8, 0) SH1("Dv" #n "_" #t, n, "Dv16_" #mt, 16, 0)
 #define SHUF_DIFF(t, mt)  SH_ROW(t, mt, 2) SH_ROW(t, mt, 4) SH_ROW(t, mt, 8) SH_ROW(t, mt, 16)
 #define SHS(t, n, m, sub) SH1("Dv" #n "_" #t, n, sub, m, 0)
 #define SHUF_SAME(t)                                                                               \
   SHS(t, 2, 2, "S_")                                                                               \
-  SHS(t, 2, 4, "Dv4_" #t) SHS(t, 2, 8, "Dv8_" #t) SHS(t, 2, 16, "Dv16_" #t)                        \
-      SHS(t, 4, 2, "Dv2_" #t) SHS(t, 4, 4, "S_") SHS(t, 4, 8, "Dv8_" #t) SHS(t, 4, 16, "Dv16_" #t) \
-          SHS(t, 8, 2, "Dv2_" #t) SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_")                       \
-              SHS(t, 8, 16, "Dv16_" #t) SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t)          \
-                  SHS(t, 16, 8, "Dv8_" #t) SHS(t, 16, 16, "S_")
+  SHS(t, 2, 4, "Dv4_" #t)                                                                          \
+  SHS(t, 2, 8, "Dv8_" #t) SHS(t, 2, 16, "Dv16_" #t) SHS(t, 4, 2, "Dv2_" #t) SHS(t, 4, 4, "S_")     \
+      SHS(t, 4, 8, "Dv8_" #t) SHS(t, 4, 16, "Dv16_" #t) SHS(t, 8, 2, "Dv2_" #t)                    \
+          SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_") SHS(t, 8, 16, "Dv16_" #t)                     \
+              SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t) SHS(t, 16, 8, "Dv8_" #t)           \
+                  SHS(t, 16, 16, "S_")
 #define PREF(t)                                                                                    \
   BI("_Z8prefetchPU3AS1K" #t "m", 0, 2, 0, 0, bx_prefetch)                                         \
   BI("_Z8prefetchPU3AS1KDv2_" #t "m", 0, 2, 0, 0, bx_prefetch)                                     \
@@ -889,15 +869,15 @@ static void bi_printf(BI_ARGS) {
   BI(name #src, 1, 1, 0, (si) | ((di) << 4) | ((mode) << 8) | ((sat) << 12), bx_convert)
 #define CVS(name, di, mode, sat)                                                                   \
   CV1(name, c, 0, di, mode, sat)                                                                   \
-  CV1(name, h, 1, di, mode, sat) CV1(name, s, 2, di, mode, sat) CV1(name, t, 3, di, mode, sat)     \
-      CV1(name, i, 4, di, mode, sat) CV1(name, j, 5, di, mode, sat) CV1(name, l, 6, di, mode, sat) \
-          CV1(name, m, 7, di, mode, sat) CV1(name, f, 8, di, mode, sat)                            \
-              CV1(name, d, 9, di, mode, sat)
+  CV1(name, h, 1, di, mode, sat)                                                                   \
+  CV1(name, s, 2, di, mode, sat) CV1(name, t, 3, di, mode, sat) CV1(name, i, 4, di, mode, sat)     \
+      CV1(name, j, 5, di, mode, sat) CV1(name, l, 6, di, mode, sat) CV1(name, m, 7, di, mode, sat) \
+          CV1(name, f, 8, di, mode, sat) CV1(name, d, 9, di, mode, sat)
 #define CVM(l1, d, sfx, di, sat)                                                                   \
   CVS("_Z" l1 "convert_" #d sfx "_rte", di, 1, sat)                                                \
   CVS("_Z" l1 "convert_" #d sfx "_rtz", di, 2, sat)                                                \
-      CVS("_Z" l1 "convert_" #d sfx "_rtp", di, 3, sat)                                            \
-          CVS("_Z" l1 "convert_" #d sfx "_rtn", di, 4, sat)
+  CVS("_Z" l1 "convert_" #d sfx "_rtp", di, 3, sat)                                                \
+  CVS("_Z" l1 "convert_" #d sfx "_rtn", di, 4, sat)
 #define CVTF(d, l0, l1, di) CVS("_Z" l0 "convert_" #d, di, 0, 0) CVM(l1, d, "", di, 0)
 #define CVTI(d, l0, l1, l2, di)                                                                    \
   CVTF(d, l0, l1, di) CVS("_Z" l1 "convert_" #d "_sat", di, 0, 1) CVM(l2, d, "_sat", di, 1)
@@ -956,8 +936,9 @@ static void bi_printf(BI_ARGS) {
 #define VLOAD(stem, N)                                                                             \
   VL_GO(stem, N, c, 1)                                                                             \
   VL_GO(stem, N, h, 1)                                                                             \
-  VL_GO(stem, N, s, 2) VL_GO(stem, N, t, 2) VL_GO(stem, N, i, 4) VL_GO(stem, N, j, 4)              \
-      VL_GO(stem, N, l, 8) VL_GO(stem, N, m, 8) VL_GO(stem, N, f, 4) VL_GO(stem, N, d, 8)
+  VL_GO(stem, N, s, 2)                                                                             \
+  VL_GO(stem, N, t, 2) VL_GO(stem, N, i, 4) VL_GO(stem, N, j, 4) VL_GO(stem, N, l, 8)              \
+      VL_GO(stem, N, m, 8) VL_GO(stem, N, f, 4) VL_GO(stem, N, d, 8)
 #define VL_GO(stem, N, t, sz)                                                                      \
   BI(#stem "mPU3AS1K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
   BI(#stem "mPU3AS2K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
@@ -967,9 +948,10 @@ static void bi_printf(BI_ARGS) {
 #define VSTORE(stem, vec, N)                                                                       \
   VS_GO(stem, vec, N, c, 1)                                                                        \
   VS_GO(stem, vec, N, h, 1)                                                                        \
-  VS_GO(stem, vec, N, s, 2) VS_GO(stem, vec, N, t, 2) VS_GO(stem, vec, N, i, 4)                    \
-      VS_GO(stem, vec, N, j, 4) VS_GO(stem, vec, N, l, 8) VS_GO(stem, vec, N, m, 8)                \
-          VS_GO(stem, vec, N, f, 4) VS_GO(stem, vec, N, d, 8)
+  VS_GO(stem, vec, N, s, 2)                                                                        \
+  VS_GO(stem, vec, N, t, 2) VS_GO(stem, vec, N, i, 4) VS_GO(stem, vec, N, j, 4)                    \
+      VS_GO(stem, vec, N, l, 8) VS_GO(stem, vec, N, m, 8) VS_GO(stem, vec, N, f, 4)                \
+          VS_GO(stem, vec, N, d, 8)
 #define VS_GO(stem, vec, N, t, sz)                                                                 \
   BI(#stem #vec #t "mPU3AS1" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)                   \
   BI(#stem #vec #t "mPU3AS3" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)                   \

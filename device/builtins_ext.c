@@ -14,27 +14,6 @@
 
 #include "device/simt_int.h"
 
-static inline float f32(uint64_t v) {
-  uint32_t u = (uint32_t)v;
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-static inline uint64_t uf32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-static inline double f64(uint64_t v) {
-  double d;
-  memcpy(&d, &v, 8);
-  return d;
-}
-static inline uint64_t uf64(double d) {
-  uint64_t u;
-  memcpy(&u, &d, 8);
-  return u;
-}
 static inline uint64_t mask_bits(unsigned bits) {
   return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
 }

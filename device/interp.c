@@ -16,28 +16,6 @@
 
 #define YIELD_SPIN_LIMIT 20000 /* stack mode: yields without progress before faulting */
 
-static inline float f32(uint64_t v) {
-  uint32_t u = (uint32_t)v;
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-static inline uint64_t uf32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-static inline double f64(uint64_t v) {
-  double d;
-  memcpy(&d, &v, 8);
-  return d;
-}
-static inline uint64_t uf64(double d) {
-  uint64_t u;
-  memcpy(&u, &d, 8);
-  return u;
-}
-
 /* Float to integer conversions saturate (NaN gives 0), never UB. */
 static inline uint64_t d2i(double x, double lo, double hi, int64_t ilo, int64_t ihi) {
   if (x != x) return 0;

@@ -11,12 +11,36 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "device/dev.h"
 #include "device/lsi.h"
 #include "device/mem.h"
 
 #define SIMT_MAX_W 64
+
+/* Register bits as float/double and back (registers are 64-bit rows). */
+static inline float f32(uint64_t v) {
+  uint32_t u = (uint32_t)v;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+static inline uint64_t uf32(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static inline double f64(uint64_t v) {
+  double d;
+  memcpy(&d, &v, 8);
+  return d;
+}
+static inline uint64_t uf64(double d) {
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
 
 /* Token types, which are also the reasons a lane can be disabled for. */
 enum simt_tok {
