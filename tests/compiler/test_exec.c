@@ -21,20 +21,11 @@ static cl_command_queue q;
 static cl_device_id dev;
 
 static void setup(void) {
-  cl_platform_id plat;
-  cl_int err;
-  ck_assert_int_eq(clGetPlatformIDs(1, &plat, NULL), CL_SUCCESS);
-  ck_assert_int_eq(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL), CL_SUCCESS);
-  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  ck_assert_int_eq(err, CL_SUCCESS);
-  q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-  ck_assert_int_eq(err, CL_SUCCESS);
+  cu_cl_setup(&dev, &ctx, &q);
 }
 
 static void teardown(void) {
-  clFinish(q);
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
+  cu_cl_teardown(q, ctx);
 }
 
 /* Builds src with opts, runs kernel "k(__global int *out, __global int *aux)"

@@ -23,19 +23,10 @@ static cl_device_id dev;
 static unsigned W = 32;
 
 static void setup(void) {
-  cl_platform_id plat;
-  cl_int err;
-  ck_assert_int_eq(clGetPlatformIDs(1, &plat, NULL), CL_SUCCESS);
-  ck_assert_int_eq(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL), CL_SUCCESS);
-  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  ck_assert_int_eq(err, CL_SUCCESS);
-  q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-  ck_assert_int_eq(err, CL_SUCCESS);
+  cu_cl_setup(&dev, &ctx, &q);
 }
 static void teardown(void) {
-  clFinish(q);
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
+  cu_cl_teardown(q, ctx);
 }
 
 static cl_kernel load(const char *name) {

@@ -16,8 +16,7 @@ int cu_run(Suite *s) {
 
 char *cu_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
+  if (!f) return NULL;
   char *buf = NULL;
   size_t cap = 0, n = 0;
   for (;;) {
@@ -33,12 +32,27 @@ char *cu_read_file(const char *path, size_t *len) {
     }
     size_t got = fread(buf + n, 1, 4096, f);
     n += got;
-    if (got == 0)
-      break;
+    if (got == 0) break;
   }
   fclose(f);
   buf[n] = '\0';
-  if (len)
-    *len = n;
+  if (len) *len = n;
   return buf;
+}
+
+void cu_cl_setup(cl_device_id *dev, cl_context *ctx, cl_command_queue *q) {
+  cl_platform_id plat;
+  cl_int err;
+  ck_assert_int_eq(clGetPlatformIDs(1, &plat, NULL), CL_SUCCESS);
+  ck_assert_int_eq(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, dev, NULL), CL_SUCCESS);
+  *ctx = clCreateContext(NULL, 1, dev, NULL, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  *q = clCreateCommandQueueWithProperties(*ctx, *dev, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+}
+
+void cu_cl_teardown(cl_command_queue q, cl_context ctx) {
+  clFinish(q);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
 }

@@ -7,6 +7,8 @@
 
 #include <check.h>
 
+#include "runtime/rt.h"
+
 /* Runs one suite with CK_NORMAL output; returns the process exit status. */
 int cu_run(Suite *s);
 
@@ -21,5 +23,10 @@ int cu_run(Suite *s);
 
 /* Reads a whole file into a NUL-terminated malloc'd string (NULL on error). */
 char *cu_read_file(const char *path, size_t *len);
+
+/* The fixture most API suites share: the Lockstep device, a context on it
+ * and an in-order queue. Teardown finishes the queue and releases both. */
+void cu_cl_setup(cl_device_id *dev, cl_context *ctx, cl_command_queue *q);
+void cu_cl_teardown(cl_command_queue q, cl_context ctx);
 
 #endif
