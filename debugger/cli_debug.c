@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compiler/cc.h"
+#include "debugger/cli_line.h"
 #include "debugger/dbg.h"
 #include "device/device.h"
 #include "device/mem.h"
@@ -34,15 +35,7 @@ static char *slurp(const char *path) {
 }
 
 static char *read_line(void *ctx, const char *prompt) {
-  FILE *f = ctx;
-  if (f == stdin) {
-    fputs(prompt, stdout);
-    fflush(stdout);
-  }
-  char buf[1024];
-  if (!fgets(buf, sizeof(buf), f)) return NULL;
-  buf[strcspn(buf, "\r\n")] = 0;
-  return strdup(buf);
+  return cli_readline(ctx, prompt);
 }
 
 struct buf {
@@ -193,17 +186,15 @@ static int setup_args(const struct lsi_kernel *k, const char *spec, struct dev_m
 }
 
 int cmd_debug(int argc, char **argv) {
+  for (int i = 0; i < argc; i++)
+    if (!strcmp(argv[i], "--")) return cli_debug_host(argc, argv);
   const char *kfile = NULL, *kname = NULL, *spec = NULL, *batch = NULL;
   uint64_t global[3] = {1, 1, 1}, local[3] = {0, 0, 0};
   unsigned dim = 1;
   for (int i = 0; i < argc; i++) {
     const char *o = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(o, "--")) {
-      fprintf(stderr,
-              "lockstep debug: running a host program is not available yet; use --kernel\n");
-      return 2;
-    }
+
     if (!v) {
       fprintf(stderr, "lockstep debug: option %s needs a value\n", o);
       return 2;

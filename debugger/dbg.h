@@ -26,6 +26,14 @@ void dbg_free(struct dbg_session *s);
 /* Echo each command read (batch transcripts). */
 void dbg_set_echo(struct dbg_session *s, int on);
 
+/* Host-program mode: launches that never stop print nothing, `quit` while
+ * a launch is stopped lets it finish undebugged, and programs are named by
+ * the source file they match. */
+void dbg_set_host_mode(struct dbg_session *s, int on);
+/* Folders searched for a file whose contents match a program's source
+ * (`directory DIR`, --source-dir); the current directory comes first. */
+void dbg_add_source_dir(struct dbg_session *s, const char *dir);
+int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs);
 /* Reads and runs commands until `run`/`start` (returns 0) or `quit`/end of
  * input (returns 1). */
 int dbg_prompt(struct dbg_session *s);
@@ -35,6 +43,16 @@ int dbg_prompt(struct dbg_session *s);
  * *exc filled; sets *quit when the user quit. */
 int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
                const char *source, const char *file, struct dev_exception *exc, int *quit);
+
+/* ---- host-program mode, library side (dbg_remote.c) ---- */
+/* Connects to the front end named by LOCKSTEP_DEBUG_FD the first time it is
+ * called (and runs the first prompt); 1 while this process is debugged. */
+int dbg_remote_active(void);
+/* A dev_cmd.launch_fn: runs the launch under the engine on the device thread;
+ * arg is the program's source (NULL when built from a binary). A launch that
+ * arrives while another one is stopped runs at full speed undebugged. */
+int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *l,
+                      struct dev_exception *exc);
 
 /* ---- expressions (dbg_expr.c) ---- */
 struct dbg_ctx; /* the focused work-item, as the evaluator sees it */

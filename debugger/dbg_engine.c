@@ -26,7 +26,11 @@ struct bp {
   uint32_t line;  /* 0: a kernel-name breakpoint */
   char kernel[64];
   char cond[256];
+  int bound; /* matched the file of a launch at least once */
 };
+
+#define MAX_DIRS  16
+#define MAX_FILES 32
 
 struct dbg_session {
   FILE *out;
@@ -49,6 +53,11 @@ struct dbg_session {
   struct dev_exception exc;
   int have_exc;
   int stop_entry;
+  int host_mode, stopped; /* stopped: this launch has prompted */
+  char *dirs[MAX_DIRS];
+  int ndirs;
+  char *files[MAX_FILES]; /* files of the launches seen (host mode) */
+  int nfiles;
 };
 
 struct dbg_session *dbg_new(FILE *out, dbg_read_fn read, void *ctx) {
@@ -62,7 +71,27 @@ struct dbg_session *dbg_new(FILE *out, dbg_read_fn read, void *ctx) {
 }
 
 void dbg_free(struct dbg_session *s) {
+  if (!s) return;
+  for (int i = 0; i < s->ndirs; i++)
+    free(s->dirs[i]);
+  for (int i = 0; i < s->nfiles; i++)
+    free(s->files[i]);
   free(s);
+}
+
+void dbg_set_host_mode(struct dbg_session *s, int on) {
+  s->host_mode = on;
+}
+
+void dbg_add_source_dir(struct dbg_session *s, const char *dir) {
+  for (int i = 0; i < s->ndirs; i++)
+    if (!strcmp(s->dirs[i], dir)) return;
+  if (s->ndirs < MAX_DIRS) s->dirs[s->ndirs++] = strdup(dir);
+}
+
+int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs) {
+  *dirs = (const char *const *)s->dirs;
+  return s->ndirs;
 }
 
 void dbg_set_echo(struct dbg_session *s, int on) {
@@ -246,6 +275,7 @@ static void bp_bind(struct dbg_session *s) {
     struct bp *b = &s->bps[i];
     if (!b->enabled || !b->line) continue;
     if (b->file[0] && strcmp(base(b->file), base(s->file))) continue;
+    b->bound = 1;
     uint32_t best = UINT32_MAX;
     for (uint32_t m = 0; m < s->dbg->nmk; m++)
       if (s->dbg->mk[m].line_first >= b->line && s->dbg->mk[m].line_first < best)
@@ -277,6 +307,15 @@ static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
     if (m->line_first == best) return b;
   }
   return NULL;
+}
+
+/* A file breakpoint no program seen so far matches. */
+static int bp_pending(struct dbg_session *s, const struct bp *b) {
+  if (!b->line || !b->file[0] || b->bound) return 0;
+  if (s->file && !strcmp(base(b->file), base(s->file))) return 0;
+  for (int i = 0; i < s->nfiles; i++)
+    if (!strcmp(base(b->file), base(s->files[i]))) return 0;
+  return s->host_mode || s->file;
 }
 
 static void bp_add(struct dbg_session *s, const char *arg, int temp) {
@@ -324,8 +363,7 @@ static void bp_add(struct dbg_session *s, const char *arg, int temp) {
   else
     fprintf(s->out, "kernel %s", b.kernel);
   if (b.cond[0]) fprintf(s->out, " if %s", b.cond);
-  if (b.line && b.file[0] && s->file && strcmp(base(b.file), base(s->file)))
-    fprintf(s->out, " (pending)");
+  if (bp_pending(s, &b)) fprintf(s->out, " (pending)");
   fprintf(s->out, "\n");
   bp_bind(s);
 }
@@ -382,6 +420,7 @@ static void bp_info(struct dbg_session *s) {
     else
       fprintf(s->out, "kernel %s", b->kernel);
     if (b->cond[0]) fprintf(s->out, " if %s", b->cond);
+    if (bp_pending(s, b)) fprintf(s->out, " (pending)");
     if (b->hits) fprintf(s->out, " (hit %d time%s)", b->hits, b->hits == 1 ? "" : "s");
     fprintf(s->out, "\n");
   }
@@ -738,6 +777,12 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
     bp_each(s, arg, 1);
   } else if (is(cmd, "disable", 3)) {
     bp_each(s, arg, 2);
+  } else if (is(cmd, "directory", 3)) {
+    if (*arg) dbg_add_source_dir(s, arg);
+    fprintf(s->out, "Source directories searched: .");
+    for (int i = 0; i < s->ndirs; i++)
+      fprintf(s->out, ":%s", s->dirs[i]);
+    fprintf(s->out, "\n");
   } else if (is(cmd, "quit", 1)) {
     s->quit = 1;
     return 1;
@@ -886,6 +931,12 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   s->have_exc = 0;
   s->finished = 0;
   int entry = s->stop_entry;
+  s->stop_entry = 0;
+  s->stopped = 0;
+  int known = 0;
+  for (int i = 0; i < s->nfiles; i++)
+    known |= !strcmp(s->files[i], s->file);
+  if (!known && s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(s->file);
   for (int i = 0; i < s->nbp; i++)
     if (s->bps[i].enabled && !s->bps[i].line && !strcmp(s->bps[i].kernel, s->k->name)) {
       entry = 1;
@@ -903,10 +954,11 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   while (!s->quit) {
     if (rc == ST_DONE && all_done(s)) {
       s->finished = 1;
-      report(s, rc);
+      if (!s->host_mode || s->stopped) report(s, rc);
       break;
     }
     report(s, rc);
+    s->stopped = 1;
     read_cmd(s, &kind);
     if (s->quit) break;
     if (s->have_exc) {
@@ -918,6 +970,14 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
     else
       rc = step_item(s, kind == 's' ? 0 : kind == 'n' ? 1 : 2);
     if (rc == ST_NONE) rc = ST_STEP;
+  }
+  if (s->quit && s->host_mode && !s->have_exc && !all_done(s)) {
+    /* the front end left: finish the launch undebugged */
+    memset(s->bpset, 0, s->k->ninsns + 1);
+    s->nbp = 0;
+    while (!s->have_exc && !all_done(s))
+      if (run_all(s) == ST_EXC) break;
+    s->finished = !s->have_exc;
   }
   int ret = 0;
   if (s->have_exc) {
@@ -937,5 +997,6 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   free(s->bpset);
   s->k = NULL;
   s->dbg = NULL;
+  s->file = NULL;
   return ret;
 }

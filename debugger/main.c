@@ -14,6 +14,7 @@ static void usage(FILE *f) {
   fprintf(f, "usage: lockstep compile --dump FILE.cl [build options]\n"
              "       lockstep debug --kernel FILE.cl [--name K] [--global N] [--local N] [--spec "
              "F] [-x CMDS]\n"
+             "       lockstep debug [-x CMDS] [--source-dir DIR] -- PROGRAM [ARGS...]\n"
              "       lockstep version\n");
 }
 

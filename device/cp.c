@@ -134,7 +134,9 @@ static int cp_execute(struct cp *cp, struct dev_cmd *cmd) {
   case DEV_CMD_READ_RECT:
   case DEV_CMD_WRITE_RECT:
   case DEV_CMD_COPY_RECT: return run_rect(m, cmd);
-  case DEV_CMD_LAUNCH: return simt_launch(cp->d, &cmd->launch, &cmd->exc);
+  case DEV_CMD_LAUNCH:
+    if (cmd->launch_fn) return cmd->launch_fn(cmd->launch_arg, cp->d, &cmd->launch, &cmd->exc);
+    return simt_launch(cp->d, &cmd->launch, &cmd->exc);
   case DEV_CMD_HOST:
     if (cmd->host_fn) cmd->host_fn(cmd->host_arg);
     return 0;

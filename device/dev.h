@@ -97,6 +97,12 @@ struct dev_cmd {
   struct dev_launch launch;
   void (*host_fn)(void *arg);
   void *host_arg;
+  /* LAUNCH: when set, the device thread runs the launch through this
+   * function instead of the SIMT engine (the debugger holds it open);
+   * returns 0 or a negative error with *exc filled, like simt_launch. */
+  int (*launch_fn)(void *arg, struct dev_device *d, const struct dev_launch *l,
+                   struct dev_exception *exc);
+  void *launch_arg;
   /* Set by the device: times in dev_ops.now_ns() nanoseconds, and the
    * exception when status < 0. */
   uint64_t t_start, t_end;

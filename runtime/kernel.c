@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debugger/dbg.h"
 #include "runtime/program.h"
 
 static cl_kernel kernel_new(cl_program p, const struct lsi_kernel *k) {
@@ -553,6 +554,12 @@ static cl_int ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim, co
     L.work_dim = work_dim;
     L.argbuf = argbuf;
     cmd->launch = L;
+    if (dbg_remote_active()) {
+      /* under `lockstep debug`: the device thread runs it under the engine;
+       * the retained kernel keeps the program and its source alive */
+      cmd->launch_fn = dbg_remote_launch;
+      cmd->launch_arg = p->source;
+    }
   }
   cl_event ev = NULL;
   err = rt_enqueue(q, type, cmd, nev, evs, &ev, CL_FALSE);

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "debugger/dbg.h"
 #include "runtime/rt.h"
 
 static struct _cl_platform_id platform;
@@ -17,6 +18,7 @@ static void platform_init(void) {
 
 cl_platform_id rt_platform(void) {
   pthread_once(&platform_once, platform_init);
+  dbg_remote_active(); /* under `lockstep debug`: connect and take the first commands */
   return &platform;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debugger/dbg.h"
 #include "runtime/program.h"
 
 #define PROGRAM_FILE "program.cl"
@@ -315,6 +316,18 @@ static void end_build(cl_program p, cl_build_status st, const char *options, cha
   pthread_mutex_unlock(&p->lock);
 }
 
+/* The options the compiler gets: under `lockstep debug` every program is
+ * built with -g (which implies -cl-opt-disable) so the debug tables are
+ * complete. The program keeps reporting the caller's options. Malloc'd. */
+static char *compile_options(const char *options) {
+  const char *o = options ? options : "";
+  if (!dbg_remote_active()) return strdup(o);
+  size_t n = strlen(o) + 4;
+  char *s = malloc(n);
+  if (s) snprintf(s, n, "%s%s-g", o, *o ? " " : "");
+  return s;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
     cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
     void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data), void *user_data) {
@@ -331,7 +344,9 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
   char *log = NULL;
   int rc;
   if (program->source) {
-    rc = cc_build(program->source, PROGRAM_FILE, options, &lsi, &log);
+    char *opts = compile_options(options);
+    rc = opts ? cc_build(program->source, PROGRAM_FILE, opts, &lsi, &log) : CC_OUT_OF_MEMORY;
+    free(opts);
   } else if (program->bintype == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
     /* already an executable: validate the options, keep the code */
     struct cc_options o;
@@ -413,7 +428,11 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
   }
   struct cc_bitcode bc = {0};
   char *log = NULL;
-  int rc = cc_compile(program->source, PROGRAM_FILE, options, hdrs, num_input_headers, &bc, &log);
+  char *opts = compile_options(options);
+  int rc = opts
+               ? cc_compile(program->source, PROGRAM_FILE, opts, hdrs, num_input_headers, &bc, &log)
+               : CC_OUT_OF_MEMORY;
+  free(opts);
   free(hdrs);
   end_build(program, rc == CC_OK ? CL_BUILD_SUCCESS : CL_BUILD_ERROR, options, log, NULL, &bc,
             CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);

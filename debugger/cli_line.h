@@ -1,0 +1,19 @@
+/*
+ * cli_line.h - line input for the `lockstep debug` prompt (cli_line.c) and
+ * the host-program front end (cli_host.c). Nothing here knows debugger
+ * commands or the protocol.
+ */
+#ifndef LOCKSTEP_DEBUGGER_CLI_LINE_H
+#define LOCKSTEP_DEBUGGER_CLI_LINE_H
+
+#include <stdio.h>
+
+/* One line without its newline (malloc'd), or NULL at end of input. With a
+ * terminal on stdin and stdout it edits the line and keeps history. */
+char *cli_readline(FILE *in, const char *prompt);
+void cli_history_free(void);
+
+/* `lockstep debug [options] -- PROGRAM ARGS...` (cli_host.c). */
+int cli_debug_host(int argc, char **argv);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * dbg_remote.c - host-program mode, library side. When LOCKSTEP_DEBUG_FD
+ * names a socket inherited from `lockstep debug`, the library connects back
+ * at its first use, builds programs with -g, and runs every kernel launch
+ * under the debug engine on the device thread. The engine's text and the
+ * commands travel over the line protocol described in debugger/README.md.
+ *
+ * It must change nothing when the variable is unset, and must never write
+ * to the host program's stdout or stderr: everything goes to the socket.
+ */
+#define _GNU_SOURCE /* fopencookie */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "debugger/dbg.h"
+#include "device/lsi.h"
+#include "device/simt.h"
+
+#define MAX_SOURCE_FILE (4u << 20)
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t busy = PTHREAD_MUTEX_INITIALIZER; /* one stopped launch at a time */
+static int sock = -1;
+static int detached; /* the front end quit or went away: launches run normally */
+static FILE *out;    /* the engine's output, framed as "out TEXT" lines */
+static struct dbg_session *sess;
+static char line_buf[4096];
+static size_t line_len;
+static char rbuf[4096];
+static size_t rlen, rpos;
+
+static void send_all(const char *p, size_t n) {
+  while (n && sock >= 0) {
+    ssize_t w = send(sock, p, n, MSG_NOSIGNAL);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      detached = 1;
+      return;
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+}
+
+static void send_out_line(void) {
+  send_all("out ", 4);
+  send_all(line_buf, line_len);
+  send_all("\n", 1);
+  line_len = 0;
+}
+
+static ssize_t out_write(void *cookie, const char *buf, size_t n) {
+  (void)cookie;
+  for (size_t i = 0; i < n; i++) {
+    if (buf[i] == '\n') {
+      send_out_line();
+      continue;
+    }
+    if (line_len == sizeof(line_buf)) send_out_line();
+    line_buf[line_len++] = buf[i] == '\r' ? ' ' : buf[i];
+  }
+  return (ssize_t)n;
+}
+
+/* One protocol line from the front end (malloc'd, no newline) or NULL. */
+static char *recv_line(void) {
+  size_t cap = 256, n = 0;
+  char *l = malloc(cap);
+  if (!l) return NULL;
+  for (;;) {
+    if (rpos == rlen) {
+      ssize_t r = sock >= 0 ? recv(sock, rbuf, sizeof(rbuf), 0) : 0;
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) {
+        free(l);
+        detached = 1;
+        return NULL;
+      }
+      rlen = (size_t)r;
+      rpos = 0;
+    }
+    char c = rbuf[rpos++];
+    if (c == '\n') break;
+    if (n + 1 == cap) {
+      char *m = realloc(l, cap *= 2);
+      if (!m) {
+        free(l);
+        return NULL;
+      }
+      l = m;
+    }
+    l[n++] = c;
+  }
+  l[n] = 0;
+  return l;
+}
+
+/* dbg_read_fn: asks the front end for one command. */
+static char *remote_read(void *ctx, const char *prompt) {
+  (void)ctx;
+  (void)prompt;
+  fflush(out);
+  if (line_len) send_out_line();
+  if (detached) return NULL;
+  send_all("prompt\n", 7);
+  for (;;) {
+    char *l = recv_line();
+    if (!l) return NULL;
+    if (!strncmp(l, "cmd ", 4)) {
+      memmove(l, l + 4, strlen(l + 4) + 1);
+      return l;
+    }
+    if (!strcmp(l, "cmd")) {
+      l[0] = 0;
+      return l;
+    }
+    free(l); /* unknown requests are ignored: newer front ends may send more */
+  }
+}
+
+static void connect_once(void) {
+  const char *v = getenv("LOCKSTEP_DEBUG_FD");
+  if (!v || !*v) return;
+  char *end;
+  long fd = strtol(v, &end, 10);
+  if (*end || fd < 0 || fd > 1 << 20 || fcntl((int)fd, F_GETFD) < 0) return;
+  sock = (int)fd;
+  fcntl(sock, F_SETFD, FD_CLOEXEC);
+  cookie_io_functions_t io = {.write = out_write};
+  out = fopencookie(NULL, "w", io);
+  if (!out) return;
+  setvbuf(out, NULL, _IOLBF, 0);
+  sess = dbg_new(out, remote_read, NULL);
+  if (!sess) return;
+  dbg_set_host_mode(sess, 1);
+  const char *dirs = getenv("LOCKSTEP_DEBUG_DIRS");
+  if (dirs) {
+    char *copy = strdup(dirs), *save = NULL;
+    for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save))
+      dbg_add_source_dir(sess, d);
+    free(copy);
+  }
+  /* a child process of the host program must not connect to the same socket */
+  unsetenv("LOCKSTEP_DEBUG_FD");
+  unsetenv("LOCKSTEP_DEBUG_DIRS");
+  char hello[64];
+  snprintf(hello, sizeof(hello), "hello 1 %ld\n", (long)getpid());
+  send_all(hello, strlen(hello));
+  if (dbg_prompt(sess)) detached = 1;
+}
+
+int dbg_remote_active(void) {
+  pthread_once(&once, connect_once);
+  return sess != NULL && !detached;
+}
+
+/* 1 when the file at path holds exactly text (trailing white space aside). */
+static int same_text(const char *path, const char *text, size_t tlen) {
+  struct stat st;
+  if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_SOURCE_FILE) return 0;
+  if ((size_t)st.st_size + 64 < tlen || tlen + 64 < (size_t)st.st_size) return 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  char *buf = malloc((size_t)st.st_size + 1);
+  size_t n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
+  fclose(f);
+  if (!buf) return 0;
+  while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\n' || buf[n - 1] == '\t' || buf[n - 1] == '\r'))
+    n--;
+  int same = n == tlen && !memcmp(buf, text, n);
+  free(buf);
+  return same;
+}
+
+/* Finds a file whose contents are the program's source. */
+static int find_source(const char *src, char *file, size_t len) {
+  size_t tlen = strlen(src);
+  while (tlen && (src[tlen - 1] == ' ' || src[tlen - 1] == '\n' || src[tlen - 1] == '\t' ||
+                  src[tlen - 1] == '\r'))
+    tlen--;
+  const char *const *dirs;
+  int ndirs = dbg_source_dirs(sess, &dirs);
+  for (int i = -1; i < ndirs; i++) {
+    const char *dir = i < 0 ? "." : dirs[i];
+    DIR *d = opendir(dir);
+    if (!d) continue;
+    int found = 0;
+    for (struct dirent *e; !found && (e = readdir(d));) {
+      if (e->d_name[0] == '.') continue;
+      char path[4096];
+      if (i < 0)
+        snprintf(path, sizeof(path), "%s", e->d_name);
+      else
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+      if (same_text(path, src, tlen)) {
+        snprintf(file, len, "%s", path);
+        found = 1;
+      }
+    }
+    closedir(d);
+    if (found) return 1;
+  }
+  return 0;
+}
+
+int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *l,
+                      struct dev_exception *exc) {
+  const char *src = arg;
+  if (!dbg_remote_active() || pthread_mutex_trylock(&busy)) return simt_launch(d, l, exc);
+  char file[4096];
+  if (!src || !find_source(src, file, sizeof(file)))
+    snprintf(file, sizeof(file), "%s",
+             l->prog && l->prog->nkernels ? l->prog->kernels[0].name : l->kernel->name);
+  int quit = 0;
+  int rc = dbg_launch(sess, d, l, src, file, exc, &quit);
+  if (quit) detached = 1;
+  pthread_mutex_unlock(&busy);
+  if (rc > 0) return simt_launch(d, l, exc); /* could not be debugged: run it normally */
+  return rc;
+}
