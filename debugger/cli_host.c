@@ -49,7 +49,7 @@ static int send_line(int fd, const char *tag, const char *text) {
   size_t n = strlen(tag) + strlen(text) + 3;
   char *buf = malloc(n);
   if (!buf) return -1;
-  snprintf(buf, n, "%s %s\n", tag, text);
+  snprintf(buf, n, "%s%s%s\n", tag, *text ? " " : "", text);
   size_t off = 0, len = strlen(buf);
   while (off < len) {
     ssize_t w = send(fd, buf + off, len - off, MSG_NOSIGNAL);
@@ -174,6 +174,9 @@ int cli_debug_host(int argc, char **argv) {
       int bad = send_line(sv[0], "cmd", cmd);
       free(cmd);
       if (bad) break;
+    } else if (!strcmp(line, "sync")) {
+      fflush(stdout);
+      if (send_line(sv[0], "ack", "")) break;
     } /* "hello" and lines of later protocol versions need nothing here */
   }
   free(line);

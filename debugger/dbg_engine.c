@@ -243,6 +243,89 @@ static void print_expr(struct dbg_session *s, const char *arg) {
   fprintf(s->out, "$ = %s\n", buf);
 }
 
+/* x/NFU EXPR: N units of U bytes (b h w g) from the address EXPR gives, in
+ * format F (x d u o f c). */
+static void examine(struct dbg_session *s, const char *arg) {
+  unsigned long count = 1;
+  unsigned size = 4;
+  char fmt = 'x';
+  if (*arg == '/') {
+    arg++;
+    if (isdigit((unsigned char)*arg)) count = strtoul(arg, (char **)&arg, 10);
+    for (; isalpha((unsigned char)*arg); arg++) {
+      const char *sz = strchr("bhwg", *arg);
+      if (sz)
+        size = 1u << (sz - "bhwg");
+      else if (strchr("xduofc", *arg))
+        fmt = *arg;
+      else {
+        fprintf(s->out, "invalid format letter '%c' (sizes b h w g, formats x d u o f c)\n", *arg);
+        return;
+      }
+    }
+  }
+  while (isspace((unsigned char)*arg))
+    arg++;
+  if (!*arg) {
+    fprintf(s->out, "usage: x/NFU ADDRESS-EXPRESSION, e.g. x/4wx &buf[2]\n");
+    return;
+  }
+  if (count == 0 || count > 4096) {
+    fprintf(s->out, "count must be 1 to 4096\n");
+    return;
+  }
+  if (fmt == 'f' && size < 4) size = 4;
+  if (fmt == 'c') size = 1;
+  struct dbg_val v;
+  char err[200];
+  if (eval(s, arg, &v, err, sizeof(err))) {
+    fprintf(s->out, "%s\n", err);
+    return;
+  }
+  uint64_t addr;
+  if (v.kind == DBG_PTR || v.kind == DBG_INT)
+    addr = (uint64_t)v.i;
+  else if (v.addr)
+    addr = v.addr;
+  else {
+    fprintf(s->out, "'%s' is not an address\n", arg);
+    return;
+  }
+  unsigned per = size == 8 ? 2 : size == 4 ? 4 : 8;
+  for (unsigned long i = 0; i < count; i++) {
+    uint64_t a = addr + i * size;
+    const uint8_t *p = mem(s, a, size);
+    if (i % per == 0) fprintf(s->out, "%s0x%" PRIx64 ":", i ? "\n" : "", a);
+    if (!p) {
+      fprintf(s->out, "\tCannot access memory at address 0x%" PRIx64, a);
+      break;
+    }
+    uint64_t u = 0;
+    memcpy(&u, p, size);
+    int64_t sv = size == 8 ? (int64_t)u : (int64_t)(u << (64 - 8 * size)) >> (64 - 8 * size);
+    if (fmt == 'x')
+      fprintf(s->out, "\t0x%0*" PRIx64, (int)size * 2, u);
+    else if (fmt == 'd')
+      fprintf(s->out, "\t%" PRId64, sv);
+    else if (fmt == 'u')
+      fprintf(s->out, "\t%" PRIu64, u);
+    else if (fmt == 'o')
+      fprintf(s->out, "\t0%" PRIo64, u);
+    else if (fmt == 'c')
+      fprintf(s->out, "\t%d '%c'", (int)sv, isprint((int)u) ? (int)u : '.');
+    else if (size == 4) {
+      float f;
+      memcpy(&f, p, 4);
+      fprintf(s->out, "\t%g", f);
+    } else {
+      double f;
+      memcpy(&f, p, 8);
+      fprintf(s->out, "\t%g", f);
+    }
+  }
+  fprintf(s->out, "\n");
+}
+
 static void info_vars(struct dbg_session *s, int args) {
   uint32_t line = item_line(s, s->focus);
   int any = 0;
@@ -561,7 +644,7 @@ static int run_all(struct dbg_session *s) {
 }
 
 struct step_arg {
-  int mode; /* 0 step, 1 next, 2 finish */
+  int mode; /* 0 step, 1 next, 2 finish, 3 until (a later line of the kernel) */
   uint32_t from_line;
 };
 
@@ -578,6 +661,7 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
   if (m->role == CC_MK_EXIT) return a->mode != 2;
   if (a->mode == 2) return 0;
   if (brace_only(s, m->line_first)) return 0;
+  if (a->mode == 3) return in_kernel(s, m) && m->line_first > a->from_line;
   if (a->mode == 1 && !in_kernel(s, m)) return 0;
   if ((m->role == CC_MK_STMT || m->role == CC_MK_LOOP_BODY) && m->line_first == a->from_line)
     return 0;
@@ -794,7 +878,7 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
     *resume_kind = is(cmd, "start", 5) ? 'e' : 'r';
     return 1;
   } else if (is(cmd, "continue", 1) || is(cmd, "step", 1) || is(cmd, "next", 1) ||
-             is(cmd, "finish", 3)) {
+             is(cmd, "finish", 3) || is(cmd, "until", 1)) {
     if (!live) {
       fprintf(s->out, "The kernel is not being run; use 'run' or 'start'.\n");
       return 0;
@@ -822,6 +906,11 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       fprintf(s->out, "No kernel is stopped.\n");
     else
       list_cmd(s, arg);
+  } else if (!strcmp(cmd, "x")) {
+    if (!live)
+      fprintf(s->out, "No kernel is stopped.\n");
+    else
+      examine(s, arg);
   } else if (is(cmd, "print", 1) || is(cmd, "p", 1)) {
     if (!live)
       fprintf(s->out, "No kernel is stopped.\n");
@@ -968,7 +1057,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
     if (kind == 'c')
       rc = run_all(s);
     else
-      rc = step_item(s, kind == 's' ? 0 : kind == 'n' ? 1 : 2);
+      rc = step_item(s, kind == 's' ? 0 : kind == 'n' ? 1 : kind == 'u' ? 3 : 2);
     if (rc == ST_NONE) rc = ST_STEP;
   }
   if (s->quit && s->host_mode && !s->have_exc && !all_done(s)) {

@@ -50,7 +50,10 @@ static void send_all(const char *p, size_t n) {
   }
 }
 
+static int sent_out; /* output went out since the last sync */
+
 static void send_out_line(void) {
+  sent_out = 1;
   send_all("out ", 4);
   send_all(line_buf, line_len);
   send_all("\n", 1);
@@ -211,6 +214,21 @@ static int find_source(const char *src, char *file, size_t len) {
   return 0;
 }
 
+/* Waits until the front end has shown everything sent so far, so the host
+ * program's own output, which goes straight to the terminal, comes after. */
+static void sync_output(void) {
+  fflush(out);
+  if (line_len) send_out_line();
+  if (!sent_out || detached) return;
+  sent_out = 0;
+  send_all("sync\n", 5);
+  for (char *l; (l = recv_line());) {
+    int ack = !strcmp(l, "ack");
+    free(l);
+    if (ack) break;
+  }
+}
+
 int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *l,
                       struct dev_exception *exc) {
   const char *src = arg;
@@ -222,6 +240,7 @@ int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *
   int quit = 0;
   int rc = dbg_launch(sess, d, l, src, file, exc, &quit);
   if (quit) detached = 1;
+  sync_output();
   pthread_mutex_unlock(&busy);
   if (rc > 0) return simt_launch(d, l, exc); /* could not be debugged: run it normally */
   return rc;
