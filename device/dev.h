@@ -97,6 +97,9 @@ struct dev_cmd {
   struct dev_launch launch;
   void (*host_fn)(void *arg);
   void *host_arg;
+  /* Priority of the command's queue: higher runs first and may preempt a
+   * lower one between work-groups (1 high, 0 medium, -1 low). */
+  int priority;
   /* Set by the device: times in dev_ops.now_ns() nanoseconds, and the
    * exception when status < 0. */
   uint64_t t_start, t_end;
