@@ -2,8 +2,10 @@
  * cp.h - the command processor: turns the runtime's commands (struct dev_cmd)
  * into work on the device, one command stream per command queue.
  *
- * Commands of one stream run in submission order; streams run concurrently.
- * Each command's done() is called exactly once, from a device thread.
+ * Commands of one stream run in submission order; streams run concurrently,
+ * a stream of higher priority (struct dev_cmd.priority) first, preempting
+ * lower ones between work-groups. Each command's done() is called exactly
+ * once, from a device thread.
  */
 #ifndef LOCKSTEP_DEVICE_CP_H
 #define LOCKSTEP_DEVICE_CP_H

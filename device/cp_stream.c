@@ -298,6 +298,19 @@ static bool note_group(struct cp_stream *s, uint32_t i, uint64_t g) {
   return push(s, CP_N_GROUPS, i, g, 1);
 }
 
+/* Records groups [g, g + n) of op i as completed. */
+static bool note_groups(struct cp_stream *s, uint32_t i, uint64_t g, uint64_t n) {
+  struct cp_trace *t = &s->tr;
+  for (uint32_t k = t->rd; k != t->wr; k++) {
+    struct cp_node *nd = &t->ring[k % t->cap];
+    if (nd->kind == CP_N_GROUPS && nd->op == i && nd->addr + nd->value == g) {
+      nd->value += n;
+      return true;
+    }
+  }
+  return push(s, CP_N_GROUPS, i, g, n);
+}
+
 /* One scheduling step of op i; *finished says whether it is now scheduled. */
 static enum cp_step schedule(struct cp_stream *s, const struct cp_env *env, const struct cp_op *op,
                              uint32_t i, bool *finished) {
@@ -333,6 +346,18 @@ static enum cp_step schedule(struct cp_stream *s, const struct cp_env *env, cons
     struct cp_trace *t = &s->tr;
     if (t->wr - t->rd >= t->cap) return fail(s, CP_ERR_TRACE_FULL);
     struct cp_launch_info li = {s->id, op->id, s->arg, s->groups, s->state};
+    if (env->groups) { /* a batch, up to the next completed group */
+      uint64_t end = g + 1, done = g;
+      while (end < s->groups && !group_done(s, i, end))
+        end++;
+      int rc = env->groups(env->ctx, &li, g, end, &done);
+      if (rc) return fail(s, rc);
+      if (done > end) done = end;
+      if (done > g && !note_groups(s, i, g, done - g)) return fail(s, CP_ERR_TRACE_FULL);
+      s->next_group = done;
+      *finished = false;
+      return CP_STEP_OK;
+    }
     int rc = env->group ? env->group(env->ctx, &li, g) : 0;
     if (rc) return fail(s, rc);
     if (!note_group(s, i, g)) return fail(s, CP_ERR_TRACE_FULL);
@@ -391,6 +416,20 @@ enum cp_step cp_stream_step(struct cp_stream *s, const struct cp_env *env) {
   s->phase = CP_PH_PROCESS;
   s->pc++;
   return CP_STEP_OK;
+}
+
+bool cp_stream_rewind(struct cp_stream *s) {
+  struct cp_trace *t = &s->tr;
+  if (s->error || s->executed < s->nops || t->scheduled < s->nops || s->skip) return false;
+  s->nops = 0;
+  t->rd = t->wr;
+  t->processed = t->scheduled = 0;
+  s->executed = 0;
+  s->resumed = false;
+  s->pc = 0;
+  s->phase = CP_PH_PROCESS;
+  s->replaying = false;
+  return true;
 }
 
 void cp_stream_switch_out(struct cp_stream *s, const struct cp_env *env) {

@@ -65,6 +65,12 @@ struct cp_env {
   void (*switched_out)(void *ctx, unsigned stream);
   /* Observer: a resumed stream's replay caught up with where it was. */
   void (*replayed)(void *ctx, unsigned stream);
+  /* Optional, used instead of group: runs work-groups of a launch in order
+   * from first (every group in [first, end) is not yet complete), as many
+   * as it chooses, possibly none, and sets *done to one past the last one
+   * completed; returns 0 or an error. */
+  int (*groups)(void *ctx, const struct cp_launch_info *l, uint64_t first, uint64_t end,
+                uint64_t *done);
 };
 
 enum cp_node_kind {
@@ -131,6 +137,10 @@ void cp_stream_fini(struct cp_stream *s);
 int cp_stream_append(struct cp_stream *s, const struct cp_op *op);
 /* One step: process an op, schedule it, or run one work-group. */
 enum cp_step cp_stream_step(struct cp_stream *s, const struct cp_env *env);
+/* Once every operation executed: drops them and numbers the next one 0
+ * again (the trace is purged; the next operation should be a checkpoint).
+ * Returns false, changing nothing, while an operation is unfinished. */
+bool cp_stream_rewind(struct cp_stream *s);
 /* Saves the stream's progress in its trace and forgets the rest. */
 void cp_stream_switch_out(struct cp_stream *s, const struct cp_env *env);
 static inline uint32_t cp_trace_used(const struct cp_trace *t) {

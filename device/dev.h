@@ -103,6 +103,9 @@ struct dev_cmd {
   int (*launch_fn)(void *arg, struct dev_device *d, const struct dev_launch *l,
                    struct dev_exception *exc);
   void *launch_arg;
+  /* Priority of the command's queue: higher runs first and may preempt a
+   * lower one between work-groups (1 high, 0 medium, -1 low). */
+  int priority;
   /* Set by the device: times in dev_ops.now_ns() nanoseconds, and the
    * exception when status < 0. */
   uint64_t t_start, t_end;

@@ -43,6 +43,13 @@ static uint64_t mono_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+int dev_device_worker_id(struct dev_device *d) {
+  pthread_t self = pthread_self();
+  for (unsigned i = 0; i < d->nthreads; i++)
+    if (pthread_equal(d->threads[i], self)) return (int)i;
+  return -1;
+}
+
 static void *worker_main(void *p) {
   struct dev_device *d = p;
   pthread_mutex_lock(&d->mu);

@@ -28,6 +28,9 @@ unsigned dev_device_workers(struct dev_device *d);
  * clamped to the pool size) and returns when every call has returned. Any
  * host thread may call it, several at once; calls queue for workers. */
 void dev_device_run(struct dev_device *d, void (*fn)(void *arg, unsigned k), void *arg, unsigned n);
+/* Index of the calling worker thread in the pool, or -1 for any other
+ * thread (names the compute-unit track of the device trace). */
+int dev_device_worker_id(struct dev_device *d);
 /* Nanoseconds on the device clock. */
 uint64_t dev_device_now_ns(struct dev_device *d);
 

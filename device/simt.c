@@ -544,6 +544,14 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
   }
 }
 
+/* Whether the pass asks for no more work-groups to be handed out. */
+static bool pass_stopped(struct simt_run *run) {
+  const struct simt_pass *p = run->pass;
+  if (!p) return false;
+  if (p->stop && atomic_load_explicit(p->stop, memory_order_acquire)) return true;
+  return p->deadline_ns && dev_device_now_ns(run->dev) >= p->deadline_ns;
+}
+
 static void worker(void *arg, unsigned k) {
   struct simt_run *run = arg;
   struct simt_cu cu;
@@ -553,10 +561,17 @@ static void worker(void *arg, unsigned k) {
     simt_fault(&cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for local memory");
     return;
   }
-  while (!atomic_load_explicit(&run->stop, memory_order_relaxed)) {
+  const struct simt_pass *p = run->pass;
+  while (!atomic_load_explicit(&run->stop, memory_order_relaxed) && !pass_stopped(run)) {
+    /* Groups are handed out in order and every one handed out runs to
+     * completion (unless the launch faults), so a stopped pass has
+     * completed exactly [first, next_group). */
     uint64_t g = atomic_fetch_add(&run->next_group, 1);
-    if (g >= run->total_groups) break;
+    if (g >= run->end_group) break;
+    uint64_t t0 = p && p->group_done ? dev_device_now_ns(run->dev) : 0;
     run_group(&cu, g);
+    if (p && p->group_done && !cu.faulted)
+      p->group_done(p->arg, k, g, t0, dev_device_now_ns(run->dev));
   }
   cu_release(&cu);
   pthread_mutex_lock(&run->mu);
@@ -604,8 +619,31 @@ int simt_launch(struct dev_device *d, const struct dev_launch *l, struct dev_exc
   return simt_launch_stats(d, l, exc, NULL);
 }
 
+static int launch_run(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
+                      struct simt_stats *stats, struct simt_pass *pass);
+
 int simt_launch_stats(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
                       struct simt_stats *stats) {
+  return launch_run(d, l, exc, stats, NULL);
+}
+
+int simt_launch_pass(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
+                     struct simt_pass *pass) {
+  return launch_run(d, l, exc, NULL, pass);
+}
+
+uint64_t simt_launch_groups(const struct dev_launch *l) {
+  uint64_t n = 1;
+  for (uint32_t j = 0; j < 3; j++) {
+    uint64_t g = j < l->work_dim ? l->global[j] : 1, loc = j < l->work_dim ? l->local[j] : 1;
+    if (loc == 0) loc = 1;
+    n *= (g + loc - 1) / loc;
+  }
+  return n;
+}
+
+static int launch_run(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
+                      struct simt_stats *stats, struct simt_pass *pass) {
   const struct dev_config *cfg = dev_device_config(d);
   char why[160];
   const char *bad = validate(l, cfg, why, sizeof(why));
@@ -638,6 +676,17 @@ int simt_launch_stats(struct dev_device *d, const struct dev_launch *l, struct d
     run->ngroups[j] = (l->global[j] + l->local[j] - 1) / l->local[j];
     run->total_groups *= run->ngroups[j];
   }
+  /* A pass runs groups [first, end_group) at most. */
+  run->pass = pass;
+  run->end_group = run->total_groups;
+  uint64_t first = 0;
+  if (pass) {
+    first = pass->first < run->total_groups ? pass->first : run->total_groups;
+    if (pass->limit && pass->limit < run->end_group - first) run->end_group = first + pass->limit;
+    pass->total = run->total_groups;
+    pass->done = first;
+  }
+  atomic_store(&run->next_group, first);
   /* local memory: static data, then each __local argument, aligned */
   run->local_arg_off = calloc(k->nargs + 1, sizeof(uint64_t));
   uint64_t off = k->local_size;
@@ -658,11 +707,15 @@ int simt_launch_stats(struct dev_device *d, const struct dev_launch *l, struct d
              "kernel needs %" PRIu64 " bytes of local memory, device has %" PRIu64, off,
              cfg->local_mem_size);
     rc = launch_error(exc, k, LSI_TRAP_UNSUPPORTED, why);
-  } else if (run->total_groups) {
+  } else if (run->end_group > first) {
     if (cfg->watchdog_ms)
       run->deadline_ns = dev_device_now_ns(d) + (uint64_t)cfg->watchdog_ms * 1000000u;
-    uint64_t n = dev_device_workers(d);
-    dev_device_run(d, worker, run, (unsigned)(n < run->total_groups ? n : run->total_groups));
+    uint64_t n = dev_device_workers(d), left = run->end_group - first;
+    dev_device_run(d, worker, run, (unsigned)(n < left ? n : left));
+    if (pass) {
+      uint64_t next = atomic_load(&run->next_group);
+      pass->done = next < run->end_group ? next : run->end_group;
+    }
     if (run->out_len) {
       fwrite(run->out, 1, run->out_len, stdout);
       fflush(stdout);

@@ -23,6 +23,30 @@
 int simt_launch(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc);
 
 /*
+ * A pass over part of a launch, for the command processor: work-groups
+ * (numbered by linear group id) below first are taken as already complete
+ * and skipped; groups are handed out in increasing order until every one
+ * ran, limit of them were handed out (0 = no limit), the device clock
+ * passed deadline_ns (0 = none) or *stop became nonzero. Groups already
+ * running always finish, so on return groups [first, done) have completed
+ * and none at or past done has started; done == total means the launch is
+ * finished. group_done (may be NULL) is called on the worker k that ran
+ * group g, from t0 to t1 on the device clock. Returns as simt_launch(); after
+ * an error done says nothing.
+ */
+struct simt_pass {
+  uint64_t first, limit, deadline_ns;
+  _Atomic int *stop;
+  void (*group_done)(void *arg, unsigned k, uint64_t g, uint64_t t0, uint64_t t1);
+  void *arg;
+  uint64_t done, total; /* out */
+};
+int simt_launch_pass(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
+                     struct simt_pass *pass);
+/* Number of work-groups of a launch. */
+uint64_t simt_launch_groups(const struct dev_launch *l);
+
+/*
  * Debugger access (device/simt_debug.c): a launch held open so the debugger
  * can run its work-items one at a time. Every work-item gets its own
  * single-lane warp; a work-group's warps and local memory exist from the

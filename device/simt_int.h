@@ -145,6 +145,8 @@ struct simt_run {
   uint64_t *local_arg_off; /* per kernel arg: local offset (LOCAL args) */
   uint64_t deadline_ns;    /* 0 = no watchdog */
   _Atomic uint64_t next_group;
+  uint64_t end_group;           /* no group at or past this is handed out */
+  const struct simt_pass *pass; /* NULL: the whole launch */
   _Atomic int stop;
   const uint8_t *dbg_stop_at; /* debugger: per-pc flags; a warp returns (state RUN) on
                                  reaching a flagged pc after running at least one insn */

@@ -274,6 +274,9 @@ cl_int rt_enqueue_mem(cl_command_queue q, cl_command_type type, struct dev_cmd *
   }
   err = rt_event_new(q, type, &ev);
   if (err != CL_SUCCESS) goto out;
+  cmd->priority = q->priority == CL_QUEUE_PRIORITY_HIGH_KHR  ? 1
+                  : q->priority == CL_QUEUE_PRIORITY_LOW_KHR ? -1
+                                                             : 0;
   ev->cmd = cmd;
   cmd = NULL;
   if (nmems > 0) {

@@ -812,6 +812,86 @@ START_TEST(test_shared_reconvergence) {
 }
 END_TEST
 
+/* ---- passes over part of a launch (the command processor's hook) ---- */
+
+struct pass_obs {
+  _Atomic int stop;
+  _Atomic unsigned ran, stop_after;
+};
+
+static void pass_group_done(void *arg, unsigned k, uint64_t g, uint64_t t0, uint64_t t1) {
+  struct pass_obs *o = arg;
+  ck_assert_uint_le(t0, t1);
+  if (atomic_fetch_add(&o->ran, 1) + 1 == o->stop_after) atomic_store(&o->stop, 1);
+}
+
+/* out[gid] += 1 in passes of at most 3 groups, then in passes stopped
+ * from the outside: every item runs exactly once and the reported
+ * completed prefix is exact. */
+START_TEST(test_launch_passes) {
+  struct dev_device *d = mkdev(8, 3, 0);
+  uint32_t buf[40 * 16];
+  memset(buf, 0, sizeof(buf));
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit_gid_addr(&kk);
+  emit(&kk, OP(LD32, 2, 22, 0, 0, 0));
+  emit(&kk, OP(ADDI, 2, 2, 0, 0, 1));
+  emit(&kk, OP(ST32, 0, 22, 2, 0, 0));
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
+  kk.k.ninsns = kk.n;
+  struct dev_launch l;
+  memset(&l, 0, sizeof(l));
+  l.prog = &kk.p;
+  l.kernel = &kk.k;
+  l.work_dim = 1;
+  l.global[0] = 40 * 16;
+  l.local[0] = 16;
+  l.argbuf = kk.argbuf;
+  ck_assert_uint_eq(simt_launch_groups(&l), 40);
+  struct dev_exception exc;
+  struct simt_pass p;
+  memset(&p, 0, sizeof(p));
+  unsigned passes = 0;
+  for (p.limit = 3; p.done < 40 || passes == 0; passes++) {
+    uint64_t before = p.first = p.done;
+    ck_assert_int_eq(simt_launch_pass(d, &l, &exc, &p), 0);
+    ck_assert_uint_eq(p.total, 40);
+    ck_assert_uint_eq(p.done, before + 3 < 40 ? before + 3 : 40);
+    for (unsigned i = 0; i < 40 * 16; i++)
+      ck_assert_uint_eq(buf[i], i < p.done * 16 ? 1 : 0);
+  }
+  ck_assert_uint_eq(passes, 14);
+  /* Stopped by a flag the observer raises after 5 groups ran. */
+  struct pass_obs o;
+  atomic_init(&o.stop, 0);
+  atomic_init(&o.ran, 0);
+  atomic_init(&o.stop_after, 5);
+  memset(&p, 0, sizeof(p));
+  p.stop = &o.stop;
+  p.group_done = pass_group_done;
+  p.arg = &o;
+  for (passes = 0; p.done < 40; passes++) {
+    p.first = p.done;
+    atomic_store(&o.stop, 0);
+    atomic_store(&o.ran, 0);
+    ck_assert_int_eq(simt_launch_pass(d, &l, &exc, &p), 0);
+    ck_assert_uint_eq(p.done - p.first, atomic_load(&o.ran));
+    ck_assert_uint_ge(p.done - p.first, p.done < 40 ? 5 : 1);
+  }
+  ck_assert_uint_gt(passes, 1);
+  for (unsigned i = 0; i < 40 * 16; i++)
+    ck_assert_uint_eq(buf[i], 2);
+  /* A pass that starts past the end runs nothing and is finished. */
+  p.first = 40;
+  p.stop = NULL;
+  ck_assert_int_eq(simt_launch_pass(d, &l, &exc, &p), 0);
+  ck_assert_uint_eq(p.done, 40);
+  dev_device_free(d);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("device_simt");
   CU_ADD(s, test_arith);
@@ -837,5 +917,6 @@ int main(void) {
   CU_ADD(s, test_builtin_calls);
   CU_ADD(s, test_printf);
   CU_ADD(s, test_shared_reconvergence);
+  CU_ADD(s, test_launch_passes);
   return cu_run(s);
 }
