@@ -154,7 +154,13 @@ static void submit_one(cl_event ev) {
   }
   cmd->user = ev;
   cmd->done = cmd_done;
-  ctx->ops->submit(ctx->dev, ev->queue->stream, cmd);
+  /* An out-of-order queue spreads its ready commands over its streams; they
+   * were submitted only once everything they wait for completed. */
+  cl_command_queue q = ev->queue;
+  unsigned stream = q->stream;
+  if (q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    stream += atomic_fetch_add(&q->next_sub, 1) % RT_OOO_STREAMS;
+  ctx->ops->submit(ctx->dev, stream, cmd);
 }
 
 /* Carries out the work collected under the lock; called without it. */

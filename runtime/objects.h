@@ -37,6 +37,10 @@ struct _cl_context {
 
 /* ---- command queues (queue.c) ---- */
 
+/* An out-of-order queue feeds this many device streams, so commands that do
+ * not wait for each other run concurrently. */
+#define RT_OOO_STREAMS 4
+
 struct _cl_command_queue {
   struct rt_object obj;
   cl_context context; /* retained */
@@ -45,7 +49,9 @@ struct _cl_command_queue {
   cl_queue_properties prop_list[8]; /* as given to ...WithProperties, 0-terminated */
   size_t prop_list_size;            /* bytes for CL_QUEUE_PROPERTIES_ARRAY */
   cl_queue_priority_khr priority;
-  unsigned stream; /* the device command stream of this queue */
+  unsigned stream;      /* the device command stream of this queue (the first of
+                          RT_OOO_STREAMS for an out-of-order queue) */
+  atomic_uint next_sub; /* out-of-order: which of its streams gets the next command */
   /* Under context->lock: */
   cl_event last;    /* in-order: the newest command (retained while incomplete) */
   cl_event barrier; /* out-of-order: the newest barrier (retained while incomplete) */

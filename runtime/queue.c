@@ -104,7 +104,8 @@ static cl_int queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_pr
   q->context = ctx;
   rt_retain(&ctx->obj);
   q->device = dev;
-  q->stream = atomic_fetch_add(&next_stream, 1);
+  q->stream = atomic_fetch_add(
+      &next_stream, (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) ? RT_OOO_STREAMS : 1);
   rt_object_init(&q->obj, RT_TAG_QUEUE);
   *out = q;
   q = NULL;
