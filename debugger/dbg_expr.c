@@ -595,7 +595,7 @@ void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, cha
     struct dbg_val e;
     elem_of(v, &e, v->addr + (uint64_t)i * v->size);
     struct P p = {env, "", NULL, 0, 0};
-    char tmp[8];
+    char tmp[96]; /* the message is not shown; big enough not to truncate */
     p.err = tmp;
     p.errlen = sizeof(tmp);
     load(&p, &e);
