@@ -188,6 +188,10 @@ static unsigned leaves_rec(struct xl *x, LLVMTypeRef t, struct cc_leaf *out, uns
                      off + (uint32_t)LLVMOffsetOfElement(x->td, t, i));
     return n;
   }
+  case LLVMTargetExtTypeKind: /* event_t: an opaque 64-bit handle */
+    if (n >= XL_MAX_LEAVES) xl_fail(x, "value too large for registers");
+    if (out) out[n] = (struct cc_leaf){LK_INT, 64, off};
+    return n + 1;
   case LLVMVoidTypeKind: return n;
   default: xl_fail(x, "values of this type are not supported");
   }
@@ -358,8 +362,8 @@ static void const_leaf(struct xl *x, LLVMValueRef c, unsigned i, uint64_t *val, 
   LLVMTypeRef t = LLVMTypeOf(c);
   LLVMTypeKind tk = LLVMGetTypeKind(t);
   if (LLVMIsUndef(c) || LLVMIsPoison(c) || LLVMIsAConstantAggregateZero(c) ||
-      LLVMIsAConstantPointerNull(c))
-    return;
+      LLVMIsAConstantPointerNull(c) || tk == LLVMTargetExtTypeKind)
+    return; /* a target type's only constant is its null handle */
   if (tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind || tk == LLVMVectorTypeKind) {
     unsigned cnt = tk == LLVMStructTypeKind  ? LLVMCountStructElementTypes(t)
                    : tk == LLVMArrayTypeKind ? (unsigned)LLVMGetArrayLength2(t)

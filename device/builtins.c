@@ -127,6 +127,7 @@ static inline double pown_d(double x, int n) {
   return pow(x, (double)n);
 }
 static inline double rootn_d(double x, int n) {
+  if (n == 0) return NAN; /* rootn(x, 0) is NaN for every x */
   return (x < 0 && (n & 1)) ? -pow(-x, 1.0 / n) : pow(x, 1.0 / n);
 }
 VIA_D1(acospi, acospi_d(x))
