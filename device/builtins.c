@@ -286,8 +286,9 @@ static inline uint64_t int_rhadd(uint64_t a, uint64_t b, uint64_t c, unsigned n,
   return (uint64_t)((iw(a, n, sg) + iw(b, n, sg) + 1) >> 1) & imask(n);
 }
 static inline uint64_t int_mul_hi(uint64_t a, uint64_t b, uint64_t c, unsigned n, int sg) {
-  __int128 p = iw(a, n, sg) * iw(b, n, sg);
+  /* Unsigned 64-bit products do not fit a signed __int128: do them apart. */
   if (n == 64 && !sg) return (uint64_t)(((unsigned __int128)(a) * (unsigned __int128)b) >> 64);
+  __int128 p = iw(a, n, sg) * iw(b, n, sg);
   return (uint64_t)(p >> n) & imask(n);
 }
 static inline uint64_t int_rotate(uint64_t a, uint64_t b, uint64_t c, unsigned n, int sg) {
