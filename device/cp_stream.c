@@ -105,14 +105,33 @@ static uint64_t read_fwd(struct cp_stream *s, const struct cp_env *env, uint64_t
   return env->load(env->ctx, addr);
 }
 
-static bool group_done(const struct cp_stream *s, uint32_t op, uint64_t g) {
+/* The first group at or after g of op i that the trace does not record as
+ * completed: O(nodes), whatever the number of groups already done. */
+static uint64_t next_open(const struct cp_stream *s, uint32_t op, uint64_t g) {
+  const struct cp_trace *t = &s->tr;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (uint32_t i = t->rd; i != t->wr; i++) {
+      const struct cp_node *n = cp_trace_node(t, i);
+      if (n->kind == CP_N_GROUPS && n->op == op && g >= n->addr && g - n->addr < n->value) {
+        g = n->addr + n->value;
+        moved = true;
+      }
+    }
+  }
+  return g;
+}
+
+/* The first group after the open group g of op i that is recorded as
+ * completed, or limit. */
+static uint64_t next_closed(const struct cp_stream *s, uint32_t op, uint64_t g, uint64_t limit) {
   const struct cp_trace *t = &s->tr;
   for (uint32_t i = t->rd; i != t->wr; i++) {
     const struct cp_node *n = cp_trace_node(t, i);
-    if (n->kind == CP_N_GROUPS && n->op == op && g >= n->addr && g - n->addr < n->value)
-      return true;
+    if (n->kind == CP_N_GROUPS && n->op == op && n->value && n->addr > g && n->addr < limit)
+      limit = n->addr;
   }
-  return false;
+  return limit;
 }
 
 /* Trace nodes processing op needs (plus one kept free for a switch). */
@@ -339,17 +358,14 @@ static enum cp_step schedule(struct cp_stream *s, const struct cp_env *env, cons
     break;
   case CP_OP_LAUNCH:
   case CP_OP_LAUNCH_INDIRECT: {
-    while (s->next_group < s->groups && group_done(s, i, s->next_group))
-      s->next_group++;
+    s->next_group = next_open(s, i, s->next_group);
     if (s->next_group >= s->groups) break;
     uint64_t g = s->next_group;
     struct cp_trace *t = &s->tr;
     if (t->wr - t->rd >= t->cap) return fail(s, CP_ERR_TRACE_FULL);
     struct cp_launch_info li = {s->id, op->id, s->arg, s->groups, s->state};
     if (env->groups) { /* a batch, up to the next completed group */
-      uint64_t end = g + 1, done = g;
-      while (end < s->groups && !group_done(s, i, end))
-        end++;
+      uint64_t end = next_closed(s, i, g, s->groups), done = g;
       int rc = env->groups(env->ctx, &li, g, end, &done);
       if (rc) return fail(s, rc);
       if (done > end) done = end;
