@@ -46,6 +46,7 @@ struct cp_rec {
   struct dev_cmd *cmd;
   int status;
   bool started;
+  struct simt_run *run; /* a kernel prepared once for all its passes */
 };
 
 struct cp;
@@ -60,6 +61,7 @@ struct cp_chan {
   unsigned pending;            /* submitted, done() not yet called */
   int prio;
   bool owned; /* a processor thread is stepping it */
+  bool dead;  /* released: freed once no thread steps it */
   uint64_t last_run;
   /* Only the owning thread: */
   struct cp_stream s;
@@ -230,13 +232,37 @@ struct cu_obs {
   const struct dev_cmd *cmd;
 };
 
+/* Index of the calling processor thread, or -1. */
+static int cp_self(struct cp *cp) {
+  pthread_t self = pthread_self();
+  for (unsigned i = 0; i < cp->nthreads; i++)
+    if (pthread_equal(cp->threads[i], self)) return (int)i;
+  return -1;
+}
+
+/* The compute-unit track of the calling thread: a pool worker's own, or
+ * for a processor thread running its share of a pass, one past the pool. */
+static unsigned cu_track(struct cp *cp, unsigned k) {
+  int w = dev_device_worker_id(cp->d);
+  if (w >= 0) return 1u + (unsigned)w;
+  int c = cp_self(cp);
+  return 1u + dev_device_workers(cp->d) + (unsigned)(c >= 0 ? c : (int)k);
+}
+
 static void cu_group_done(void *arg, unsigned k, uint64_t g, uint64_t t0, uint64_t t1) {
   const struct cu_obs *o = arg;
-  int w = dev_device_worker_id(o->ch->cp->d);
   char detail[48];
   snprintf(detail, sizeof detail, "group %" PRIu64 ", stream %u", g, o->ch->id);
-  cp_json_span(o->ch->cp->json, 1u + (unsigned)(w < 0 ? (int)k : w), cmd_name(o->cmd), detail, t0,
-               t1);
+  cp_json_span(o->ch->cp->json, cu_track(o->ch->cp, k), cmd_name(o->cmd), detail, t0, t1);
+}
+
+static void cu_warp_span(void *arg, unsigned k, uint64_t g, unsigned warp, uint64_t t0,
+                         uint64_t t1) {
+  const struct cu_obs *o = arg;
+  char name[32], detail[48];
+  snprintf(name, sizeof name, "warp %u", warp);
+  snprintf(detail, sizeof detail, "group %" PRIu64 ", stream %u", g, o->ch->id);
+  cp_json_span(o->ch->cp->json, cu_track(o->ch->cp, k), name, detail, t0, t1);
 }
 
 /* The stream's launch hook: runs pieces [first, end) of a command, stopping
@@ -274,14 +300,21 @@ static int chan_groups(void *ctx, const struct cp_launch_info *li, uint64_t firs
     struct cu_obs obs = {ch, cmd};
     if (cp->json) {
       p.group_done = cu_group_done;
+      p.warp_span = cu_warp_span;
       p.arg = &obs;
     }
-    int rc = simt_launch_pass(cp->d, &cmd->launch, &cmd->exc, &p);
+    int rc = 0;
+    if (!r->run) r->run = simt_open(cp->d, &cmd->launch, &cmd->exc, &rc);
+    if (r->run) rc = simt_run_pass(r->run, &cmd->exc, &p);
     if (rc) {
       r->status = rc;
       *done = end;
     } else {
       *done = p.done;
+    }
+    if (r->run && (rc || p.done >= p.total)) { /* the launch is over */
+      simt_close(r->run);
+      r->run = NULL;
     }
   } else {
     uint64_t g = first;
@@ -311,6 +344,8 @@ static void chan_signal(void *ctx, unsigned stream, unsigned id) {
   struct cp *cp = ch->cp;
   struct cp_rec *r = &ch->recs[id];
   struct dev_cmd *cmd = r->cmd;
+  simt_close(r->run); /* normally closed by its last pass already */
+  r->run = NULL;
   cmd->t_end = cp_now(cp);
   if (!r->started) cmd->t_start = cmd->t_end;
   r->cmd = NULL;
@@ -356,7 +391,7 @@ static int lower(struct cp_chan *ch, struct dev_cmd *cmd) {
   ops[1].n = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
   for (int k = 0; k < 3; k++)
     if (cp_stream_append(&ch->s, &ops[k]) != 0) return -1;
-  ch->recs[id] = (struct cp_rec){cmd, 0, false};
+  ch->recs[id] = (struct cp_rec){cmd, 0, false, NULL};
   ch->nrecs++;
   return 0;
 }
@@ -449,6 +484,20 @@ static void run_chan(struct cp *cp, struct cp_chan *ch) {
   }
 }
 
+/* Under cp->lock: unlinks and frees a channel no thread steps. */
+static void chan_free(struct cp *cp, struct cp_chan *ch) {
+  for (struct cp_chan **pp = &cp->chans; *pp; pp = &(*pp)->next)
+    if (*pp == ch) {
+      *pp = ch->next;
+      break;
+    }
+  for (uint32_t i = 0; i < ch->nrecs; i++)
+    simt_close(ch->recs[i].run);
+  cp_stream_fini(&ch->s);
+  free(ch->recs);
+  free(ch);
+}
+
 static void *cp_thread(void *arg) {
   struct cp *cp = arg;
   pthread_mutex_lock(&cp->lock);
@@ -466,6 +515,7 @@ static void *cp_thread(void *arg) {
     run_chan(cp, ch);
     pthread_mutex_lock(&cp->lock);
     ch->owned = false;
+    if (ch->dead && !ch->pending && !ch->head) chan_free(cp, ch);
     pthread_cond_broadcast(&cp->work);
   }
   pthread_mutex_unlock(&cp->lock);
@@ -518,12 +568,8 @@ void cp_destroy(struct cp *cp) {
   pthread_mutex_unlock(&cp->lock);
   for (unsigned i = 0; i < cp->nthreads; i++)
     pthread_join(cp->threads[i], NULL);
-  for (struct cp_chan *c = cp->chans, *next; c; c = next) {
-    next = c->next;
-    cp_stream_fini(&c->s);
-    free(c->recs);
-    free(c);
-  }
+  while (cp->chans)
+    chan_free(cp, cp->chans);
   cp_json_close(cp->json);
   pthread_cond_destroy(&cp->idle);
   pthread_cond_destroy(&cp->work);
@@ -534,7 +580,7 @@ void cp_destroy(struct cp *cp) {
 /* Under cp->lock: the stream with that id, made on first use. */
 static struct cp_chan *chan_get(struct cp *cp, unsigned stream) {
   struct cp_chan *c = cp->chans;
-  while (c && c->id != stream)
+  while (c && (c->id != stream || c->dead))
     c = c->next;
   if (c) return c;
   c = calloc(1, sizeof *c);
@@ -587,5 +633,17 @@ void cp_submit(struct cp *cp, unsigned stream, struct dev_cmd *cmd) {
   for (struct cp_chan *c = cp->chans; c; c = c->next)
     if (c->owned && c->prio < ch->prio) atomic_store(&c->preempt, 1);
   pthread_cond_broadcast(&cp->work);
+  pthread_mutex_unlock(&cp->lock);
+}
+
+void cp_release_stream(struct cp *cp, unsigned stream) {
+  pthread_mutex_lock(&cp->lock);
+  struct cp_chan *c = cp->chans;
+  while (c && (c->id != stream || c->dead))
+    c = c->next;
+  if (c) {
+    c->dead = true;
+    if (!c->owned && !c->pending && !c->head) chan_free(cp, c);
+  }
   pthread_mutex_unlock(&cp->lock);
 }

@@ -18,5 +18,9 @@ struct cp *cp_create(struct dev_device *d);
 /* Waits for every submitted command to finish, then frees the processor. */
 void cp_destroy(struct cp *cp);
 void cp_submit(struct cp *cp, unsigned stream, struct dev_cmd *cmd);
+/* Nothing more will be submitted to stream: frees its channel (its trace
+ * and command list) now, or, when a processor thread still steps it (the
+ * last done() may be running), as soon as that thread lets it go. */
+void cp_release_stream(struct cp *cp, unsigned stream);
 
 #endif

@@ -138,6 +138,11 @@ struct dev_ops {
    * command queue. The runtime submits a command only when every event it
    * waits for has completed. */
   void (*submit)(struct dev_device *d, unsigned stream, struct dev_cmd *cmd);
+  /* May be NULL. The runtime will submit nothing more to stream (its command
+   * queue was released and every command it submitted there has called
+   * done(), possibly from inside that done()): the device may forget the
+   * stream. Any thread. */
+  void (*stream_release)(struct dev_device *d, unsigned stream);
   /* Device nanosecond clock (the clock profiling timestamps use): it must be
    * CLOCK_MONOTONIC, which clGetDeviceAndHostTimer also reports. */
   uint64_t (*now_ns)(struct dev_device *d);

@@ -58,7 +58,7 @@ static void *worker_main(void *p) {
       pthread_cond_wait(&d->work, &d->mu);
     if (d->quit) break;
     struct dev_job *j = d->queue;
-    unsigned k = j->joined++;
+    unsigned k = 1 + j->joined++; /* the caller itself runs k = 0 */
     if (j->joined == j->want) d->queue = j->next;
     pthread_mutex_unlock(&d->mu);
     j->fn(j->arg, k);
@@ -124,14 +124,23 @@ void dev_device_run(struct dev_device *d, void (*fn)(void *arg, unsigned k), voi
                     unsigned n) {
   if (n == 0) return;
   if (n > d->nthreads) n = d->nthreads;
-  struct dev_job j = {fn, arg, n, 0, 0, NULL};
+  if (n == 1) { /* no hand-off at all: the caller is the one compute unit */
+    fn(arg, 0);
+    return;
+  }
+  /* The pool runs k = 1 .. n-1; only that many workers are woken. */
+  struct dev_job j = {fn, arg, n - 1, 0, 0, NULL};
   pthread_cond_init(&j.done, NULL);
   pthread_mutex_lock(&d->mu);
   struct dev_job **tail = &d->queue;
   while (*tail)
     tail = &(*tail)->next;
   *tail = &j;
-  pthread_cond_broadcast(&d->work);
+  for (unsigned i = 0; i < j.want; i++)
+    pthread_cond_signal(&d->work);
+  pthread_mutex_unlock(&d->mu);
+  fn(arg, 0);
+  pthread_mutex_lock(&d->mu);
   while (j.finished < j.want)
     pthread_cond_wait(&j.done, &d->mu);
   pthread_mutex_unlock(&d->mu);
@@ -174,6 +183,10 @@ static void simt_submit(struct dev_device *d, unsigned stream, struct dev_cmd *c
   cp_submit(d->cp, stream, cmd);
 }
 
+static void simt_stream_release(struct dev_device *d, unsigned stream) {
+  cp_release_stream(d->cp, stream);
+}
+
 static uint64_t simt_now_ns(struct dev_device *d) {
   return dev_device_now_ns(d);
 }
@@ -184,5 +197,6 @@ const struct dev_ops dev_simt_ops = {
     .map_global = simt_map_global,
     .unmap_global = simt_unmap_global,
     .submit = simt_submit,
+    .stream_release = simt_stream_release,
     .now_ns = simt_now_ns,
 };

@@ -24,12 +24,15 @@ void dev_device_free(struct dev_device *d);
 
 /* Number of worker threads (host threads simulating compute units). */
 unsigned dev_device_workers(struct dev_device *d);
-/* Runs fn(arg, k) for k = 0 .. n-1 on n distinct worker threads (n is
- * clamped to the pool size) and returns when every call has returned. Any
- * host thread may call it, several at once; calls queue for workers. */
+/* Runs fn(arg, k) for k = 0 .. n-1 on n distinct threads (n is clamped to
+ * the pool size): the calling thread runs k = 0 itself and n-1 pool workers
+ * run the rest, so a single-group pass needs no hand-off. Returns when every
+ * call has returned. Any host thread but a pool worker may call it, several
+ * at once; calls queue for workers. */
 void dev_device_run(struct dev_device *d, void (*fn)(void *arg, unsigned k), void *arg, unsigned n);
 /* Index of the calling worker thread in the pool, or -1 for any other
- * thread (names the compute-unit track of the device trace). */
+ * thread, such as a caller of dev_device_run running its own share (names
+ * the compute-unit track of the device trace). */
 int dev_device_worker_id(struct dev_device *d);
 /* Nanoseconds on the device clock. */
 uint64_t dev_device_now_ns(struct dev_device *d);

@@ -523,12 +523,18 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
   if (run->local_total) memset(cu->local, 0, run->local_total);
   for (unsigned i = 0; i < cu->nwarps; i++)
     warp_init(cu, &cu->warps[i], i);
+  const struct simt_pass *p = run->pass;
+  bool spans = p && p->warp_span;
   for (;;) {
     unsigned nrun = 0, nbar = 0;
     for (unsigned i = 0; i < cu->nwarps; i++) {
       struct simt_warp *w = &cu->warps[i];
-      if (w->state == SIMT_WARP_RUN)
+      if (w->state == SIMT_WARP_RUN) {
+        uint64_t t0 = spans ? dev_device_now_ns(run->dev) : 0;
         simt_warp_run(cu, w, cu->nwarps == 1 ? SIMT_SLICE * 64 : SIMT_SLICE);
+        if (spans)
+          p->warp_span(p->arg, (unsigned)(cu - run->cus), g, i, t0, dev_device_now_ns(run->dev));
+      }
       if (cu->faulted) return;
       nrun += w->state == SIMT_WARP_RUN;
       nbar += w->state == SIMT_WARP_BARRIER;
@@ -554,11 +560,11 @@ static bool pass_stopped(struct simt_run *run) {
 
 static void worker(void *arg, unsigned k) {
   struct simt_run *run = arg;
-  struct simt_cu cu;
-  memset(&cu, 0, sizeof(cu));
-  cu.run = run;
-  if (run->local_total && !(cu.local = calloc(1, run->local_total))) {
-    simt_fault(&cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for local memory");
+  /* The compute unit (its warps and local memory) outlives the pass: the
+   * next pass of the launch finds it ready. */
+  struct simt_cu *cu = &run->cus[k];
+  if (run->local_total && !cu->local && !(cu->local = calloc(1, run->local_total))) {
+    simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for local memory");
     return;
   }
   const struct simt_pass *p = run->pass;
@@ -569,24 +575,24 @@ static void worker(void *arg, unsigned k) {
     uint64_t g = atomic_fetch_add(&run->next_group, 1);
     if (g >= run->end_group) break;
     uint64_t t0 = p && p->group_done ? dev_device_now_ns(run->dev) : 0;
-    run_group(&cu, g);
-    if (p && p->group_done && !cu.faulted)
+    run_group(cu, g);
+    if (p && p->group_done && !cu->faulted)
       p->group_done(p->arg, k, g, t0, dev_device_now_ns(run->dev));
   }
-  cu_release(&cu);
   pthread_mutex_lock(&run->mu);
   struct simt_stats *s = &run->stats;
-  s->warp_insns += cu.st.warp_insns;
-  s->lane_insns += cu.st.lane_insns;
-  s->div_branches += cu.st.div_branches;
-  s->yields += cu.st.yields;
-  s->barrier_waits += cu.st.barrier_waits;
-  s->recentres += cu.st.recentres;
+  s->warp_insns += cu->st.warp_insns;
+  s->lane_insns += cu->st.lane_insns;
+  s->div_branches += cu->st.div_branches;
+  s->yields += cu->st.yields;
+  s->barrier_waits += cu->st.barrier_waits;
+  s->recentres += cu->st.recentres;
   for (int j = 0; j < 8; j++) {
-    s->ld_bytes[j] += cu.st.ld_bytes[j];
-    s->st_bytes[j] += cu.st.st_bytes[j];
+    s->ld_bytes[j] += cu->st.ld_bytes[j];
+    s->st_bytes[j] += cu->st.st_bytes[j];
   }
   pthread_mutex_unlock(&run->mu);
+  memset(&cu->st, 0, sizeof(cu->st));
 }
 
 static void print_stats(const struct simt_run *run) {
@@ -595,10 +601,11 @@ static void print_stats(const struct simt_run *run) {
           "lockstep stats: kernel %s: %" PRIu64 " warp instructions, %" PRIu64
           " lane instructions, %.2f active lanes per warp instruction (W=%u), %" PRIu64
           " divergent branches, %" PRIu64 " yields, %" PRIu64 " barrier waits, %" PRIu64
-          " deque re-centrings\n",
+          " deque re-centrings, %u pass%s\n",
           run->k->name ? run->k->name : "?", s->warp_insns, s->lane_insns,
           s->warp_insns ? (double)s->lane_insns / (double)s->warp_insns : 0.0, run->W,
-          s->div_branches, s->yields, s->barrier_waits, s->recentres);
+          s->div_branches, s->yields, s->barrier_waits, s->recentres, run->passes,
+          run->passes == 1 ? "" : "es");
   for (int sp = LSI_SPACE_GLOBAL; sp <= LSI_SPACE_PRIVATE; sp++)
     fprintf(stderr, "lockstep stats:   %-8s loaded %" PRIu64 " bytes, stored %" PRIu64 " bytes\n",
             space_name[sp], s->ld_bytes[sp], s->st_bytes[sp]);
@@ -619,17 +626,25 @@ int simt_launch(struct dev_device *d, const struct dev_launch *l, struct dev_exc
   return simt_launch_stats(d, l, exc, NULL);
 }
 
-static int launch_run(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
-                      struct simt_stats *stats, struct simt_pass *pass);
-
 int simt_launch_stats(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
                       struct simt_stats *stats) {
-  return launch_run(d, l, exc, stats, NULL);
+  int rc;
+  struct simt_run *run = simt_open(d, l, exc, &rc);
+  if (!run) return rc;
+  rc = simt_run_pass(run, exc, NULL);
+  if (stats) *stats = run->stats;
+  simt_close(run);
+  return rc;
 }
 
 int simt_launch_pass(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
                      struct simt_pass *pass) {
-  return launch_run(d, l, exc, NULL, pass);
+  int rc;
+  struct simt_run *run = simt_open(d, l, exc, &rc);
+  if (!run) return rc;
+  rc = simt_run_pass(run, exc, pass);
+  simt_close(run);
+  return rc;
 }
 
 uint64_t simt_launch_groups(const struct dev_launch *l) {
@@ -642,16 +657,29 @@ uint64_t simt_launch_groups(const struct dev_launch *l) {
   return n;
 }
 
-static int launch_run(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
-                      struct simt_stats *stats, struct simt_pass *pass) {
+struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
+                           struct dev_exception *exc, int *rcp) {
   const struct dev_config *cfg = dev_device_config(d);
   char why[160];
   const char *bad = validate(l, cfg, why, sizeof(why));
-  if (bad) return launch_error(exc, l->kernel, LSI_TRAP_UNSUPPORTED, bad);
+  if (bad) {
+    *rcp = launch_error(exc, l->kernel, LSI_TRAP_UNSUPPORTED, bad);
+    return NULL;
+  }
   const struct lsi_kernel *k = l->kernel;
-
   struct simt_run *run = calloc(1, sizeof(*run));
-  if (!run) return launch_error(exc, k, LSI_TRAP_UNSUPPORTED, "out of host memory");
+  unsigned nworkers = dev_device_workers(d);
+  if (run) run->cus = calloc(nworkers ? nworkers : 1, sizeof(*run->cus));
+  if (run) run->local_arg_off = calloc(k->nargs + 1, sizeof(uint64_t));
+  if (!run || !run->cus || !run->local_arg_off) {
+    if (run) free(run->cus), free(run->local_arg_off);
+    free(run);
+    *rcp = launch_error(exc, k, LSI_TRAP_UNSUPPORTED, "out of host memory");
+    return NULL;
+  }
+  run->ncus = nworkers;
+  for (unsigned i = 0; i < nworkers; i++)
+    run->cus[i].run = run;
   run->dev = d;
   /* a normalised copy: dimensions past work_dim are 1 */
   run->lc = *l;
@@ -669,12 +697,44 @@ static int launch_run(struct dev_device *d, const struct dev_launch *l, struct d
   run->W = cfg->warp_width < 1 ? 32 : cfg->warp_width > SIMT_MAX_W ? SIMT_MAX_W : cfg->warp_width;
   const char *mode = getenv("LOCKSTEP_RECONVERGENCE");
   run->stack_mode = mode && strcmp(mode, "stack") == 0;
+  const char *st = getenv("LOCKSTEP_STATS");
+  run->print_stats = st && *st && strcmp(st, "0") != 0;
+  run->watchdog_ns = (uint64_t)cfg->watchdog_ms * 1000000u;
   pthread_mutex_init(&run->mu, NULL);
   run->total_groups = 1;
-  int rc = 0;
   for (int j = 0; j < 3; j++) {
     run->ngroups[j] = (l->global[j] + l->local[j] - 1) / l->local[j];
     run->total_groups *= run->ngroups[j];
+  }
+  /* local memory: static data, then each __local argument, aligned */
+  uint64_t off = k->local_size;
+  for (uint32_t j = 0; j < k->nargs; j++) {
+    const struct lsi_arg *a = &k->args[j];
+    if (a->kind != LSI_ARG_LOCAL) continue;
+    uint64_t sz, al = a->align >= 16 && (a->align & (a->align - 1)) == 0 ? a->align : 16;
+    memcpy(&sz, l->argbuf + a->buf_offset, 8);
+    off = (off + al - 1) & ~(al - 1);
+    run->local_arg_off[j] = off;
+    off += sz;
+  }
+  run->local_total = off;
+  if (cfg->local_mem_size && off > cfg->local_mem_size) {
+    snprintf(why, sizeof(why),
+             "kernel needs %" PRIu64 " bytes of local memory, device has %" PRIu64, off,
+             cfg->local_mem_size);
+    *rcp = launch_error(exc, k, LSI_TRAP_UNSUPPORTED, why);
+    simt_close(run);
+    return NULL;
+  }
+  *rcp = 0;
+  return run;
+}
+
+int simt_run_pass(struct simt_run *run, struct dev_exception *exc, struct simt_pass *pass) {
+  struct dev_device *d = run->dev;
+  if (run->have_exc) {
+    if (exc) *exc = run->exc;
+    return run->rc;
   }
   /* A pass runs groups [first, end_group) at most. */
   run->pass = pass;
@@ -687,50 +747,40 @@ static int launch_run(struct dev_device *d, const struct dev_launch *l, struct d
     pass->done = first;
   }
   atomic_store(&run->next_group, first);
-  /* local memory: static data, then each __local argument, aligned */
-  run->local_arg_off = calloc(k->nargs + 1, sizeof(uint64_t));
-  uint64_t off = k->local_size;
-  for (uint32_t j = 0; run->local_arg_off && j < k->nargs; j++) {
-    const struct lsi_arg *a = &k->args[j];
-    if (a->kind != LSI_ARG_LOCAL) continue;
-    uint64_t sz, al = a->align >= 16 && (a->align & (a->align - 1)) == 0 ? a->align : 16;
-    memcpy(&sz, l->argbuf + a->buf_offset, 8);
-    off = (off + al - 1) & ~(al - 1);
-    run->local_arg_off[j] = off;
-    off += sz;
+  if (run->end_group <= first) return 0;
+  /* The watchdog times the launch's running time over all its passes, not
+   * the time it spent switched out. */
+  uint64_t t0 = dev_device_now_ns(d);
+  if (run->watchdog_ns)
+    run->deadline_ns = t0 + (run->ran_ns < run->watchdog_ns ? run->watchdog_ns - run->ran_ns : 0);
+  uint64_t n = run->ncus, left = run->end_group - first;
+  dev_device_run(d, worker, run, (unsigned)(n < left ? n : left));
+  run->ran_ns += dev_device_now_ns(d) - t0;
+  run->passes++;
+  if (pass) {
+    uint64_t next = atomic_load(&run->next_group);
+    pass->done = next < run->end_group ? next : run->end_group;
   }
-  run->local_total = off;
-  if (!run->local_arg_off) {
-    rc = launch_error(exc, k, LSI_TRAP_UNSUPPORTED, "out of host memory");
-  } else if (cfg->local_mem_size && off > cfg->local_mem_size) {
-    snprintf(why, sizeof(why),
-             "kernel needs %" PRIu64 " bytes of local memory, device has %" PRIu64, off,
-             cfg->local_mem_size);
-    rc = launch_error(exc, k, LSI_TRAP_UNSUPPORTED, why);
-  } else if (run->end_group > first) {
-    if (cfg->watchdog_ms)
-      run->deadline_ns = dev_device_now_ns(d) + (uint64_t)cfg->watchdog_ms * 1000000u;
-    uint64_t n = dev_device_workers(d), left = run->end_group - first;
-    dev_device_run(d, worker, run, (unsigned)(n < left ? n : left));
-    if (pass) {
-      uint64_t next = atomic_load(&run->next_group);
-      pass->done = next < run->end_group ? next : run->end_group;
-    }
-    if (run->out_len) {
-      fwrite(run->out, 1, run->out_len, stdout);
-      fflush(stdout);
-    }
-    const char *st = getenv("LOCKSTEP_STATS");
-    if (st && *st && strcmp(st, "0") != 0) print_stats(run);
-    if (stats) *stats = run->stats;
-    if (run->have_exc) {
-      rc = run->rc;
-      if (exc) *exc = run->exc;
-    }
+  if (run->out_len) {
+    fwrite(run->out, 1, run->out_len, stdout);
+    fflush(stdout);
+    run->out_len = 0;
   }
+  if (run->have_exc) {
+    if (exc) *exc = run->exc;
+    return run->rc;
+  }
+  return 0;
+}
+
+void simt_close(struct simt_run *run) {
+  if (!run) return;
+  if (run->print_stats && run->passes) print_stats(run);
+  for (unsigned i = 0; i < run->ncus; i++)
+    cu_release(&run->cus[i]);
   pthread_mutex_destroy(&run->mu);
+  free(run->cus);
   free(run->local_arg_off);
   free(run->out);
   free(run);
-  return rc;
 }

@@ -38,11 +38,32 @@ struct simt_pass {
   uint64_t first, limit, deadline_ns;
   _Atomic int *stop;
   void (*group_done)(void *arg, unsigned k, uint64_t g, uint64_t t0, uint64_t t1);
+  /* May be NULL: warp warp of group g ran on worker k from t0 to t1 (one
+   * call per turn of the warp scheduler; nothing is timed when NULL). */
+  void (*warp_span)(void *arg, unsigned k, uint64_t g, unsigned warp, uint64_t t0, uint64_t t1);
   void *arg;
   uint64_t done, total; /* out */
 };
+/* One pass on a launch prepared for it alone (opened and closed around it). */
 int simt_launch_pass(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
                      struct simt_pass *pass);
+
+/*
+ * A launch prepared once for many passes: simt_open validates it and lays
+ * out its local memory (NULL with *rc and *exc set when it cannot run);
+ * simt_run_pass runs one pass (pass NULL: every remaining group) on compute
+ * units that keep their warps and memory from one pass to the next, so a
+ * pass costs no allocation; simt_close frees it and, with LOCKSTEP_STATS,
+ * prints the launch's counters summed over its passes. The watchdog times
+ * the launch's running time over all its passes, not time between them.
+ * *l (and its argbuf) must stay alive until simt_close. One caller at a time
+ * per launch.
+ */
+struct simt_run;
+struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
+                           struct dev_exception *exc, int *rc);
+int simt_run_pass(struct simt_run *run, struct dev_exception *exc, struct simt_pass *pass);
+void simt_close(struct simt_run *run);
 /* Number of work-groups of a launch. */
 uint64_t simt_launch_groups(const struct dev_launch *l);
 

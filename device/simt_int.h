@@ -143,7 +143,13 @@ struct simt_run {
   uint64_t ngroups[3], total_groups;
   uint64_t local_total;    /* bytes of local memory per work-group */
   uint64_t *local_arg_off; /* per kernel arg: local offset (LOCAL args) */
-  uint64_t deadline_ns;    /* 0 = no watchdog */
+  uint64_t deadline_ns;    /* 0 = no watchdog; set per pass */
+  uint64_t watchdog_ns;    /* 0 = no watchdog; the budget of the whole launch */
+  uint64_t ran_ns;         /* time spent in passes so far */
+  unsigned passes;         /* passes that ran work-groups */
+  bool print_stats;        /* LOCKSTEP_STATS: one line when the launch closes */
+  struct simt_cu *cus;     /* one compute unit per pool worker, kept across passes */
+  unsigned ncus;
   _Atomic uint64_t next_group;
   uint64_t end_group;           /* no group at or past this is handed out */
   const struct simt_pass *pass; /* NULL: the whole launch */

@@ -133,6 +133,14 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
 }
 
 void rt_queue_destroy(cl_command_queue q) {
+  /* Every command of the queue holds a reference to it, so all of them
+   * have completed: the device may forget the queue's streams. */
+  cl_context ctx = q->context;
+  if (ctx->ops && ctx->ops->stream_release) {
+    unsigned n = (q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) ? RT_OOO_STREAMS : 1;
+    for (unsigned i = 0; i < n; i++)
+      ctx->ops->stream_release(ctx->dev, q->stream + i);
+  }
   rt_object_kill(&q->obj);
   rt_context_unref(q->context);
   free(q);
