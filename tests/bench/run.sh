@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks Lockstep beside pocl and Oclgrind on this machine, in one run.
 # Installs the two peers (Debian's pocl-opencl-icd and oclgrind) when missing,
-# builds Lockstep without sanitizers, and runs tests/bench/bench.c on all three.
+# builds Lockstep without sanitizers, and runs tests/bench/bench.c on all three,
+# then the stream-switch cost benchmark (tests/bench/switch.c) on Lockstep.
 #   tests/bench/run.sh [build-dir]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,7 +17,7 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
 fi
 cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j"$(nproc)" --target lockstep bench_kernels >/dev/null
+cmake --build "$build" -j"$(nproc)" --target lockstep bench_kernels bench_switch >/dev/null
 vendors=$(mktemp -d)
 trap 'rm -rf "$vendors"' EXIT
 cp "$build/vendors/lockstep.icd" "$vendors/"
@@ -25,3 +26,4 @@ cp "$build/vendors/lockstep.icd" "$vendors/"
 oclgrind_icd=$(dpkg -L oclgrind 2>/dev/null | grep 'liboclgrind-rt-icd.so$' | head -n 1)
 [ -n "$oclgrind_icd" ] && echo "$oclgrind_icd" > "$vendors/oclgrind.icd"
 OCL_ICD_VENDORS="$vendors" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_kernels"
+OCL_ICD_VENDORS="$vendors" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_switch"
