@@ -192,10 +192,11 @@ unsigned xl_int_bits(struct xl *x, LLVMTypeRef t);
 uint32_t xl_sext(struct xl *x, uint32_t r, unsigned from, unsigned to);
 uint32_t xl_trunc(struct xl *x, uint32_t r, unsigned bits);
 uint32_t xl_arglist(struct xl *x, const uint32_t *regs, unsigned n);
+/* align: the alignment known for addr + 0; wider leaves move in pieces. */
 void xl_load_leaf(struct xl *x, uint32_t d, uint32_t addr, int64_t off, const struct cc_leaf *l,
-                  unsigned space);
+                  unsigned space, unsigned align);
 void xl_store_leaf(struct xl *x, uint32_t val, uint32_t addr, int64_t off, const struct cc_leaf *l,
-                   unsigned space);
+                   unsigned space, unsigned align);
 uint32_t xl_alloc_private(struct xl *x, uint32_t size, uint32_t align);
 uint32_t xl_private_addr(struct xl *x, uint32_t off);
 

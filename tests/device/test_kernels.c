@@ -747,6 +747,64 @@ START_TEST(k_struct_ptr) {
 }
 END_TEST
 
+/* Host mirror of kernels/struct_byval.cl. */
+typedef struct {
+  float x, y;
+} sb_f2;
+typedef struct {
+  float a;
+  sb_f2 p, q;
+  float c;
+} sb_body;
+static sb_f2 sb_rot(sb_f2 v, float s) {
+  return (sb_f2){v.y * s, v.x + s};
+}
+static sb_body sb_step(sb_body b, float dt) {
+  b.p = sb_rot(b.q, dt);
+  b.q = sb_rot(b.p, b.a);
+  b.c += b.p.x;
+  return b;
+}
+
+START_TEST(k_struct_byval) {
+  enum { N = 192, L = 64 };
+  static sb_body in[N], out[3 * N], want[3 * N], arr[N][4];
+  for (int g = 0; g < N; g++)
+    in[g] = (sb_body){g * 0.25f, {g + 1.0f, g + 2.0f}, {g * 0.5f, 3.0f - g}, g * 2.0f};
+  for (int g = 0; g < N; g++) {
+    sb_body b = in[g];
+    for (int k = 0; k < 4; k++) {
+      arr[g][k] = b;
+      b = sb_step(b, (float)k);
+    }
+    int j = g % 4;
+    arr[g][j].p = sb_rot(arr[g][(j + 1) & 3].q, 0.5f);
+    arr[g][(j + 2) & 3].q = arr[g][j].p;
+    want[3 * g] = b;
+    want[3 * g + 1] = arr[g][j];
+    want[3 * g + 1].q = in[(g + 1) % N].p;
+  }
+  for (int g = 0; g < N; g++) {
+    int l = g % L, nx = g - l + (l + 1) % L, j = g % 4;
+    want[3 * g + 2] = sb_step(arr[nx][nx % 4], arr[g][(j + 2) & 3].q.x);
+  }
+  cl_kernel k = load("struct_byval");
+  cl_mem a = buf(sizeof in, in), o = buf(sizeof out, NULL);
+  arg(k, 0, sizeof a, &a);
+  arg(k, 1, sizeof o, &o);
+  ck_assert_int_eq(run(k, N, L), CL_COMPLETE);
+  rd(o, out, sizeof out);
+  for (int i = 0; i < 3 * N; i++)
+    ck_assert_msg(!memcmp(&out[i], &want[i], sizeof out[i]),
+                  "struct_byval out[%d]: {%g {%g %g} {%g %g} %g} want {%g {%g %g} {%g %g} %g}", i,
+                  out[i].a, out[i].p.x, out[i].p.y, out[i].q.x, out[i].q.y, out[i].c, want[i].a,
+                  want[i].p.x, want[i].p.y, want[i].q.x, want[i].q.y, want[i].c);
+  clReleaseMemObject(a);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 START_TEST(k_constant_tables) {
   enum { N = 77 };
   static const short sq[10] = {0, 1, 4, 9, 16, 25, 36, 49, 64, 81};
@@ -1048,6 +1106,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_atomic_c11);
   KH_ADD(tc, k_spinlock);
   KH_ADD(tc, k_struct_ptr);
+  KH_ADD(tc, k_struct_byval);
   KH_ADD(tc, k_constant_tables);
   KH_ADD(tc, k_program_global);
   KH_ADD(tc, k_generic_ptr);
