@@ -976,6 +976,20 @@ static int convert_call(struct xl *x, LLVMValueRef I, const char *mangled) {
   LLVMValueRef a = LLVMGetArgOperand(I, 0);
   unsigned n = xl_leaves(x, LLVMTypeOf(I), NULL);
   uint32_t d = xl_def(x, I);
+  if (dfp && rnd && rnd[3] != 'e') {
+    /* a directed rounding to float or double: the device's conversion
+     * builtin (the inline casts round to nearest even), once per element */
+    char sn[48], bn[64];
+    snprintf(sn, sizeof(sn), "convert_%s%s", types[di].n, rest);
+    snprintf(bn, sizeof(bn), "_Z%zu%s%c", strlen(sn), sn, sc);
+    int id = xl_builtin(x, bn);
+    if (id < 0) xl_fail(x, "builtin '%s' is not available", bn);
+    for (unsigned e = 0; e < n; e++) {
+      uint32_t v = xl_val(x, a, e);
+      xl_emit(x, LSI_MOV, d + e, xl_callb(x, id, bn, &v, 1, 1), 0, 0, 0, 0);
+    }
+    return 1;
+  }
   for (unsigned e = 0; e < n; e++) {
     uint32_t v = xl_val(x, a, e), r = tmp1(x);
     if (sfp && dfp) {
