@@ -669,6 +669,44 @@ START_TEST(k_atomic_c11) {
 END_TEST
 
 /* The spin lock of the SIMT issue: one work-group per warp, default mode. */
+START_TEST(k_atomic_cas) {
+  enum { N = 256, L = 64 };
+  int a0[3] = {0, 0, -1}, ag[3];
+  long long b0 = 0, bg;
+  static int out[2 * N];
+  cl_kernel k = load("atomic_cas");
+  cl_mem a = buf(sizeof a0, a0), b = buf(sizeof b0, &b0), o = buf(sizeof out, NULL);
+  arg(k, 0, sizeof a, &a);
+  arg(k, 1, sizeof b, &b);
+  arg(k, 2, sizeof o, &o);
+  ck_assert_int_eq(run(k, N, L), CL_COMPLETE);
+  rd(a, ag, sizeof ag);
+  rd(b, &bg, sizeof bg);
+  rd(o, out, sizeof out);
+  int mx = 0, winners = 0;
+  for (int g = 0; g < N; g++)
+    mx = g * 7 % 101 > mx ? g * 7 % 101 : mx;
+  ck_assert_int_eq(ag[0], mx);
+  ck_assert_int_eq(ag[1], N * (N - 1) / 2);
+  ck_assert(bg == (long long)N * (N - 1) / 2 << 33);
+  ck_assert(ag[2] >= 0 && ag[2] < N);
+  for (int g = 0; g < N; g++) {
+    ck_assert_int_eq(out[2 * g], L);
+    if (out[2 * g + 1] == -2)
+      winners++;
+    else
+      ck_assert_msg(out[2 * g + 1] == ag[2], "atomic_cas %d saw %d, winner %d", g, out[2 * g + 1],
+                    ag[2]);
+  }
+  ck_assert_int_eq(winners, 1);
+  ck_assert_int_eq(out[2 * ag[2] + 1], -2);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 START_TEST(k_spinlock) {
   enum { G = 4 };
   int zero[G] = {0}, cnt[G];
@@ -1104,6 +1142,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_atom_64);
   KH_ADD(tc, k_atomic_local);
   KH_ADD(tc, k_atomic_c11);
+  KH_ADD(tc, k_atomic_cas);
   KH_ADD(tc, k_spinlock);
   KH_ADD(tc, k_struct_ptr);
   KH_ADD(tc, k_struct_byval);
