@@ -1004,6 +1004,27 @@ static int vector_semantics(struct xl *x, LLVMValueRef I, const char *mangled) {
   return 0;
 }
 
+/* to_global / to_local / to_private (clang calls __to_<space>): the
+ * generic address if its space bits (device/lsi.h) name that space, else
+ * NULL. */
+static int to_space(struct xl *x, LLVMValueRef I, const char *n) {
+  unsigned space;
+  if (!strcmp(n, "__to_global"))
+    space = LSI_SPACE_GLOBAL;
+  else if (!strcmp(n, "__to_local"))
+    space = LSI_SPACE_LOCAL;
+  else if (!strcmp(n, "__to_private"))
+    space = LSI_SPACE_PRIVATE;
+  else
+    return 0;
+  if (LLVMGetNumArgOperands(I) != 1) xl_fail(x, "'%s' takes one pointer", n);
+  uint32_t a = xl_val(x, LLVMGetArgOperand(I, 0), 0), sp = tmp1(x), c = tmp1(x);
+  xl_emit(x, LSI_LSHR_I64, sp, a, xl_const(x, LSI_ADDR_SPACE_SHIFT, 0), 0, 0, 0);
+  xl_emit(x, LSI_EQ_I64, c, sp, xl_const(x, space, 0), 0, 0, 0);
+  xl_emit(x, LSI_SELECT, xl_def(x, I), c, a, xl_const(x, 0, 0), 0, 0);
+  return 1;
+}
+
 void xl_call(struct xl *x, LLVMValueRef I) {
   LLVMValueRef callee = LLVMGetCalledValue(I);
   if (!callee || !LLVMIsAFunction(callee)) xl_fail(x, "indirect calls are not supported");
@@ -1029,6 +1050,7 @@ void xl_call(struct xl *x, LLVMValueRef I) {
     xl_emit(x, LSI_MOV, xl_def(x, I), r, 0, 0, 0, 0);
     return;
   }
+  if (to_space(x, I, n)) return;
   if (!starts(n, "_Z")) xl_fail(x, "call to undefined function '%s'", n);
   call_builtin(x, I, n);
 }

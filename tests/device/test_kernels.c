@@ -931,6 +931,34 @@ START_TEST(k_generic_ptr) {
 }
 END_TEST
 
+START_TEST(k_to_space) {
+  enum { N = 128, L = 64 };
+  static int b0[N], bg[N], out[3 * N];
+  for (int i = 0; i < N; i++)
+    b0[i] = i * 3 - 50;
+  cl_kernel k = load("to_space");
+  cl_mem b = buf(sizeof b0, b0), o = buf(sizeof out, NULL);
+  arg(k, 0, sizeof b, &b);
+  arg(k, 1, sizeof o, &o);
+  ck_assert_int_eq(run(k, N, L), CL_COMPLETE);
+  rd(b, bg, sizeof bg);
+  rd(o, out, sizeof out);
+  for (int g = 0; g < N; g++) {
+    static const int kinds[4] = {1, 2, 4, 0};
+    int want_k = g == 3 ? 1 : kinds[g % 4];
+    int want_v = g % 4 == 0 ? b0[g] + 1 : g % 4 == 1 ? g + 10 : g % 4 == 2 ? 107 : g == 3 ? 101 : 0;
+    ck_assert_msg(out[3 * g] == want_k, "to_space %d: spaces %d want %d", g, out[3 * g], want_k);
+    ck_assert_msg(out[3 * g + 1] == want_v, "to_space %d: value %d want %d", g, out[3 * g + 1],
+                  want_v);
+    ck_assert_msg(out[3 * g + 2] == 15, "to_space %d: NULL checks %d want 15", g, out[3 * g + 2]);
+    ck_assert_int_eq(bg[g], b0[g] + (g % 4 == 0));
+  }
+  clReleaseMemObject(b);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 START_TEST(k_vec_types) {
   enum { G = 40 };
   static int in[16 * G], out[24 * G];
@@ -1149,6 +1177,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_constant_tables);
   KH_ADD(tc, k_program_global);
   KH_ADD(tc, k_generic_ptr);
+  KH_ADD(tc, k_to_space);
   KH_ADD(tc, k_vec_types);
   KH_ADD(tc, k_vec3_mem);
   KH_ADD(tc, k_subgroup_ops);
