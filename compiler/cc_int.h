@@ -192,12 +192,32 @@ unsigned xl_int_bits(struct xl *x, LLVMTypeRef t);
 uint32_t xl_sext(struct xl *x, uint32_t r, unsigned from, unsigned to);
 uint32_t xl_trunc(struct xl *x, uint32_t r, unsigned bits);
 uint32_t xl_arglist(struct xl *x, const uint32_t *regs, unsigned n);
+/* align: the alignment known for addr + 0; wider leaves move in pieces. */
 void xl_load_leaf(struct xl *x, uint32_t d, uint32_t addr, int64_t off, const struct cc_leaf *l,
-                  unsigned space);
+                  unsigned space, unsigned align);
 void xl_store_leaf(struct xl *x, uint32_t val, uint32_t addr, int64_t off, const struct cc_leaf *l,
-                   unsigned space);
+                   unsigned space, unsigned align);
 uint32_t xl_alloc_private(struct xl *x, uint32_t size, uint32_t align);
 uint32_t xl_private_addr(struct xl *x, uint32_t off);
+
+/* mangle.c: Itanium names of builtins. A parameter type as its mangling
+ * with every substitution expanded. */
+#define CC_MTYPE_LEN 160
+struct cc_mparam {
+  char full[CC_MTYPE_LEN];   /* e.g. "PU3AS1KDv4_f" */
+  char scalar[CC_MTYPE_LEN]; /* the same with vectors replaced by their element: "PU3AS1Kf" */
+  unsigned vec;              /* vector width (of the pointee for pointers), 0 = scalar */
+  int is_ptr;
+  unsigned elem_size; /* bytes of the (element) type; 4 for named types (enums) */
+};
+/* Splits "_Z<len><name><params>" into name and at most max parameters;
+ * returns their number, or -1 if the name does not parse. */
+int cc_demangle(const char *mangled, char *name, size_t namelen, struct cc_mparam *ps,
+                unsigned max);
+/* The mangled name of name(types...), types expanded as in cc_mparam.full,
+ * with substitutions as clang writes them. Returns 0, or -1 if out is too
+ * small or a type does not parse. */
+int cc_mangle(const char *name, const char *const *types, unsigned n, char *out, size_t outlen);
 
 /* xcall.c: a call instruction */
 void xl_call(struct xl *x, LLVMValueRef inst);

@@ -53,22 +53,7 @@ static void mov_leaves(struct xl *x, uint32_t d, uint32_t s, unsigned n) {
     xl_emit(x, LSI_MOV, d + i, s + i, 0, 0, 0, 0);
 }
 
-/* ---- a tiny Itanium demangler for builtin parameter lists ---- */
-
-struct mparam {
-  char full[96];   /* expanded mangling of the parameter type */
-  char scalar[96]; /* the same with vectors replaced by their element type */
-  unsigned vec;    /* vector width (of the pointee for pointers), 0 = scalar */
-  int is_ptr;
-  unsigned elem_size;
-};
-
-struct mstate {
-  const char *s;
-  char subs[16][96];
-  unsigned nsubs;
-};
-
+/* Bytes of a builtin type code (the element type of an atomic). */
 static unsigned builtin_size(char c) {
   switch (c) {
   case 'c':
@@ -87,123 +72,6 @@ static unsigned builtin_size(char c) {
   case 'y': return 8;
   default: return 0;
   }
-}
-
-static void add_sub(struct mstate *m, const char *t) {
-  if (m->nsubs < 16) snprintf(m->subs[m->nsubs++], 96, "%s", t);
-}
-
-/* Parses one type; fills full/scalar/vec. Returns 0 on failure. */
-static int parse_type(struct mstate *m, struct mparam *p) {
-  const char *s = m->s;
-  char full[96] = "", scal[96] = "";
-  if (*s == 'P') {
-    m->s++;
-    char q[48] = "";
-    size_t ql = 0;
-    for (;;) {
-      if (*m->s == 'U') {
-        const char *t = m->s + 1;
-        unsigned len = (unsigned)strtoul(t, (char **)&t, 10);
-        if (!len || ql + (size_t)(t - m->s) + len >= sizeof(q)) return 0;
-        memcpy(q + ql, m->s, (size_t)(t - m->s) + len);
-        ql += (size_t)(t - m->s) + len;
-        q[ql] = 0;
-        m->s = t + len;
-      } else if (*m->s == 'V' || *m->s == 'K' || *m->s == 'r') {
-        q[ql++] = *m->s++;
-        q[ql] = 0;
-      } else {
-        break;
-      }
-    }
-    struct mparam in = {0};
-    if (!parse_type(m, &in)) return 0;
-    snprintf(full, sizeof(full), "P%s%s", q, in.full);
-    snprintf(scal, sizeof(scal), "P%s%s", q, in.scalar);
-    if (ql) {
-      char qt[96];
-      snprintf(qt, sizeof(qt), "%s%s", q, in.full);
-      add_sub(m, qt);
-    }
-    add_sub(m, full);
-    p->is_ptr = 1;
-    p->vec = in.vec;
-    p->elem_size = in.elem_size;
-  } else if (s[0] == 'D' && s[1] == 'v') {
-    const char *t = s + 2;
-    unsigned n = (unsigned)strtoul(t, (char **)&t, 10);
-    if (*t != '_') return 0;
-    m->s = t + 1;
-    struct mparam in = {0};
-    if (!parse_type(m, &in) || in.vec) return 0;
-    snprintf(full, sizeof(full), "Dv%u_%s", n, in.full);
-    snprintf(scal, sizeof(scal), "%s", in.full);
-    add_sub(m, full);
-    p->vec = n;
-    p->elem_size = in.elem_size;
-  } else if (s[0] == 'D' && s[1] == 'h') {
-    m->s += 2;
-    snprintf(full, sizeof(full), "Dh");
-    snprintf(scal, sizeof(scal), "Dh");
-    p->elem_size = 2;
-  } else if (*s == 'S') {
-    const char *t = s + 1;
-    unsigned idx = 0;
-    if (*t != '_') {
-      while ((*t >= '0' && *t <= '9') || (*t >= 'A' && *t <= 'Z')) {
-        idx = idx * 36 + (unsigned)(*t <= '9' ? *t - '0' : *t - 'A' + 10);
-        t++;
-      }
-      idx++;
-    }
-    if (*t != '_' || idx >= m->nsubs) return 0;
-    m->s = t + 1;
-    struct mstate sub = {m->subs[idx], {{0}}, 0};
-    struct mparam in = {0};
-    if (!parse_type(&sub, &in)) return 0;
-    *p = in;
-    return 1;
-  } else if (*s >= '1' && *s <= '9') {
-    const char *t = s;
-    unsigned len = (unsigned)strtoul(t, (char **)&t, 10);
-    if (len >= 80) return 0;
-    snprintf(full, sizeof(full), "%.*s", (int)(t - s) + (int)len, s);
-    snprintf(scal, sizeof(scal), "%s", full);
-    m->s = t + len;
-    add_sub(m, full);
-    p->elem_size = 4;
-  } else if (builtin_size(*s) || *s == 'v') {
-    full[0] = scal[0] = *s;
-    full[1] = scal[1] = 0;
-    p->elem_size = builtin_size(*s);
-    m->s++;
-  } else {
-    return 0;
-  }
-  snprintf(p->full, sizeof(p->full), "%s", full);
-  snprintf(p->scalar, sizeof(p->scalar), "%s", scal);
-  return 1;
-}
-
-/* Splits "_Z<len><name><params>"; returns the parameter count or -1. */
-static int demangle(const char *mangled, char *name, size_t namelen, struct mparam *ps,
-                    unsigned max) {
-  if (strncmp(mangled, "_Z", 2)) return -1;
-  const char *t = mangled + 2;
-  unsigned len = (unsigned)strtoul(t, (char **)&t, 10);
-  if (!len || strlen(t) < len || len >= namelen) return -1;
-  memcpy(name, t, len);
-  name[len] = 0;
-  struct mstate m = {t + len, {{0}}, 0};
-  unsigned n = 0;
-  while (*m.s && n < max) {
-    memset(&ps[n], 0, sizeof(ps[n]));
-    if (!parse_type(&m, &ps[n])) return -1;
-    if (!strcmp(ps[n].full, "v")) break;
-    n++;
-  }
-  return *m.s && n == max ? -1 : (int)n;
 }
 
 /* ---- helpers ---- */
@@ -248,17 +116,19 @@ static void call_builtin(struct xl *x, LLVMValueRef I, const char *mangled) {
     return;
   }
   char name[128];
-  struct mparam ps[16];
-  int np = demangle(mangled, name, sizeof(name), ps, 16);
+  struct cc_mparam ps[16];
+  int np = cc_demangle(mangled, name, sizeof(name), ps, 16);
   unsigned width = 0;
   for (int k = 0; k < np; k++)
     if (ps[k].vec > width) width = ps[k].vec;
   if (np < 0 || !width || (unsigned)np != LLVMGetNumArgOperands(I))
     xl_fail(x, "call to unknown function '%s'", mangled);
   char sname[256];
-  int off = snprintf(sname, sizeof(sname), "_Z%zu%s", strlen(name), name);
-  for (int k = 0; k < np && off < (int)sizeof(sname); k++)
-    off += snprintf(sname + off, sizeof(sname) - (size_t)off, "%s", ps[k].scalar);
+  const char *st[16];
+  for (int k = 0; k < np; k++)
+    st[k] = ps[k].scalar;
+  if (cc_mangle(name, st, (unsigned)np, sname, sizeof(sname)))
+    xl_fail(x, "cannot name the scalar form of '%s'", mangled);
   int sid = xl_builtin(x, sname);
   if (sid < 0) xl_fail(x, "builtin '%s' is not supported (neither '%s')", mangled, sname);
   unsigned per = nres ? nres / width : 0;
@@ -850,8 +720,8 @@ static char pointee_code(const char *p) {
 
 static int atomic_call(struct xl *x, LLVMValueRef I, const char *mangled) {
   char name[128];
-  struct mparam ps[8];
-  int np = demangle(mangled, name, sizeof(name), ps, 8);
+  struct cc_mparam ps[8];
+  int np = cc_demangle(mangled, name, sizeof(name), ps, 8);
   if (np < 1) return 0;
   const char *op = NULL;
   int is_new = 0;
@@ -945,8 +815,9 @@ static int atomic_call(struct xl *x, LLVMValueRef I, const char *mangled) {
  * inline (the device table has no conversion builtins). */
 static int convert_call(struct xl *x, LLVMValueRef I, const char *mangled) {
   char name[64];
-  struct mparam ps[2];
-  if (demangle(mangled, name, sizeof(name), ps, 2) != 1 || strncmp(name, "convert_", 8)) return 0;
+  struct cc_mparam ps[2];
+  if (cc_demangle(mangled, name, sizeof(name), ps, 2) != 1 || strncmp(name, "convert_", 8))
+    return 0;
   static const struct {
     const char *n;
     unsigned bits;
@@ -976,6 +847,20 @@ static int convert_call(struct xl *x, LLVMValueRef I, const char *mangled) {
   LLVMValueRef a = LLVMGetArgOperand(I, 0);
   unsigned n = xl_leaves(x, LLVMTypeOf(I), NULL);
   uint32_t d = xl_def(x, I);
+  if (dfp && rnd && rnd[3] != 'e') {
+    /* a directed rounding to float or double: the device's conversion
+     * builtin (the inline casts round to nearest even), once per element */
+    char sn[48], bn[64];
+    snprintf(sn, sizeof(sn), "convert_%s%s", types[di].n, rest);
+    snprintf(bn, sizeof(bn), "_Z%zu%s%c", strlen(sn), sn, sc);
+    int id = xl_builtin(x, bn);
+    if (id < 0) xl_fail(x, "builtin '%s' is not available", bn);
+    for (unsigned e = 0; e < n; e++) {
+      uint32_t v = xl_val(x, a, e);
+      xl_emit(x, LSI_MOV, d + e, xl_callb(x, id, bn, &v, 1, 1), 0, 0, 0, 0);
+    }
+    return 1;
+  }
   for (unsigned e = 0; e < n; e++) {
     uint32_t v = xl_val(x, a, e), r = tmp1(x);
     if (sfp && dfp) {
@@ -1068,8 +953,8 @@ static int convert_call(struct xl *x, LLVMValueRef I, const char *mangled) {
 /* any/all and select have vector semantics the scalar forms lack. */
 static int vector_semantics(struct xl *x, LLVMValueRef I, const char *mangled) {
   char name[64];
-  struct mparam ps[4];
-  int np = demangle(mangled, name, sizeof(name), ps, 4);
+  struct cc_mparam ps[4];
+  int np = cc_demangle(mangled, name, sizeof(name), ps, 4);
   if (np < 1) return 0;
   if ((!strcmp(name, "any") || !strcmp(name, "all")) && np == 1) {
     LLVMValueRef v = LLVMGetArgOperand(I, 0);
@@ -1119,6 +1004,27 @@ static int vector_semantics(struct xl *x, LLVMValueRef I, const char *mangled) {
   return 0;
 }
 
+/* to_global / to_local / to_private (clang calls __to_<space>): the
+ * generic address if its space bits (device/lsi.h) name that space, else
+ * NULL. */
+static int to_space(struct xl *x, LLVMValueRef I, const char *n) {
+  unsigned space;
+  if (!strcmp(n, "__to_global"))
+    space = LSI_SPACE_GLOBAL;
+  else if (!strcmp(n, "__to_local"))
+    space = LSI_SPACE_LOCAL;
+  else if (!strcmp(n, "__to_private"))
+    space = LSI_SPACE_PRIVATE;
+  else
+    return 0;
+  if (LLVMGetNumArgOperands(I) != 1) xl_fail(x, "'%s' takes one pointer", n);
+  uint32_t a = xl_val(x, LLVMGetArgOperand(I, 0), 0), sp = tmp1(x), c = tmp1(x);
+  xl_emit(x, LSI_LSHR_I64, sp, a, xl_const(x, LSI_ADDR_SPACE_SHIFT, 0), 0, 0, 0);
+  xl_emit(x, LSI_EQ_I64, c, sp, xl_const(x, space, 0), 0, 0, 0);
+  xl_emit(x, LSI_SELECT, xl_def(x, I), c, a, xl_const(x, 0, 0), 0, 0);
+  return 1;
+}
+
 void xl_call(struct xl *x, LLVMValueRef I) {
   LLVMValueRef callee = LLVMGetCalledValue(I);
   if (!callee || !LLVMIsAFunction(callee)) xl_fail(x, "indirect calls are not supported");
@@ -1144,6 +1050,7 @@ void xl_call(struct xl *x, LLVMValueRef I) {
     xl_emit(x, LSI_MOV, xl_def(x, I), r, 0, 0, 0, 0);
     return;
   }
+  if (to_space(x, I, n)) return;
   if (!starts(n, "_Z")) xl_fail(x, "call to undefined function '%s'", n);
   call_builtin(x, I, n);
 }

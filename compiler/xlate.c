@@ -513,25 +513,57 @@ static unsigned leaf_bytes(const struct cc_leaf *l) {
   return l->bits / 8;
 }
 
+/* The alignment known for byte off of an address aligned to align. */
+static unsigned known_align(unsigned align, int64_t off) {
+  unsigned a = align ? align : 1;
+  while (a > 1 && (off & (int64_t)(a - 1)))
+    a /= 2;
+  return a;
+}
+
+/* Loads and stores are never wider than the alignment the IR guarantees
+ * (e.g. an i64 copy of a struct of floats with align 4): a leaf wider than
+ * that is moved in aligned pieces, little-endian, so a legal access never
+ * faults as misaligned whatever the address space. */
 void xl_load_leaf(struct xl *x, uint32_t d, uint32_t addr, int64_t off, const struct cc_leaf *l,
-                  unsigned space) {
+                  unsigned space, unsigned align) {
   static const unsigned ops[] = {0, LSI_LD8, LSI_LD16, 0, LSI_LD32, 0, 0, 0, LSI_LD64};
-  unsigned b = leaf_bytes(l);
+  unsigned b = leaf_bytes(l), a = known_align(align, off);
   if (l->kind == LK_INT && l->bits != 1 && l->bits != 8 && l->bits != 16 && l->bits != 32 &&
       l->bits != 64)
     xl_fail(x, "loads of i%u are not supported", l->bits);
-  xl_emit(x, ops[b], d, addr, 0, 0, off, space);
+  if (a >= b) {
+    xl_emit(x, ops[b], d, addr, 0, 0, off, space);
+  } else {
+    uint32_t acc = xl_vreg(x, 1), piece = xl_vreg(x, 1);
+    xl_emit(x, ops[a], acc, addr, 0, 0, off, space);
+    for (unsigned k = a; k < b; k += a) {
+      xl_emit(x, ops[a], piece, addr, 0, 0, off + k, space);
+      xl_emit(x, LSI_SHL_I64, piece, piece, xl_const(x, 8 * k, 0), 0, 0, 0);
+      xl_emit(x, LSI_OR_I64, acc, acc, piece, 0, 0, 0);
+    }
+    xl_emit(x, LSI_MOV, d, acc, 0, 0, 0, 0);
+  }
   if (l->kind == LK_INT && l->bits == 1) xl_emit(x, LSI_TRUNC, d, d, 0, 0, 1, 0);
 }
 
 void xl_store_leaf(struct xl *x, uint32_t val, uint32_t addr, int64_t off, const struct cc_leaf *l,
-                   unsigned space) {
+                   unsigned space, unsigned align) {
   static const unsigned ops[] = {0, LSI_ST8, LSI_ST16, 0, LSI_ST32, 0, 0, 0, LSI_ST64};
-  unsigned b = leaf_bytes(l);
+  unsigned b = leaf_bytes(l), a = known_align(align, off);
   if (l->kind == LK_INT && l->bits != 1 && l->bits != 8 && l->bits != 16 && l->bits != 32 &&
       l->bits != 64)
     xl_fail(x, "stores of i%u are not supported", l->bits);
-  xl_emit(x, ops[b], 0, addr, val, 0, off, space);
+  if (a >= b) {
+    xl_emit(x, ops[b], 0, addr, val, 0, off, space);
+    return;
+  }
+  uint32_t piece = xl_vreg(x, 1);
+  xl_emit(x, ops[a], 0, addr, val, 0, off, space);
+  for (unsigned k = a; k < b; k += a) {
+    xl_emit(x, LSI_LSHR_I64, piece, val, xl_const(x, 8 * k, 0), 0, 0, 0);
+    xl_emit(x, ops[a], 0, addr, piece, 0, off + k, space);
+  }
 }
 
 static int is_vec_of_i1(LLVMTypeRef t) {
@@ -651,10 +683,10 @@ static void bitcast_via_memory(struct xl *x, LLVMValueRef src, LLVMTypeRef dt, u
   struct cc_leaf *lv = malloc(sizeof(struct cc_leaf) * XL_MAX_LEAVES);
   unsigned n = xl_leaves(x, st, lv);
   for (unsigned i = 0; i < n; i++)
-    xl_store_leaf(x, xl_val(x, src, i), addr, lv[i].off, &lv[i], LSI_SPACE_PRIVATE);
+    xl_store_leaf(x, xl_val(x, src, i), addr, lv[i].off, &lv[i], LSI_SPACE_PRIVATE, 8);
   n = xl_leaves(x, dt, lv);
   for (unsigned i = 0; i < n; i++)
-    xl_load_leaf(x, d + i, addr, lv[i].off, &lv[i], LSI_SPACE_PRIVATE);
+    xl_load_leaf(x, d + i, addr, lv[i].off, &lv[i], LSI_SPACE_PRIVATE, 8);
   free(lv);
 }
 
@@ -806,6 +838,12 @@ static void xl_cmpxchg(struct xl *x, LLVMValueRef I) {
   xl_emit(x, bits == 32 ? LSI_EQ_I32 : LSI_EQ_I64, d + 1, d, c, 0, 0, 0);
 }
 
+/* The alignment a load or store guarantees for its address. */
+static unsigned access_align(struct xl *x, LLVMValueRef I, LLVMTypeRef t) {
+  unsigned a = LLVMGetAlignment(I);
+  return a ? a : LLVMABIAlignmentOfType(x->td, t);
+}
+
 /* One non-terminator instruction. */
 static void xl_inst(struct xl *x, LLVMValueRef I) {
   LLVMOpcode op = LLVMGetInstructionOpcode(I);
@@ -944,9 +982,9 @@ static void xl_inst(struct xl *x, LLVMValueRef I) {
     }
     if (is_vec_of_i1(t)) xl_fail(x, "loads of boolean vectors are not supported");
     struct cc_leaf *lv = malloc(sizeof(struct cc_leaf) * XL_MAX_LEAVES);
-    unsigned n = xl_leaves(x, t, lv);
+    unsigned n = xl_leaves(x, t, lv), al = access_align(x, I, t);
     for (unsigned i = 0; i < n; i++)
-      xl_load_leaf(x, d + i, addr, lv[i].off, &lv[i], space);
+      xl_load_leaf(x, d + i, addr, lv[i].off, &lv[i], space, al);
     free(lv);
     return;
   }
@@ -964,9 +1002,9 @@ static void xl_inst(struct xl *x, LLVMValueRef I) {
     }
     if (is_vec_of_i1(t)) xl_fail(x, "stores of boolean vectors are not supported");
     struct cc_leaf *lv = malloc(sizeof(struct cc_leaf) * XL_MAX_LEAVES);
-    unsigned n = xl_leaves(x, t, lv);
+    unsigned n = xl_leaves(x, t, lv), al = access_align(x, I, t);
     for (unsigned i = 0; i < n; i++)
-      xl_store_leaf(x, xl_val(x, v, i), addr, lv[i].off, &lv[i], space);
+      xl_store_leaf(x, xl_val(x, v, i), addr, lv[i].off, &lv[i], space, al);
     free(lv);
     return;
   }

@@ -237,7 +237,10 @@ uint64_t simt_sreg(struct simt_cu *cu, struct simt_warp *w, unsigned lane, unsig
     uint64_t rest = cu->nitems - (uint64_t)w->index * cu->run->W;
     return rest < cu->run->W ? rest : cu->run->W;
   }
-  case LSI_SREG_MAX_SUB_GROUP_SIZE: return cu->run->W;
+  case LSI_SREG_MAX_SUB_GROUP_SIZE: { /* the dispatch's: a smaller enqueued group fills one warp */
+    uint64_t n = l->local[0] * l->local[1] * l->local[2];
+    return n < cu->run->W ? n : cu->run->W;
+  }
   case LSI_SREG_NUM_SUB_GROUPS: return cu->nwarps;
   case LSI_SREG_PRIVATE_BASE: return LSI_ADDR(LSI_SPACE_PRIVATE, 0, 0);
   default: return 0;

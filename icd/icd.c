@@ -171,6 +171,7 @@ static const struct {
   void *fn;
 } icd_extensions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)(uintptr_t)clIcdGetPlatformIDsKHR},
+    {"clGetKernelSubGroupInfoKHR", (void *)(uintptr_t)clGetKernelSubGroupInfoKHR}, /* subgroups */
 };
 
 void *icd_extension_function(const char *name) {

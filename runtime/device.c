@@ -103,11 +103,24 @@ static const cl_name_version c_versions[] = {
     {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
 };
 
-/* OpenCL C 3.0 optional features the device supports. */
+/* OpenCL C 3.0 optional features the device supports: each one runs end
+ * to end in the kernel suites (tests/device). The atomics are the host's own
+ * sequentially consistent atomics on memory every compute unit shares. */
 static const cl_name_version c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
 };
+
+/* Program-scope global variables: the largest one the device promises, and
+ * the total it prefers (the compiler accepts far more). */
+#define MAX_GLOBAL_VARIABLE_SIZE      (64u << 10)
+#define GLOBAL_VARIABLE_PREFERRED_SUM (1u << 20)
 
 static cl_int device_info(const struct dev_config *c, cl_device_info param, size_t sz, void *pv,
                           size_t *ret) {
@@ -216,8 +229,8 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
   case CL_DEVICE_REFERENCE_COUNT: RET(cl_uint, 1);
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: RET(cl_bool, CL_TRUE);
   case CL_DEVICE_PRINTF_BUFFER_SIZE: RET(size_t, 1u << 20);
-  case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: RET(size_t, 0);
-  case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: RET(size_t, 0);
+  case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: RET(size_t, MAX_GLOBAL_VARIABLE_SIZE);
+  case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: RET(size_t, GLOBAL_VARIABLE_PREFERRED_SUM);
   case CL_DEVICE_SVM_CAPABILITIES: RET(cl_device_svm_capabilities, 0);
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
@@ -225,19 +238,22 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
   case CL_DEVICE_PIPE_SUPPORT: RET(cl_bool, CL_FALSE);
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
-  case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: RET(cl_uint, 0); /* natural alignment */
-  case CL_DEVICE_MAX_NUM_SUB_GROUPS: RET(cl_uint, 0);
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: RET(cl_bool, CL_FALSE);
+  case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+    RET(cl_uint, 0); /* natural alignment */
+  /* A sub-group is a warp; warps of a work-group are scheduled in time
+   * slices, so one spinning on another's store still lets it run. */
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+    RET(cl_uint, (c->max_wg_size + c->warp_width - 1) / c->warp_width);
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: RET(cl_bool, CL_TRUE);
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-    RET(cl_device_atomic_capabilities,
-        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-    RET(cl_device_atomic_capabilities, CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                                           CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                                           CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
-  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: RET(cl_bool, CL_FALSE);
+    RET(cl_device_atomic_capabilities,
+        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+            CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+            CL_DEVICE_ATOMIC_SCOPE_DEVICE);
+  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: RET(cl_bool, CL_TRUE);
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: RET(cl_bool, CL_FALSE);
-  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: RET(cl_bool, CL_FALSE);
+  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: RET(cl_bool, CL_TRUE);
   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: RET(size_t, c->warp_width);
   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: RET_STR("v0000-01-01-00");
   default: return CL_INVALID_VALUE;

@@ -391,8 +391,9 @@ static cl_int subgroup_info(cl_kernel kernel, cl_device_id device,
     if (!input_value || input_value_size != sizeof(size_t)) return CL_INVALID_VALUE;
     size_t want = *(const size_t *)input_value, dims = sz / sizeof(size_t);
     if (pv && (dims == 0 || dims > 3)) return CL_INVALID_VALUE;
+    /* want warps in dimension 0; all zeros when no work-group holds them */
     size_t s[3] = {want * c->warp_width, 1, 1};
-    if (s[0] > c->max_wg_size || want == 0) s[0] = 0;
+    if (want == 0 || want > c->max_wg_size / c->warp_width) s[0] = s[1] = s[2] = 0;
     if (dims == 0) dims = 1;
     return rt_info(sz, pv, ret, s, dims * sizeof(size_t));
   }

@@ -34,6 +34,7 @@ static const cl_name_version extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_priority_hints"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
 };
 #define NUM_EXTENSIONS (sizeof extensions / sizeof extensions[0])
 

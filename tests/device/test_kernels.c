@@ -669,6 +669,44 @@ START_TEST(k_atomic_c11) {
 END_TEST
 
 /* The spin lock of the SIMT issue: one work-group per warp, default mode. */
+START_TEST(k_atomic_cas) {
+  enum { N = 256, L = 64 };
+  int a0[3] = {0, 0, -1}, ag[3];
+  long long b0 = 0, bg;
+  static int out[2 * N];
+  cl_kernel k = load("atomic_cas");
+  cl_mem a = buf(sizeof a0, a0), b = buf(sizeof b0, &b0), o = buf(sizeof out, NULL);
+  arg(k, 0, sizeof a, &a);
+  arg(k, 1, sizeof b, &b);
+  arg(k, 2, sizeof o, &o);
+  ck_assert_int_eq(run(k, N, L), CL_COMPLETE);
+  rd(a, ag, sizeof ag);
+  rd(b, &bg, sizeof bg);
+  rd(o, out, sizeof out);
+  int mx = 0, winners = 0;
+  for (int g = 0; g < N; g++)
+    mx = g * 7 % 101 > mx ? g * 7 % 101 : mx;
+  ck_assert_int_eq(ag[0], mx);
+  ck_assert_int_eq(ag[1], N * (N - 1) / 2);
+  ck_assert(bg == (long long)N * (N - 1) / 2 << 33);
+  ck_assert(ag[2] >= 0 && ag[2] < N);
+  for (int g = 0; g < N; g++) {
+    ck_assert_int_eq(out[2 * g], L);
+    if (out[2 * g + 1] == -2)
+      winners++;
+    else
+      ck_assert_msg(out[2 * g + 1] == ag[2], "atomic_cas %d saw %d, winner %d", g, out[2 * g + 1],
+                    ag[2]);
+  }
+  ck_assert_int_eq(winners, 1);
+  ck_assert_int_eq(out[2 * ag[2] + 1], -2);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 START_TEST(k_spinlock) {
   enum { G = 4 };
   int zero[G] = {0}, cnt[G];
@@ -743,6 +781,64 @@ START_TEST(k_struct_ptr) {
   }
   clReleaseMemObject(a);
   clReleaseMemObject(b);
+  clReleaseKernel(k);
+}
+END_TEST
+
+/* Host mirror of kernels/struct_byval.cl. */
+typedef struct {
+  float x, y;
+} sb_f2;
+typedef struct {
+  float a;
+  sb_f2 p, q;
+  float c;
+} sb_body;
+static sb_f2 sb_rot(sb_f2 v, float s) {
+  return (sb_f2){v.y * s, v.x + s};
+}
+static sb_body sb_step(sb_body b, float dt) {
+  b.p = sb_rot(b.q, dt);
+  b.q = sb_rot(b.p, b.a);
+  b.c += b.p.x;
+  return b;
+}
+
+START_TEST(k_struct_byval) {
+  enum { N = 192, L = 64 };
+  static sb_body in[N], out[3 * N], want[3 * N], arr[N][4];
+  for (int g = 0; g < N; g++)
+    in[g] = (sb_body){g * 0.25f, {g + 1.0f, g + 2.0f}, {g * 0.5f, 3.0f - g}, g * 2.0f};
+  for (int g = 0; g < N; g++) {
+    sb_body b = in[g];
+    for (int k = 0; k < 4; k++) {
+      arr[g][k] = b;
+      b = sb_step(b, (float)k);
+    }
+    int j = g % 4;
+    arr[g][j].p = sb_rot(arr[g][(j + 1) & 3].q, 0.5f);
+    arr[g][(j + 2) & 3].q = arr[g][j].p;
+    want[3 * g] = b;
+    want[3 * g + 1] = arr[g][j];
+    want[3 * g + 1].q = in[(g + 1) % N].p;
+  }
+  for (int g = 0; g < N; g++) {
+    int l = g % L, nx = g - l + (l + 1) % L, j = g % 4;
+    want[3 * g + 2] = sb_step(arr[nx][nx % 4], arr[g][(j + 2) & 3].q.x);
+  }
+  cl_kernel k = load("struct_byval");
+  cl_mem a = buf(sizeof in, in), o = buf(sizeof out, NULL);
+  arg(k, 0, sizeof a, &a);
+  arg(k, 1, sizeof o, &o);
+  ck_assert_int_eq(run(k, N, L), CL_COMPLETE);
+  rd(o, out, sizeof out);
+  for (int i = 0; i < 3 * N; i++)
+    ck_assert_msg(!memcmp(&out[i], &want[i], sizeof out[i]),
+                  "struct_byval out[%d]: {%g {%g %g} {%g %g} %g} want {%g {%g %g} {%g %g} %g}", i,
+                  out[i].a, out[i].p.x, out[i].p.y, out[i].q.x, out[i].q.y, out[i].c, want[i].a,
+                  want[i].p.x, want[i].p.y, want[i].q.x, want[i].q.y, want[i].c);
+  clReleaseMemObject(a);
+  clReleaseMemObject(o);
   clReleaseKernel(k);
 }
 END_TEST
@@ -829,6 +925,34 @@ START_TEST(k_generic_ptr) {
   }
   for (int i = 0; i < N + 3; i++)
     ck_assert_int_eq(bg[i], b0[i]);
+  clReleaseMemObject(b);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
+START_TEST(k_to_space) {
+  enum { N = 128, L = 64 };
+  static int b0[N], bg[N], out[3 * N];
+  for (int i = 0; i < N; i++)
+    b0[i] = i * 3 - 50;
+  cl_kernel k = load("to_space");
+  cl_mem b = buf(sizeof b0, b0), o = buf(sizeof out, NULL);
+  arg(k, 0, sizeof b, &b);
+  arg(k, 1, sizeof o, &o);
+  ck_assert_int_eq(run(k, N, L), CL_COMPLETE);
+  rd(b, bg, sizeof bg);
+  rd(o, out, sizeof out);
+  for (int g = 0; g < N; g++) {
+    static const int kinds[4] = {1, 2, 4, 0};
+    int want_k = g == 3 ? 1 : kinds[g % 4];
+    int want_v = g % 4 == 0 ? b0[g] + 1 : g % 4 == 1 ? g + 10 : g % 4 == 2 ? 107 : g == 3 ? 101 : 0;
+    ck_assert_msg(out[3 * g] == want_k, "to_space %d: spaces %d want %d", g, out[3 * g], want_k);
+    ck_assert_msg(out[3 * g + 1] == want_v, "to_space %d: value %d want %d", g, out[3 * g + 1],
+                  want_v);
+    ck_assert_msg(out[3 * g + 2] == 15, "to_space %d: NULL checks %d want 15", g, out[3 * g + 2]);
+    ck_assert_int_eq(bg[g], b0[g] + (g % 4 == 0));
+  }
   clReleaseMemObject(b);
   clReleaseMemObject(o);
   clReleaseKernel(k);
@@ -1046,11 +1170,14 @@ static Suite *make(void) {
   KH_ADD(tc, k_atom_64);
   KH_ADD(tc, k_atomic_local);
   KH_ADD(tc, k_atomic_c11);
+  KH_ADD(tc, k_atomic_cas);
   KH_ADD(tc, k_spinlock);
   KH_ADD(tc, k_struct_ptr);
+  KH_ADD(tc, k_struct_byval);
   KH_ADD(tc, k_constant_tables);
   KH_ADD(tc, k_program_global);
   KH_ADD(tc, k_generic_ptr);
+  KH_ADD(tc, k_to_space);
   KH_ADD(tc, k_vec_types);
   KH_ADD(tc, k_vec3_mem);
   KH_ADD(tc, k_subgroup_ops);

@@ -613,6 +613,86 @@ START_TEST(k_convert_int) {
 }
 END_TEST
 
+/* An integer -mag or mag rounded to p significant bits in mode (0 rte,
+ * 1 rtz, 2 rtp, 3 rtn), exactly: the result has at most p significant bits,
+ * so converting it to float or double is exact. */
+static long double round_int(int neg, uint64_t mag, int p, int mode) {
+  int len = mag ? 64 - __builtin_clzll(mag) : 0;
+  long double r = (long double)mag;
+  if (len > p) {
+    int sh = len - p;
+    uint64_t lo = mag & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
+    uint64_t t = mag - lo;
+    int away = mode == 0   ? lo > half || (lo == half && ((t >> sh) & 1))
+               : mode == 2 ? !neg && lo
+               : mode == 3 ? neg && lo
+                           : 0;
+    r = (long double)t + (away ? ldexpl(1.0L, sh) : 0.0L);
+  }
+  return neg ? -r : r;
+}
+static int64_t rf_int(int neg, uint64_t mag, int mode) {
+  float f = (float)round_int(neg, mag, 24, mode);
+  int32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
+static int64_t rd_int(int neg, uint64_t mag, int mode) {
+  double d = (double)round_int(neg, mag, 53, mode);
+  int64_t b;
+  memcpy(&b, &d, 8);
+  return b;
+}
+static int64_t rf_s(int64_t v, int mode) {
+  return rf_int(v < 0, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, mode);
+}
+/* A double narrowed to float in mode: the neighbour the mode picks. */
+static int64_t rf_dbl(double d, int mode) {
+  float f = (float)d; /* round to nearest even */
+  if ((double)f != d && mode) {
+    float lo = (double)f > d ? nextafterf(f, -INFINITY) : f;
+    float hi = (double)f > d ? f : nextafterf(f, INFINITY);
+    f = mode == 2 ? hi : mode == 3 ? lo : d < 0 ? hi : lo;
+  }
+  int32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
+START_TEST(k_convert_round) {
+  enum { K = 46 };
+  static int64_t out[K * N];
+  run_io("convert_round", N, 64, lin, sizeof lin, out, sizeof out);
+  for (int g = 0; g < N; g++) {
+    int64_t x = lin[g], w[K];
+    double da = (double)x / 3.0, db = da * 1e-310, dc = da * 1e25;
+    for (int m = 0; m < 4; m++) {
+      w[m] = rf_s((int32_t)x, m);
+      w[4 + m] = rf_s(x, m);
+      w[8 + m] = rf_int(0, (uint32_t)x, m);
+      w[12 + m] = rf_int(0, (uint64_t)x, m);
+      w[16 + m] = rd_int(x < 0, x < 0 ? 0 - (uint64_t)x : (uint64_t)x, m);
+      w[20 + m] = rd_int(0, (uint64_t)x, m);
+      w[24 + m] = rf_dbl(da, m);
+      w[28 + m] = rf_dbl(db, m);
+      w[32 + m] = rf_dbl(dc, m);
+    }
+    w[36] = rf_s(x, 3);
+    w[37] = rf_s(-x, 3);
+    w[38] = rd_int(0, (uint64_t)x, 1);
+    w[39] = rd_int(0, ~(uint64_t)x, 1);
+    w[40] = rf_s((int32_t)x, 2);
+    w[41] = rf_s((int32_t)(x >> 32), 2);
+    w[42] = rf_s(-(int32_t)x, 2);
+    w[43] = rf_s((int32_t)(x >> 7), 2);
+    w[44] = rf_dbl(da, 1);
+    w[45] = rf_dbl(dc, 1);
+    for (int j = 0; j < K; j++)
+      ck_assert_msg(out[K * g + j] == w[j], "convert_round x=%lld slot %d: got 0x%llx want 0x%llx",
+                    (long long)x, j, (unsigned long long)out[K * g + j], (unsigned long long)w[j]);
+  }
+}
+END_TEST
+
 /* ---- shuffles ---- */
 
 START_TEST(k_shuffles) {
@@ -723,6 +803,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_vstore_half);
   KH_ADD(tc, k_convert_vec);
   KH_ADD(tc, k_convert_int);
+  KH_ADD(tc, k_convert_round);
   KH_ADD(tc, k_shuffles);
   KH_ADD(tc, k_async_copy);
   KH_ADD(tc, k_async_strided);

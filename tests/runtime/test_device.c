@@ -242,13 +242,49 @@ START_TEST(values_are_consistent) {
     ck_assert_uint_eq(ulong_info(CL_DEVICE_LOCAL_MEM_SIZE), 48u << 10);
     ck_assert_uint_eq(wg, 1024);
   }
-  /* No optional feature claimed before it works. */
+  /* Exactly the optional features that work (tests/device runs each one). */
   cl_bool b = CL_TRUE;
   const cl_device_info off[] = {CL_DEVICE_IMAGE_SUPPORT, CL_DEVICE_PIPE_SUPPORT,
-                                CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT};
+                                CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT};
   for (size_t i = 0; i < 3; i++) {
     ck_assert_int_eq(clGetDeviceInfo(dev(), off[i], sizeof b, &b, NULL), CL_SUCCESS);
     ck_assert_int_eq(b, CL_FALSE);
+  }
+  const cl_device_info on[] = {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT,
+                               CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
+                               CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS};
+  for (size_t i = 0; i < 3; i++) {
+    b = CL_FALSE;
+    ck_assert_int_eq(clGetDeviceInfo(dev(), on[i], sizeof b, &b, NULL), CL_SUCCESS);
+    ck_assert_int_eq(b, CL_TRUE);
+  }
+  ck_assert_uint_eq(uint_info(CL_DEVICE_MAX_NUM_SUB_GROUPS),
+                    (wg + c->warp_width - 1) / c->warp_width);
+  ck_assert_uint_eq(size_info(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE), 64u << 10);
+  ck_assert_uint_eq(size_info(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE), 1u << 20);
+  const cl_ulong atomics = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                           CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+                           CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+  ck_assert_uint_eq(ulong_info(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES), atomics);
+  ck_assert_uint_eq(ulong_info(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES), atomics);
+  static const char *const features[] = {"__opencl_c_int64",
+                                         "__opencl_c_fp64",
+                                         "__opencl_c_generic_address_space",
+                                         "__opencl_c_program_scope_global_variables",
+                                         "__opencl_c_subgroups",
+                                         "__opencl_c_atomic_order_acq_rel",
+                                         "__opencl_c_atomic_order_seq_cst",
+                                         "__opencl_c_atomic_scope_device"};
+  cl_name_version fv[32];
+  size_t fsize = 0;
+  ck_assert_int_eq(clGetDeviceInfo(dev(), CL_DEVICE_OPENCL_C_FEATURES, sizeof fv, fv, &fsize),
+                   CL_SUCCESS);
+  ck_assert_uint_eq(fsize / sizeof fv[0], sizeof features / sizeof features[0]);
+  for (size_t i = 0; i < sizeof features / sizeof features[0]; i++) {
+    int seen = 0;
+    for (size_t j = 0; j < fsize / sizeof fv[0]; j++)
+      seen |= !strcmp(fv[j].name, features[i]) && fv[j].version == CL_MAKE_VERSION(3, 0, 0);
+    ck_assert_msg(seen, "%s not claimed", features[i]);
   }
   ck_assert_uint_eq(ulong_info(CL_DEVICE_SVM_CAPABILITIES), 0);
   ck_assert_uint_eq(ulong_info(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES), 0);
@@ -285,6 +321,7 @@ START_TEST(versions_and_extensions) {
   }
   ck_assert_uint_eq(words, n);
   ck_assert(rt_has_extension("cl_khr_icd"));
+  ck_assert(rt_has_extension("cl_khr_subgroups"));
   ck_assert(!rt_has_extension("cl_khr_fp16"));
   cl_name_version cv[8];
   ck_assert_int_eq(clGetDeviceInfo(dev(), CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof cv, cv, &size),

@@ -97,6 +97,8 @@ END_TEST
 START_TEST(extension_functions) {
   ck_assert_ptr_eq(clGetExtensionFunctionAddress("clIcdGetPlatformIDsKHR"),
                    (void *)(uintptr_t)clIcdGetPlatformIDsKHR);
+  ck_assert_ptr_eq(clGetExtensionFunctionAddress("clGetKernelSubGroupInfoKHR"),
+                   (void *)(uintptr_t)clGetKernelSubGroupInfoKHR); /* cl_khr_subgroups */
   ck_assert_ptr_null(clGetExtensionFunctionAddress("clNoSuchFunctionKHR"));
   ck_assert_ptr_null(clGetExtensionFunctionAddress(NULL));
   ck_assert_ptr_nonnull(clGetExtensionFunctionAddressForPlatform(plat(), "clIcdGetPlatformIDsKHR"));
