@@ -19,8 +19,9 @@ run: build
 	$(ICD_ENV) clinfo
 	$(ICD_ENV) $(BUILD)/tests/host/host_vecadd
 
-# A failing test runs once more before it counts: the sanitizer runtime's
-# leak check at process exit crashes, rarely, while device threads are parked.
+# A failing test runs once more before it counts: a few tests measure that
+# one queue finishes while another is held (priorities, a debugger stop), and
+# a loaded machine can stretch those timings. A real fault fails both runs.
 check: deps
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLOCKSTEP_SANITIZE=ON
 	cmake --build $(CHECK_BUILD) -j$(JOBS)

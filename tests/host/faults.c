@@ -1,14 +1,16 @@
 /*
  * faults.c - one device exception of each kind through the real ICD loader:
- *   faults divzero | misaligned | barrier | watchdog | spin
- * (watchdog wants LOCKSTEP_WATCHDOG_MS small, spin wants
- * LOCKSTEP_RECONVERGENCE=stack; fault_kinds.sh sets them). For each: the event
+ *   faults [divzero | misaligned | barrier | watchdog | spin]
+ * With no argument it runs itself once per kind, in a fresh process with the
+ * setting that kind needs (watchdog: a short LOCKSTEP_WATCHDOG_MS; spin:
+ * LOCKSTEP_RECONVERGENCE=stack). For each: the event
  * gets a negative status, stderr gets exactly one report naming the kernel,
  * file:line, work-item and work-group, pfn_notify gets the same text, another
  * buffer is intact and the next kernel runs normally.
  */
 #include "util/host_util.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define CHECK LSH_CHECK
@@ -17,6 +19,7 @@ const char *lsh_prog = "faults";
 struct fault_case {
   const char *kind, *kernel, *line, *words;
   const char *src;
+  const char *env, *env_value; /* what the device must be configured with */
 };
 
 static const struct fault_case cases[] = {
@@ -24,32 +27,37 @@ static const struct fault_case cases[] = {
      "__kernel void divzero(__global int *out, int d) {\n"
      "  int i = get_global_id(0);\n"
      "  out[i] = 100 / (d + i - 5);\n"
-     "}\n"},
+     "}\n",
+     NULL, NULL},
     {"misaligned", "misaligned", ".cl:3", "misaligned",
      "__kernel void misaligned(__global int *out, int d) {\n"
      "  __global char *p = (__global char *)out + d + 1;\n"
      "  *(__global int *)p = 7;\n"
-     "}\n"},
+     "}\n",
+     NULL, NULL},
     {"barrier", "halfbar", ".cl:", "barrier",
      "__kernel void halfbar(__global int *out, int d) {\n"
      "  int l = get_local_id(0);\n"
      "  if (l < 5)\n"
      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
      "  out[get_global_id(0)] = l + d;\n"
-     "}\n"},
+     "}\n",
+     NULL, NULL},
     {"watchdog", "forever", ".cl:", "watchdog",
      "__kernel void forever(__global int *out, int d) {\n"
      "  int i = get_global_id(0);\n"
      "  while (out[i] != 12345 + d)\n"
      "    out[(i + 1) % 16] += 0;\n"
-     "}\n"},
+     "}\n",
+     "LOCKSTEP_WATCHDOG_MS", "300"},
     {"spin", "spinlock", ".cl:", "no forward progress",
      "__kernel void spinlock(__global int *lock, int d) {\n"
      "  while (atomic_cmpxchg(&lock[63], 0, 1) != 0)\n"
      "    ;\n"
      "  lock[62] += 1 + d;\n"
      "  atomic_xchg(&lock[63], 0);\n"
-     "}\n"},
+     "}\n",
+     "LOCKSTEP_RECONVERGENCE", "stack"},
 };
 
 static const char *ok_src = "__kernel void ok(__global int *out) { out[get_global_id(0)] = 7; }\n";
@@ -59,10 +67,34 @@ static void CL_CALLBACK notify(const char *errinfo, const void *pi, size_t cb, v
   snprintf(notified, sizeof notified, "%s", errinfo);
 }
 
+#define NCASES (sizeof cases / sizeof cases[0])
+
+/* Runs every kind in its own process; 0 when all of them end well. */
+static int run_all(const char *self) {
+  int failed = 0;
+  for (size_t i = 0; i < NCASES; i++) {
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+      if (cases[i].env) setenv(cases[i].env, cases[i].env_value, 1);
+      execl(self, self, cases[i].kind, (char *)NULL);
+      _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+      fprintf(stderr, "faults: the %s case failed\n", cases[i].kind);
+      failed = 1;
+    }
+  }
+  printf("faults: %zu kinds, %s\n", NCASES, failed ? "FAILED" : "all as expected");
+  return failed;
+}
+
 int main(int argc, char **argv) {
+  if (argc < 2) return run_all(argv[0]);
   const struct fault_case *c = NULL;
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    if (argc > 1 && strcmp(argv[1], cases[i].kind) == 0) c = &cases[i];
+  for (size_t i = 0; i < NCASES; i++)
+    if (strcmp(argv[1], cases[i].kind) == 0) c = &cases[i];
   if (!c) {
     fprintf(stderr, "usage: faults divzero|misaligned|barrier|watchdog|spin\n");
     return 2;
