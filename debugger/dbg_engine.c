@@ -13,52 +13,12 @@
 
 #include "compiler/cc_debug.h"
 #include "debugger/dbg.h"
+#include "debugger/dbg_int.h"
 #include "device/lsi.h"
 #include "device/simt.h"
 
-#define MAX_BP     64
 #define BUDGET     (1u << 14)
 #define MAX_ROUNDS (1u << 12) /* BUDGET*MAX_ROUNDS branches per item without a stop: runaway */
-
-struct bp {
-  int id, enabled, temp, hits;
-  char file[128]; /* empty: any */
-  uint32_t line;  /* 0: a kernel-name breakpoint */
-  char kernel[64];
-  char cond[256];
-  int bound; /* matched the file of a launch at least once */
-};
-
-#define MAX_DIRS  16
-#define MAX_FILES 32
-
-struct dbg_session {
-  FILE *out;
-  dbg_read_fn read;
-  void *rctx;
-  int echo, quit;
-  struct bp bps[MAX_BP];
-  int nbp, next_id;
-  /* the launch */
-  struct simt_dbg *sd;
-  const struct lsi_kernel *k;
-  const struct cc_debug *dbg;
-  const struct dev_launch *l;
-  const char *file;
-  char **lines;
-  uint32_t nlines;
-  uint8_t *stepset, *bpset;
-  uint64_t focus;
-  int launched, finished, passes;
-  struct dev_exception exc;
-  int have_exc;
-  int stop_entry;
-  int host_mode, stopped; /* stopped: this launch has prompted */
-  char *dirs[MAX_DIRS];
-  int ndirs;
-  char *files[MAX_FILES]; /* files of the launches seen (host mode) */
-  int nfiles;
-};
 
 struct dbg_session *dbg_new(FILE *out, dbg_read_fn read, void *ctx) {
   struct dbg_session *s = calloc(1, sizeof(*s));
@@ -109,7 +69,7 @@ static const struct cc_microkernel *mk_at(struct dbg_session *s, uint32_t pc) {
   return s->dbg ? cc_debug_mk_at(s->dbg, pc) : NULL;
 }
 
-static uint32_t item_line(struct dbg_session *s, uint64_t item) {
+uint32_t dbg_item_line(struct dbg_session *s, uint64_t item) {
   uint32_t pc;
   int st = simt_dbg_state(s->sd, item, &pc);
   if (st == SIMT_DBG_DONE) return 0;
@@ -146,7 +106,7 @@ static void ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n) {
 static void where(struct dbg_session *s, const char *why) {
   char ids[160];
   ids_str(s, s->focus, ids, sizeof(ids));
-  uint32_t line = item_line(s, s->focus);
+  uint32_t line = dbg_item_line(s, s->focus);
   if (!line) {
     fprintf(s->out, "%s%s%s has finished\n", why ? why : "", why ? ", " : "", ids);
     return;
@@ -161,7 +121,7 @@ static void where(struct dbg_session *s, const char *why) {
 static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
   struct dbg_session *s = ctx;
   static char msg[160];
-  uint32_t line = item_line(s, s->focus);
+  uint32_t line = dbg_item_line(s, s->focus);
   const struct cc_symbol *sym = s->dbg ? cc_debug_find_symbol(s->dbg, name, line) : NULL;
   if (!sym) {
     for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++)
@@ -213,6 +173,13 @@ static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
   else
     return 0;
   return 1;
+}
+
+void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {
+  env->ctx = s;
+  env->lookup = lookup;
+  env->mem = mem;
+  env->sreg = sreg;
 }
 
 static int eval(struct dbg_session *s, const char *text, struct dbg_val *v, char *err, size_t n) {
@@ -327,7 +294,7 @@ static void examine(struct dbg_session *s, const char *arg) {
 }
 
 static void info_vars(struct dbg_session *s, int args) {
-  uint32_t line = item_line(s, s->focus);
+  uint32_t line = dbg_item_line(s, s->focus);
   int any = 0;
   for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++) {
     const struct cc_symbol *y = &s->dbg->syms[i];
@@ -351,6 +318,27 @@ static void info_vars(struct dbg_session *s, int args) {
 
 /* ---- breakpoints ---- */
 
+/* The first line at or after b->line where a statement of the program's
+ * file starts, over every kernel of the program (so a line in one kernel
+ * never binds to a later line of another), if this kernel has it; else 0. */
+uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
+  if (!s->k || !b->line) return 0;
+  if (b->file[0] && strcmp(base(b->file), base(s->file))) return 0;
+  uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
+  uint32_t best = UINT32_MAX;
+  const struct lsi_program *p = s->l->prog;
+  uint32_t nk = p ? p->nkernels : 1;
+  for (uint32_t k = 0; k < nk; k++) {
+    const struct cc_debug *d = p ? p->kernels[k].debug : s->dbg;
+    for (uint32_t m = 0; d && m < d->nmk; m++)
+      if (d->mk[m].file == file && d->mk[m].line_first >= b->line && d->mk[m].line_first < best)
+        best = d->mk[m].line_first;
+  }
+  for (uint32_t m = 0; m < s->dbg->nmk; m++)
+    if (s->dbg->mk[m].line_first == best && s->dbg->mk[m].file == file) return best;
+  return 0;
+}
+
 static void bp_bind(struct dbg_session *s) {
   if (!s->k) return;
   memset(s->bpset, 0, s->k->ninsns + 1);
@@ -359,10 +347,8 @@ static void bp_bind(struct dbg_session *s) {
     if (!b->enabled || !b->line) continue;
     if (b->file[0] && strcmp(base(b->file), base(s->file))) continue;
     b->bound = 1;
-    uint32_t best = UINT32_MAX;
-    for (uint32_t m = 0; m < s->dbg->nmk; m++)
-      if (s->dbg->mk[m].line_first >= b->line && s->dbg->mk[m].line_first < best)
-        best = s->dbg->mk[m].line_first;
+    uint32_t best = dbg_bp_line(s, b);
+    if (!best) continue;
     for (uint32_t m = 0; m < s->dbg->nmk; m++) {
       const struct cc_microkernel *mk = &s->dbg->mk[m];
       if (mk->line_first != best) continue;
@@ -382,12 +368,8 @@ static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
     if (!b->enabled || !b->line) continue;
-    if (b->file[0] && strcmp(base(b->file), base(s->file))) continue;
-    uint32_t best = UINT32_MAX;
-    for (uint32_t j = 0; j < s->dbg->nmk; j++)
-      if (s->dbg->mk[j].line_first >= b->line && s->dbg->mk[j].line_first < best)
-        best = s->dbg->mk[j].line_first;
-    if (m->line_first == best) return b;
+    uint32_t best = dbg_bp_line(s, b);
+    if (best && m->line_first == best) return b;
   }
   return NULL;
 }
@@ -679,7 +661,7 @@ static int step_item(struct dbg_session *s, int mode) {
     fprintf(s->out, "The work-item raised a device exception and cannot run on.\n");
     return ST_NONE;
   }
-  struct step_arg a = {mode, item_line(s, it)};
+  struct step_arg a = {mode, dbg_item_line(s, it)};
   for (;;) {
     st = simt_dbg_state(s->sd, it, NULL);
     if (st == SIMT_DBG_BARRIER) {
@@ -700,6 +682,17 @@ static int step_item(struct dbg_session *s, int mode) {
 }
 
 static void report(struct dbg_session *s, int rc) {
+  if (s->machine && rc != ST_NONE && !(rc == ST_DONE && s->finished)) {
+    uint32_t pc = 0;
+    simt_dbg_state(s->sd, s->focus, &pc);
+    struct bp *b = rc == ST_BP ? bp_at(s, pc) : NULL;
+    dbg_mi_stop(s,
+                rc == ST_BP      ? "breakpoint"
+                : rc == ST_EXC   ? "exception"
+                : rc == ST_ENTRY ? "entry"
+                                 : "step",
+                b ? b->id : 0);
+  }
   if (rc == ST_BP) {
     uint32_t pc;
     simt_dbg_state(s->sd, s->focus, &pc);
@@ -719,7 +712,7 @@ static void report(struct dbg_session *s, int rc) {
   } else if (rc == ST_EXC) {
     char ids[160];
     ids_str(s, s->focus, ids, sizeof(ids));
-    uint32_t line = item_line(s, s->focus);
+    uint32_t line = dbg_item_line(s, s->focus);
     fprintf(s->out, "Stopped by the exception in %s at %s:%u\n", ids, base(s->file), line);
     show_line(s, line);
   } else if (rc == ST_DONE) {
@@ -817,7 +810,7 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
 }
 
 static void list_cmd(struct dbg_session *s, const char *arg) {
-  uint32_t c = item_line(s, s->focus);
+  uint32_t c = dbg_item_line(s, s->focus);
   if (*arg) c = (uint32_t)strtoul(arg, NULL, 10);
   if (!c) c = s->dbg ? s->dbg->line_first : 1;
   uint32_t a = c > 5 ? c - 5 : 1;
@@ -927,6 +920,8 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       char err[200];
       if (eval(s, arg, &v, err, sizeof(err))) fprintf(s->out, "%s\n", err);
     }
+  } else if (!strcmp(cmd, "mi")) {
+    dbg_mi_command(s, arg);
   } else if (is(cmd, "workitem", 2) || is(cmd, "workgroup", 5)) {
     if (!live)
       fprintf(s->out, "No kernel is stopped.\n");
@@ -936,7 +931,7 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
     if (!live) {
       fprintf(s->out, "No stack.\n");
     } else {
-      uint32_t ln = item_line(s, s->focus);
+      uint32_t ln = dbg_item_line(s, s->focus);
       uint32_t pc;
       simt_dbg_state(s->sd, s->focus, &pc);
       const struct cc_microkernel *m = mk_at(s, pc);
@@ -1031,15 +1026,23 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
       entry = 1;
       s->bps[i].hits++;
     }
-  int rc = ST_NONE;
-  if (entry) {
+  int rc = ST_NONE, kind = 0;
+  if (s->machine) {
+    /* a front end that asked for records may change breakpoints first and
+     * choose: `continue` runs, `step` stops at kernel entry */
+    dbg_mi_launch(s);
+    read_cmd(s, &kind);
+    if (kind == 's') entry = 1;
+  }
+  if (s->quit) {
+    rc = ST_NONE;
+  } else if (entry) {
     struct step_arg a = {0, s->dbg->line_first};
     rc = run_item(s, 0, s->stepset, step_accept, &a);
     if (rc == ST_STEP) rc = ST_ENTRY;
   } else {
     rc = run_all(s);
   }
-  int kind = 0;
   while (!s->quit) {
     if (rc == ST_DONE && all_done(s)) {
       s->finished = 1;

@@ -15,6 +15,7 @@ static void usage(FILE *f) {
              "       lockstep debug --kernel FILE.cl [--name K] [--global N] [--local N] [--spec "
              "F] [-x CMDS]\n"
              "       lockstep debug [-x CMDS] [--source-dir DIR] -- PROGRAM [ARGS...]\n"
+             "       lockstep dap   (Debug Adapter Protocol on stdin/stdout)\n"
              "       lockstep version\n");
 }
 
@@ -68,6 +69,7 @@ static int cmd_compile(int argc, char **argv) {
 }
 
 int cmd_debug(int argc, char **argv);
+int cmd_dap(int argc, char **argv);
 
 static const struct {
   const char *name;
@@ -75,6 +77,7 @@ static const struct {
 } commands[] = {
     {"compile", cmd_compile},
     {"debug", cmd_debug},
+    {"dap", cmd_dap},
 };
 
 int main(int argc, char **argv) {

@@ -1,0 +1,731 @@
+/*
+ * dap.c - `lockstep dap`: the Debug Adapter Protocol over stdin/stdout.
+ * This file frames messages, starts the host program (Lockstep's .icd,
+ * LOCKSTEP_DEBUG_FD, pipes for its stdout/stderr), relays the engine's line
+ * protocol and turns what the engine and the program print into events.
+ *
+ * Request handling lives in dap_req.c. Nothing but DAP messages may reach
+ * stdout, and bad input must never end the adapter: it answers with an
+ * error response and reads on.
+ */
+#define _GNU_SOURCE
+#include "debugger/dap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_BODY   (16u << 20)
+#define MAX_HEADER 8192
+
+struct dap D;
+static int seq = 1;
+static char *in_buf;
+static size_t in_len, in_cap;
+
+int cmd_dap(int argc, char **argv);
+
+/* ---- writing messages ---- */
+
+static void write_all(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      D.quit = 1; /* the client went away */
+      return;
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+}
+
+void dap_send(struct jw *msg) {
+  if (msg->failed) return;
+  char hdr[64];
+  int n = snprintf(hdr, sizeof(hdr), "Content-Length: %zu\r\n\r\n", msg->len);
+  write_all(1, hdr, (size_t)n);
+  write_all(1, msg->buf, msg->len);
+}
+
+void dap_event_begin(struct jw *w, const char *event) {
+  jw_init(w);
+  jw_obj(w);
+  jw_kint(w, "seq", seq++);
+  jw_kstr(w, "type", "event");
+  jw_kstr(w, "event", event);
+  jw_key(w, "body");
+  jw_obj(w);
+}
+
+void dap_event_end(struct jw *w) {
+  jw_end(w);
+  jw_end(w);
+  dap_send(w);
+  jw_free(w);
+}
+
+void dap_output(const char *category, const char *text, size_t n) {
+  struct jw w;
+  dap_event_begin(&w, "output");
+  jw_kstr(&w, "category", category);
+  jw_key(&w, "output");
+  jw_strn(&w, text, n);
+  dap_event_end(&w);
+}
+
+void dap_respond(const struct js *req, int ok, const char *message, const char *body) {
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  jw_kint(&w, "seq", seq++);
+  jw_kstr(&w, "type", "response");
+  int64_t rs = 0;
+  js_int(req, "seq", &rs);
+  jw_kint(&w, "request_seq", rs);
+  jw_kbool(&w, "success", ok);
+  const char *cmd = js_str(req, "command");
+  jw_kstr(&w, "command", cmd ? cmd : "");
+  if (!ok) {
+    jw_kstr(&w, "message", message);
+    jw_key(&w, "body");
+    jw_obj(&w);
+    jw_key(&w, "error");
+    jw_obj(&w);
+    jw_kint(&w, "id", 1);
+    jw_kstr(&w, "format", message);
+    jw_kbool(&w, "showUser", 1);
+    jw_end(&w);
+    jw_end(&w);
+  } else if (body) {
+    jw_key(&w, "body");
+    jw_raw(&w, body);
+  }
+  jw_end(&w);
+  dap_send(&w);
+  jw_free(&w);
+}
+
+/* An error response to input that is no request (bad framing or JSON). */
+static void bad_input(const char *what, const char *detail) {
+  char msg[300];
+  snprintf(msg, sizeof(msg), "%s: %s", what, detail);
+  dap_respond(NULL, 0, msg, NULL);
+}
+
+/* ---- the host program ---- */
+
+static void set_vendors(void) {
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 64);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      strcpy(slash, "/vendors/lockstep.icd");
+      if (!access(exe, R_OK)) {
+        setenv("OCL_ICD_VENDORS", exe, 1);
+        return;
+      }
+    }
+  }
+  if (!access("/etc/OpenCL/vendors/lockstep.icd", R_OK))
+    setenv("OCL_ICD_VENDORS", "/etc/OpenCL/vendors/lockstep.icd", 1);
+}
+
+/* 1 when program names something we can execute (relative to cwd). */
+static int runnable(const char *program, const char *cwd) {
+  char path[4096];
+  if (strchr(program, '/')) {
+    if (program[0] == '/' || !cwd[0])
+      snprintf(path, sizeof(path), "%s", program);
+    else
+      snprintf(path, sizeof(path), "%s/%s", cwd, program);
+    return access(path, X_OK) == 0;
+  }
+  const char *p = getenv("PATH");
+  if (!p) p = "/usr/bin:/bin";
+  while (*p) {
+    size_t n = strcspn(p, ":");
+    snprintf(path, sizeof(path), "%.*s/%s", (int)n, p, program);
+    if (!access(path, X_OK)) return 1;
+    p += n + (p[n] == ':');
+  }
+  return 0;
+}
+
+int dap_spawn(const char *program, const struct js *args, const struct js *env, char *err,
+              size_t errlen) {
+  if (!runnable(program, D.cwd)) {
+    snprintf(err, errlen, "cannot run '%s': no such executable file%s%s", program,
+             D.cwd[0] ? " (relative to " : "", D.cwd[0] ? D.cwd : "");
+    if (D.cwd[0]) strncat(err, ")", errlen - strlen(err) - 1);
+    return -1;
+  }
+  size_t nargs = args ? args->n : 0;
+  char **argv = calloc(nargs + 2, sizeof(char *));
+  if (!argv) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  argv[0] = (char *)program;
+  for (size_t i = 0; i < nargs; i++)
+    argv[i + 1] = args->kids[i].str;
+  int sv[2], po[2], pe[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+    snprintf(err, errlen, "socketpair: %s", strerror(errno));
+    free(argv);
+    return -1;
+  }
+  if (pipe(po) || pipe(pe)) {
+    snprintf(err, errlen, "pipe: %s", strerror(errno));
+    free(argv);
+    return -1;
+  }
+  char dirs[4096] = "";
+  for (int i = 0; i < D.ndirs; i++) {
+    size_t l = strlen(dirs);
+    snprintf(dirs + l, sizeof(dirs) - l, "%s%s", l ? ":" : "", D.dirs[i]);
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    snprintf(err, errlen, "fork: %s", strerror(errno));
+    free(argv);
+    return -1;
+  }
+  if (pid == 0) {
+    close(sv[0]);
+    close(po[0]);
+    close(pe[0]);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, 0);
+    dup2(po[1], 1);
+    dup2(pe[1], 2);
+    if (D.cwd[0] && chdir(D.cwd)) {
+      fprintf(stderr, "lockstep dap: cannot enter %s: %s\n", D.cwd, strerror(errno));
+      _exit(127);
+    }
+    for (size_t i = 0; env && env->type == JS_OBJ && i < env->n; i++) {
+      if (env->kids[i].type == JS_STR)
+        setenv(env->keys[i], env->kids[i].str, 1);
+      else if (env->kids[i].type == JS_NULL)
+        unsetenv(env->keys[i]);
+    }
+    char fd[16];
+    snprintf(fd, sizeof(fd), "%d", sv[1]);
+    setenv("LOCKSTEP_DEBUG_FD", fd, 1);
+    if (dirs[0]) setenv("LOCKSTEP_DEBUG_DIRS", dirs, 1);
+    set_vendors();
+    execvp(program, argv);
+    fprintf(stderr, "lockstep dap: cannot run %s: %s\n", program, strerror(errno));
+    _exit(127);
+  }
+  free(argv);
+  close(sv[1]);
+  close(po[1]);
+  close(pe[1]);
+  D.pid = pid;
+  D.sock = sv[0];
+  D.hout = po[0];
+  D.herr = pe[0];
+  fcntl(D.sock, F_SETFD, FD_CLOEXEC);
+  fcntl(D.hout, F_SETFD, FD_CLOEXEC);
+  fcntl(D.herr, F_SETFD, FD_CLOEXEC);
+  return 0;
+}
+
+void dap_kill(int sig) {
+  if (D.pid > 0) kill(D.pid, sig);
+}
+
+/* ---- variables references ---- */
+
+void dap_vrefs_clear(void) {
+  D.nvrefs = 0;
+}
+
+int dap_vref_new(uint64_t item, int kind, int vkind, unsigned count, const char *expr) {
+  if (D.nvrefs == D.cap_vrefs) {
+    size_t nc = D.cap_vrefs ? D.cap_vrefs * 2 : 64;
+    struct dap_vref *v = realloc(D.vrefs, nc * sizeof(*v));
+    if (!v) return 0;
+    D.vrefs = v;
+    D.cap_vrefs = nc;
+  }
+  struct dap_vref *v = &D.vrefs[D.nvrefs++];
+  v->item = item;
+  v->kind = kind;
+  v->vkind = vkind;
+  v->count = count;
+  snprintf(v->expr, sizeof(v->expr), "%s", expr ? expr : "");
+  return (int)D.nvrefs;
+}
+
+/* ---- the engine link ---- */
+
+static void send_line(const char *tag, const char *text) {
+  if (D.sock < 0) return;
+  size_t n = strlen(tag) + strlen(text) + 2;
+  char *b = malloc(n + 1);
+  if (!b) return;
+  snprintf(b, n + 1, "%s%s%s\n", tag, text[0] ? " " : "", text);
+  size_t off = 0, len = strlen(b);
+  while (off < len) {
+    ssize_t w = send(D.sock, b + off, len - off, MSG_NOSIGNAL);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) break;
+    off += (size_t)w;
+  }
+  free(b);
+}
+
+/* Forwards what the host program wrote. 0 at end of file. */
+static int pump_host(int *fd, const char *category) {
+  char buf[4096];
+  ssize_t n = read(*fd, buf, sizeof(buf));
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return 1;
+  if (n <= 0) {
+    close(*fd);
+    *fd = -1;
+    return 0;
+  }
+  dap_output(category, buf, (size_t)n);
+  return 1;
+}
+
+/* One protocol line from the engine (malloc'd) or NULL at end of file;
+ * meanwhile the host's output keeps flowing. */
+static char *engine_line(void) {
+  for (;;) {
+    char *nl = memchr(D.sbuf, '\n', D.slen);
+    if (nl) {
+      size_t n = (size_t)(nl - D.sbuf);
+      char *l = malloc(n + 1);
+      if (l) {
+        memcpy(l, D.sbuf, n);
+        l[n] = 0;
+      }
+      memmove(D.sbuf, nl + 1, D.slen - n - 1);
+      D.slen -= n + 1;
+      return l;
+    }
+    if (D.slen == sizeof(D.sbuf)) {
+      /* an overlong line: hand it out in pieces */
+      char *l = malloc(D.slen + 1);
+      if (l) {
+        memcpy(l, D.sbuf, D.slen);
+        l[D.slen] = 0;
+      }
+      D.slen = 0;
+      return l;
+    }
+    if (D.sock < 0) return NULL;
+    struct pollfd p[3] = {{D.sock, POLLIN, 0}, {D.hout, POLLIN, 0}, {D.herr, POLLIN, 0}};
+    if (poll(p, 3, -1) < 0) {
+      if (errno == EINTR) continue;
+      return NULL;
+    }
+    if (p[1].revents && D.hout >= 0) pump_host(&D.hout, "stdout");
+    if (p[2].revents && D.herr >= 0) pump_host(&D.herr, "stderr");
+    if (p[0].revents) {
+      ssize_t r = recv(D.sock, D.sbuf + D.slen, sizeof(D.sbuf) - D.slen, 0);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) {
+        close(D.sock);
+        D.sock = -1;
+        D.connected = D.prompting = 0;
+        return NULL;
+      }
+      D.slen += (size_t)r;
+    }
+  }
+}
+
+static struct js *parse_record(const char *text) {
+  if (strncmp(text, "^mi ", 4)) return NULL;
+  char err[128];
+  return js_parse(text + 4, strlen(text + 4), err, sizeof(err));
+}
+
+void dap_reply_free(struct dap_reply *r) {
+  for (size_t i = 0; i < r->nrecs; i++)
+    js_free(r->recs[i]);
+  free(r->recs);
+  free(r->text);
+  memset(r, 0, sizeof(*r));
+}
+
+int dap_query(struct dap_reply *r, const char *fmt, ...) {
+  memset(r, 0, sizeof(*r));
+  if (!D.prompting) {
+    r->dead = 1;
+    return -1;
+  }
+  char cmd[8192];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cmd, sizeof(cmd), fmt, ap);
+  va_end(ap);
+  for (char *c = cmd; *c; c++)
+    if (*c == '\n' || *c == '\r') *c = ' ';
+  D.prompting = 0;
+  send_line("cmd", cmd);
+  size_t tlen = 0;
+  for (char *l; (l = engine_line());) {
+    if (!strcmp(l, "prompt")) {
+      D.prompting = 1;
+      free(l);
+      return 0;
+    }
+    if (!strncmp(l, "out", 3) && (l[3] == ' ' || !l[3])) {
+      const char *t = l[3] ? l + 4 : "";
+      struct js *rec = parse_record(t);
+      if (rec) {
+        struct js **n = realloc(r->recs, (r->nrecs + 1) * sizeof(*n));
+        if (n) {
+          r->recs = n;
+          r->recs[r->nrecs++] = rec;
+        } else {
+          js_free(rec);
+        }
+      } else {
+        size_t k = strlen(t);
+        char *n = realloc(r->text, tlen + k + 2);
+        if (n) {
+          r->text = n;
+          memcpy(r->text + tlen, t, k);
+          tlen += k;
+          r->text[tlen++] = '\n';
+          r->text[tlen] = 0;
+        }
+      }
+    } else if (!strcmp(l, "sync")) {
+      send_line("ack", "");
+    }
+    free(l);
+  }
+  r->dead = 1;
+  return -1;
+}
+
+int dap_resume(const char *cmd) {
+  if (!D.prompting) return -1;
+  D.prompting = 0;
+  D.stopped = 0;
+  dap_vrefs_clear();
+  send_line("cmd", cmd);
+  return 0;
+}
+
+/* The first prompt: records on, folders, breakpoints, then run. */
+void dap_engine_setup(void) {
+  struct dap_reply r;
+  dap_query(&r, "mi on");
+  dap_reply_free(&r);
+  for (int i = 0; i < D.ndirs; i++) {
+    dap_query(&r, "directory %s", D.dirs[i]);
+    dap_reply_free(&r);
+  }
+  D.bps_dirty = 1;
+  dap_sync_bps();
+  D.started = 1;
+  dap_resume("run");
+}
+
+/* Text the engine printed outside a query: kernel printf output, and its
+ * own messages (launch finished, device exceptions). */
+static void engine_text(const char *t) {
+  static const char *const engine_msgs[] = {
+      "Kernel ", "Device exception: ", "Error in breakpoint ", "The launch stopped ",
+      "kernel ", "cannot debug "};
+  const char *cat = "stdout";
+  for (size_t i = 0; i < sizeof(engine_msgs) / sizeof(engine_msgs[0]); i++)
+    if (!strncmp(t, engine_msgs[i], strlen(engine_msgs[i]))) cat = "console";
+  size_t n = strlen(t);
+  char *b = malloc(n + 2);
+  if (!b) return;
+  memcpy(b, t, n);
+  b[n] = '\n';
+  dap_output(cat, b, n + 1);
+  free(b);
+}
+
+/* A prompt after a launch or stop record (or the first one). */
+static void engine_prompt(void) {
+  if (!D.started) {
+    if (D.configured) dap_engine_setup();
+    return;
+  }
+  if (D.bps_dirty) dap_sync_bps();
+  if (D.pending == 'l') {
+    D.pending = 0;
+    int entry = D.pause_pending || (D.stop_on_entry && !D.first_launch_seen);
+    D.first_launch_seen = 1;
+    dap_resume(entry ? "step" : "continue");
+    return;
+  }
+  if (D.pending == 's') {
+    D.pending = 0;
+    const char *reason = js_str(D.stop, "stop");
+    int64_t bp = 0;
+    js_int(D.stop, "bp", &bp);
+    if (reason && !strcmp(reason, "breakpoint") && bp) {
+      for (int i = 0; i < D.nbps; i++) {
+        struct dap_bp *b = &D.bps[i];
+        if (b->engine_id != bp) continue;
+        b->hits++;
+        if (b->hit[0]) {
+          const char *h = b->hit;
+          while (*h == ' ')
+            h++;
+          char op[3] = "";
+          int k = 0;
+          while (k < 2 && strchr("<>=%", h[k]))
+            op[k] = h[k], k++;
+          op[k] = 0;
+          long n = strtol(h + k, NULL, 10);
+          int go = !strcmp(op, "%")                        ? n > 0 && b->hits % n == 0
+                   : !strcmp(op, ">")                      ? b->hits > n
+                   : !strcmp(op, "<")                      ? b->hits < n
+                   : !strcmp(op, "<=")                     ? b->hits <= n
+                   : !strcmp(op, "==") || !strcmp(op, "=") ? b->hits == n
+                                                           : b->hits >= n;
+          if (!go) {
+            dap_resume("continue");
+            return;
+          }
+        }
+      }
+    }
+    dap_report_stop();
+  }
+}
+
+static void engine_event(void) {
+  char *l = engine_line();
+  if (!l) return;
+  if (!strcmp(l, "prompt")) {
+    D.prompting = 1;
+    D.after_stop = 0;
+    engine_prompt();
+  } else if (!strcmp(l, "sync")) {
+    send_line("ack", "");
+  } else if (!strncmp(l, "hello", 5)) {
+    D.connected = 1;
+  } else if (!strncmp(l, "out", 3) && (l[3] == ' ' || !l[3])) {
+    const char *t = l[3] ? l + 4 : "";
+    struct js *rec = parse_record(t);
+    if (rec && js_get(rec, "stop")) {
+      js_free(D.stop);
+      D.stop = rec;
+      D.pending = 's';
+      D.after_stop = 1;
+      int64_t it = 0;
+      js_int(rec, "item", &it);
+      D.focus = (uint64_t)it;
+      rec = NULL;
+    } else if (rec && js_get(rec, "launch")) {
+      js_free(D.launch);
+      D.launch = rec;
+      D.pending = 'l';
+      rec = NULL;
+    } else if (rec && js_get(rec, "bp")) {
+      dap_bps_from_records(&rec, 1, 1);
+    } else if (!rec && !D.after_stop) {
+      engine_text(t);
+    }
+    js_free(rec);
+  }
+  free(l);
+}
+
+/* ---- reading requests ---- */
+
+static void handle_body(const char *body, size_t n) {
+  char err[160];
+  struct js *req = js_parse(body, n, err, sizeof(err));
+  if (!req) {
+    bad_input("malformed JSON message", err);
+    return;
+  }
+  const char *type = js_str(req, "type");
+  int64_t s;
+  if (req->type != JS_OBJ || !type || strcmp(type, "request") || !js_int(req, "seq", &s) ||
+      !js_str(req, "command")) {
+    if (type && (!strcmp(type, "response") || !strcmp(type, "event")) && req->type == JS_OBJ) {
+      js_free(req); /* answers to reverse requests: nothing to do */
+      return;
+    }
+    dap_respond(req->type == JS_OBJ ? req : NULL, 0,
+                "not a request: a request needs \"type\": \"request\", a numeric \"seq\" and a "
+                "\"command\" string",
+                NULL);
+    js_free(req);
+    return;
+  }
+  dap_request(req);
+  js_free(req);
+}
+
+/* Takes whole messages out of the input buffer. */
+static void parse_input(void) {
+  for (;;) {
+    char *end = NULL;
+    for (size_t i = 0; i + 3 < in_len; i++)
+      if (!memcmp(in_buf + i, "\r\n\r\n", 4)) {
+        end = in_buf + i;
+        break;
+      }
+    if (!end) {
+      if (in_len > MAX_HEADER) {
+        bad_input("bad message header", "no blank line after the header");
+        in_len = 0;
+      }
+      return;
+    }
+    size_t hlen = (size_t)(end - in_buf);
+    long long len = -1;
+    const char *why = "no Content-Length field";
+    for (char *p = in_buf; p < end;) {
+      char *e = memmem(p, (size_t)(end - p), "\r\n", 2);
+      if (!e) e = end;
+      if ((size_t)(e - p) > 15 && !strncasecmp(p, "Content-Length:", 15)) {
+        char v[32];
+        const char *q = p + 15;
+        while (q < e && *q == ' ')
+          q++;
+        size_t k = (size_t)(e - q);
+        while (k && q[k - 1] == ' ')
+          k--;
+        if (k == 0 || k >= sizeof(v)) {
+          why = "Content-Length is not a number";
+        } else {
+          memcpy(v, q, k);
+          v[k] = 0;
+          if (strspn(v, "0123456789") != k) {
+            why = "Content-Length is not a number";
+          } else {
+            len = strtoll(v, NULL, 10);
+            if (len > (long long)MAX_BODY) {
+              why = "Content-Length is too large";
+              len = -1;
+            }
+          }
+        }
+      }
+      p = e + 2;
+    }
+    if (len < 0) {
+      char d[200];
+      snprintf(d, sizeof(d), "%s in '%.*s'", why, (int)(hlen > 80 ? 80 : hlen), in_buf);
+      for (char *c = d; *c; c++)
+        if ((unsigned char)*c < 0x20) *c = ' ';
+      bad_input("bad message header", d);
+      memmove(in_buf, end + 4, in_len - hlen - 4);
+      in_len -= hlen + 4;
+      continue;
+    }
+    if (in_len < hlen + 4 + (size_t)len) return;
+    handle_body(end + 4, (size_t)len);
+    size_t used = hlen + 4 + (size_t)len;
+    memmove(in_buf, in_buf + used, in_len - used);
+    in_len -= used;
+    if (D.quit) return;
+  }
+}
+
+static int read_client(void) {
+  if (in_cap - in_len < 65536) {
+    size_t nc = in_cap ? in_cap * 2 : 131072;
+    char *b = realloc(in_buf, nc);
+    if (!b) return 0;
+    in_buf = b;
+    in_cap = nc;
+  }
+  ssize_t n = read(0, in_buf + in_len, in_cap - in_len);
+  if (n < 0 && errno == EINTR) return 1;
+  if (n <= 0) return 0;
+  in_len += (size_t)n;
+  parse_input();
+  return 1;
+}
+
+/* The program ended: its last output, then exited and terminated. */
+static void finish_program(void) {
+  while (D.hout >= 0 && pump_host(&D.hout, "stdout"))
+    ;
+  while (D.herr >= 0 && pump_host(&D.herr, "stderr"))
+    ;
+  int status = 0;
+  while (waitpid(D.pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  D.pid = 0;
+  D.stopped = 0;
+  struct jw w;
+  dap_event_begin(&w, "exited");
+  jw_kint(&w, "exitCode",
+          WIFEXITED(status) ? WEXITSTATUS(status)
+                            : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0));
+  dap_event_end(&w);
+  D.exited = 1;
+  if (!D.terminated_sent) {
+    dap_event_begin(&w, "terminated");
+    dap_event_end(&w);
+    D.terminated_sent = 1;
+  }
+}
+
+int cmd_dap(int argc, char **argv) {
+  (void)argv;
+  if (argc > 0) {
+    fprintf(stderr, "usage: lockstep dap   (the Debug Adapter Protocol on stdin/stdout)\n");
+    return 2;
+  }
+  signal(SIGPIPE, SIG_IGN);
+  memset(&D, 0, sizeof(D));
+  D.sock = D.hout = D.herr = -1;
+  D.next_bp_id = 1;
+  int client = 1;
+  while (!D.quit) {
+    if (D.sock >= 0 && memchr(D.sbuf, '\n', D.slen)) {
+      engine_event(); /* lines already read while answering a request */
+      continue;
+    }
+    struct pollfd p[4] = {{client ? 0 : -1, POLLIN, 0},
+                          {D.sock, POLLIN, 0},
+                          {D.hout, POLLIN, 0},
+                          {D.herr, POLLIN, 0}};
+    if (!client && D.pid <= 0) break;
+    if (poll(p, 4, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (p[2].revents && D.hout >= 0) pump_host(&D.hout, "stdout");
+    if (p[3].revents && D.herr >= 0) pump_host(&D.herr, "stderr");
+    if (p[1].revents && D.sock >= 0) engine_event();
+    if (p[0].revents && !read_client()) client = 0;
+    if (D.pid > 0 && D.sock < 0 && D.hout < 0 && D.herr < 0) finish_program();
+  }
+  if (D.pid > 0) {
+    kill(D.pid, SIGKILL);
+    while (waitpid(D.pid, NULL, 0) < 0 && errno == EINTR)
+      ;
+  }
+  if (D.sock >= 0) close(D.sock);
+  js_free(D.stop);
+  js_free(D.launch);
+  free(D.vrefs);
+  for (int i = 0; i < D.ndirs; i++)
+    free(D.dirs[i]);
+  free(in_buf);
+  return 0;
+}

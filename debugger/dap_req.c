@@ -1,0 +1,944 @@
+/*
+ * dap_req.c - the DAP adapter's request handlers: each request is checked,
+ * turned into engine commands (`mi ...` queries, break, step, continue) and
+ * answered; work-items appear as threads, scopes are Private, Local, Global
+ * arguments and Work-item ids.
+ *
+ * Framing, processes and the engine link are dap.c's; this file must not
+ * read or write file descriptors itself.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compiler/cc.h"
+#include "compiler/cc_debug.h"
+#include "debugger/dap.h"
+#include "device/lsi.h"
+
+#define BAD(msg)                                                                                   \
+  do {                                                                                             \
+    dap_respond(req, 0, msg, NULL);                                                                \
+    return;                                                                                        \
+  } while (0)
+
+static const char *cmd_of(const struct js *req) {
+  return js_str(req, "command");
+}
+
+static const struct js *args_of(const struct js *req) {
+  const struct js *a = js_get(req, "arguments");
+  return a && a->type == JS_OBJ ? a : NULL;
+}
+
+/* Sends a successful response with the body a writer holds. */
+static void ok_body(const struct js *req, struct jw *w) {
+  dap_respond(req, 1, NULL, w->buf);
+  jw_free(w);
+}
+
+static int need_stop(const struct js *req) {
+  if (D.stopped && D.prompting) return 1;
+  dap_respond(req, 0,
+              D.pid ? "no kernel is stopped: this works while a kernel is stopped at a breakpoint, "
+                      "a step or an exception"
+                    : "the program is not running",
+              NULL);
+  return 0;
+}
+
+/* ---- source paths ---- */
+
+void dap_resolve_path(const char *file, char *out, size_t n) {
+  char p[PATH_MAX + 1024];
+  if (file[0] == '/')
+    snprintf(p, sizeof(p), "%s", file);
+  else
+    snprintf(p, sizeof(p), "%s/%s", D.cwd[0] ? D.cwd : ".", file);
+  char real[PATH_MAX];
+  if (realpath(p, real))
+    snprintf(out, n, "%s", real);
+  else
+    out[0] = 0;
+}
+
+static void source_obj(struct jw *w, const char *file) {
+  char path[PATH_MAX];
+  dap_resolve_path(file, path, sizeof(path));
+  jw_key(w, "source");
+  jw_obj(w);
+  const char *b = strrchr(file, '/');
+  jw_kstr(w, "name", b ? b + 1 : file);
+  if (path[0]) jw_kstr(w, "path", path);
+  jw_end(w);
+}
+
+/* ---- breakpoints ---- */
+
+static const char *base(const char *p) {
+  const char *b = strrchr(p, '/');
+  return b ? b + 1 : p;
+}
+
+/* The line a breakpoint binds to, found by compiling the file the way the
+ * engine binds (first statement at or after the line over all kernels). */
+static uint32_t bind_line(const char *path, uint32_t line, char *msg, size_t n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(msg, n, "cannot read %s", path);
+    return 0;
+  }
+  size_t cap = 1 << 16, len = 0;
+  char *src = malloc(cap + 1);
+  for (size_t r; src && (r = fread(src + len, 1, cap - len, f)) > 0;) {
+    len += r;
+    if (len == cap) {
+      char *s2 = realloc(src, (cap *= 2) + 1);
+      if (!s2) break;
+      src = s2;
+    }
+  }
+  fclose(f);
+  if (!src) return 0;
+  src[len] = 0;
+  struct lsi_program *p = NULL;
+  char *log = NULL;
+  uint32_t best = 0;
+  if (cc_build(src, path, "-g", &p, &log) != CC_OK || !p) {
+    snprintf(msg, n,
+             "pending: binds when the program built from this file runs (it does not compile on "
+             "its own)");
+  } else {
+    best = UINT32_MAX;
+    for (uint32_t k = 0; k < p->nkernels; k++) {
+      const struct cc_debug *d = p->kernels[k].debug;
+      for (uint32_t m = 0; d && m < d->nmk; m++)
+        if (d->mk[m].file == d->mk[0].file && d->mk[m].line_first >= line &&
+            d->mk[m].line_first < best)
+          best = d->mk[m].line_first;
+    }
+    if (best == UINT32_MAX) {
+      best = 0;
+      snprintf(msg, n, "no kernel code at or after line %u", line);
+    }
+  }
+  cc_program_free(p);
+  free(log);
+  free(src);
+  return best;
+}
+
+static void bp_json(struct jw *w, const struct dap_bp *b) {
+  jw_obj(w);
+  jw_kint(w, "id", b->id);
+  jw_kbool(w, "verified", b->verified);
+  jw_kint(w, "line", b->verified && b->bound ? b->bound : b->line);
+  jw_key(w, "source");
+  jw_obj(w);
+  jw_kstr(w, "name", base(b->path));
+  jw_kstr(w, "path", b->path);
+  jw_end(w);
+  if (!b->verified && b->msg[0]) jw_kstr(w, "message", b->msg);
+  jw_end(w);
+}
+
+void dap_bps_from_records(struct js **recs, size_t n, int send_events) {
+  for (size_t i = 0; i < n; i++) {
+    int64_t id = 0, bound = 0;
+    if (!js_int(recs[i], "bp", &id) || !js_int(recs[i], "bound", &bound) || !bound) continue;
+    for (int k = 0; k < D.nbps; k++) {
+      struct dap_bp *b = &D.bps[k];
+      if (b->engine_id != id || (b->verified && b->bound == (uint32_t)bound)) continue;
+      b->verified = 1;
+      b->bound = (uint32_t)bound;
+      if (!send_events) continue;
+      struct jw w;
+      dap_event_begin(&w, "breakpoint");
+      jw_kstr(&w, "reason", "changed");
+      jw_key(&w, "breakpoint");
+      bp_json(&w, b);
+      dap_event_end(&w);
+    }
+  }
+}
+
+/* Brings the engine's breakpoints in line with ours (the engine prompts). */
+void dap_sync_bps(void) {
+  if (!D.prompting || !D.bps_dirty) return;
+  D.bps_dirty = 0;
+  struct dap_reply r;
+  dap_query(&r, "delete");
+  dap_reply_free(&r);
+  for (int i = 0; i < D.nbps; i++) {
+    struct dap_bp *b = &D.bps[i];
+    char cond[512] = "";
+    if (b->cond[0]) snprintf(cond, sizeof(cond), "(%s)", b->cond);
+    if (D.have_focus_item) {
+      size_t l = strlen(cond);
+      snprintf(cond + l, sizeof(cond) - l,
+               "%sget_global_id(0) == %" PRIu64 " && get_global_id(1) == %" PRIu64
+               " && get_global_id(2) == %" PRIu64,
+               l ? " && " : "", D.focus_gid[0], D.focus_gid[1], D.focus_gid[2]);
+    }
+    dap_query(&r, "break %s:%u%s%s", b->path, b->line, cond[0] ? " if " : "", cond);
+    b->engine_id = 0;
+    if (r.text && !strncmp(r.text, "Breakpoint ", 11)) b->engine_id = atoi(r.text + 11);
+    dap_reply_free(&r);
+  }
+  if (D.launch || D.stopped) {
+    dap_query(&r, "mi breakpoints");
+    dap_bps_from_records(r.recs, r.nrecs, 1);
+    dap_reply_free(&r);
+  }
+}
+
+static void req_set_breakpoints(const struct js *req, const struct js *a) {
+  const struct js *src = js_get(a, "source");
+  const char *path = js_str(src, "path");
+  if (!path || !*path) BAD("setBreakpoints needs source.path");
+  const struct js *list = js_get(a, "breakpoints");
+  if (list && list->type != JS_ARR) BAD("setBreakpoints: 'breakpoints' must be an array");
+  /* drop this source's old ones */
+  int k = 0;
+  for (int i = 0; i < D.nbps; i++)
+    if (strcmp(D.bps[i].path, path)) D.bps[k++] = D.bps[i];
+  D.nbps = k;
+  /* the folder of the file is searched for the program's source */
+  char dir[1024];
+  snprintf(dir, sizeof(dir), "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) {
+    *slash = 0;
+    int known = 0;
+    for (int i = 0; i < D.ndirs; i++)
+      known |= !strcmp(D.dirs[i], dir);
+    if (!known && D.ndirs < DAP_MAX_DIRS && dir[0]) {
+      D.dirs[D.ndirs++] = strdup(dir);
+      if (D.prompting) {
+        struct dap_reply r;
+        dap_query(&r, "directory %s", dir);
+        dap_reply_free(&r);
+      }
+    }
+  }
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  jw_key(&w, "breakpoints");
+  jw_arr(&w);
+  int first = D.nbps;
+  for (size_t i = 0; list && i < list->n; i++) {
+    const struct js *e = &list->kids[i];
+    int64_t line = 0;
+    if (!js_int(e, "line", &line) || line < 1 || line > INT32_MAX) {
+      jw_free(&w);
+      BAD("setBreakpoints: each breakpoint needs a positive 'line'");
+    }
+    if (D.nbps == DAP_MAX_BPS) {
+      jw_free(&w);
+      BAD("too many breakpoints");
+    }
+    struct dap_bp *b = &D.bps[D.nbps++];
+    memset(b, 0, sizeof(*b));
+    b->id = D.next_bp_id++;
+    snprintf(b->path, sizeof(b->path), "%s", path);
+    b->line = (uint32_t)line;
+    const char *c = js_str(e, "condition"), *h = js_str(e, "hitCondition");
+    if (c) snprintf(b->cond, sizeof(b->cond), "%s", c);
+    if (h) snprintf(b->hit, sizeof(b->hit), "%s", h);
+    b->bound = bind_line(path, b->line, b->msg, sizeof(b->msg));
+    b->verified = b->bound != 0;
+    if (h && *h) {
+      const char *q = h + strspn(h, " <>=%");
+      if (!*q || strspn(q, "0123456789 ") != strlen(q)) {
+        b->verified = 0;
+        snprintf(b->msg, sizeof(b->msg),
+                 "hit condition must be N, >= N, > N, == N, < N, <= N or %% N");
+      }
+    }
+  }
+  D.bps_dirty = 1;
+  dap_sync_bps();
+  for (int i = first; i < D.nbps; i++)
+    bp_json(&w, &D.bps[i]);
+  jw_end(&w);
+  jw_end(&w);
+  ok_body(req, &w);
+}
+
+/* ---- stops and threads ---- */
+
+static void ids_text(char *buf, size_t n, const char *what, const struct js *ids) {
+  uint64_t v[3] = {0, 0, 0};
+  for (size_t i = 0; ids && ids->type == JS_ARR && i < 3 && i < ids->n; i++)
+    v[i] = (uint64_t)ids->kids[i].num;
+  snprintf(buf, n, "%s (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")", what, v[0], v[1], v[2]);
+}
+
+void dap_report_stop(void) {
+  const char *why = js_str(D.stop, "stop");
+  const char *exc = js_str(D.stop, "exception");
+  D.stopped = 1;
+  const char *reason = !why                         ? "step"
+                       : !strcmp(why, "breakpoint") ? "breakpoint"
+                       : !strcmp(why, "exception")  ? "exception"
+                       : !strcmp(why, "entry")      ? (D.pause_pending ? "pause" : "entry")
+                                                    : "step";
+  D.pause_pending = 0;
+  char g[64], l[64], desc[160];
+  ids_text(g, sizeof(g), "work-item", js_get(D.stop, "gid"));
+  ids_text(l, sizeof(l), "local", js_get(D.stop, "lid"));
+  snprintf(desc, sizeof(desc), "%s %s %s", js_str(D.stop, "kernel") ? js_str(D.stop, "kernel") : "",
+           g, l);
+  struct jw w;
+  dap_event_begin(&w, "stopped");
+  jw_kstr(&w, "reason", reason);
+  jw_kint(&w, "threadId", (int64_t)D.focus + 1);
+  jw_kbool(&w, "allThreadsStopped", 1);
+  jw_kstr(&w, "description", exc ? "Paused on a device exception" : desc);
+  if (exc) jw_kstr(&w, "text", exc);
+  int64_t bp = 0;
+  if (js_int(D.stop, "bp", &bp) && bp) {
+    jw_key(&w, "hitBreakpointIds");
+    jw_arr(&w);
+    for (int i = 0; i < D.nbps; i++)
+      if (D.bps[i].engine_id == bp) jw_int(&w, D.bps[i].id);
+    jw_end(&w);
+  }
+  dap_event_end(&w);
+}
+
+static void req_threads(const struct js *req) {
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  jw_key(&w, "threads");
+  jw_arr(&w);
+  struct dap_reply r = {0};
+  if (D.stopped && D.prompting) dap_query(&r, "mi threads");
+  size_t shown = 0;
+  for (size_t i = 0; i < r.nrecs; i++) {
+    int64_t item, fg = 0;
+    if (!js_get(r.recs[i], "thread") || !js_int(r.recs[i], "item", &item)) continue;
+    js_int(r.recs[i], "focus_group", &fg);
+    char g[64], l[64], wg[64], name[256];
+    ids_text(g, sizeof(g), "work-item", js_get(r.recs[i], "gid"));
+    ids_text(l, sizeof(l), "local", js_get(r.recs[i], "lid"));
+    ids_text(wg, sizeof(wg), "group", js_get(r.recs[i], "group"));
+    const char *st = js_str(r.recs[i], "state");
+    if (fg)
+      snprintf(name, sizeof(name), "%s %s%s%s", g, l, st && strcmp(st, "run") ? " " : "",
+               st && strcmp(st, "run") ? st : "");
+    else
+      snprintf(name, sizeof(name), "%s: %s %s", wg, g, l);
+    jw_obj(&w);
+    jw_kint(&w, "id", item + 1);
+    jw_kstr(&w, "name", name);
+    jw_end(&w);
+    shown++;
+  }
+  if (!shown) {
+    jw_obj(&w);
+    jw_kint(&w, "id", 1);
+    jw_kstr(&w, "name", D.pid ? "host program (no kernel stopped)" : "no program");
+    jw_end(&w);
+  }
+  dap_reply_free(&r);
+  jw_end(&w);
+  jw_end(&w);
+  ok_body(req, &w);
+}
+
+/* A thread id names a work-item of the stopped launch. */
+static int item_of_thread(const struct js *req, const struct js *a, uint64_t *item) {
+  int64_t t;
+  if (!js_int(a, "threadId", &t) || t < 1) {
+    dap_respond(req, 0, "missing or bad 'threadId'", NULL);
+    return 0;
+  }
+  *item = (uint64_t)t - 1;
+  struct dap_reply r;
+  dap_query(&r, "mi frame %" PRIu64, *item);
+  int ok = r.nrecs && !js_get(r.recs[0], "error");
+  dap_reply_free(&r);
+  if (!ok) dap_respond(req, 0, "no such thread (work-item) in the stopped launch", NULL);
+  return ok;
+}
+
+static void req_stack(const struct js *req, const struct js *a) {
+  uint64_t item;
+  if (!need_stop(req) || !item_of_thread(req, a, &item)) return;
+  struct dap_reply r;
+  dap_query(&r, "mi frame %" PRIu64, item);
+  const struct js *f = r.nrecs ? r.recs[0] : NULL;
+  const char *file = js_str(f, "file"), *kernel = js_str(f, "kernel"), *inl = js_str(f, "inlined");
+  const char *st = js_str(f, "state");
+  int64_t line = 0, kline = 0;
+  js_int(f, "line", &line);
+  js_int(f, "kernel_line", &kline);
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  jw_key(&w, "stackFrames");
+  jw_arr(&w);
+  int depth = 0;
+  if (inl) {
+    jw_obj(&w);
+    jw_kint(&w, "id", (int64_t)(item * 2) + 1);
+    jw_kstr(&w, "name", inl);
+    source_obj(&w, file ? file : "");
+    jw_kint(&w, "line", line);
+    jw_kint(&w, "column", 1);
+    jw_end(&w);
+    depth = 1;
+  }
+  jw_obj(&w);
+  jw_kint(&w, "id", (int64_t)(item * 2) + 1 + depth);
+  char name[200];
+  snprintf(name, sizeof(name), "%s%s%s", kernel ? kernel : "kernel",
+           st && !strcmp(st, "done") ? " (finished)" : "",
+           inl ? " (call site of the inlined function)" : "");
+  jw_kstr(&w, "name", name);
+  source_obj(&w, file ? file : "");
+  jw_kint(&w, "line", depth || !line ? kline : line);
+  jw_kint(&w, "column", 1);
+  if (depth || !line) jw_kstr(&w, "presentationHint", "subtle");
+  jw_end(&w);
+  jw_end(&w);
+  jw_kint(&w, "totalFrames", depth + 1);
+  jw_end(&w);
+  dap_reply_free(&r);
+  ok_body(req, &w);
+}
+
+static int frame_item(const struct js *req, const struct js *a, uint64_t *item) {
+  int64_t f;
+  if (!js_int(a, "frameId", &f) || f < 1) {
+    dap_respond(req, 0, "missing or bad 'frameId'", NULL);
+    return 0;
+  }
+  *item = (uint64_t)(f - 1) / 2;
+  return 1;
+}
+
+static void req_scopes(const struct js *req, const struct js *a) {
+  uint64_t item;
+  if (!need_stop(req) || !frame_item(req, a, &item)) return;
+  static const struct {
+    const char *name, *hint;
+    int kind;
+  } S[] = {{"Private", "locals", VR_PRIVATE},
+           {"Local", NULL, VR_LOCAL},
+           {"Global arguments", "arguments", VR_ARGS},
+           {"Work-item ids", NULL, VR_IDS}};
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  jw_key(&w, "scopes");
+  jw_arr(&w);
+  for (size_t i = 0; i < 4; i++) {
+    jw_obj(&w);
+    jw_kstr(&w, "name", S[i].name);
+    if (S[i].hint) jw_kstr(&w, "presentationHint", S[i].hint);
+    jw_kint(&w, "variablesReference", dap_vref_new(item, S[i].kind, 0, 0, NULL));
+    jw_kbool(&w, "expensive", 0);
+    jw_end(&w);
+  }
+  jw_end(&w);
+  jw_end(&w);
+  ok_body(req, &w);
+}
+
+/* Writes value, type, evaluateName, reference and memory reference of one
+ * engine value record; name NULL for evaluate (result instead of value). */
+static void value_fields(struct jw *w, uint64_t item, const struct js *rec, const char *expr,
+                         int result) {
+  const char *err = js_str(rec, "error"), *kind = js_str(rec, "kind");
+  const char *val = js_str(rec, "value"), *type = js_str(rec, "type");
+  char e[300];
+  if (err) snprintf(e, sizeof(e), "<%s>", err);
+  jw_kstr(w, result ? "result" : "value", err ? e : val ? val : "");
+  if (type && *type) jw_kstr(w, "type", type);
+  if (!result) jw_kstr(w, "evaluateName", expr);
+  int64_t count = 0;
+  js_int(rec, "count", &count);
+  int ref = 0;
+  if (!err && kind && (!strcmp(kind, "array") || !strcmp(kind, "vector")) && count > 0) {
+    ref = dap_vref_new(item, VR_VALUE, kind[0], (unsigned)count, expr);
+    if (kind[0] == 'a') jw_kint(w, "indexedVariables", count);
+  } else if (!err && kind && !strcmp(kind, "pointer")) {
+    ref = dap_vref_new(item, VR_VALUE, 'p', 0, expr);
+  }
+  jw_kint(w, "variablesReference", ref);
+  const char *mem = !err && kind && !strcmp(kind, "pointer") ? js_str(rec, "ptr") : NULL;
+  if (!mem && !err) mem = js_str(rec, "addr");
+  if (mem) {
+    char m[64];
+    snprintf(m, sizeof(m), "%s@%" PRIu64, mem, item);
+    jw_kstr(w, "memoryReference", m);
+  }
+}
+
+static void var_json(struct jw *w, uint64_t item, const char *name, const struct js *rec,
+                     const char *expr) {
+  jw_obj(w);
+  jw_kstr(w, "name", name);
+  value_fields(w, item, rec, expr, 0);
+  jw_end(w);
+}
+
+static void id_var(struct jw *w, const char *name, const struct js *ids) {
+  char v[64];
+  ids_text(v, sizeof(v), "", ids);
+  jw_obj(w);
+  jw_kstr(w, "name", name);
+  jw_kstr(w, "value", v + 1);
+  jw_kint(w, "variablesReference", 0);
+  jw_end(w);
+}
+
+/* The expression of a child of a structured value. */
+static void child_expr(const struct dap_vref *v, const char *name, char *out, size_t n) {
+  if (v->vkind == 'v')
+    snprintf(out, n, "(%s).%s", v->expr, name);
+  else if (name[0] == '*')
+    snprintf(out, n, "*(%s)", v->expr);
+  else
+    snprintf(out, n, "(%s)%s", v->expr, name); /* name is "[i]" */
+}
+
+static void req_variables(const struct js *req, const struct js *a) {
+  int64_t ref;
+  if (!js_int(a, "variablesReference", &ref)) BAD("missing 'variablesReference'");
+  if (!need_stop(req)) return;
+  if (ref < 1 || (size_t)ref > D.nvrefs)
+    BAD("unknown variablesReference (references last only until the program runs on)");
+  struct dap_vref v = D.vrefs[ref - 1];
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  jw_key(&w, "variables");
+  jw_arr(&w);
+  struct dap_reply r;
+  if (v.kind == VR_PRIVATE || v.kind == VR_LOCAL || v.kind == VR_ARGS) {
+    dap_query(&r, "mi vars %" PRIu64 " %s", v.item,
+              v.kind == VR_PRIVATE ? "private"
+              : v.kind == VR_LOCAL ? "local"
+                                   : "args");
+    for (size_t i = 0; i < r.nrecs; i++) {
+      const char *name = js_str(r.recs[i], "name");
+      if (name) var_json(&w, v.item, name, r.recs[i], name);
+    }
+    dap_reply_free(&r);
+  } else if (v.kind == VR_IDS) {
+    dap_query(&r, "mi frame %" PRIu64, v.item);
+    const struct js *f = r.nrecs ? r.recs[0] : NULL;
+    id_var(&w, "global id", js_get(f, "gid"));
+    id_var(&w, "local id", js_get(f, "lid"));
+    id_var(&w, "group id", js_get(f, "group"));
+    dap_reply_free(&r);
+    if (D.launch) {
+      id_var(&w, "global size", js_get(D.launch, "global"));
+      id_var(&w, "local size", js_get(D.launch, "local"));
+    }
+    jw_obj(&w);
+    jw_kstr(&w, "name", "linear index");
+    char b[32];
+    snprintf(b, sizeof(b), "%" PRIu64, v.item);
+    jw_kstr(&w, "value", b);
+    jw_kint(&w, "variablesReference", 0);
+    jw_end(&w);
+  } else {
+    int64_t start = 0, count = 0;
+    js_int(a, "start", &start);
+    js_int(a, "count", &count);
+    if (start < 0) start = 0;
+    unsigned total = v.vkind == 'p' ? 16 : v.count;
+    if (count <= 0 || start + count > total) count = (int64_t)total - start;
+    if (count < 0) count = 0;
+    static const char *const xyzw[] = {"x", "y", "z", "w"};
+    for (int64_t i = start; i < start + count; i++) {
+      char name[600], expr[1300];
+      if (v.vkind == 'v' && v.count <= 4)
+        snprintf(name, sizeof(name), "%s", xyzw[i]);
+      else if (v.vkind == 'v')
+        snprintf(name, sizeof(name), "s%" PRIx64, i);
+      else if (v.vkind == 'p' && i == 0)
+        snprintf(name, sizeof(name), "*%s", v.expr);
+      else
+        snprintf(name, sizeof(name), "[%" PRId64 "]", i);
+      child_expr(&v, name, expr, sizeof(expr));
+      dap_query(&r, "mi eval %" PRIu64 " %s", v.item, expr);
+      int bad = !r.nrecs || js_get(r.recs[0], "error");
+      if (v.vkind == 'p' && i > 0 && bad) { /* past what the pointer reaches */
+        dap_reply_free(&r);
+        break;
+      }
+      if (r.nrecs) var_json(&w, v.item, name, r.recs[0], expr);
+      dap_reply_free(&r);
+    }
+  }
+  jw_end(&w);
+  jw_end(&w);
+  ok_body(req, &w);
+}
+
+static void req_set_variable(const struct js *req, const struct js *a) {
+  int64_t ref;
+  const char *name = js_str(a, "name"), *value = js_str(a, "value");
+  if (!js_int(a, "variablesReference", &ref) || !name || !value)
+    BAD("setVariable needs 'variablesReference', 'name' and 'value'");
+  if (!need_stop(req)) return;
+  if (ref < 1 || (size_t)ref > D.nvrefs) BAD("unknown variablesReference");
+  struct dap_vref v = D.vrefs[ref - 1];
+  if (v.kind == VR_IDS) BAD("work-item ids cannot be changed");
+  char lhs[600];
+  if (v.kind == VR_VALUE)
+    child_expr(&v, name[0] == '*' ? "*" : name, lhs, sizeof(lhs));
+  else
+    snprintf(lhs, sizeof(lhs), "%s", name);
+  struct dap_reply r;
+  dap_query(&r, "mi eval %" PRIu64 " %s = (%s)", v.item, lhs, value);
+  const char *err = r.nrecs ? js_str(r.recs[0], "error") : "no answer from the engine";
+  if (err) {
+    char m[300];
+    snprintf(m, sizeof(m), "cannot set %s: %s", name, err);
+    dap_reply_free(&r);
+    BAD(m);
+  }
+  dap_reply_free(&r);
+  dap_query(&r, "mi eval %" PRIu64 " %s", v.item, lhs);
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  if (r.nrecs) value_fields(&w, v.item, r.recs[0], lhs, 0);
+  jw_end(&w);
+  dap_reply_free(&r);
+  ok_body(req, &w);
+}
+
+static void req_evaluate(const struct js *req, const struct js *a) {
+  const char *expr = js_str(a, "expression"), *ctx = js_str(a, "context");
+  if (!expr) BAD("evaluate needs an 'expression'");
+  if (!need_stop(req)) return;
+  uint64_t item = D.focus;
+  int64_t f;
+  if (js_int(a, "frameId", &f) && f >= 1) item = (uint64_t)(f - 1) / 2;
+  struct dap_reply r;
+  struct jw w;
+  if (!strncmp(expr, "-exec ", 6) && (!ctx || !strcmp(ctx, "repl"))) {
+    /* a command of `lockstep debug`, shown as its text; not one that runs */
+    const char *c = expr + 6;
+    static const struct {
+      const char *full;
+      size_t min;
+    } runs[] = {{"continue", 1}, {"step", 1},  {"next", 1},  {"finish", 3},
+                {"until", 1},    {"run", 1},   {"start", 5}, {"quit", 1},
+                {"tbreak", 2},   {"break", 1}, {"delete", 1}};
+    size_t n = strcspn(c, " /");
+    for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+      if (n >= runs[i].min && n <= strlen(runs[i].full) && !strncmp(c, runs[i].full, n))
+        BAD("-exec runs commands that inspect or edit; use the debugger's own buttons and "
+            "breakpoints to run, step and break");
+    dap_query(&r, "%s", c);
+    jw_init(&w);
+    jw_obj(&w);
+    jw_kstr(&w, "result", r.text ? r.text : "");
+    jw_kint(&w, "variablesReference", 0);
+    jw_end(&w);
+    dap_reply_free(&r);
+    ok_body(req, &w);
+    return;
+  }
+  dap_query(&r, "mi eval %" PRIu64 " %s", item, expr);
+  const char *err = r.nrecs ? js_str(r.recs[0], "error") : "no answer from the engine";
+  if (err) {
+    char m[300];
+    snprintf(m, sizeof(m), "%s", err);
+    dap_reply_free(&r);
+    BAD(m);
+  }
+  jw_init(&w);
+  jw_obj(&w);
+  value_fields(&w, item, r.recs[0], expr, 1);
+  jw_end(&w);
+  dap_reply_free(&r);
+  ok_body(req, &w);
+}
+
+/* ---- memory ---- */
+
+static int mem_ref(const char *ref, uint64_t *addr, uint64_t *item) {
+  if (!ref) return 0;
+  char *end;
+  *addr = strtoull(ref, &end, 0);
+  if (end == ref) return 0;
+  *item = D.focus;
+  if (*end == '@') *item = strtoull(end + 1, &end, 10);
+  return *end == 0;
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void req_read_memory(const struct js *req, const struct js *a) {
+  uint64_t addr, item;
+  int64_t off = 0, count;
+  if (!mem_ref(js_str(a, "memoryReference"), &addr, &item) || !js_int(a, "count", &count) ||
+      count < 0)
+    BAD("readMemory needs a 'memoryReference' (as variables give) and a 'count'");
+  js_int(a, "offset", &off);
+  if (!need_stop(req)) return;
+  if (count > 65536) count = 65536;
+  uint8_t *data = malloc((size_t)count + 1);
+  if (!data) BAD("out of memory");
+  int64_t got = 0;
+  while (got < count) {
+    struct dap_reply r;
+    int64_t chunk = count - got > 1024 ? 1024 : count - got;
+    dap_query(&r, "mi read %" PRIu64 " 0x%" PRIx64 " %" PRId64, item, addr + (uint64_t)(off + got),
+              chunk);
+    const char *hex = r.nrecs ? js_str(r.recs[0], "hex") : NULL;
+    int64_t n = hex ? (int64_t)strlen(hex) / 2 : 0;
+    for (int64_t i = 0; i < n; i++) {
+      char b[3] = {hex[2 * i], hex[2 * i + 1], 0};
+      data[got + i] = (uint8_t)strtoul(b, NULL, 16);
+    }
+    dap_reply_free(&r);
+    got += n;
+    if (n < chunk) break;
+  }
+  size_t elen = ((size_t)got + 2) / 3 * 4;
+  char *enc = malloc(elen + 1);
+  size_t e = 0;
+  for (int64_t i = 0; enc && i < got; i += 3) {
+    uint32_t v = (uint32_t)data[i] << 16;
+    if (i + 1 < got) v |= (uint32_t)data[i + 1] << 8;
+    if (i + 2 < got) v |= data[i + 2];
+    enc[e++] = b64[(v >> 18) & 63];
+    enc[e++] = b64[(v >> 12) & 63];
+    enc[e++] = i + 1 < got ? b64[(v >> 6) & 63] : '=';
+    enc[e++] = i + 2 < got ? b64[v & 63] : '=';
+  }
+  if (enc) enc[e] = 0;
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  char at[32];
+  snprintf(at, sizeof(at), "0x%" PRIx64, addr + (uint64_t)off);
+  jw_kstr(&w, "address", at);
+  jw_kstr(&w, "data", enc ? enc : "");
+  if (got < count) jw_kint(&w, "unreadableBytes", count - got);
+  jw_end(&w);
+  free(enc);
+  free(data);
+  ok_body(req, &w);
+}
+
+static void req_write_memory(const struct js *req, const struct js *a) {
+  uint64_t addr, item;
+  int64_t off = 0;
+  const char *data = js_str(a, "data");
+  if (!mem_ref(js_str(a, "memoryReference"), &addr, &item) || !data)
+    BAD("writeMemory needs a 'memoryReference' and base64 'data'");
+  js_int(a, "offset", &off);
+  if (!need_stop(req)) return;
+  size_t n = strlen(data);
+  uint8_t *bytes = malloc(n + 1);
+  size_t nb = 0;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (size_t i = 0; bytes && i < n && data[i] != '='; i++) {
+    const char *p = strchr(b64, data[i]);
+    if (!p || !data[i]) {
+      free(bytes);
+      BAD("writeMemory: 'data' is not base64");
+    }
+    acc = (acc << 6) | (uint32_t)(p - b64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[nb++] = (uint8_t)(acc >> bits);
+    }
+  }
+  if (!bytes) BAD("out of memory");
+  size_t done = 0;
+  while (done < nb) {
+    size_t chunk = nb - done > 1024 ? 1024 : nb - done;
+    char *hex = malloc(chunk * 2 + 1);
+    if (!hex) break;
+    for (size_t i = 0; i < chunk; i++)
+      snprintf(hex + 2 * i, 3, "%02x", bytes[done + i]);
+    struct dap_reply r;
+    dap_query(&r, "mi write %" PRIu64 " 0x%" PRIx64 " %s", item,
+              addr + (uint64_t)off + (uint64_t)done, hex);
+    free(hex);
+    int64_t wr = 0;
+    if (r.nrecs) js_int(r.recs[0], "written", &wr);
+    dap_reply_free(&r);
+    done += (size_t)wr;
+    if ((size_t)wr < chunk) break;
+  }
+  free(bytes);
+  if (done < nb && done == 0) BAD("cannot write memory at that address");
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  jw_kint(&w, "bytesWritten", (int64_t)done);
+  jw_end(&w);
+  ok_body(req, &w);
+}
+
+/* ---- running ---- */
+
+static void req_step(const struct js *req, const struct js *a, const char *engine_cmd) {
+  if (!need_stop(req)) return;
+  uint64_t item;
+  if (!item_of_thread(req, a, &item)) return;
+  struct dap_reply r;
+  dap_query(&r, "mi focus %" PRIu64, item);
+  dap_reply_free(&r);
+  if (!strcmp(engine_cmd, "continue"))
+    dap_respond(req, 1, NULL, "{\"allThreadsContinued\":true}");
+  else
+    dap_respond(req, 1, NULL, NULL);
+  dap_resume(engine_cmd);
+}
+
+static void req_launch(const struct js *req, const struct js *a) {
+  if (D.launched) BAD("a program is already launched");
+  const char *program = js_str(a, "program");
+  if (!program || !*program) BAD("launch needs 'program': the host program to run");
+  const struct js *args = js_get(a, "args"), *env = js_get(a, "env");
+  if (args && args->type != JS_ARR) BAD("launch: 'args' must be an array of strings");
+  for (size_t i = 0; args && i < args->n; i++)
+    if (args->kids[i].type != JS_STR) BAD("launch: 'args' must be an array of strings");
+  if (env && env->type != JS_OBJ && env->type != JS_NULL)
+    BAD("launch: 'env' must be an object of strings");
+  const char *cwd = js_str(a, "cwd");
+  if (js_get(a, "cwd") && !cwd) BAD("launch: 'cwd' must be a string");
+  if (cwd && access(cwd, X_OK)) BAD("launch: 'cwd' is not a folder that can be entered");
+  if (cwd)
+    snprintf(D.cwd, sizeof(D.cwd), "%s", cwd);
+  else if (!getcwd(D.cwd, sizeof(D.cwd)))
+    D.cwd[0] = 0;
+  int soe = 0;
+  if (js_bool(a, "stopOnEntry", &soe)) D.stop_on_entry = soe;
+  const struct js *wi = js_get(a, "workItem");
+  if (wi) {
+    if (wi->type != JS_ARR || wi->n < 1 || wi->n > 3)
+      BAD("launch: 'workItem' must be [x], [x, y] or [x, y, z] global ids");
+    for (size_t i = 0; i < wi->n; i++) {
+      if (wi->kids[i].type != JS_NUM || wi->kids[i].num < 0)
+        BAD("launch: 'workItem' must hold non-negative integers");
+      D.focus_gid[i] = (uint64_t)wi->kids[i].num;
+    }
+    D.have_focus_item = 1;
+  }
+  const struct js *dirs = js_get(a, "sourceDirs");
+  for (size_t i = 0; dirs && dirs->type == JS_ARR && i < dirs->n; i++)
+    if (dirs->kids[i].type == JS_STR && D.ndirs < DAP_MAX_DIRS)
+      D.dirs[D.ndirs++] = strdup(dirs->kids[i].str);
+  char err[512];
+  if (dap_spawn(program, args, env, err, sizeof(err))) BAD(err);
+  D.launched = 1;
+  dap_respond(req, 1, NULL, NULL);
+}
+
+static void req_initialize(const struct js *req) {
+  dap_respond(req, 1, NULL,
+              "{\"supportsConfigurationDoneRequest\":true,"
+              "\"supportsConditionalBreakpoints\":true,"
+              "\"supportsHitConditionalBreakpoints\":true,"
+              "\"supportsEvaluateForHovers\":true,"
+              "\"supportsSetVariable\":true,"
+              "\"supportsReadMemoryRequest\":true,"
+              "\"supportsWriteMemoryRequest\":true,"
+              "\"supportsTerminateRequest\":true,"
+              "\"supportsExceptionInfoRequest\":true,"
+              "\"supportsSteppingGranularity\":false,"
+              "\"supportsFunctionBreakpoints\":false,"
+              "\"supportTerminateDebuggee\":true}");
+  struct jw w;
+  dap_event_begin(&w, "initialized");
+  dap_event_end(&w);
+}
+
+void dap_request(const struct js *req) {
+  const char *c = cmd_of(req);
+  const struct js *a = args_of(req);
+  const struct js *raw = js_get(req, "arguments");
+  if (raw && !a) BAD("'arguments' must be an object");
+  static const struct js empty = {.type = JS_OBJ};
+  if (!a) a = &empty;
+  if (!strcmp(c, "initialize")) {
+    req_initialize(req);
+  } else if (!strcmp(c, "launch")) {
+    req_launch(req, a);
+  } else if (!strcmp(c, "attach")) {
+    BAD("attach is not supported: use launch with the host program");
+  } else if (!strcmp(c, "setBreakpoints")) {
+    req_set_breakpoints(req, a);
+  } else if (!strcmp(c, "setExceptionBreakpoints")) {
+    dap_respond(req, 1, NULL, "{\"breakpoints\":[]}");
+  } else if (!strcmp(c, "configurationDone")) {
+    D.configured = 1;
+    dap_respond(req, 1, NULL, NULL);
+    if (D.prompting && !D.started) dap_engine_setup();
+  } else if (!strcmp(c, "threads")) {
+    req_threads(req);
+  } else if (!strcmp(c, "stackTrace")) {
+    req_stack(req, a);
+  } else if (!strcmp(c, "scopes")) {
+    req_scopes(req, a);
+  } else if (!strcmp(c, "variables")) {
+    req_variables(req, a);
+  } else if (!strcmp(c, "setVariable")) {
+    req_set_variable(req, a);
+  } else if (!strcmp(c, "evaluate")) {
+    req_evaluate(req, a);
+  } else if (!strcmp(c, "readMemory")) {
+    req_read_memory(req, a);
+  } else if (!strcmp(c, "writeMemory")) {
+    req_write_memory(req, a);
+  } else if (!strcmp(c, "continue")) {
+    req_step(req, a, "continue");
+  } else if (!strcmp(c, "next")) {
+    req_step(req, a, "next");
+  } else if (!strcmp(c, "stepIn")) {
+    req_step(req, a, "step");
+  } else if (!strcmp(c, "stepOut")) {
+    req_step(req, a, "finish");
+  } else if (!strcmp(c, "pause")) {
+    if (!D.stopped) D.pause_pending = 1;
+    dap_respond(req, 1, NULL, NULL);
+  } else if (!strcmp(c, "exceptionInfo")) {
+    const char *exc = js_str(D.stop, "exception");
+    if (!D.stopped || !exc) BAD("not stopped on a device exception");
+    struct jw w;
+    jw_init(&w);
+    jw_obj(&w);
+    jw_kstr(&w, "exceptionId", "device exception");
+    jw_kstr(&w, "description", exc);
+    jw_kstr(&w, "breakMode", "always");
+    jw_end(&w);
+    ok_body(req, &w);
+  } else if (!strcmp(c, "terminate")) {
+    dap_respond(req, 1, NULL, NULL);
+    dap_kill(SIGTERM);
+  } else if (!strcmp(c, "disconnect")) {
+    int term = 1;
+    js_bool(a, "terminateDebuggee", &term);
+    dap_respond(req, 1, NULL, NULL);
+    if (term) dap_kill(SIGKILL);
+    D.quit = 1;
+  } else {
+    char m[200];
+    snprintf(m, sizeof(m), "unknown or unsupported request '%.100s'", c);
+    BAD(m);
+  }
+}

@@ -1,0 +1,72 @@
+/*
+ * dbg_int.h - the debug engine's session, shared by the engine's own files
+ * (dbg_engine.c for commands and running, dbg_mi.c for the machine-readable
+ * records front ends such as the DAP adapter ask for).
+ *
+ * Private to the engine: front ends must use dbg.h and the line protocol,
+ * never this header.
+ */
+#ifndef LOCKSTEP_DEBUGGER_DBG_INT_H
+#define LOCKSTEP_DEBUGGER_DBG_INT_H
+
+#include "compiler/cc_debug.h"
+#include "debugger/dbg.h"
+#include "device/lsi.h"
+
+#define MAX_BP 64
+
+struct bp {
+  int id, enabled, temp, hits;
+  char file[128]; /* empty: any */
+  uint32_t line;  /* 0: a kernel-name breakpoint */
+  char kernel[64];
+  char cond[256];
+  int bound; /* matched the file of a launch at least once */
+};
+
+#define MAX_DIRS  16
+#define MAX_FILES 32
+
+struct dbg_session {
+  FILE *out;
+  dbg_read_fn read;
+  void *rctx;
+  int echo, quit;
+  int machine; /* `mi on`: stops and launches also print records for programs */
+  struct bp bps[MAX_BP];
+  int nbp, next_id;
+  /* the launch */
+  struct simt_dbg *sd;
+  const struct lsi_kernel *k;
+  const struct cc_debug *dbg;
+  const struct dev_launch *l;
+  const char *file;
+  char **lines;
+  uint32_t nlines;
+  uint8_t *stepset, *bpset;
+  uint64_t focus;
+  int launched, finished, passes;
+  struct dev_exception exc;
+  int have_exc;
+  int stop_entry;
+  int host_mode, stopped; /* stopped: this launch has prompted */
+  char *dirs[MAX_DIRS];
+  int ndirs;
+  char *files[MAX_FILES]; /* files of the launches seen (host mode) */
+  int nfiles;
+};
+
+/* dbg_engine.c */
+/* The source line an item is at (0 when it has finished). */
+uint32_t dbg_item_line(struct dbg_session *s, uint64_t item);
+/* The environment the evaluator sees for the focused item. */
+void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
+/* The line a breakpoint binds to in the current launch's kernel, or 0. */
+uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
+
+/* dbg_mi.c: `mi ...` commands and the records of stops and launches. */
+void dbg_mi_command(struct dbg_session *s, const char *arg);
+void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id);
+void dbg_mi_launch(struct dbg_session *s);
+
+#endif

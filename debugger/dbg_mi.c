@@ -1,0 +1,316 @@
+/*
+ * dbg_mi.c - the engine's machine-readable answers: `mi ...` commands and,
+ * after `mi on`, one record per stop and per launch. Each record is one
+ * output line "^mi " followed by a JSON object, so a program (the DAP
+ * adapter) can read positions, work-items, variables and memory without
+ * parsing the text meant for people.
+ *
+ * It only reads and formats the session's state and evaluates expressions;
+ * it must not run work-items, change breakpoints or print text for people.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debugger/dbg_int.h"
+#include "device/simt.h"
+
+#define MI_MAX_BYTES 1024 /* per mi read/write: a record must fit one protocol line */
+
+static void jstr(FILE *f, const char *t) {
+  fputc('"', f);
+  for (const unsigned char *p = (const unsigned char *)(t ? t : ""); *p; p++) {
+    if (*p == '"' || *p == '\\')
+      fprintf(f, "\\%c", *p);
+    else if (*p < 0x20)
+      fprintf(f, "\\u%04x", *p);
+    else
+      fputc(*p, f);
+  }
+  fputc('"', f);
+}
+
+static void jids(FILE *f, const char *key, const uint64_t v[3]) {
+  fprintf(f, ",\"%s\":[%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]", key, v[0], v[1], v[2]);
+}
+
+static const char *state_name(int st) {
+  switch (st) {
+  case SIMT_DBG_FRESH: return "fresh";
+  case SIMT_DBG_RUN: return "run";
+  case SIMT_DBG_BARRIER: return "barrier";
+  case SIMT_DBG_DONE: return "done";
+  default: return "fault";
+  }
+}
+
+/* The name of the function whose body holds line: the nearest line above
+ * it that starts at column 0 and looks like "type name(". */
+static void func_name(struct dbg_session *s, uint32_t line, char *buf, size_t n) {
+  snprintf(buf, n, "<inlined function>");
+  for (uint32_t l = line; l >= 1 && l <= s->nlines; l--) {
+    const char *t = s->lines[l - 1];
+    const char *paren = strchr(t, '(');
+    if (!paren || isspace((unsigned char)t[0]) || t[0] == '#' || t[0] == '}' || t[0] == '/')
+      continue;
+    const char *e = paren;
+    while (e > t && isspace((unsigned char)e[-1]))
+      e--;
+    const char *b = e;
+    while (b > t && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+      b--;
+    if (b < e) snprintf(buf, n, "%.*s", (int)(e - b), b);
+    return;
+  }
+}
+
+/* Fields shared by stop and frame records: ids, state, position. */
+static void item_fields(struct dbg_session *s, uint64_t item) {
+  FILE *f = s->out;
+  uint64_t g[3], l[3], w[3];
+  simt_dbg_ids(s->sd, item, g, l, w);
+  uint32_t pc = 0;
+  int st = simt_dbg_state(s->sd, item, &pc);
+  fprintf(f, "\"item\":%" PRIu64, item);
+  jids(f, "gid", g);
+  jids(f, "lid", l);
+  jids(f, "group", w);
+  fprintf(f, ",\"state\":\"%s\",\"line\":%u,\"kernel\":", state_name(st), dbg_item_line(s, item));
+  jstr(f, s->k->name);
+  fprintf(f, ",\"kernel_line\":%u,\"file\":", s->dbg->line_first);
+  jstr(f, s->file);
+  const struct cc_microkernel *m = cc_debug_mk_at(s->dbg, pc);
+  if (st != SIMT_DBG_DONE && m &&
+      (m->line_first < s->dbg->line_first || m->line_first > s->dbg->line_last)) {
+    char fn[64];
+    func_name(s, m->line_first, fn, sizeof(fn));
+    fprintf(f, ",\"inlined\":");
+    jstr(f, fn);
+  }
+}
+
+void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id) {
+  FILE *f = s->out;
+  fprintf(f, "^mi {\"stop\":\"%s\",\"bp\":%d,", reason, bp_id);
+  item_fields(s, s->focus);
+  if (s->have_exc) {
+    fprintf(f, ",\"exception\":");
+    jstr(f, s->exc.message);
+  }
+  fprintf(f, "}\n");
+}
+
+static void bp_records(struct dbg_session *s) {
+  for (int i = 0; i < s->nbp; i++) {
+    const struct bp *b = &s->bps[i];
+    fprintf(s->out, "^mi {\"bp\":%d,\"enabled\":%d,\"requested\":%u,\"bound\":%u,\"hits\":%d}\n",
+            b->id, b->enabled, b->line, dbg_bp_line(s, b), b->hits);
+  }
+}
+
+void dbg_mi_launch(struct dbg_session *s) {
+  FILE *f = s->out;
+  const struct dev_launch *l = s->l;
+  uint64_t g[3], lo[3];
+  for (int k = 0; k < 3; k++) {
+    g[k] = k < (int)l->work_dim ? l->global[k] : 1;
+    lo[k] = k < (int)l->work_dim ? l->local[k] : 1;
+  }
+  fprintf(f, "^mi {\"launch\":");
+  jstr(f, s->k->name);
+  fprintf(f, ",\"file\":");
+  jstr(f, s->file);
+  fprintf(f, ",\"dim\":%u", l->work_dim);
+  jids(f, "global", g);
+  jids(f, "local", lo);
+  fprintf(f, ",\"line_first\":%u,\"line_last\":%u}\n", s->dbg->line_first, s->dbg->line_last);
+  bp_records(s);
+}
+
+static void val_fields(struct dbg_session *s, const struct dbg_val *v) {
+  FILE *f = s->out;
+  struct dbg_env env;
+  dbg_session_env(s, &env);
+  static char buf[3072];
+  dbg_format(&env, v, 0, buf, sizeof(buf));
+  static const char *const kinds[] = {"int", "float", "pointer", "array", "vector"};
+  fprintf(f, "\"value\":");
+  jstr(f, buf);
+  fprintf(f, ",\"type\":");
+  jstr(f, v->type);
+  fprintf(f, ",\"kind\":\"%s\",\"count\":%u", v->kind >= 0 && v->kind <= 4 ? kinds[v->kind] : "?",
+          v->kind == DBG_ARR || v->kind == DBG_VEC ? v->count : 0);
+  if (v->addr) fprintf(f, ",\"addr\":\"0x%" PRIx64 "\"", v->addr);
+  if (v->kind == DBG_PTR) fprintf(f, ",\"ptr\":\"0x%" PRIx64 "\"", (uint64_t)v->i);
+}
+
+static void eval_record(struct dbg_session *s, const char *name, const char *expr,
+                        const struct cc_symbol *sym) {
+  FILE *f = s->out;
+  struct dbg_env env;
+  dbg_session_env(s, &env);
+  struct dbg_val v;
+  char err[200];
+  fprintf(f, "^mi {\"name\":");
+  jstr(f, name);
+  if (dbg_eval(&env, expr, &v, err, sizeof(err))) {
+    fprintf(f, ",\"error\":");
+    jstr(f, err);
+    if (sym) {
+      fprintf(f, ",\"type\":");
+      jstr(f, sym->type_name);
+    }
+  } else {
+    fprintf(f, ",");
+    val_fields(s, &v);
+  }
+  if (sym) fprintf(f, ",\"space\":%u", sym->space);
+  fprintf(f, "}\n");
+}
+
+/* Variables of a scope: args (kernel arguments and program-scope data),
+ * private or local (visible at the item's line). */
+static void vars(struct dbg_session *s, const char *scope) {
+  uint32_t line = dbg_item_line(s, s->focus);
+  int args = !strcmp(scope, "args"), local = !strcmp(scope, "local");
+  for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++) {
+    const struct cc_symbol *y = &s->dbg->syms[i];
+    int global = y->space == CC_SYM_GLOBAL || y->space == CC_SYM_CONSTANT;
+    if (args) {
+      if (!y->arg_index && !global) continue;
+    } else {
+      if (y->arg_index || global) continue;
+      if ((y->space == CC_SYM_LOCAL) != local) continue;
+      if (line < y->scope_first || line > y->scope_last || line <= y->line_decl) continue;
+    }
+    eval_record(s, y->name, y->name, y);
+  }
+}
+
+static void threads(struct dbg_session *s) {
+  uint64_t n = simt_dbg_items(s->sd);
+  uint64_t fg = simt_dbg_group_of(s->sd, s->focus);
+  fprintf(s->out, "^mi {\"focus\":%" PRIu64 "}\n", s->focus);
+  uint64_t last_group = UINT64_MAX;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t g = simt_dbg_group_of(s->sd, i);
+    int st = simt_dbg_state(s->sd, i, NULL);
+    if (g != fg) {
+      /* other groups: the first in-progress item stands for its group */
+      if (g == last_group || st == SIMT_DBG_FRESH || st == SIMT_DBG_DONE) continue;
+      last_group = g;
+    }
+    fprintf(s->out, "^mi {\"thread\":1,");
+    item_fields(s, i);
+    fprintf(s->out, ",\"focus_group\":%d}\n", g == fg);
+  }
+}
+
+static void mem_read(struct dbg_session *s, uint64_t addr, uint64_t count) {
+  if (count > MI_MAX_BYTES) count = MI_MAX_BYTES;
+  fprintf(s->out, "^mi {\"addr\":\"0x%" PRIx64 "\",\"hex\":\"", addr);
+  uint64_t i = 0;
+  for (; i < count; i++) {
+    const uint8_t *p = simt_dbg_mem(s->sd, s->focus, addr + i, 1);
+    if (!p) break;
+    fprintf(s->out, "%02x", *p);
+  }
+  fprintf(s->out, "\",\"count\":%" PRIu64 "}\n", i);
+}
+
+static void mem_write(struct dbg_session *s, uint64_t addr, const char *hex) {
+  uint64_t i = 0;
+  for (; isxdigit((unsigned char)hex[0]) && isxdigit((unsigned char)hex[1]); hex += 2, i++) {
+    uint8_t *p = simt_dbg_mem(s->sd, s->focus, addr + i, 1);
+    if (!p) break;
+    char b[3] = {hex[0], hex[1], 0};
+    *p = (uint8_t)strtoul(b, NULL, 16);
+  }
+  fprintf(s->out, "^mi {\"addr\":\"0x%" PRIx64 "\",\"written\":%" PRIu64 "}\n", addr, i);
+}
+
+static void mi_error(struct dbg_session *s, const char *msg) {
+  fprintf(s->out, "^mi {\"error\":");
+  jstr(s->out, msg);
+  fprintf(s->out, "}\n");
+}
+
+/*
+ * mi on|off                   records at stops and launches
+ * mi breakpoints              the breakpoints and the lines they bind to
+ * mi threads                  focused group's items + one per other group
+ * mi focus ITEM               makes ITEM the focus (what steps and prints use)
+ * mi frame ITEM               where ITEM is
+ * mi vars ITEM args|private|local
+ * mi eval ITEM EXPR           value of EXPR (an assignment sets it)
+ * mi read ITEM ADDR COUNT     bytes as hex (at most 1024)
+ * mi write ITEM ADDR HEX      bytes from hex
+ * ITEM is a linear work-item index; the focus does not change.
+ */
+void dbg_mi_command(struct dbg_session *s, const char *arg) {
+  char sub[16] = "";
+  int n = 0;
+  sscanf(arg, "%15s %n", sub, &n);
+  const char *rest = arg + n;
+  if (!strcmp(sub, "on") || !strcmp(sub, "off")) {
+    s->machine = sub[1] == 'n';
+    fprintf(s->out, "^mi {\"machine\":%d}\n", s->machine);
+    return;
+  }
+  if (!strcmp(sub, "breakpoints")) {
+    bp_records(s);
+    fprintf(s->out, "^mi {\"done\":1}\n");
+    return;
+  }
+  if (!s->sd) {
+    mi_error(s, "No kernel is stopped.");
+    return;
+  }
+  if (!strcmp(sub, "threads")) {
+    threads(s);
+    return;
+  }
+  char *end;
+  uint64_t item = strtoull(rest, &end, 10);
+  if (end == rest || item >= simt_dbg_items(s->sd)) {
+    mi_error(s, "usage: mi focus|frame|vars|eval|read|write ITEM ... (ITEM a work-item index)");
+    return;
+  }
+  rest = end;
+  while (isspace((unsigned char)*rest))
+    rest++;
+  if (!strcmp(sub, "focus")) {
+    s->focus = item;
+    fprintf(s->out, "^mi {\"focus\":%" PRIu64 "}\n", item);
+    return;
+  }
+  uint64_t save = s->focus;
+  s->focus = item;
+  if (!strcmp(sub, "frame")) {
+    fprintf(s->out, "^mi {");
+    item_fields(s, item);
+    fprintf(s->out, "}\n");
+  } else if (!strcmp(sub, "vars")) {
+    vars(s, rest);
+    fprintf(s->out, "^mi {\"done\":1}\n");
+  } else if (!strcmp(sub, "eval")) {
+    eval_record(s, rest, rest, NULL);
+  } else if (!strcmp(sub, "read") || !strcmp(sub, "write")) {
+    uint64_t addr = strtoull(rest, &end, 0);
+    if (end == rest) {
+      mi_error(s, "usage: mi read ITEM ADDR COUNT | mi write ITEM ADDR HEX");
+    } else {
+      while (isspace((unsigned char)*end))
+        end++;
+      if (sub[0] == 'r')
+        mem_read(s, addr, strtoull(end, NULL, 10));
+      else
+        mem_write(s, addr, end);
+    }
+  } else {
+    mi_error(s, "unknown mi command (on, off, breakpoints, threads, focus, frame, vars, eval, "
+                "read, write)");
+  }
+  s->focus = save;
+}
