@@ -17,7 +17,7 @@
 #include "device/builtins.h"
 
 #define MAGIC       "LSPROG\0\1"
-#define BIN_VERSION 3u
+#define BIN_VERSION 4u
 #define HDR_SIZE    32
 
 struct wbuf {
@@ -184,6 +184,28 @@ static void save_kernel(struct wbuf *w, const struct lsi_kernel *k) {
     w_u32(w, d->call_pc[i]);
     w_str(w, d->call_name[i]);
   }
+  w_u32(w, d->ntypes);
+  for (uint32_t i = 0; i < d->ntypes; i++) {
+    const struct cc_type *t = &d->types[i];
+    w_str(w, t->name);
+    w_u32(w, t->size);
+    w_u32(w, t->nfields);
+    for (uint32_t f = 0; f < t->nfields; f++) {
+      w_str(w, t->fields[f].name);
+      w_str(w, t->fields[f].type_name);
+      w_u32(w, t->fields[f].offset);
+      w_u32(w, t->fields[f].size);
+    }
+  }
+  w_u32(w, d->ninl);
+  for (uint32_t i = 0; i < d->ninl; i++) {
+    w_str(w, d->inl[i].func);
+    w_u32(w, d->inl[i].call_file);
+    w_u32(w, d->inl[i].call_line);
+    w_u32(w, d->inl[i].parent);
+  }
+  for (uint32_t pc = 0; pc < k->ninsns; pc++)
+    w_u32(w, d->pc_inl ? d->pc_inl[pc] : 0);
 }
 
 int cc_binary_save(const struct lsi_program *p, const struct cc_bitcode *bc, int kind,
@@ -382,6 +404,35 @@ static int load_kernel(struct rbuf *r, struct lsi_kernel *k, const struct lsi_pr
     for (uint32_t i = 0; i < d->ncalls; i++) {
       d->call_pc[i] = r_u32(r);
       d->call_name[i] = r_str(r);
+    }
+    d->ntypes = r_count(r, 12);
+    d->types = calloc(d->ntypes + 1, sizeof(struct cc_type));
+    for (uint32_t i = 0; i < d->ntypes && !r->bad; i++) {
+      struct cc_type *t = &d->types[i];
+      t->name = r_str(r);
+      t->size = r_u32(r);
+      t->nfields = r_count(r, 16);
+      t->fields = calloc(t->nfields + 1, sizeof(struct cc_field));
+      for (uint32_t f = 0; f < t->nfields; f++) {
+        t->fields[f].name = r_str(r);
+        t->fields[f].type_name = r_str(r);
+        t->fields[f].offset = r_u32(r);
+        t->fields[f].size = r_u32(r);
+      }
+    }
+    d->ninl = r_count(r, 16);
+    d->inl = calloc(d->ninl + 1, sizeof(struct cc_inline));
+    for (uint32_t i = 0; i < d->ninl; i++) {
+      d->inl[i].func = r_str(r);
+      d->inl[i].call_file = r_u32(r);
+      d->inl[i].call_line = r_u32(r);
+      d->inl[i].parent = r_u32(r);
+      if (d->inl[i].parent > i) r->bad = 1; /* a caller comes before its callees */
+    }
+    d->pc_inl = calloc(k->ninsns + 1, sizeof(uint32_t));
+    for (uint32_t pc = 0; pc < k->ninsns; pc++) {
+      d->pc_inl[pc] = r_u32(r);
+      if (d->pc_inl[pc] > d->ninl) r->bad = 1;
     }
   }
   return !r->bad && validate_kernel(k, p);

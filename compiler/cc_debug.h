@@ -65,6 +65,32 @@ struct cc_symbol {
   uint32_t arg_index; /* for parameters: index + 1, else 0 */
 };
 
+/* One field of a struct or union type (from the DWARF composite type). */
+struct cc_field {
+  char *name;
+  char *type_name; /* as symbols spell types: "int", "float4", "struct in", "int[3]" */
+  uint32_t offset; /* bytes from the start of the struct */
+  uint32_t size;
+};
+
+/* A struct or union layout, by the names a program may use for it: both
+ * "struct s" and a typedef name get an entry. */
+struct cc_type {
+  char *name;
+  uint32_t size;
+  uint32_t nfields;
+  struct cc_field *fields;
+};
+
+/* One inlined call (DILocation inlinedAt): the callee and where its caller
+ * called it. */
+struct cc_inline {
+  char *func;         /* the inlined function's name */
+  uint32_t call_file; /* lsi_program.files index of the call site */
+  uint32_t call_line;
+  uint32_t parent; /* the caller's inlined call: index + 1, or 0 for the kernel */
+};
+
 struct cc_debug {
   uint32_t nmk;
   struct cc_microkernel *mk;
@@ -75,9 +101,16 @@ struct cc_debug {
   uint32_t ncalls;                /* builtin calls: pc and mangled name (ids are re-resolved */
   uint32_t *call_pc;              /* when a binary is loaded) */
   char **call_name;
+  uint32_t ntypes; /* struct layouts the symbols use */
+  struct cc_type *types;
+  uint32_t ninl; /* inlined calls */
+  struct cc_inline *inl;
+  uint32_t *pc_inl; /* ninsns entries: innermost inlined call + 1, 0 in the kernel body */
 };
 
 void cc_debug_free(struct cc_debug *d);
+/* A struct layout by type name (qualifiers such as const are ignored), or NULL. */
+const struct cc_type *cc_debug_find_type(const struct cc_debug *d, const char *name);
 /* The microkernel containing pc, or NULL. */
 const struct cc_microkernel *cc_debug_mk_at(const struct cc_debug *d, uint32_t pc);
 /* A symbol visible at (line) by name, innermost scope first, or NULL. */

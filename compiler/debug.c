@@ -17,6 +17,7 @@
 #define DW_TAG_array_type       0x01
 #define DW_TAG_enumeration_type 0x04
 #define DW_TAG_lexical_block    0x0b
+#define DW_TAG_member           0x0d
 #define DW_TAG_pointer_type     0x0f
 #define DW_TAG_structure_type   0x13
 #define DW_TAG_typedef          0x16
@@ -39,7 +40,40 @@ void cc_debug_free(struct cc_debug *d) {
     free(d->call_name[i]);
   free(d->call_pc);
   free(d->call_name);
+  for (uint32_t i = 0; i < d->ntypes; i++) {
+    free(d->types[i].name);
+    for (uint32_t f = 0; f < d->types[i].nfields; f++) {
+      free(d->types[i].fields[f].name);
+      free(d->types[i].fields[f].type_name);
+    }
+    free(d->types[i].fields);
+  }
+  free(d->types);
+  for (uint32_t i = 0; i < d->ninl; i++)
+    free(d->inl[i].func);
+  free(d->inl);
+  free(d->pc_inl);
   free(d);
+}
+
+const struct cc_type *cc_debug_find_type(const struct cc_debug *d, const char *name) {
+  static const char *const quals[] = {"const ",      "volatile ", "__private ", "private ",
+                                      "__global ",   "global ",   "__local ",   "local ",
+                                      "__constant ", "constant "};
+  for (int again = 1; again;) {
+    again = 0;
+    for (size_t q = 0; q < sizeof(quals) / sizeof(quals[0]); q++)
+      if (!strncmp(name, quals[q], strlen(quals[q]))) {
+        name += strlen(quals[q]);
+        again = 1;
+      }
+  }
+  size_t n = strlen(name);
+  while (n && name[n - 1] == ' ')
+    n--;
+  for (uint32_t i = 0; d && i < d->ntypes; i++)
+    if (strlen(d->types[i].name) == n && !strncmp(d->types[i].name, name, n)) return &d->types[i];
+  return NULL;
 }
 
 const struct cc_microkernel *cc_debug_mk_at(const struct cc_debug *d, uint32_t pc) {
@@ -462,6 +496,83 @@ static void kind_of(LLVMContextRef ctx, LLVMMetadataRef t, struct cc_symbol *s, 
   }
 }
 
+static int has_type(const struct cc_debug *d, const char *name) {
+  for (uint32_t i = 0; i < d->ntypes; i++)
+    if (!strcmp(d->types[i].name, name)) return 1;
+  return 0;
+}
+
+static void collect_types(LLVMContextRef ctx, struct cc_debug *d, LLVMMetadataRef t, int depth);
+
+/* Records the layout of struct/union st under name, then the types its
+ * fields reach (after the entry exists, so a self-referencing pointer ends
+ * the walk). */
+static void add_layout(LLVMContextRef ctx, struct cc_debug *d, const char *name, LLVMMetadataRef st,
+                       int depth) {
+  if (has_type(d, name)) return;
+  struct cc_type c = {0};
+  c.name = strdup(name);
+  c.size = (uint32_t)(LLVMDITypeGetSizeInBits(st) / 8);
+  LLVMMetadataRef els = md_op_md(ctx, st, 4);
+  LLVMValueRef ev = els ? LLVMMetadataAsValue(ctx, els) : NULL;
+  unsigned n = ev ? LLVMGetMDNodeNumOperands(ev) : 0;
+  LLVMValueRef *ops = calloc(n + 1, sizeof(LLVMValueRef));
+  if (n) LLVMGetMDNodeOperands(ev, ops);
+  c.fields = calloc(n + 1, sizeof(struct cc_field));
+  for (unsigned i = 0; i < n; i++) {
+    LLVMMetadataRef m = ops[i] ? LLVMValueAsMetadata(ops[i]) : NULL;
+    if (!m || tag_of(m) != DW_TAG_member) continue;
+    size_t nl;
+    const char *fname = LLVMDITypeGetName(m, &nl);
+    struct cc_field *f = &c.fields[c.nfields++];
+    f->name = strndup(fname ? fname : "", nl);
+    f->offset = (uint32_t)(LLVMDITypeGetOffsetInBits(m) / 8);
+    f->size = (uint32_t)(LLVMDITypeGetSizeInBits(m) / 8);
+    char tn[256];
+    type_name(ctx, md_op_md(ctx, m, 3), tn, sizeof(tn), 0);
+    f->type_name = strdup(tn);
+  }
+  d->types = realloc(d->types, sizeof(struct cc_type) * (d->ntypes + 1));
+  d->types[d->ntypes++] = c;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMMetadataRef m = ops[i] ? LLVMValueAsMetadata(ops[i]) : NULL;
+    if (m && tag_of(m) == DW_TAG_member) collect_types(ctx, d, md_op_md(ctx, m, 3), depth + 1);
+  }
+  free(ops);
+}
+
+/* Records the layouts of the struct and union types t reaches (through
+ * typedefs, qualifiers, arrays, pointers and fields), under their own name
+ * and the name of each typedef that names them. */
+static void collect_types(LLVMContextRef ctx, struct cc_debug *d, LLVMMetadataRef t, int depth) {
+  if (!t || depth > 12) return;
+  unsigned tag = tag_of(t);
+  char nm[256];
+  if (tag == DW_TAG_typedef || tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+      tag == DW_TAG_restrict_type || tag == DW_TAG_array_type || tag == DW_TAG_pointer_type) {
+    LLVMMetadataRef b = md_op_md(ctx, t, 3);
+    collect_types(ctx, d, b, depth + 1);
+    if (tag != DW_TAG_typedef) return;
+    /* a typedef of a struct: the same layout under the typedef's name */
+    LLVMMetadataRef r = b;
+    for (int k = 0; r && k < 8; k++) {
+      unsigned rt = tag_of(r);
+      if (rt != DW_TAG_typedef && rt != DW_TAG_const_type && rt != DW_TAG_volatile_type) break;
+      r = md_op_md(ctx, r, 3);
+    }
+    if (!r || (tag_of(r) != DW_TAG_structure_type && tag_of(r) != DW_TAG_union_type)) return;
+    type_name(ctx, t, nm, sizeof(nm), 0);
+    add_layout(ctx, d, nm, r, depth);
+    return;
+  }
+  if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) return;
+  size_t nl;
+  LLVMDITypeGetName(t, &nl);
+  if (!nl) return; /* anonymous: only reachable through a typedef's name */
+  type_name(ctx, t, nm, sizeof(nm), 0);
+  add_layout(ctx, d, nm, t, depth);
+}
+
 /* Does the scope chain of scope reach target? */
 static int scope_within(LLVMContextRef ctx, LLVMMetadataRef scope, LLVMMetadataRef target) {
   for (int d = 0; scope && d < 64; d++) {
@@ -486,6 +597,7 @@ static void add_symbol(struct xl *x, struct cc_debug *d, LLVMMetadataRef var, ui
   type_name(ctx, ty, tn, sizeof(tn), 0);
   s.type_name = strdup(tn);
   kind_of(ctx, ty, &s, 0);
+  collect_types(ctx, d, ty, 0);
   s.space = space;
   s.offset = offset;
   s.size = size ? size : (ty ? (uint32_t)(LLVMDITypeGetSizeInBits(ty) / 8) : 0);
@@ -568,6 +680,82 @@ static void build_symbols(struct xl *x, struct cc_debug *d) {
   }
 }
 
+/* ---- inlined calls ---- */
+
+/* The subprogram a scope belongs to. */
+static LLVMMetadataRef subprogram_of(LLVMContextRef ctx, LLVMMetadataRef scope) {
+  for (int k = 0; scope && k < 64; k++) {
+    if (LLVMGetMetadataKind(scope) == LLVMDISubprogramMetadataKind) return scope;
+    scope = md_op_md(ctx, scope, 1);
+  }
+  return NULL;
+}
+
+static uint32_t file_index(struct xl *x, LLVMMetadataRef scope) {
+  LLVMMetadataRef file = scope ? LLVMDIScopeGetFile(scope) : NULL;
+  unsigned len;
+  const char *name = file ? LLVMDIFileGetFilename(file, &len) : NULL;
+  const struct lsi_program *p = x->prog->p;
+  for (uint32_t i = 0; name && i < p->nfiles; i++)
+    if (strlen(p->files[i]) == len && !strncmp(p->files[i], name, len)) return i;
+  return 0;
+}
+
+/* The inlined call (index + 1) a location of scope inlined at `at` belongs
+ * to; 0 for the kernel body. keys holds the inlinedAt node of each call. */
+static uint32_t inline_of(struct xl *x, struct cc_debug *d, LLVMMetadataRef **keys,
+                          LLVMMetadataRef scope, LLVMMetadataRef at, int depth) {
+  if (!at || depth > 32) return 0;
+  for (uint32_t i = 0; i < d->ninl; i++)
+    if ((*keys)[i] == at) return i + 1;
+  LLVMContextRef ctx = LLVMGetModuleContext(x->mod);
+  uint32_t parent =
+      inline_of(x, d, keys, LLVMDILocationGetScope(at), LLVMDILocationGetInlinedAt(at), depth + 1);
+  struct cc_inline c = {0};
+  LLVMMetadataRef sp = subprogram_of(ctx, scope);
+  c.func = sp ? md_op_str(ctx, sp, 2) : NULL;
+  if (!c.func) c.func = strdup("<inlined function>");
+  c.call_line = LLVMDILocationGetLine(at);
+  c.call_file = file_index(x, LLVMDILocationGetScope(at));
+  c.parent = parent;
+  d->inl = realloc(d->inl, sizeof(struct cc_inline) * (d->ninl + 1));
+  *keys = realloc(*keys, sizeof(LLVMMetadataRef) * (d->ninl + 1));
+  (*keys)[d->ninl] = at;
+  d->inl[d->ninl++] = c;
+  return d->ninl;
+}
+
+static void build_inlined(struct xl *x, struct cc_debug *d) {
+  struct lsi_kernel *k = x->k;
+  LLVMMetadataRef *keys = NULL;
+  uint32_t *of_ipc = calloc(x->nipc + 1, sizeof(uint32_t));
+  uint32_t cur = 0;
+  for (uint32_t i = 0; i < x->nipc; i++) {
+    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(x->ipc_inst[i]);
+    if (loc)
+      cur = inline_of(x, d, &keys, LLVMDILocationGetScope(loc), LLVMDILocationGetInlinedAt(loc), 0);
+    of_ipc[i] = cur;
+  }
+  d->pc_inl = calloc(k->ninsns + 1, sizeof(uint32_t));
+  for (uint32_t i = 0; i < x->nipc; i++) {
+    uint32_t end = i + 1 < x->nipc ? x->ipc_pc[i + 1] : k->ninsns;
+    for (uint32_t pc = x->ipc_pc[i]; pc < end && pc < k->ninsns; pc++)
+      d->pc_inl[pc] = of_ipc[i];
+  }
+  /* a block's leading code belongs with its first instruction */
+  for (unsigned bi = 0; bi < x->cfg.nblocks; bi++) {
+    uint32_t st = x->cfg.b[bi].start_pc;
+    for (uint32_t i = 0; i < x->nipc; i++)
+      if (x->ipc_pc[i] >= st) {
+        for (uint32_t pc = st; pc < x->ipc_pc[i] && pc < k->ninsns; pc++)
+          d->pc_inl[pc] = of_ipc[i];
+        break;
+      }
+  }
+  free(of_ipc);
+  free(keys);
+}
+
 void cc_debug_build(struct xl *x) {
   struct cc_debug *d = calloc(1, sizeof(*d));
   struct lsi_kernel *k = x->k;
@@ -578,6 +766,7 @@ void cc_debug_build(struct xl *x) {
   if (d->line_last < d->line_first) d->line_last = d->line_first;
   build_microkernels(x, d);
   build_symbols(x, d);
+  build_inlined(x, d);
   d->ncalls = x->ncalls;
   d->call_pc = x->call_pc;
   d->call_name = x->call_name;

@@ -36,7 +36,7 @@ enum { VR_PRIVATE, VR_LOCAL, VR_ARGS, VR_IDS, VR_VALUE };
 struct dap_vref {
   uint64_t item;
   int kind;       /* VR_* */
-  int vkind;      /* for VR_VALUE: 'a' array, 'v' vector, 'p' pointer */
+  int vkind;      /* for VR_VALUE: 'a' array, 'v' vector, 'p' pointer, 's' struct */
   unsigned count; /* elements of an array/vector */
   char expr[512]; /* for VR_VALUE: the expression of the value */
 };

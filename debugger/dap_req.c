@@ -387,28 +387,39 @@ static void req_stack(const struct js *req, const struct js *a) {
   jw_key(&w, "stackFrames");
   jw_arr(&w);
   int depth = 0;
-  if (inl) {
+  const struct js *frames = inl ? js_get(f, "frames") : NULL;
+  if (frames && frames->type == JS_ARR && frames->n > 1) {
+    /* inlined callees first, each at its own line; the last is the kernel
+     * at the call site */
+    for (size_t i = 0; i < frames->n; i++) {
+      const struct js *fr = &frames->kids[i];
+      const char *fn = js_str(fr, "func");
+      int64_t fl = 0;
+      js_int(fr, "line", &fl);
+      char name[200];
+      snprintf(name, sizeof(name), "%s%s", fn ? fn : "?", i + 1 < frames->n ? " (inlined)" : "");
+      jw_obj(&w);
+      jw_kint(&w, "id", (int64_t)(item * 64) + 1 + (int64_t)i);
+      jw_kstr(&w, "name", name);
+      source_obj(&w, file ? file : "");
+      jw_kint(&w, "line", fl);
+      jw_kint(&w, "column", 1);
+      jw_end(&w);
+    }
+    depth = (int)frames->n - 1;
+  } else {
     jw_obj(&w);
-    jw_kint(&w, "id", (int64_t)(item * 2) + 1);
-    jw_kstr(&w, "name", inl);
+    jw_kint(&w, "id", (int64_t)(item * 64) + 1);
+    char name[200];
+    snprintf(name, sizeof(name), "%s%s", kernel ? kernel : "kernel",
+             st && !strcmp(st, "done") ? " (finished)" : "");
+    jw_kstr(&w, "name", name);
     source_obj(&w, file ? file : "");
-    jw_kint(&w, "line", line);
+    jw_kint(&w, "line", !line ? kline : line);
     jw_kint(&w, "column", 1);
+    if (!line) jw_kstr(&w, "presentationHint", "subtle");
     jw_end(&w);
-    depth = 1;
   }
-  jw_obj(&w);
-  jw_kint(&w, "id", (int64_t)(item * 2) + 1 + depth);
-  char name[200];
-  snprintf(name, sizeof(name), "%s%s%s", kernel ? kernel : "kernel",
-           st && !strcmp(st, "done") ? " (finished)" : "",
-           inl ? " (call site of the inlined function)" : "");
-  jw_kstr(&w, "name", name);
-  source_obj(&w, file ? file : "");
-  jw_kint(&w, "line", depth || !line ? kline : line);
-  jw_kint(&w, "column", 1);
-  if (depth || !line) jw_kstr(&w, "presentationHint", "subtle");
-  jw_end(&w);
   jw_end(&w);
   jw_kint(&w, "totalFrames", depth + 1);
   jw_end(&w);
@@ -422,7 +433,7 @@ static int frame_item(const struct js *req, const struct js *a, uint64_t *item) 
     dap_respond(req, 0, "missing or bad 'frameId'", NULL);
     return 0;
   }
-  *item = (uint64_t)(f - 1) / 2;
+  *item = (uint64_t)(f - 1) / 64;
   return 1;
 }
 
@@ -471,6 +482,9 @@ static void value_fields(struct jw *w, uint64_t item, const struct js *rec, cons
   if (!err && kind && (!strcmp(kind, "array") || !strcmp(kind, "vector")) && count > 0) {
     ref = dap_vref_new(item, VR_VALUE, kind[0], (unsigned)count, expr);
     if (kind[0] == 'a') jw_kint(w, "indexedVariables", count);
+  } else if (!err && kind && !strcmp(kind, "struct") && count > 0) {
+    ref = dap_vref_new(item, VR_VALUE, 's', (unsigned)count, expr);
+    jw_kint(w, "namedVariables", count);
   } else if (!err && kind && !strcmp(kind, "pointer")) {
     ref = dap_vref_new(item, VR_VALUE, 'p', 0, expr);
   }
@@ -504,7 +518,7 @@ static void id_var(struct jw *w, const char *name, const struct js *ids) {
 
 /* The expression of a child of a structured value. */
 static void child_expr(const struct dap_vref *v, const char *name, char *out, size_t n) {
-  if (v->vkind == 'v')
+  if (v->vkind == 'v' || v->vkind == 's')
     snprintf(out, n, "(%s).%s", v->expr, name);
   else if (name[0] == '*')
     snprintf(out, n, "*(%s)", v->expr);
@@ -553,6 +567,23 @@ static void req_variables(const struct js *req, const struct js *a) {
     jw_kstr(&w, "value", b);
     jw_kint(&w, "variablesReference", 0);
     jw_end(&w);
+  } else if (v.vkind == 's') {
+    /* a struct: its fields, by the names the engine lists */
+    dap_query(&r, "mi eval %" PRIu64 " %s", v.item, v.expr);
+    const struct js *fl = r.nrecs ? js_get(r.recs[0], "fields") : NULL;
+    size_t nf = fl && fl->type == JS_ARR ? fl->n : 0;
+    char(*names)[128] = calloc(nf + 1, sizeof(*names));
+    for (size_t i = 0; i < nf; i++)
+      if (fl->kids[i].type == JS_STR) snprintf(names[i], sizeof(names[i]), "%s", fl->kids[i].str);
+    dap_reply_free(&r);
+    for (size_t i = 0; i < nf; i++) {
+      char expr[1300];
+      child_expr(&v, names[i], expr, sizeof(expr));
+      dap_query(&r, "mi eval %" PRIu64 " %s", v.item, expr);
+      if (r.nrecs) var_json(&w, v.item, names[i], r.recs[0], expr);
+      dap_reply_free(&r);
+    }
+    free(names);
   } else {
     int64_t start = 0, count = 0;
     js_int(a, "start", &start);
@@ -628,7 +659,7 @@ static void req_evaluate(const struct js *req, const struct js *a) {
   if (!need_stop(req)) return;
   uint64_t item = D.focus;
   int64_t f;
-  if (js_int(a, "frameId", &f) && f >= 1) item = (uint64_t)(f - 1) / 2;
+  if (js_int(a, "frameId", &f) && f >= 1) item = (uint64_t)(f - 1) / 64;
   struct dap_reply r;
   struct jw w;
   if (!strncmp(expr, "-exec ", 6) && (!ctx || !strcmp(ctx, "repl"))) {

@@ -57,17 +57,18 @@ int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *
 /* ---- expressions (dbg_expr.c) ---- */
 struct dbg_ctx; /* the focused work-item, as the evaluator sees it */
 struct dbg_val {
-  int kind;           /* DBG_INT, DBG_FLT, DBG_PTR, DBG_ARR, DBG_VEC */
+  int kind;           /* DBG_INT, DBG_FLT, DBG_PTR, DBG_ARR, DBG_VEC, DBG_STRUCT */
   int is_signed;      /* ints */
-  unsigned size;      /* bytes of a scalar; element size of ptr/arr/vec */
-  unsigned count;     /* arr/vec elements */
+  unsigned size;      /* bytes of a scalar or struct; element size of ptr/arr/vec */
+  unsigned count;     /* arr/vec elements; bytes of a pointer's target */
   int ekind, esigned; /* element kind/sign of ptr/arr/vec */
   int64_t i;
   double f;
   uint64_t addr; /* lvalue address (0 = not an lvalue); ptr value in .i */
   char type[64];
 };
-enum { DBG_INT, DBG_FLT, DBG_PTR, DBG_ARR, DBG_VEC };
+enum { DBG_INT, DBG_FLT, DBG_PTR, DBG_ARR, DBG_VEC, DBG_STRUCT };
+struct cc_type;
 
 /* Hooks the evaluator needs from the engine. */
 struct dbg_env {
@@ -76,13 +77,17 @@ struct dbg_env {
   const char *(*lookup)(void *ctx, const char *name, struct dbg_val *v);
   void *(*mem)(void *ctx, uint64_t addr, uint64_t size);
   int (*sreg)(void *ctx, const char *fn, unsigned dim, uint64_t *out);
+  /* A struct layout by type name, or NULL (may be NULL: no structs). */
+  const struct cc_type *(*type)(void *ctx, const char *name);
 };
 /* Evaluates text; 0 ok, else an error message in err. */
 int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
              size_t errlen);
 /* Formats a value (hex when fmt == 'x'). */
 void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf, size_t len);
-/* Parses a C type name into a value's type fields; 0 if unknown. */
+/* Parses a C type name into a value's type fields; 0 if unknown. Struct
+ * types (and arrays of and pointers to them) need env's type hook. */
 int dbg_type_parse(const char *type, struct dbg_val *v);
+int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val *v);
 
 #endif

@@ -78,6 +78,33 @@ uint32_t dbg_item_line(struct dbg_session *s, uint64_t item) {
   return m ? m->line_first : s->dbg ? s->dbg->line_first : 0;
 }
 
+uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item) {
+  uint32_t pc;
+  int st = simt_dbg_state(s->sd, item, &pc);
+  if (st == SIMT_DBG_DONE || !s->dbg->pc_inl || pc >= s->k->ninsns) return 0;
+  const struct cc_microkernel *m = st == SIMT_DBG_FAULT ? NULL : mk_at(s, pc);
+  if (!m) return s->dbg->pc_inl[pc];
+  /* the call the statement's shown line belongs to */
+  for (uint32_t q = m->pc_begin; q < m->pc_end; q++)
+    if (s->k->lines[q].line == m->line_first) return s->dbg->pc_inl[q];
+  return s->dbg->pc_inl[m->pc_begin];
+}
+
+static void backtrace_cmd(struct dbg_session *s) {
+  uint32_t ln = dbg_item_line(s, s->focus);
+  int depth = 0;
+  for (uint32_t fr = dbg_item_inline(s, s->focus); fr && depth < 64; depth++) {
+    const struct cc_inline *c = &s->dbg->inl[fr - 1];
+    fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", depth, c->func, base(s->file), ln);
+    ln = c->call_line;
+    fr = c->parent;
+  }
+  if (ln)
+    fprintf(s->out, "#%d  %s at %s:%u\n", depth, s->k->name, base(s->file), ln);
+  else
+    fprintf(s->out, "#%d  %s (finished)\n", depth, s->k->name);
+}
+
 static int brace_only(struct dbg_session *s, uint32_t line) {
   if (!line || line > s->nlines) return 0;
   const char *t = s->lines[line - 1];
@@ -118,6 +145,14 @@ static void where(struct dbg_session *s, const char *why) {
 
 /* ---- variables ---- */
 
+static const struct cc_type *type_hook(void *ctx, const char *name) {
+  struct dbg_session *s = ctx;
+  return cc_debug_find_type(s->dbg, name);
+}
+
+static void *mem(void *ctx, uint64_t addr, uint64_t size);
+static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out);
+
 static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
   struct dbg_session *s = ctx;
   static char msg[160];
@@ -133,7 +168,8 @@ static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
     snprintf(msg, sizeof(msg), "No symbol \"%s\" in current context.", name);
     return msg;
   }
-  if (!dbg_type_parse(sym->type_name, v)) {
+  struct dbg_env env = {s, NULL, mem, sreg, type_hook};
+  if (!dbg_type_resolve(&env, sym->type_name, v)) {
     snprintf(msg, sizeof(msg), "variable '%s' has type '%s' the debugger cannot show", name,
              sym->type_name);
     return msg;
@@ -180,10 +216,11 @@ void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {
   env->lookup = lookup;
   env->mem = mem;
   env->sreg = sreg;
+  env->type = type_hook;
 }
 
 static int eval(struct dbg_session *s, const char *text, struct dbg_val *v, char *err, size_t n) {
-  struct dbg_env env = {s, lookup, mem, sreg};
+  struct dbg_env env = {s, lookup, mem, sreg, type_hook};
   return dbg_eval(&env, text, v, err, n);
 }
 
@@ -205,7 +242,7 @@ static void print_expr(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "%s\n", err);
     return;
   }
-  struct dbg_env env = {s, lookup, mem, sreg};
+  struct dbg_env env = {s, lookup, mem, sreg, type_hook};
   dbg_format(&env, &v, fmt, buf, sizeof(buf));
   fprintf(s->out, "$ = %s\n", buf);
 }
@@ -307,7 +344,7 @@ static void info_vars(struct dbg_session *s, int args) {
     if (eval(s, ex, &v, err, sizeof(err))) {
       fprintf(s->out, "%s = <%s>\n", y->name, err);
     } else {
-      struct dbg_env env = {s, lookup, mem, sreg};
+      struct dbg_env env = {s, lookup, mem, sreg, type_hook};
       dbg_format(&env, &v, 0, buf, sizeof(buf));
       fprintf(s->out, "%s = %s\n", y->name, buf);
     }
@@ -928,19 +965,10 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
     else
       focus_cmd(s, arg, cmd[4] == 'g');
   } else if (is(cmd, "backtrace", 2) || is(cmd, "where", 3) || !strcmp(cmd, "bt")) {
-    if (!live) {
+    if (!live)
       fprintf(s->out, "No stack.\n");
-    } else {
-      uint32_t ln = dbg_item_line(s, s->focus);
-      uint32_t pc;
-      simt_dbg_state(s->sd, s->focus, &pc);
-      const struct cc_microkernel *m = mk_at(s, pc);
-      if (m && !in_kernel(s, m))
-        fprintf(s->out, "#0  <inlined function> at %s:%u\n#1  %s at %s\n", base(s->file), ln,
-                s->k->name, base(s->file));
-      else
-        fprintf(s->out, "#0  %s at %s:%u\n", s->k->name, base(s->file), ln);
-    }
+    else
+      backtrace_cmd(s);
   } else {
     fprintf(s->out, "Undefined command: \"%s\".\n", cmd);
   }

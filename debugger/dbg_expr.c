@@ -1,7 +1,7 @@
 /*
  * dbg_expr.c - the debugger's expression language: a subset of OpenCL C
- * (variables, a[i], v.x/v.s3, *p, &x, arithmetic, comparisons, logic,
- * casts, assignment) evaluated over one work-item's memory.
+ * (variables, a[i], v.x/v.s3, s.f, p->f, *p, &x, arithmetic, comparisons,
+ * logic, casts, assignment) evaluated over one work-item's memory.
  *
  * It reaches memory and names only through struct dbg_env; it must not know
  * about sessions, breakpoints or the device.
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/cc_debug.h"
 #include "debugger/dbg.h"
 
 struct P {
@@ -97,8 +98,17 @@ static int scalar_type(const char *t, int *kind, int *sign, unsigned *size, unsi
   return 0;
 }
 
+static const struct cc_type *struct_type(const struct dbg_env *env, const char *t) {
+  return env && env->type ? env->type(env->ctx, t) : NULL;
+}
+
 int dbg_type_parse(const char *type, struct dbg_val *v) {
+  return dbg_type_resolve(NULL, type, v);
+}
+
+int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val *v) {
   char t[128];
+  const struct cc_type *st;
   strip(type, t, sizeof(t));
   memset(v, 0, sizeof(*v));
   snprintf(v->type, sizeof(v->type), "%.63s", t);
@@ -117,6 +127,9 @@ int dbg_type_parse(const char *type, struct dbg_val *v) {
       v->ekind = kind;
       v->esigned = sign;
       v->count = size;
+    } else if ((st = struct_type(env, el))) {
+      v->ekind = DBG_STRUCT;
+      v->count = st->size;
     } else {
       v->ekind = -1;
     }
@@ -126,12 +139,24 @@ int dbg_type_parse(const char *type, struct dbg_val *v) {
   if (br) {
     char el[128];
     snprintf(el, sizeof(el), "%.*s", (int)(br - t), t);
+    if ((st = struct_type(env, el))) {
+      v->kind = DBG_ARR;
+      v->ekind = DBG_STRUCT;
+      v->size = st->size;
+      v->count = (unsigned)strtoul(br + 1, NULL, 10);
+      return 1;
+    }
     if (!scalar_type(el, &kind, &sign, &size, &vec) || vec) return 0;
     v->kind = DBG_ARR;
     v->ekind = kind;
     v->esigned = sign;
     v->size = size;
     v->count = (unsigned)strtoul(br + 1, NULL, 10);
+    return 1;
+  }
+  if ((st = struct_type(env, t))) {
+    v->kind = DBG_STRUCT;
+    v->size = st->size;
     return 1;
   }
   if (!scalar_type(t, &kind, &sign, &size, &vec)) return 0;
@@ -161,6 +186,33 @@ static void elem_of(const struct dbg_val *c, struct dbg_val *e, uint64_t addr) {
   for (char *x = e->type + strlen(e->type);
        x > e->type && (x[-1] == ' ' || isdigit((unsigned char)x[-1])) && c->kind == DBG_VEC; x--)
     x[-1] = 0;
+  for (char *x = e->type + strlen(e->type); x > e->type && x[-1] == ' '; x--)
+    x[-1] = 0;
+}
+
+/* The field f of struct value v (an lvalue), into *out; 0 when there is none. */
+static int field_of(struct P *p, const struct dbg_val *v, const char *f, struct dbg_val *out) {
+  const struct cc_type *t = struct_type(p->env, v->type);
+  if (!t) {
+    fail(p, "the layout of '%s' is not known", v->type);
+    return 0;
+  }
+  for (uint32_t i = 0; i < t->nfields; i++) {
+    if (strcmp(t->fields[i].name, f)) continue;
+    if (!dbg_type_resolve(p->env, t->fields[i].type_name, out)) {
+      char m[160];
+      snprintf(m, sizeof(m), "field '%s' has type '%.100s' the debugger cannot show", f,
+               t->fields[i].type_name);
+      fail(p, "%s", m);
+      return 0;
+    }
+    out->addr = v->addr + t->fields[i].offset;
+    return 1;
+  }
+  char m[160];
+  snprintf(m, sizeof(m), "there is no field '%s' in %.100s", f, v->type);
+  fail(p, "%s", m);
+  return 0;
 }
 
 /* Loads a scalar lvalue. */
@@ -198,6 +250,7 @@ static struct dbg_val rv(struct P *p, struct dbg_val v) {
   if (v.kind == DBG_ARR || v.kind == DBG_VEC) {
     fail(p, "%s", "an array or vector cannot be used as a number here");
   }
+  if (v.kind == DBG_STRUCT) fail(p, "%s", "a struct cannot be used as a number here");
   return r;
 }
 
@@ -256,15 +309,38 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
       } else {
         fail(p, "%s", "cannot subscript something that is not an array or pointer");
       }
-    } else if (eat(p, ".")) {
+    } else if (eat(p, "->")) {
       ws(p);
-      char f[32];
+      char f[64];
       int n = 0;
-      while (n < 31 && (isalnum((unsigned char)*p->s) || *p->s == '_'))
+      while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_'))
         f[n++] = *p->s++;
       f[n] = 0;
+      struct dbg_val pv = rv(p, v);
+      if (p->failed) return v;
+      if (pv.kind != DBG_PTR || pv.ekind != DBG_STRUCT) {
+        fail(p, "'->%s' needs a pointer to a struct", f);
+        return v;
+      }
+      struct dbg_val sv, e;
+      elem_of(&pv, &sv, (uint64_t)pv.i);
+      if (!field_of(p, &sv, f, &e)) return v;
+      v = e;
+    } else if (eat(p, ".")) {
+      ws(p);
+      char f[64];
+      int n = 0;
+      while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_'))
+        f[n++] = *p->s++;
+      f[n] = 0;
+      if (v.kind == DBG_STRUCT) {
+        struct dbg_val e;
+        if (!field_of(p, &v, f, &e)) return v;
+        v = e;
+        continue;
+      }
       if (v.kind != DBG_VEC) {
-        fail(p, "no field '%s': fields of structs are not known to the debugger", f);
+        fail(p, "'.%s' needs a struct or a vector", f);
         return v;
       }
       int idx = -1;
@@ -293,7 +369,9 @@ static int try_cast(struct P *p, struct dbg_val *t) {
   while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_' || *p->s == ' ' || *p->s == '*'))
     name[n++] = *p->s++;
   name[n] = 0;
-  if (eat(p, ")") && n && dbg_type_parse(name, t) && t->kind != DBG_ARR) return 1;
+  if (eat(p, ")") && n && dbg_type_resolve(p->env, name, t) && t->kind != DBG_ARR &&
+      t->kind != DBG_STRUCT)
+    return 1;
   p->s = save;
   return 0;
 }
@@ -582,29 +660,64 @@ static void fmt_scalar(const struct dbg_val *v, int fmt, char *buf, size_t len) 
   }
 }
 
+static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf,
+                        size_t len, int depth);
+
+/* Formats one element or field (an lvalue) into buf + n; returns the new n. */
+static size_t format_member(const struct dbg_env *env, struct dbg_val *e, int fmt, char *buf,
+                            size_t len, size_t n, int depth) {
+  if (e->kind == DBG_STRUCT || e->kind == DBG_ARR || e->kind == DBG_VEC)
+    return n + format_at(env, e, fmt, buf + n, len - n, depth + 1);
+  struct P p = {env, "", NULL, 0, 0};
+  char tmp[96]; /* the message is not shown; big enough not to truncate */
+  p.err = tmp;
+  p.errlen = sizeof(tmp);
+  load(&p, e);
+  char one[96];
+  if (p.failed)
+    snprintf(one, sizeof(one), "<unreadable>");
+  else
+    fmt_scalar(e, fmt, one, sizeof(one));
+  int w = snprintf(buf + n, len - n, "%s", one);
+  return n + (w > 0 && (size_t)w < len - n ? (size_t)w : len - n - 1);
+}
+
+static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf,
+                        size_t len, int depth) {
+  if (len < 8) return 0;
+  buf[0] = 0;
+  if (v->kind != DBG_ARR && v->kind != DBG_VEC && v->kind != DBG_STRUCT) {
+    fmt_scalar(v, fmt, buf, len);
+    return strlen(buf);
+  }
+  if (depth > 8) return (size_t)snprintf(buf, len, "{...}");
+  size_t n = 0;
+  n += (size_t)snprintf(buf + n, len - n, "{");
+  if (v->kind == DBG_STRUCT) {
+    const struct cc_type *t = struct_type(env, v->type);
+    for (uint32_t i = 0; t && i < t->nfields && n < len - 32; i++) {
+      n += (size_t)snprintf(buf + n, len - n, "%s%.40s = ", i ? ", " : "", t->fields[i].name);
+      struct dbg_val e;
+      if (!dbg_type_resolve(env, t->fields[i].type_name, &e)) {
+        n += (size_t)snprintf(buf + n, len - n, "<%.40s>", t->fields[i].type_name);
+        continue;
+      }
+      e.addr = v->addr + t->fields[i].offset;
+      n = format_member(env, &e, fmt, buf, len, n, depth);
+    }
+  } else {
+    for (unsigned i = 0; i < v->count && n < len - 32; i++) {
+      struct dbg_val e;
+      elem_of(v, &e, v->addr + (uint64_t)i * v->size);
+      if (i) n += (size_t)snprintf(buf + n, len - n, ", ");
+      n = format_member(env, &e, fmt, buf, len, n, depth);
+    }
+  }
+  if (n < len - 2) n += (size_t)snprintf(buf + n, len - n, "}");
+  return n;
+}
+
 void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf,
                 size_t len) {
-  if (v->kind != DBG_ARR && v->kind != DBG_VEC) {
-    fmt_scalar(v, fmt, buf, len);
-    return;
-  }
-  size_t n = 0;
-  buf[0] = 0;
-  n += (size_t)snprintf(buf + n, len - n, "{");
-  for (unsigned i = 0; i < v->count && n < len - 32; i++) {
-    struct dbg_val e;
-    elem_of(v, &e, v->addr + (uint64_t)i * v->size);
-    struct P p = {env, "", NULL, 0, 0};
-    char tmp[96]; /* the message is not shown; big enough not to truncate */
-    p.err = tmp;
-    p.errlen = sizeof(tmp);
-    load(&p, &e);
-    char one[64];
-    if (p.failed)
-      snprintf(one, sizeof(one), "<unreadable>");
-    else
-      fmt_scalar(&e, fmt, one, sizeof(one));
-    n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", one);
-  }
-  snprintf(buf + n, len - n, "}");
+  format_at(env, v, fmt, buf, len, 0);
 }

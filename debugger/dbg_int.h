@@ -59,6 +59,9 @@ struct dbg_session {
 /* dbg_engine.c */
 /* The source line an item is at (0 when it has finished). */
 uint32_t dbg_item_line(struct dbg_session *s, uint64_t item);
+/* The inlined call (index + 1 into dbg->inl) an item is in, 0 in the
+ * kernel body or when it has finished. */
+uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item);
 /* The environment the evaluator sees for the focused item. */
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
 /* The line a breakpoint binds to in the current launch's kernel, or 0. */

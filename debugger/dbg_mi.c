@@ -45,26 +45,6 @@ static const char *state_name(int st) {
   }
 }
 
-/* The name of the function whose body holds line: the nearest line above
- * it that starts at column 0 and looks like "type name(". */
-static void func_name(struct dbg_session *s, uint32_t line, char *buf, size_t n) {
-  snprintf(buf, n, "<inlined function>");
-  for (uint32_t l = line; l >= 1 && l <= s->nlines; l--) {
-    const char *t = s->lines[l - 1];
-    const char *paren = strchr(t, '(');
-    if (!paren || isspace((unsigned char)t[0]) || t[0] == '#' || t[0] == '}' || t[0] == '/')
-      continue;
-    const char *e = paren;
-    while (e > t && isspace((unsigned char)e[-1]))
-      e--;
-    const char *b = e;
-    while (b > t && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
-      b--;
-    if (b < e) snprintf(buf, n, "%.*s", (int)(e - b), b);
-    return;
-  }
-}
-
 /* Fields shared by stop and frame records: ids, state, position. */
 static void item_fields(struct dbg_session *s, uint64_t item) {
   FILE *f = s->out;
@@ -80,14 +60,27 @@ static void item_fields(struct dbg_session *s, uint64_t item) {
   jstr(f, s->k->name);
   fprintf(f, ",\"kernel_line\":%u,\"file\":", s->dbg->line_first);
   jstr(f, s->file);
-  const struct cc_microkernel *m = cc_debug_mk_at(s->dbg, pc);
-  if (st != SIMT_DBG_DONE && m &&
-      (m->line_first < s->dbg->line_first || m->line_first > s->dbg->line_last)) {
-    char fn[64];
-    func_name(s, m->line_first, fn, sizeof(fn));
+  /* the inlined calls it is in, innermost first: the callee's line, then
+   * each call site in its caller */
+  uint32_t fr = dbg_item_inline(s, item);
+  if (fr) {
     fprintf(f, ",\"inlined\":");
-    jstr(f, fn);
+    jstr(f, s->dbg->inl[fr - 1].func);
+    fprintf(f, ",\"frames\":[");
+    uint32_t ln = dbg_item_line(s, item);
+    for (int d = 0; fr && d < 64; d++) {
+      const struct cc_inline *c = &s->dbg->inl[fr - 1];
+      fprintf(f, "%s{\"func\":", d ? "," : "");
+      jstr(f, c->func);
+      fprintf(f, ",\"line\":%u}", ln);
+      ln = c->call_line;
+      fr = c->parent;
+    }
+    fprintf(f, ",{\"func\":");
+    jstr(f, s->k->name);
+    fprintf(f, ",\"line\":%u}]", ln);
   }
+  (void)pc;
 }
 
 void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id) {
@@ -134,13 +127,24 @@ static void val_fields(struct dbg_session *s, const struct dbg_val *v) {
   dbg_session_env(s, &env);
   static char buf[3072];
   dbg_format(&env, v, 0, buf, sizeof(buf));
-  static const char *const kinds[] = {"int", "float", "pointer", "array", "vector"};
+  static const char *const kinds[] = {"int", "float", "pointer", "array", "vector", "struct"};
   fprintf(f, "\"value\":");
   jstr(f, buf);
   fprintf(f, ",\"type\":");
   jstr(f, v->type);
-  fprintf(f, ",\"kind\":\"%s\",\"count\":%u", v->kind >= 0 && v->kind <= 4 ? kinds[v->kind] : "?",
-          v->kind == DBG_ARR || v->kind == DBG_VEC ? v->count : 0);
+  const struct cc_type *t = v->kind == DBG_STRUCT ? env.type(env.ctx, v->type) : NULL;
+  fprintf(f, ",\"kind\":\"%s\",\"count\":%u", v->kind >= 0 && v->kind <= 5 ? kinds[v->kind] : "?",
+          v->kind == DBG_ARR || v->kind == DBG_VEC ? v->count
+          : t                                      ? t->nfields
+                                                   : 0);
+  if (t) {
+    fprintf(f, ",\"fields\":[");
+    for (uint32_t i = 0; i < t->nfields; i++) {
+      if (i) fputc(',', f);
+      jstr(f, t->fields[i].name);
+    }
+    fputc(']', f);
+  }
   if (v->addr) fprintf(f, ",\"addr\":\"0x%" PRIx64 "\"", v->addr);
   if (v->kind == DBG_PTR) fprintf(f, ",\"ptr\":\"0x%" PRIx64 "\"", (uint64_t)v->i);
 }

@@ -1,0 +1,83 @@
+// struct.test.mjs - `lockstep dap` through a real DAP client on a kernel with
+// a struct variable and an inlined helper (tests/debugger/host_struct.cl, run
+// by host_run): the stack shows the inlined callee over its call site, a
+// struct expands into its fields, and setting a field changes the result.
+// Tests only drive the adapter; they must not reach into the engine.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pkg from '@vscode/debugadapter-testsupport';
+const { DebugClient } = pkg;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const srcdir = path.resolve(here, '..');
+const build = process.env.LOCKSTEP_BUILD;
+if (!build) throw new Error('set LOCKSTEP_BUILD to the build folder');
+const lockstep = path.join(build, 'lockstep');
+const hostRun = path.join(build, 'tests', 'debugger', 'host_run');
+const kernel = path.join(srcdir, 'host_struct.cl');
+
+async function vars(dc, ref) {
+  const r = await dc.variablesRequest({ variablesReference: ref });
+  return Object.fromEntries(r.body.variables.map((v) => [v.name, v]));
+}
+
+test('inlined frames and struct variables', async () => {
+  const dc = new DebugClient(lockstep, 'dap', 'lockstep', { env: process.env });
+  dc.defaultTimeout = 60000;
+  let stdout = '';
+  dc.on('output', (e) => {
+    if (e.body.category === 'stdout') stdout += e.body.output;
+  });
+  await dc.start();
+  try {
+    const initialized = dc.waitForEvent('initialized');
+    await dc.initializeRequest({ adapterID: 'lockstep', linesStartAt1: true });
+    await dc.launchRequest({ program: hostRun, args: [kernel, '4', '4'], cwd: srcdir });
+    await initialized;
+    await dc.setBreakpointsRequest({ source: { path: kernel }, breakpoints: [{ line: 5 }] });
+    let stopped = dc.waitForEvent('stopped');
+    await dc.configurationDoneRequest();
+    const tid = (await stopped).body.threadId;
+
+    // in twice(), inlined into k at line 11
+    const frames = (await dc.stackTraceRequest({ threadId: tid })).body.stackFrames;
+    assert.equal(frames.length, 2);
+    assert.match(frames[0].name, /twice \(inlined\)/);
+    assert.equal(frames[0].line, 5);
+    assert.match(frames[1].name, /^k$/);
+    assert.equal(frames[1].line, 11);
+    assert.equal(frames[1].source.path, kernel);
+
+    // at line 12 the struct p expands into x and y
+    await dc.setBreakpointsRequest({ source: { path: kernel }, breakpoints: [{ line: 12 }] });
+    stopped = dc.waitForEvent('stopped');
+    await dc.continueRequest({ threadId: tid });
+    await stopped;
+    const top = (await dc.stackTraceRequest({ threadId: tid })).body.stackFrames[0];
+    assert.equal(top.line, 12);
+    const priv = await vars(dc, (await dc.scopesRequest({ frameId: top.id })).body.scopes[0].variablesReference);
+    assert.equal(priv.p.value, '{x = 2, y = 1}');
+    assert.ok(priv.p.variablesReference > 0, 'a struct can be expanded');
+    const p = await vars(dc, priv.p.variablesReference);
+    assert.deepEqual(Object.keys(p), ['x', 'y']);
+    assert.equal(p.x.value, '2');
+    assert.equal(p.y.value, '1');
+    assert.equal(p.y.evaluateName, '(p).y');
+    const ev = await dc.evaluateRequest({ expression: 'p.x * 10', frameId: top.id, context: 'hover' });
+    assert.equal(ev.body.result, '20');
+
+    // set a field: out[0] = p.x + p.y becomes 2 + 40
+    const sv = await dc.setVariableRequest({ variablesReference: priv.p.variablesReference, name: 'y', value: '40' });
+    assert.equal(sv.body.value, '40');
+    await dc.setBreakpointsRequest({ source: { path: kernel }, breakpoints: [] });
+    const exited = dc.waitForEvent('exited');
+    await dc.continueRequest({ threadId: tid });
+    assert.equal((await exited).body.exitCode, 0);
+    await dc.waitForEvent('terminated');
+    assert.match(stdout, /out: 42 9 15 21/);
+  } finally {
+    await dc.stop();
+  }
+});

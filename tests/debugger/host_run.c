@@ -1,0 +1,85 @@
+/*
+ * host_run.c - an ordinary OpenCL host program for debugger tests: it builds
+ * the kernel file named on the command line and runs its kernel `k(__global
+ * int *out, __global int *in)` over GLOBAL work-items in groups of LOCAL, with
+ * in[i] = i (8 ints per work-item) and out zeroed, then prints out, or the
+ * error the launch ended with.
+ *
+ * It knows nothing about the debugger and must stay that way.
+ */
+#include "util/host_util.h"
+
+#define CHECK LSH_CHECK
+const char *lsh_prog = "host_run";
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "%s: cannot open %s\n", lsh_prog, path);
+    exit(1);
+  }
+  static char buf[65536];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = 0;
+  fclose(f);
+  return buf;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: %s KERNEL.cl GLOBAL LOCAL\n", lsh_prog);
+    return 2;
+  }
+  const char *src = slurp(argv[1]);
+  size_t gs = (size_t)atoi(argv[2]), ls = (size_t)atoi(argv[3]);
+  cl_device_id dev = lsh_device();
+  cl_int err;
+  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  CHECK(err);
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+  CHECK(err);
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  CHECK(err);
+  if (clBuildProgram(p, 1, &dev, "", NULL, NULL) != CL_SUCCESS) {
+    char log[8192] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "%s: build failed:\n%s\n", lsh_prog, log);
+    return 1;
+  }
+  int *in = malloc(gs * 8 * sizeof(int)), *out = calloc(gs, sizeof(int));
+  for (size_t i = 0; i < gs * 8; i++)
+    in[i] = (int)i;
+  cl_mem din =
+      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, gs * 8 * sizeof(int), in, &err);
+  CHECK(err);
+  cl_mem dout =
+      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, gs * sizeof(int), out, &err);
+  CHECK(err);
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  CHECK(err);
+  CHECK(clSetKernelArg(k, 0, sizeof dout, &dout));
+  CHECK(clSetKernelArg(k, 1, sizeof din, &din));
+  cl_event ev;
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gs, &ls, 0, NULL, &ev));
+  cl_int fin = clFinish(q), st = 0;
+  clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+  if (fin != CL_SUCCESS || st < 0) {
+    printf("launch failed: status %d\n", st < 0 ? st : fin);
+  } else {
+    CHECK(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, gs * sizeof(int), out, 0, NULL, NULL));
+    printf("out:");
+    for (size_t i = 0; i < gs; i++)
+      printf(" %d", out[i]);
+    printf("\n");
+  }
+  clReleaseEvent(ev);
+  clReleaseKernel(k);
+  clReleaseMemObject(din);
+  clReleaseMemObject(dout);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  free(in);
+  free(out);
+  return 0;
+}
