@@ -81,3 +81,39 @@ test('inlined frames and struct variables', async () => {
     await dc.stop();
   }
 });
+
+test('a device exception stops at the faulting line', async () => {
+  const dc = new DebugClient(lockstep, 'dap', 'lockstep', { env: process.env });
+  dc.defaultTimeout = 60000;
+  let stdout = '';
+  dc.on('output', (e) => {
+    if (e.body.category === 'stdout') stdout += e.body.output;
+  });
+  await dc.start();
+  try {
+    const fault = path.join(srcdir, 'fault.cl');
+    const initialized = dc.waitForEvent('initialized');
+    await dc.initializeRequest({ adapterID: 'lockstep', linesStartAt1: true });
+    await dc.launchRequest({ program: hostRun, args: [fault, '4', '2'], cwd: srcdir });
+    await initialized;
+    const stopped = dc.waitForEvent('stopped');
+    await dc.configurationDoneRequest();
+    const ev = (await stopped).body;
+    assert.equal(ev.reason, 'exception');
+    assert.match(ev.text, /out-of-bounds 4-byte global store/);
+    assert.equal(ev.threadId, 2); // work-item 1 stores past the end
+    const top = (await dc.stackTraceRequest({ threadId: ev.threadId })).body.stackFrames[0];
+    assert.equal(top.line, 5);
+    assert.equal(top.source.path, fault);
+    const idx = await dc.evaluateRequest({ expression: 'idx', frameId: top.id, context: 'hover' });
+    assert.equal(idx.body.result, '1000000');
+    const info = await dc.customRequest('exceptionInfo', { threadId: ev.threadId });
+    assert.match(info.body.description, /out-of-bounds/);
+    const exited = dc.waitForEvent('exited');
+    await dc.continueRequest({ threadId: ev.threadId });
+    await exited;
+    assert.match(stdout, /launch failed: status -5/);
+  } finally {
+    await dc.stop();
+  }
+});
