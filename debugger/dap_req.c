@@ -287,6 +287,7 @@ void dap_report_stop(void) {
   const char *reason = !why                         ? "step"
                        : !strcmp(why, "breakpoint") ? "breakpoint"
                        : !strcmp(why, "exception")  ? "exception"
+                       : !strcmp(why, "watch")      ? "data breakpoint"
                        : !strcmp(why, "entry")      ? (D.pause_pending ? "pause" : "entry")
                                                     : "step";
   D.pause_pending = 0;

@@ -515,9 +515,14 @@ static void bp_info(struct dbg_session *s) {
   fprintf(s->out, "Num  Type        Enb  Where\n");
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
-    fprintf(s->out, "%-4d %-11s %-4s ", b->id, b->temp ? "tbreakpoint" : "breakpoint",
+    fprintf(s->out, "%-4d %-11s %-4s ", b->id,
+            b->watch[0] ? "watchpoint"
+            : b->temp   ? "tbreakpoint"
+                        : "breakpoint",
             b->enabled ? "y" : "n");
-    if (b->line)
+    if (b->watch[0])
+      fprintf(s->out, "%s (work-item %" PRIu64 ")", b->watch, b->witem);
+    else if (b->line)
       fprintf(s->out, "%s%s%u", b->file[0] ? b->file : "line ", b->file[0] ? ":" : "", b->line);
     else
       fprintf(s->out, "kernel %s", b->kernel);
@@ -530,7 +535,7 @@ static void bp_info(struct dbg_session *s) {
 
 /* ---- running ---- */
 
-enum stop { ST_NONE, ST_STEP, ST_BP, ST_DONE, ST_EXC, ST_ENTRY };
+enum stop { ST_NONE, ST_STEP, ST_BP, ST_DONE, ST_EXC, ST_ENTRY, ST_WATCH };
 
 /* Reports a device exception of an item. */
 static int exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
@@ -607,9 +612,101 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
   return 1;
 }
 
+/* ---- watchpoints ---- */
+
+static int has_watch(struct dbg_session *s, uint64_t item) {
+  for (int i = 0; i < s->nbp; i++)
+    if (s->bps[i].watch[0] && s->bps[i].enabled && s->bps[i].witem == item) return 1;
+  return 0;
+}
+
+/* The value of a watched expression for its item; 0 ok. */
+static int watch_value(struct dbg_session *s, const struct bp *b, char *buf, size_t n) {
+  uint64_t save = s->focus;
+  s->focus = b->witem;
+  struct dbg_val v;
+  char err[200];
+  int bad = eval(s, b->watch, &v, err, sizeof(err));
+  if (!bad) {
+    struct dbg_env env = {s, lookup, mem, sreg, type_hook};
+    dbg_format(&env, &v, 0, buf, n);
+  }
+  s->focus = save;
+  return bad;
+}
+
+/* Has a watched value of item changed? Notes the first change in s->whit. */
+static int watch_changed(struct dbg_session *s, uint64_t item) {
+  for (int i = 0; i < s->nbp; i++) {
+    struct bp *b = &s->bps[i];
+    if (!b->watch[0] || !b->enabled || b->witem != item) continue;
+    char cur[sizeof(b->wold)];
+    if (watch_value(s, b, cur, sizeof(cur)) || !strcmp(cur, b->wold)) continue;
+    s->whit = b->id;
+    snprintf(s->wold, sizeof(s->wold), "%s", b->wold);
+    snprintf(s->wnew, sizeof(s->wnew), "%s", cur);
+    snprintf(b->wold, sizeof(b->wold), "%s", cur);
+    return 1;
+  }
+  return 0;
+}
+
+static int watch_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
+  (void)arg;
+  if (watch_changed(s, item)) return 1;
+  return s->bpset[pc] && bp_accept(s, item, pc, NULL);
+}
+
+static void watch_add(struct dbg_session *s, const char *arg) {
+  if (!*arg) {
+    fprintf(s->out, "usage: watch EXPRESSION (a variable of the focused work-item)\n");
+    return;
+  }
+  if (s->nbp == MAX_BP) {
+    fprintf(s->out, "too many breakpoints\n");
+    return;
+  }
+  if (simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE) {
+    fprintf(s->out, "The work-item has finished; choose another with 'workitem'.\n");
+    return;
+  }
+  struct bp b;
+  memset(&b, 0, sizeof(b));
+  snprintf(b.watch, sizeof(b.watch), "%s", arg);
+  b.witem = s->focus;
+  struct dbg_val v;
+  char err[200];
+  if (eval(s, arg, &v, err, sizeof(err))) {
+    fprintf(s->out, "%s\n", err);
+    return;
+  }
+  watch_value(s, &b, b.wold, sizeof(b.wold));
+  b.id = s->next_id++;
+  b.enabled = 1;
+  s->bps[s->nbp++] = b;
+  fprintf(s->out, "Watchpoint %d: %s (work-item %" PRIu64 ")\n", b.id, b.watch, b.witem);
+}
+
+/* Drops watchpoints whose work-item has finished (all of them when the
+ * launch ends: quiet). */
+static void watch_gc(struct dbg_session *s, int all) {
+  for (int i = 0; i < s->nbp; i++) {
+    struct bp *b = &s->bps[i];
+    if (!b->watch[0]) continue;
+    if (!all && simt_dbg_state(s->sd, b->witem, NULL) != SIMT_DBG_DONE) continue;
+    if (!all)
+      fprintf(s->out, "Watchpoint %d deleted: work-item %" PRIu64 " has finished.\n", b->id,
+              b->witem);
+    memmove(b, b + 1, (size_t)(s->nbp - i - 1) * sizeof(struct bp));
+    s->nbp--;
+    i--;
+  }
+}
+
 /* The full-speed pass: every item runs until one reaches a breakpoint. */
 static int run_all(struct dbg_session *s) {
   s->passes++;
+  s->whit = 0;
   uint64_t nitems = simt_dbg_items(s->sd);
   uint64_t ngroups = 0;
   for (uint64_t i = 0; i < nitems; i++) {
@@ -629,12 +726,14 @@ static int run_all(struct dbg_session *s) {
       for (uint64_t i = 0; i < n; i++) {
         int st = simt_dbg_state(s->sd, its[i], NULL);
         if (st == SIMT_DBG_DONE || st == SIMT_DBG_BARRIER) continue;
-        rc = run_item(s, its[i], s->bpset, bp_accept, NULL);
+        /* a watched item runs statement by statement */
+        int w = has_watch(s, its[i]);
+        rc = run_item(s, its[i], w ? s->stepset : s->bpset, w ? watch_accept : bp_accept, NULL);
         if (rc == ST_STEP) {
           s->focus = its[i];
-          rc = ST_BP;
+          rc = s->whit ? ST_WATCH : ST_BP;
         }
-        if (rc == ST_BP || rc == ST_EXC) break;
+        if (rc == ST_BP || rc == ST_EXC || rc == ST_WATCH) break;
         rc = ST_NONE;
         running = 1;
       }
@@ -675,6 +774,7 @@ static int in_kernel(struct dbg_session *s, const struct cc_microkernel *m) {
 static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
   struct step_arg *a = arg;
   const struct cc_microkernel *m = mk_at(s, pc);
+  if (watch_changed(s, item)) return 1;
   if (s->bpset[pc] && bp_accept(s, item, pc, NULL)) return 1;
   if (!m) return 0;
   if (m->role == CC_MK_EXIT) return a->mode != 2;
@@ -699,6 +799,7 @@ static int step_item(struct dbg_session *s, int mode) {
     return ST_NONE;
   }
   struct step_arg a = {mode, dbg_item_line(s, it)};
+  s->whit = 0;
   for (;;) {
     st = simt_dbg_state(s->sd, it, NULL);
     if (st == SIMT_DBG_BARRIER) {
@@ -706,16 +807,141 @@ static int step_item(struct dbg_session *s, int mode) {
       if (rc != ST_NONE) return rc;
       uint32_t pc;
       simt_dbg_state(s->sd, it, &pc);
-      if (s->stepset[pc] && step_accept(s, it, pc, &a)) return ST_STEP;
+      if (s->stepset[pc] && step_accept(s, it, pc, &a)) return s->whit ? ST_WATCH : ST_STEP;
     }
     int rc = run_item(s, it, s->stepset, step_accept, &a);
     if (rc == ST_STEP) {
       uint32_t pc;
       simt_dbg_state(s->sd, it, &pc);
+      if (s->whit) return ST_WATCH;
       return s->bpset[pc] && bp_accept(s, it, pc, NULL) ? ST_BP : ST_STEP;
     }
     if (rc != ST_NONE) return rc;
   }
+}
+
+static int is(const char *cmd, const char *full, size_t minlen);
+
+static int in_scope(struct dbg_session *s, uint64_t it, uint64_t fg) {
+  switch (s->scope) {
+  case SCOPE_GROUP: return simt_dbg_group_of(s->sd, it) == fg;
+  case SCOPE_ITEMS: return it >= s->scope_a && it <= s->scope_b;
+  case SCOPE_ALL: return 1;
+  default: return it == s->focus;
+  }
+}
+
+/* Steps every work-item of the scope once, each from its own line; one that
+ * reaches a barrier waits there until every member of its group in the scope
+ * has arrived, then the whole group (members outside the scope run to the
+ * barrier first) goes on to its next statement. Reports for the focus. */
+static int step_set(struct dbg_session *s, int mode) {
+  uint64_t n = simt_dbg_items(s->sd), fg = simt_dbg_group_of(s->sd, s->focus);
+  uint32_t *from = calloc(n, sizeof(uint32_t));
+  uint8_t *phase = calloc(n, 1); /* 0 out, 1 to step, 2 stepped, 3 waits at a barrier */
+  int any = 0, rc = ST_NONE;
+  for (uint64_t it = 0; it < n; it++) {
+    int st = simt_dbg_state(s->sd, it, NULL);
+    if (!in_scope(s, it, fg) || st == SIMT_DBG_DONE || st == SIMT_DBG_FAULT) continue;
+    phase[it] = 1;
+    from[it] = dbg_item_line(s, it);
+    any = 1;
+  }
+  if (!any) {
+    fprintf(s->out, "Every work-item of the stepping scope has finished.\n");
+    goto out;
+  }
+  s->whit = 0;
+  for (int progress = 1; progress;) {
+    progress = 0;
+    for (uint64_t k = 0; k < n; k++) {
+      uint64_t it = k == 0 ? s->focus : k <= s->focus ? k - 1 : k; /* the focus first */
+      if (phase[it] != 1) continue;
+      if (simt_dbg_state(s->sd, it, NULL) == SIMT_DBG_BARRIER) {
+        phase[it] = 3;
+        continue;
+      }
+      struct step_arg a = {mode, from[it]};
+      int r = run_item(s, it, s->stepset, step_accept, &a);
+      if (r == ST_EXC) {
+        rc = ST_EXC;
+        goto out;
+      }
+      if (s->whit) {
+        s->focus = it;
+        rc = ST_WATCH;
+        goto out;
+      }
+      phase[it] = r == ST_NONE ? 3 : 2;
+    }
+    /* release the groups whose members in the scope all wait */
+    for (uint64_t it = 0; it < n; it++) {
+      if (phase[it] != 3) continue;
+      uint64_t g = simt_dbg_group_of(s->sd, it);
+      int all = 1;
+      for (uint64_t j = 0; j < n && all; j++)
+        if (phase[j] && phase[j] != 3 && simt_dbg_group_of(s->sd, j) == g) all = 0;
+      if (!all) continue;
+      if (barrier_sync(s, it) == ST_EXC) {
+        rc = ST_EXC;
+        goto out;
+      }
+      for (uint64_t j = 0; j < n; j++) {
+        if (phase[j] != 3 || simt_dbg_group_of(s->sd, j) != g) continue;
+        uint32_t pc;
+        simt_dbg_state(s->sd, j, &pc);
+        struct step_arg a = {mode, from[j]};
+        phase[j] = s->stepset[pc] && step_accept(s, j, pc, &a) ? 2 : 1;
+      }
+      progress = 1;
+    }
+  }
+  {
+    uint32_t pc;
+    int st = simt_dbg_state(s->sd, s->focus, &pc);
+    if (st == SIMT_DBG_DONE)
+      rc = ST_DONE;
+    else if (st == SIMT_DBG_BARRIER)
+      fprintf(s->out, "Work-item %" PRIu64 " waits at a barrier until its work-group arrives.\n",
+              s->focus);
+    if (st != SIMT_DBG_DONE)
+      rc = st != SIMT_DBG_BARRIER && s->bpset[pc] && bp_accept(s, s->focus, pc, NULL) ? ST_BP
+                                                                                      : ST_STEP;
+  }
+out:
+  free(from);
+  free(phase);
+  return rc;
+}
+
+static void scope_cmd(struct dbg_session *s, const char *arg) {
+  if (is(arg, "workitem", 4) || is(arg, "item", 4)) {
+    s->scope = SCOPE_ITEM;
+  } else if (is(arg, "workgroup", 5) || is(arg, "group", 5)) {
+    s->scope = SCOPE_GROUP;
+  } else if (!strcmp(arg, "all")) {
+    s->scope = SCOPE_ALL;
+  } else if (!strncmp(arg, "items ", 6)) {
+    uint64_t a, b;
+    if (sscanf(arg + 6, "%" SCNu64 "-%" SCNu64, &a, &b) != 2 || a > b) {
+      fprintf(s->out, "usage: scope items A-B (linear work-item indices, A <= B)\n");
+      return;
+    }
+    s->scope = SCOPE_ITEMS;
+    s->scope_a = a;
+    s->scope_b = b;
+  } else if (*arg) {
+    fprintf(s->out, "usage: scope [workitem | workgroup | all | items A-B]\n");
+    return;
+  }
+  if (s->scope == SCOPE_ITEMS)
+    fprintf(s->out, "Stepping scope: work-items %" PRIu64 "-%" PRIu64 ".\n", s->scope_a,
+            s->scope_b);
+  else
+    fprintf(s->out, "Stepping scope: %s.\n",
+            s->scope == SCOPE_GROUP ? "the focused work-item's work-group"
+            : s->scope == SCOPE_ALL ? "all work-items"
+                                    : "the focused work-item");
 }
 
 static void report(struct dbg_session *s, int rc) {
@@ -727,6 +953,7 @@ static void report(struct dbg_session *s, int rc) {
                 rc == ST_BP      ? "breakpoint"
                 : rc == ST_EXC   ? "exception"
                 : rc == ST_ENTRY ? "entry"
+                : rc == ST_WATCH ? "watch"
                                  : "step",
                 b ? b->id : 0);
   }
@@ -744,6 +971,14 @@ static void report(struct dbg_session *s, int rc) {
       snprintf(id, sizeof(id), "%d", b->id);
       bp_each(s, id, 0);
     }
+  } else if (rc == ST_WATCH) {
+    struct bp *b = NULL;
+    for (int i = 0; i < s->nbp; i++)
+      if (s->bps[i].id == s->whit) b = &s->bps[i];
+    fprintf(s->out, "Watchpoint %d: %s\nOld value = %s\nNew value = %s\n", s->whit,
+            b ? b->watch : "?", s->wold, s->wnew);
+    if (b) b->hits++;
+    where(s, NULL);
   } else if (rc == ST_STEP || rc == ST_ENTRY) {
     where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
   } else if (rc == ST_EXC) {
@@ -957,6 +1192,13 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       char err[200];
       if (eval(s, arg, &v, err, sizeof(err))) fprintf(s->out, "%s\n", err);
     }
+  } else if (is(cmd, "watch", 2)) {
+    if (!live)
+      fprintf(s->out, "No kernel is stopped.\n");
+    else
+      watch_add(s, arg);
+  } else if (is(cmd, "scope", 2)) {
+    scope_cmd(s, arg);
   } else if (!strcmp(cmd, "mi")) {
     dbg_mi_command(s, arg);
   } else if (is(cmd, "workitem", 2) || is(cmd, "workgroup", 5)) {
@@ -1085,11 +1327,15 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
       fprintf(s->out, "The launch stopped on a device exception and cannot continue.\n");
       break;
     }
+    int mode = kind == 's' ? 0 : kind == 'n' ? 1 : kind == 'u' ? 3 : 2;
     if (kind == 'c')
       rc = run_all(s);
+    else if (s->scope != SCOPE_ITEM)
+      rc = step_set(s, mode);
     else
-      rc = step_item(s, kind == 's' ? 0 : kind == 'n' ? 1 : kind == 'u' ? 3 : 2);
+      rc = step_item(s, mode);
     if (rc == ST_NONE) rc = ST_STEP;
+    watch_gc(s, 0);
   }
   if (s->quit && s->host_mode && !s->have_exc && !all_done(s)) {
     /* the front end left: finish the launch undebugged */
@@ -1099,6 +1345,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
       if (run_all(s) == ST_EXC) break;
     s->finished = !s->have_exc;
   }
+  watch_gc(s, 1);
   int ret = 0;
   if (s->have_exc) {
     if (exc) *exc = s->exc;

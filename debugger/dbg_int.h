@@ -22,6 +22,10 @@ struct bp {
   char kernel[64];
   char cond[256];
   int bound; /* matched the file of a launch at least once */
+  /* a watchpoint (line 0, no kernel): an expression of one work-item */
+  char watch[128];
+  uint64_t witem;
+  char wold[512]; /* its value when last looked at */
 };
 
 #define MAX_DIRS  16
@@ -54,7 +58,15 @@ struct dbg_session {
   int ndirs;
   char *files[MAX_FILES]; /* files of the launches seen (host mode) */
   int nfiles;
+  /* step scope: what step/next/finish/until advance together */
+  int scope;                 /* SCOPE_* */
+  uint64_t scope_a, scope_b; /* SCOPE_ITEMS: linear indices a..b */
+  /* the watchpoint that stopped the launch, with its old and new value */
+  int whit;
+  char wold[512], wnew[512];
 };
+
+enum { SCOPE_ITEM, SCOPE_GROUP, SCOPE_ALL, SCOPE_ITEMS };
 
 /* dbg_engine.c */
 /* The source line an item is at (0 when it has finished). */

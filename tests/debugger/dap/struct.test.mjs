@@ -73,9 +73,10 @@ test('inlined frames and struct variables', async () => {
     assert.equal(sv.body.value, '40');
     await dc.setBreakpointsRequest({ source: { path: kernel }, breakpoints: [] });
     const exited = dc.waitForEvent('exited');
+    const terminated = dc.waitForEvent('terminated');
     await dc.continueRequest({ threadId: tid });
     assert.equal((await exited).body.exitCode, 0);
-    await dc.waitForEvent('terminated');
+    await terminated;
     assert.match(stdout, /out: 42 9 15 21/);
   } finally {
     await dc.stop();
