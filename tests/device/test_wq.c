@@ -5,8 +5,8 @@
  * fill order, a wrong release value, capacity, a failed reservation, the
  * host channel waiting for a whole tree of children, switching while a
  * stream waits, command-block snapshots surviving slot reuse, slot reuse over
- * many laps and randomised switch points. Memory is an array; "threads"
- * are the launch hook or real pthreads for the reservation race.
+ * many laps, randomised switch points, a thousand children and a full queue. Memory is an array;
+ * "threads" are the launch hook or real pthreads for the reservation race.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -16,14 +16,15 @@
 #include "device/wq.h"
 #include "util/check_util.h"
 
-#define MEMW    (1u << 15)
-#define QA      1024u  /* queue address */
+#define MEMW    (1u << 18)
+#define QA      65536u /* queue address */
 #define DATA    20000u /* per-node words the tree writes */
 #define OUTA    30000u
 #define LOGN    4096
 #define K_TREE  1
 #define K_CHAIN 2
 #define K_LOG   3
+#define K_FAN   4
 
 struct world {
   uint64_t mem[MEMW];
@@ -65,6 +66,14 @@ static int w_group(void *ctx, const struct cp_launch_info *l, uint64_t g) {
         nc[k] = 1;
       }
       if (wq_submit(w->q, cmds, nc, w->fanout) == WQ_FULL) w->full++;
+    }
+  } else if (l->kernel == K_FAN) { /* arg children, one reservation each */
+    for (uint64_t k = 0; k < l->arg; k++) {
+      struct cp_op c = launch(K_LOG, k);
+      uint32_t one = 1;
+      int rc = wq_submit(w->q, &c, &one, 1);
+      ck_assert(rc == WQ_OK || rc == WQ_FULL);
+      w->full += rc == WQ_FULL;
     }
   } else if (l->kernel == K_CHAIN && l->arg > 0) {
     struct cp_op c = launch(K_CHAIN, l->arg - 1);
@@ -486,6 +495,46 @@ START_TEST(random_switch_points_give_the_uninterrupted_result) {
 }
 END_TEST
 
+/* One parent, `children` children of one block each, `rounds` times. */
+static void fan_case(uint32_t n, unsigned children, unsigned rounds, unsigned expect_run) {
+  struct world *w = new_world(n);
+  struct cp_stream dev, host;
+  ck_assert_int_eq(cp_stream_init(&dev, 0, 256), 0);
+  ck_assert_int_eq(cp_stream_init(&host, 1, 256), 0);
+  ck_assert_int_eq(wq_attach(&dev, &w->q), WQ_OK);
+  for (unsigned r = 1; r <= rounds; r++) {
+    add(&host, (struct cp_op){.kind = CP_OP_CHECKPOINT});
+    struct cp_op parent = launch(K_FAN, children);
+    ck_assert_int_eq(wq_host_block(&host, &w->q, r, &parent), WQ_OK);
+    add(&host, (struct cp_op){.kind = CP_OP_SIGNAL, .id = r});
+  }
+  struct cp_stream *ss[] = {&dev, &host};
+  ck_assert_int_eq(run(w, ss, 2, &dev, NULL), -1);
+  ck_assert(finished(&host));
+  ck_assert_uint_eq(w->full, rounds * (children - expect_run));
+  ck_assert_uint_eq(w->nlog, rounds * (expect_run + 2));
+  for (unsigned r = 0; r < rounds; r++) {
+    const uint64_t *l = &w->log[r * (expect_run + 2)];
+    ck_assert_uint_eq(l[0], (uint64_t)K_FAN << 32 | children);
+    for (unsigned k = 0; k < expect_run; k++) /* the ones that fit, in order */
+      ck_assert_uint_eq(l[1 + k], (uint64_t)K_LOG << 32 | k);
+    ck_assert_uint_eq(l[1 + expect_run], 99ull << 32 | (r + 1));
+  }
+  cp_stream_fini(&dev);
+  cp_stream_fini(&host);
+  free(w);
+}
+
+START_TEST(a_thousand_children_from_one_parent) {
+  fan_case(2048, 1000, 2, 1000);
+}
+END_TEST
+
+START_TEST(a_full_queue_fails_cleanly_and_stays_usable) {
+  fan_case(64, 1000, 3, 31); /* positions 1..62 hold 31 reservations of 2 */
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("wq");
   CU_ADD(s, ring_rules);
@@ -501,5 +550,7 @@ int main(void) {
   CU_ADD(s, fetched_block_is_snapshotted_in_the_trace);
   CU_ADD(s, slots_are_reused_over_many_laps);
   CU_ADD(s, random_switch_points_give_the_uninterrupted_result);
+  CU_ADD(s, a_thousand_children_from_one_parent);
+  CU_ADD(s, a_full_queue_fails_cleanly_and_stays_usable);
   return cu_run(s);
 }
