@@ -13,12 +13,15 @@
  * trace, reads of a location written in the block get the traced value, and
  * a launch issues only groups not yet completed. So no side effect happens
  * twice and no replayed operation sees memory another stream changed.
+ * FETCH (device/wq.h) snapshots a work-queue command block the same way and
+ * appends its commands when scheduled, so the stream grows as it runs.
  * This file must not create threads or look at OpenCL objects.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "device/cp_stream.h"
+#include "device/wq.h"
 
 int cp_stream_init(struct cp_stream *s, unsigned id, uint32_t trace_cap) {
   memset(s, 0, sizeof *s);
@@ -144,6 +147,7 @@ static uint32_t nodes_needed(const struct cp_op *op) {
   case CP_OP_COPY: return 2 * n + 1;
   case CP_OP_LAUNCH_INDIRECT: return 4;
   case CP_OP_LAUNCH: return 2;
+  case CP_OP_FETCH: return 2 + WQ_BLOCK_WORDS + 1;
   default: return 2;
   }
 }
@@ -170,6 +174,40 @@ static void resume(struct cp_stream *s) {
 static enum cp_step fail(struct cp_stream *s, int err) {
   s->error = err;
   return CP_STEP_ERROR;
+}
+
+/* The words a FETCH depends on, into scratch: the entry, the block's
+ * command count, its commands. First processing (replay false) reads memory
+ * (with forwarding) and records every word; a replay takes them from the
+ * trace (live memory only when the trace is disabled: the hazard). */
+static enum cp_step fetch_words(struct cp_stream *s, const struct cp_env *env,
+                                const struct cp_op *op, uint32_t i, bool replay) {
+  const struct cp_node *nd;
+  bool tr = s->tr.enabled;
+  if (op->n < WQ_MIN_ENTRIES) return fail(s, CP_ERR_BAD_OP);
+  uint64_t addr = op->a + wq_entry_off(op->n, op->b);
+  uint32_t total = 2;
+  for (uint32_t k = 0; k < total; k++) {
+    uint64_t v;
+    if (!replay) {
+      v = read_fwd(s, env, addr);
+      if (!push(s, CP_N_READ, i, addr, v)) return fail(s, CP_ERR_TRACE_FULL);
+    } else {
+      v = tr && (nd = find(s, CP_N_READ, i, k)) ? nd->value : env->load(env->ctx, addr);
+    }
+    s->scratch[k] = v;
+    if (k == 0) { /* the entry: where the block is */
+      if (v == 0) return fail(s, CP_ERR_BAD_OP);
+      addr = v;
+      continue;
+    }
+    if (k == 1) {
+      if (v > WQ_MAX_CMDS) return fail(s, CP_ERR_BAD_OP);
+      total = 2 + (uint32_t)v * WQ_CMD_WORDS;
+    }
+    addr++;
+  }
+  return CP_STEP_OK;
 }
 
 /* First processing of op i (i == tr.processed). */
@@ -237,6 +275,11 @@ static enum cp_step process(struct cp_stream *s, const struct cp_env *env, const
     s->next_group = 0;
     break;
   case CP_OP_SIGNAL: break;
+  case CP_OP_FETCH: {
+    enum cp_step r = fetch_words(s, env, op, i, false);
+    if (r != CP_STEP_OK) return r;
+    break;
+  }
   default: return fail(s, CP_ERR_BAD_OP);
   }
   if (!ok) return fail(s, CP_ERR_TRACE_FULL);
@@ -283,6 +326,11 @@ static enum cp_step reload(struct cp_stream *s, const struct cp_env *env, const 
     s->arg = tr && (nd = find(s, CP_N_READ, i, 1)) ? nd->value : env->load(env->ctx, op->a + 1);
     s->next_group = 0;
     break;
+  case CP_OP_FETCH: {
+    enum cp_step r = fetch_words(s, env, op, i, true);
+    if (r != CP_STEP_OK) return r;
+    break;
+  }
   default: break;
   }
   s->st.replay_scheduled++;
@@ -330,12 +378,30 @@ static bool note_groups(struct cp_stream *s, uint32_t i, uint64_t g, uint64_t n)
   return push(s, CP_N_GROUPS, i, g, n);
 }
 
+/* Schedules a FETCH: appends the snapshot's commands and the next FETCH,
+ * then frees the fetched entry for reuse (shadow GP_PUT = GP_GET + n - 1). */
+static enum cp_step schedule_fetch(struct cp_stream *s, const struct cp_env *env, uint32_t i) {
+  struct cp_op f = s->ops[i], cmds[WQ_MAX_CMDS];
+  uint32_t c = (uint32_t)s->scratch[1];
+  for (uint32_t k = 0; k < c; k++)
+    if (!wq_decode(&s->scratch[2 + k * WQ_CMD_WORDS], &cmds[k])) return fail(s, CP_ERR_BAD_OP);
+  for (uint32_t k = 0; k < c; k++)
+    if (cp_stream_append(s, &cmds[k]) != 0) return fail(s, CP_ERR_NO_MEMORY);
+  struct cp_op next = f;
+  next.b = f.b + 1;
+  if (cp_stream_append(s, &next) != 0) return fail(s, CP_ERR_NO_MEMORY);
+  env->store(env->ctx, f.a + WQ_SHADOW_PUT, next.b + f.n - 1);
+  if (env->scheduled) env->scheduled(env->ctx, s->id, i);
+  return CP_STEP_OK;
+}
+
 /* One scheduling step of op i; *finished says whether it is now scheduled. */
 static enum cp_step schedule(struct cp_stream *s, const struct cp_env *env, const struct cp_op *op,
                              uint32_t i, bool *finished) {
   uint32_t n = op->n > CP_MAX_WORDS ? CP_MAX_WORDS : op->n;
   *finished = true;
   switch (op->kind) {
+  case CP_OP_FETCH: return schedule_fetch(s, env, i); /* may move s->ops */
   case CP_OP_READ:
     for (uint32_t k = 0; k < n; k++)
       op->host[k] = s->scratch[k];
@@ -542,7 +608,9 @@ int cp_sched_run(struct cp_stream **streams, unsigned n, const struct cp_env *en
       cur = -1;
       continue;
     }
-    memset(blocked, 0, sizeof blocked); /* progress may unblock others */
+    /* Progress may unblock others; a replay step re-issues nothing, so two
+     * waiting streams must not keep waking each other by replaying. */
+    if (fresh) memset(blocked, 0, sizeof blocked);
     if (fresh && rng && rng_next(&rng) % (o->random_one_in ? o->random_one_in : 4) == 0) {
       cp_stream_switch_out(s, env);
       cur = -1;

@@ -29,6 +29,9 @@ enum cp_op_kind {
   CP_OP_WAIT_IDLE,       /* wait until every scheduled operation executed */
   CP_OP_PREDICATE,       /* run the next n operations only if word a == value */
   CP_OP_SIGNAL,          /* signal event id */
+  CP_OP_FETCH,           /* work queue at a (device/wq.h, n entries): snapshot the
+                            command block of position b into the trace, then append
+                            its commands and the FETCH of position b + 1 */
 };
 
 /* Most words one READ/WRITE/COPY/FILL operation may move. */
@@ -130,6 +133,7 @@ enum cp_step { CP_STEP_OK, CP_STEP_BLOCKED, CP_STEP_DONE, CP_STEP_ERROR };
 /* Errors a stream can stop with. */
 #define CP_ERR_TRACE_FULL (-1001)
 #define CP_ERR_BAD_OP     (-1002)
+#define CP_ERR_NO_MEMORY  (-1003)
 
 /* trace_cap nodes (at least 8); returns 0 or -1 on allocation failure. */
 int cp_stream_init(struct cp_stream *s, unsigned id, uint32_t trace_cap);
