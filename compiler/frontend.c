@@ -284,6 +284,19 @@ static int run_clang(char *const argv[], const char *errpath) {
   return (WIFEXITED(st) && WEXITSTATUS(st) == 0) ? 0 : 1;
 }
 
+/* The folder of the headers every kernel may include (compiler/include:
+ * assert.h): the source tree's while it exists, else the installed one. */
+static const char *cl_include_dir(void) {
+  static const char *const dirs[] = {LOCKSTEP_SOURCE_DIR "/compiler/include",
+                                     LOCKSTEP_CL_INCLUDE_DIR};
+  for (unsigned i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/assert.h", dirs[i]);
+    if (access(p, R_OK) == 0) return dirs[i];
+  }
+  return LOCKSTEP_CL_INCLUDE_DIR;
+}
+
 static const char *clang_path(void) {
   const char *p = getenv("LOCKSTEP_CLANG");
   return (p && *p) ? p : LOCKSTEP_CLANG;
@@ -342,7 +355,7 @@ int cc_compile(const char *source, const char *filename, const char *options,
                          "-I",
                          dir};
   unsigned nfixed = sizeof(fixed) / sizeof(fixed[0]);
-  char **argv = calloc(nfixed + (unsigned)o.nargs + 8, sizeof(char *));
+  char **argv = calloc(nfixed + (unsigned)o.nargs + 10, sizeof(char *));
   unsigned k = 0;
   for (unsigned i = 0; i < nfixed; i++)
     argv[k++] = (char *)fixed[i];
@@ -354,6 +367,9 @@ int cc_compile(const char *source, const char *filename, const char *options,
   }
   for (int i = 0; i < o.nargs; i++)
     argv[k++] = o.args[i];
+  /* after the caller's -I folders, so a header of theirs wins */
+  argv[k++] = "-I";
+  argv[k++] = (char *)cl_include_dir();
   argv[k++] = src_path;
   argv[k++] = "-o";
   argv[k++] = bc_path;

@@ -301,7 +301,10 @@ void dap_report_stop(void) {
   jw_kstr(&w, "reason", reason);
   jw_kint(&w, "threadId", (int64_t)D.focus + 1);
   jw_kbool(&w, "allThreadsStopped", 1);
-  jw_kstr(&w, "description", exc ? "Paused on a device exception" : desc);
+  jw_kstr(&w, "description",
+          !exc                              ? desc
+          : !strncmp(exc, "Assertion ", 10) ? "Paused on a failed assertion"
+                                            : "Paused on a device exception");
   if (exc) jw_kstr(&w, "text", exc);
   int64_t bp = 0;
   if (js_int(D.stop, "bp", &bp) && bp) {
@@ -954,7 +957,7 @@ void dap_request(const struct js *req) {
     struct jw w;
     jw_init(&w);
     jw_obj(&w);
-    jw_kstr(&w, "exceptionId", "device exception");
+    jw_kstr(&w, "exceptionId", strncmp(exc, "Assertion ", 10) ? "device exception" : "assertion");
     jw_kstr(&w, "description", exc);
     jw_kstr(&w, "breakMode", "always");
     jw_end(&w);

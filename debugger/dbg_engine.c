@@ -535,7 +535,7 @@ static void bp_info(struct dbg_session *s) {
 
 /* ---- running ---- */
 
-enum stop { ST_NONE, ST_STEP, ST_BP, ST_DONE, ST_EXC, ST_ENTRY, ST_WATCH };
+enum stop { ST_NONE, ST_STEP, ST_BP, ST_DONE, ST_EXC, ST_ENTRY, ST_WATCH, ST_ASSERT };
 
 /* Reports a device exception of an item. */
 static int exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
@@ -544,6 +544,14 @@ static int exc_stop(struct dbg_session *s, uint64_t item, const struct dev_excep
   s->focus = item;
   fprintf(s->out, "Device exception: %s\n", e->message);
   return ST_EXC;
+}
+
+/* A failed assert() of an item: a stop it can run on from. */
+static int assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
+  s->exc = *e;
+  s->asserted = 1;
+  s->focus = item;
+  return ST_ASSERT;
 }
 
 /* Brings every item of the group of `item` to the barrier it waits at and
@@ -562,6 +570,10 @@ static int barrier_sync(struct dbg_session *s, uint64_t item) {
         rc = exc_stop(s, its[i], &e);
         break;
       }
+      if (st == SIMT_DBG_ASSERT) {
+        rc = assert_stop(s, its[i], &e);
+        break;
+      }
       if (st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) break;
       if (r > MAX_ROUNDS) break;
     }
@@ -578,6 +590,7 @@ static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at
   struct dev_exception e;
   for (unsigned r = 0;; r++) {
     int st = simt_dbg_run(s->sd, item, stop_at, BUDGET, &e, s->out);
+    if (st == SIMT_DBG_ASSERT) return assert_stop(s, item, &e);
     uint32_t pc;
     st = simt_dbg_state(s->sd, item, &pc);
     if (st == SIMT_DBG_FAULT) return exc_stop(s, item, &e);
@@ -733,7 +746,7 @@ static int run_all(struct dbg_session *s) {
           s->focus = its[i];
           rc = s->whit ? ST_WATCH : ST_BP;
         }
-        if (rc == ST_BP || rc == ST_EXC || rc == ST_WATCH) break;
+        if (rc == ST_BP || rc == ST_EXC || rc == ST_WATCH || rc == ST_ASSERT) break;
         rc = ST_NONE;
         running = 1;
       }
@@ -863,8 +876,8 @@ static int step_set(struct dbg_session *s, int mode) {
       }
       struct step_arg a = {mode, from[it]};
       int r = run_item(s, it, s->stepset, step_accept, &a);
-      if (r == ST_EXC) {
-        rc = ST_EXC;
+      if (r == ST_EXC || r == ST_ASSERT) {
+        rc = r;
         goto out;
       }
       if (s->whit) {
@@ -882,8 +895,9 @@ static int step_set(struct dbg_session *s, int mode) {
       for (uint64_t j = 0; j < n && all; j++)
         if (phase[j] && phase[j] != 3 && simt_dbg_group_of(s->sd, j) == g) all = 0;
       if (!all) continue;
-      if (barrier_sync(s, it) == ST_EXC) {
-        rc = ST_EXC;
+      int br = barrier_sync(s, it);
+      if (br != ST_NONE) {
+        rc = br;
         goto out;
       }
       for (uint64_t j = 0; j < n; j++) {
@@ -950,11 +964,11 @@ static void report(struct dbg_session *s, int rc) {
     simt_dbg_state(s->sd, s->focus, &pc);
     struct bp *b = rc == ST_BP ? bp_at(s, pc) : NULL;
     dbg_mi_stop(s,
-                rc == ST_BP      ? "breakpoint"
-                : rc == ST_EXC   ? "exception"
-                : rc == ST_ENTRY ? "entry"
-                : rc == ST_WATCH ? "watch"
-                                 : "step",
+                rc == ST_BP                       ? "breakpoint"
+                : rc == ST_EXC || rc == ST_ASSERT ? "exception"
+                : rc == ST_ENTRY                  ? "entry"
+                : rc == ST_WATCH                  ? "watch"
+                                                  : "step",
                 b ? b->id : 0);
   }
   if (rc == ST_BP) {
@@ -979,6 +993,8 @@ static void report(struct dbg_session *s, int rc) {
             b ? b->watch : "?", s->wold, s->wnew);
     if (b) b->hits++;
     where(s, NULL);
+  } else if (rc == ST_ASSERT) {
+    where(s, s->exc.message);
   } else if (rc == ST_STEP || rc == ST_ENTRY) {
     where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
   } else if (rc == ST_EXC) {
@@ -1283,6 +1299,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   s->focus = 0;
   s->passes = 0;
   s->have_exc = 0;
+  s->asserted = 0;
   s->finished = 0;
   int entry = s->stop_entry;
   s->stop_entry = 0;
@@ -1328,6 +1345,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
       break;
     }
     int mode = kind == 's' ? 0 : kind == 'n' ? 1 : kind == 'u' ? 3 : 2;
+    s->asserted = 0;
     if (kind == 'c')
       rc = run_all(s);
     else if (s->scope != SCOPE_ITEM)

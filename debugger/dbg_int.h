@@ -52,6 +52,7 @@ struct dbg_session {
   int launched, finished, passes;
   struct dev_exception exc;
   int have_exc;
+  int asserted; /* the last stop was a failed assert(): exc says which */
   int stop_entry;
   int host_mode, stopped; /* stopped: this launch has prompted */
   char *dirs[MAX_DIRS];

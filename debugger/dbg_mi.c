@@ -87,7 +87,7 @@ void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id) {
   FILE *f = s->out;
   fprintf(f, "^mi {\"stop\":\"%s\",\"bp\":%d,", reason, bp_id);
   item_fields(s, s->focus);
-  if (s->have_exc) {
+  if (s->have_exc || s->asserted) {
     fprintf(f, ",\"exception\":");
     jstr(f, s->exc.message);
   }

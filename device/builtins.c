@@ -414,6 +414,7 @@ static void bi_upsample(BI_ARGS);
 static void bi_cross(BI_ARGS);
 static void bi_nop(BI_ARGS);
 static void bi_printf(BI_ARGS);
+static void bi_assert_fail(BI_ARGS);
 #include "device/builtins.def"
 #undef BI
 #undef WI
@@ -759,6 +760,16 @@ static void put_one(struct simt_lane *ln, struct out *o, const char *spec, char 
   }
   }
   if (k > 0) put(o, buf, (size_t)k < sizeof(buf) ? (size_t)k : sizeof(buf) - 1);
+}
+
+/* assert(cond) failed (compiler/include/assert.h): a device exception with
+ * the condition's text; file and line come from the call's line table. The
+ * debugger (simt_debug.c) turns it into a stop the work-item resumes from. */
+static void bi_assert_fail(BI_ARGS) {
+  BI_UNUSED;
+  char cond[256];
+  if (!read_str(ln, arg[0], cond, sizeof(cond))) return;
+  simt_fault(ln->cu, ln->w, ln->lane, ln->pc, LSI_TRAP_ASSERT, 0, "Assertion `%s' failed", cond);
 }
 
 static void bi_printf(BI_ARGS) {

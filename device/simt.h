@@ -82,6 +82,8 @@ enum simt_dbg_state {
   SIMT_DBG_BARRIER, /* in progress, waiting at a barrier; *pc is where it resumes */
   SIMT_DBG_DONE,    /* logically complete */
   SIMT_DBG_FAULT,   /* raised a device exception */
+  SIMT_DBG_ASSERT,  /* simt_dbg_run only: a failed assert(); the item stays in
+                       progress just after the call, *exc says which */
 };
 /* NULL with a message in err when the launch cannot run. The launch (and its
  * argbuf) is copied. */
@@ -99,8 +101,9 @@ uint64_t simt_dbg_group_items(const struct simt_dbg *s, uint64_t group, uint64_t
                               uint64_t max);
 /* Runs one item until it reaches a pc flagged in stop_at (after at least one
  * instruction), waits at a barrier, finishes or faults, or has taken about
- * budget branches. Returns the new state; a fault fills *exc. Printf output
- * is written to out. */
+ * budget branches. Returns the new state; a fault fills *exc, and so does a
+ * failed assertion (SIMT_DBG_ASSERT: the item can run on). Printf output is
+ * written to out. */
 int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint64_t budget,
                  struct dev_exception *exc, FILE *out);
 /* Releases the barrier of a group when every item waits at the same one

@@ -315,6 +315,12 @@ int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint
       run->have_exc = false;
       atomic_store(&run->stop, 0);
       cu->faulted = false;
+      if (run->exc.trap == LSI_TRAP_ASSERT && w->state == SIMT_WARP_FAULT) {
+        /* a stop, not an end: the item resumes after the call */
+        w->state = SIMT_WARP_RUN;
+        w->pc++;
+        return SIMT_DBG_ASSERT;
+      }
       w->state = SIMT_WARP_FAULT;
       return SIMT_DBG_FAULT;
     }

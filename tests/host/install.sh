@@ -15,6 +15,12 @@ case "$lib" in
   *) echo "install: FAIL: the .icd names a relative path: $lib"; exit 1 ;;
 esac
 [ -e "$stage$lib" ] || { echo "install: FAIL: the .icd names $lib, which was not installed"; exit 1; }
+# The kernel headers (assert.h) go where the installed compiler looks.
+prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$build/CMakeCache.txt")
+datadir=$(sed -n 's/^CMAKE_INSTALL_DATADIR:PATH=//p' "$build/CMakeCache.txt")
+case "$datadir" in /*) ;; *) datadir="$prefix/${datadir:-share}" ;; esac
+[ -f "$stage$datadir/lockstep/include/assert.h" ] ||
+  { echo "install: FAIL: no $datadir/lockstep/include/assert.h"; exit 1; }
 # The staged library loads through the loader when pointed at directly.
 out=$(OCL_ICD_VENDORS="$stage$lib" LD_PRELOAD="${LOCKSTEP_ASAN_RUNTIME:-}" ASAN_OPTIONS=detect_leaks=0 clinfo -l 2>&1)
 printf '%s\n' "$out" | grep -q 'Lockstep' || { echo "install: FAIL: installed library not found by clinfo: $out"; exit 1; }

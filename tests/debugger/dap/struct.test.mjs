@@ -118,3 +118,40 @@ test('a device exception stops at the faulting line', async () => {
     await dc.stop();
   }
 });
+
+test('a failed assert() stops like a breakpoint and the run goes on', async () => {
+  const dc = new DebugClient(lockstep, 'dap', 'lockstep', { env: process.env });
+  dc.defaultTimeout = 60000;
+  let stdout = '';
+  dc.on('output', (e) => {
+    if (e.body.category === 'stdout') stdout += e.body.output;
+  });
+  await dc.start();
+  try {
+    const file = path.join(srcdir, 'assert.cl');
+    const initialized = dc.waitForEvent('initialized');
+    await dc.initializeRequest({ adapterID: 'lockstep', linesStartAt1: true });
+    await dc.launchRequest({ program: hostRun, args: [file, '4', '2'], cwd: srcdir });
+    await initialized;
+    const stopped = dc.waitForEvent('stopped');
+    await dc.configurationDoneRequest();
+    const ev = (await stopped).body;
+    assert.equal(ev.reason, 'exception');
+    assert.equal(ev.text, "Assertion `x != 0' failed");
+    assert.equal(ev.description, 'Paused on a failed assertion');
+    assert.equal(ev.threadId, 3); // work-item 2 has x == 0
+    const top = (await dc.stackTraceRequest({ threadId: ev.threadId })).body.stackFrames[0];
+    assert.equal(top.line, 6);
+    assert.equal(top.source.path, file);
+    const x = await dc.evaluateRequest({ expression: 'x', frameId: top.id, context: 'hover' });
+    assert.equal(x.body.result, '0');
+    const info = await dc.customRequest('exceptionInfo', { threadId: ev.threadId });
+    assert.equal(info.body.exceptionId, 'assertion');
+    const exited = dc.waitForEvent('exited');
+    await dc.continueRequest({ threadId: ev.threadId });
+    await exited;
+    assert.match(stdout, /out: -32 -16 0 16/);
+  } finally {
+    await dc.stop();
+  }
+});
