@@ -34,6 +34,9 @@ void dbg_set_host_mode(struct dbg_session *s, int on);
  * (`directory DIR`, --source-dir); the current directory comes first. */
 void dbg_add_source_dir(struct dbg_session *s, const char *dir);
 int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs);
+/* The build options of the program the next launches come from (`edit`
+ * rebuilds it with these and -g); NULL for none. */
+void dbg_set_build_options(struct dbg_session *s, const char *options);
 /* Reads and runs commands until `run`/`start` (returns 0) or `quit`/end of
  * input (returns 1). */
 int dbg_prompt(struct dbg_session *s);
@@ -48,9 +51,15 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
 /* Connects to the front end named by LOCKSTEP_DEBUG_FD the first time it is
  * called (and runs the first prompt); 1 while this process is debugged. */
 int dbg_remote_active(void);
+/* What dbg_remote_launch gets as its argument: the program's source (NULL
+ * when built from a binary) and the options the host built it with. */
+struct dbg_source {
+  const char *source;
+  const char *options;
+};
 /* A dev_cmd.launch_fn: runs the launch under the engine on the device thread;
- * arg is the program's source (NULL when built from a binary). A launch that
- * arrives while another one is stopped runs at full speed undebugged. */
+ * arg is a struct dbg_source. A launch that arrives while another one is
+ * stopped runs at full speed undebugged. */
 int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *l,
                       struct dev_exception *exc);
 

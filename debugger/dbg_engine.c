@@ -36,6 +36,7 @@ void dbg_free(struct dbg_session *s) {
     free(s->dirs[i]);
   for (int i = 0; i < s->nfiles; i++)
     free(s->files[i]);
+  free(s->options);
   free(s);
 }
 
@@ -52,6 +53,11 @@ void dbg_add_source_dir(struct dbg_session *s, const char *dir) {
 int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs) {
   *dirs = (const char *const *)s->dirs;
   return s->ndirs;
+}
+
+void dbg_set_build_options(struct dbg_session *s, const char *options) {
+  free(s->options);
+  s->options = options ? strdup(options) : NULL;
 }
 
 void dbg_set_echo(struct dbg_session *s, int on) {
@@ -1110,6 +1116,17 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "%u\t%s\n", i, s->lines[i - 1]);
 }
 
+/* After an edit: statement starts and breakpoints of the new code. */
+static void edit_rebind(struct dbg_session *s) {
+  free(s->stepset);
+  free(s->bpset);
+  s->stepset = calloc(s->k->ninsns + 1, 1);
+  s->bpset = calloc(s->k->ninsns + 1, 1);
+  for (uint32_t m = 0; m < s->dbg->nmk; m++)
+    s->stepset[s->dbg->mk[m].pc_begin] = 1;
+  bp_bind(s);
+}
+
 /* ---- commands ---- */
 
 static int is(const char *cmd, const char *full, size_t minlen) {
@@ -1208,6 +1225,11 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       char err[200];
       if (eval(s, arg, &v, err, sizeof(err))) fprintf(s->out, "%s\n", err);
     }
+  } else if (is(cmd, "edit", 2)) {
+    if (!live)
+      fprintf(s->out, "No kernel is stopped.\n");
+    else if (dbg_edit(s, arg) == 0)
+      edit_rebind(s);
   } else if (is(cmd, "watch", 2)) {
     if (!live)
       fprintf(s->out, "No kernel is stopped.\n");
@@ -1374,6 +1396,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   *quit = s->quit;
   simt_dbg_close(s->sd);
   s->sd = NULL;
+  dbg_edit_end(s);
   for (uint32_t i = 0; i < s->nlines; i++)
     free(s->lines[i]);
   free(s->lines);

@@ -65,6 +65,12 @@ struct dbg_session {
   /* the watchpoint that stopped the launch, with its old and new value */
   int whit;
   char wold[512], wnew[512];
+  /* edit and continue: the options programs are rebuilt with, and the
+   * program the last edit built (the launch runs it through elaunch) */
+  char *options;
+  struct lsi_program *eprog;
+  struct dev_launch elaunch;
+  int edits;
 };
 
 enum { SCOPE_ITEM, SCOPE_GROUP, SCOPE_ALL, SCOPE_ITEMS };
@@ -79,6 +85,11 @@ uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item);
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
 /* The line a breakpoint binds to in the current launch's kernel, or 0. */
 uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
+
+/* dbg_edit.c: `edit LINE TEXT` (0 when the launch now runs the edited
+ * program), and freeing what edits built when the launch ends. */
+int dbg_edit(struct dbg_session *s, const char *arg);
+void dbg_edit_end(struct dbg_session *s);
 
 /* dbg_mi.c: `mi ...` commands and the records of stops and launches. */
 void dbg_mi_command(struct dbg_session *s, const char *arg);

@@ -231,13 +231,15 @@ static void sync_output(void) {
 
 int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *l,
                       struct dev_exception *exc) {
-  const char *src = arg;
+  const struct dbg_source *ps = arg;
+  const char *src = ps ? ps->source : NULL;
   if (!dbg_remote_active() || pthread_mutex_trylock(&busy)) return simt_launch(d, l, exc);
   char file[4096];
   if (!src || !find_source(src, file, sizeof(file)))
     snprintf(file, sizeof(file), "%s",
              l->prog && l->prog->nkernels ? l->prog->kernels[0].name : l->kernel->name);
   int quit = 0;
+  dbg_set_build_options(sess, ps ? ps->options : NULL);
   int rc = dbg_launch(sess, d, l, src, file, exc, &quit);
   if (quit) detached = 1;
   sync_output();

@@ -115,4 +115,27 @@ void *simt_dbg_mem(struct simt_dbg *s, uint64_t item, uint64_t addr, uint64_t si
 /* A register of the item (kernel arguments held in registers). */
 uint64_t *simt_dbg_reg(struct simt_dbg *s, uint64_t item, uint32_t reg);
 
+/* Edit and continue: how the caller moves work-items to rebuilt code. */
+struct simt_dbg_remap {
+  void *ctx;
+  /* Where the new kernel's prologue (frame addresses, arguments to their
+   * homes) ends: each moved item runs it before taking its new pc. */
+  uint32_t prologue_end;
+  /* The new pc for an item's old pc (token 0) or for the target of one of its
+   * control-flow tokens (token 1); UINT32_MAX when it has none. */
+  uint32_t (*pc)(void *ctx, uint64_t item, uint32_t old_pc, int token);
+  /* Moves an item's state: its private frame, and its group's local memory
+   * (the same buffers for every item of a group). 0 ok, else refused. */
+  int (*mem)(void *ctx, uint64_t item, const uint8_t *old_priv, uint8_t *new_priv,
+             const uint8_t *old_local, uint8_t *new_local);
+};
+/* Moves the held launch to l->kernel, a rebuild of its kernel taking the
+ * same arguments: launched groups and their in-progress items get state set
+ * up as at launch, then map moves each in-progress item across (which must
+ * be running, at a pc map knows); finished items stay finished, unlaunched
+ * ones start fresh in the new code. 0, or -1 with nothing changed. The
+ * caller keeps l->kernel alive until the launch is closed. */
+int simt_dbg_rekernel(struct simt_dbg *s, const struct dev_launch *l,
+                      const struct simt_dbg_remap *map);
+
 #endif

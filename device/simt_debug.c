@@ -407,3 +407,93 @@ uint64_t *simt_dbg_reg(struct simt_dbg *s, uint64_t item, uint32_t reg) {
   struct simt_cu *cu = group_get(s, g);
   return cu ? &cu->warps[j].reg[reg] : NULL;
 }
+
+int simt_dbg_rekernel(struct simt_dbg *s, const struct dev_launch *l,
+                      const struct simt_dbg_remap *map) {
+  char err[64];
+  const struct lsi_kernel *ok = s->run.k, *nk = l->kernel;
+  if (nk->nargs != ok->nargs || nk->argbuf_size != ok->argbuf_size) return -1;
+  struct simt_dbg *n = simt_dbg_open(s->run.dev, l, err, sizeof(err));
+  if (!n) return -1;
+  int good = n->nitems == s->nitems && map->prologue_end < nk->ninsns;
+  uint8_t *stop = calloc(nk->ninsns + 1, 1);
+  if (!stop) good = 0;
+  if (good) stop[map->prologue_end] = 1;
+  /* groups: finished ones stay finished, launched ones get fresh state and
+   * their __local argument buffers */
+  for (uint64_t g = 0; good && g < s->run.total_groups; g++) {
+    struct dbg_group *G = &s->groups[g];
+    if (G->state == 2) n->groups[g].state = 2;
+    if (G->state != 1) continue;
+    struct simt_cu *cu = group_get(n, g);
+    if (!cu) {
+      good = 0;
+      break;
+    }
+    for (uint32_t j = 0; j < ok->nargs; j++) {
+      if (ok->args[j].kind != LSI_ARG_LOCAL) continue;
+      uint64_t sz;
+      memcpy(&sz, s->argbuf + ok->args[j].buf_offset, 8);
+      memcpy(cu->local + n->run.local_arg_off[j], G->cu.local + s->run.local_arg_off[j], sz);
+    }
+  }
+  for (uint64_t item = 0; good && item < s->nitems; item++) {
+    uint64_t j, g = locate(s, item, &j);
+    if (s->groups[g].state != 1) continue;
+    struct simt_cu *ocu = &s->groups[g].cu, *ncu = &n->groups[g].cu;
+    struct simt_warp *ow = &ocu->warps[j], *nw = &ncu->warps[j];
+    if (ow->state == SIMT_WARP_DONE) {
+      nw->state = SIMT_WARP_DONE;
+      nw->live = nw->active = 0;
+      continue;
+    }
+    if (ow->state == SIMT_WARP_RUN && ow->pc == 0 && ow->epoch == 0) continue; /* not started */
+    if (ow->state != SIMT_WARP_RUN || ow->active != 1) {
+      good = 0;
+      break;
+    }
+    if (map->prologue_end) {
+      struct dev_exception e;
+      uint32_t at;
+      simt_dbg_run(n, item, stop, 1u << 20, &e, NULL);
+      if (simt_dbg_state(n, item, &at) != SIMT_DBG_RUN || at != map->prologue_end) {
+        good = 0;
+        break;
+      }
+    }
+    uint32_t pc = map->pc(map->ctx, item, ow->pc, 0);
+    good = pc < nk->ninsns;
+    /* the control-flow tokens, front to back */
+    for (unsigned t = ow->dq.head; good && t < ow->dq.tail; t++) {
+      simt_token tok = ow->dq.buf[t];
+      uint32_t tpc = map->pc(map->ctx, item, simt_token_pc(tok), 1);
+      good = tpc < nk->ninsns &&
+             simt_deque_push_back(
+                 &nw->dq, (simt_token){tok.mask, (tok.info & 0xffffffffu) | ((uint64_t)tpc << 32)});
+    }
+    if (good) good = !map->mem(map->ctx, item, ow->priv, nw->priv, ocu->local, ncu->local);
+    nw->pc = pc;
+    nw->epoch = 1;
+  }
+  free(stop);
+  if (!good) {
+    simt_dbg_close(n);
+    return -1;
+  }
+  /* take the new groups and kernel; n takes the old ones away */
+  struct dbg_group *tg = s->groups;
+  s->groups = n->groups;
+  n->groups = tg;
+  uint64_t *to = s->run.local_arg_off;
+  s->run.local_arg_off = n->run.local_arg_off;
+  n->run.local_arg_off = to;
+  s->run.local_total = n->run.local_total;
+  s->run.k = nk;
+  uint8_t *argbuf = s->argbuf;
+  s->run.lc = n->run.lc;
+  s->run.lc.argbuf = argbuf;
+  for (uint64_t g = 0; g < s->run.total_groups; g++)
+    if (s->groups[g].state == 1) s->groups[g].cu.run = &s->run;
+  simt_dbg_close(n);
+  return 0;
+}

@@ -10,6 +10,7 @@
 #define LOCKSTEP_RUNTIME_PROGRAM_H
 
 #include "compiler/cc.h"
+#include "debugger/dbg.h"
 #include "runtime/rt.h"
 
 struct rt_prog_cb {
@@ -38,6 +39,7 @@ struct _cl_program {
   uint64_t data_addr;
   atomic_uint nkernels; /* kernel objects attached (builds are refused) */
   struct rt_prog_cb *release_cbs;
+  struct dbg_source dbg_src; /* what a launch under `lockstep debug` gets */
 };
 
 struct _cl_kernel {

@@ -1,0 +1,280 @@
+/*
+ * dbg_edit.c - edit and continue (seed 003): `edit LINE TEXT` replaces one
+ * source line of the stopped launch's program, rebuilds it with -g, and moves
+ * every in-progress work-item to the new code at the same boundary (same
+ * line, same statement of the line), its variables copied by name, so the
+ * rest of the launch runs the edited code.
+ *
+ * It refuses, changing nothing, whenever the state cannot be mapped. It must
+ * not run work-items or print stops; the engine (dbg_engine.c) rebinds
+ * breakpoints afterwards.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cc.h"
+#include "compiler/cc_debug.h"
+#include "debugger/dbg_int.h"
+#include "device/simt.h"
+
+struct edit_map {
+  struct dbg_session *s;
+  const struct cc_debug *od, *nd;
+  const struct lsi_kernel *ok, *nk;
+  uint32_t edited; /* the edited line */
+  char why[300];   /* the first reason to refuse */
+};
+
+static uint32_t refuse(struct edit_map *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static uint32_t refuse(struct edit_map *m, const char *fmt, ...) {
+  if (!m->why[0]) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->why, sizeof(m->why), fmt, ap);
+    va_end(ap);
+  }
+  return UINT32_MAX;
+}
+
+/* Which statement of its line a microkernel is (0 for the first by pc). */
+static uint32_t mk_index(const struct cc_debug *d, const struct cc_microkernel *m) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < d->nmk; i++)
+    if (d->mk[i].file == m->file && d->mk[i].line_first == m->line_first &&
+        d->mk[i].pc_begin < m->pc_begin)
+      n++;
+  return n;
+}
+
+/* The index-th statement of a line, or NULL. */
+static const struct cc_microkernel *mk_find(const struct cc_debug *d, uint32_t file, uint32_t line,
+                                            uint32_t index) {
+  for (uint32_t i = 0; i < d->nmk; i++) {
+    const struct cc_microkernel *m = &d->mk[i];
+    if (m->file == file && m->line_first == line && mk_index(d, m) == index) return m;
+  }
+  return NULL;
+}
+
+static uint32_t map_pc(void *ctx, uint64_t item, uint32_t pc, int token) {
+  struct edit_map *e = ctx;
+  const struct cc_microkernel *m = cc_debug_mk_at(e->od, pc);
+  if (!m)
+    return refuse(e, "work-item %" PRIu64 " is at a point of the old code no statement covers",
+                  item);
+  uint32_t idx = mk_index(e->od, m), off = pc - m->pc_begin;
+  const struct cc_microkernel *n = mk_find(e->nd, m->file, m->line_first, idx);
+  if (!n) {
+    if (token)
+      return refuse(e,
+                    "line %u, where work-item %" PRIu64 " goes on after a branch, no longer has "
+                    "statement %u",
+                    m->line_first, item, idx + 1);
+    return refuse(e, "line %u, where work-item %" PRIu64 " is stopped, no longer has statement %u",
+                  m->line_first, item, idx + 1);
+  }
+  if (n->role != m->role)
+    return refuse(e, "statement %u of line %u, where work-item %" PRIu64 " %s, changed its kind",
+                  idx + 1, m->line_first, item, token ? "goes on after a branch" : "is stopped");
+  if (off == 0) return n->pc_begin;
+  if (token && m->line_first != e->edited && n->pc_end - n->pc_begin == m->pc_end - m->pc_begin)
+    return n->pc_begin + off;
+  if (token)
+    return refuse(e,
+                  "work-item %" PRIu64 " goes on inside line %u after a branch, which the edit "
+                  "changed",
+                  item, m->line_first);
+  return refuse(e,
+                "work-item %" PRIu64 " is stopped inside the statement at line %u; step to the "
+                "next line first",
+                item, m->line_first);
+}
+
+/* A variable is live at line when it is visible there and already declared. */
+static int live_at(const struct cc_symbol *y, uint32_t line) {
+  return line >= y->scope_first && line <= y->scope_last && (y->arg_index || y->line_decl < line);
+}
+
+/* The new home of an old variable: the same declaration, else the name as
+ * seen from line. */
+static const struct cc_symbol *new_home(const struct cc_debug *nd, const struct cc_symbol *o,
+                                        uint32_t line) {
+  for (uint32_t i = 0; i < nd->nsyms; i++) {
+    const struct cc_symbol *y = &nd->syms[i];
+    if (y->space == o->space && y->line_decl == o->line_decl && !strcmp(y->name, o->name)) return y;
+  }
+  const struct cc_symbol *y = cc_debug_find_symbol(nd, o->name, line);
+  return y && y->space == o->space ? y : NULL;
+}
+
+static int map_mem(void *ctx, uint64_t item, const uint8_t *opriv, uint8_t *npriv,
+                   const uint8_t *olocal, uint8_t *nlocal) {
+  struct edit_map *e = ctx;
+  uint32_t line = dbg_item_line(e->s, item);
+  for (uint32_t i = 0; i < e->od->nsyms; i++) {
+    const struct cc_symbol *o = &e->od->syms[i];
+    if (o->space != CC_SYM_PRIVATE && o->space != CC_SYM_LOCAL) continue;
+    if (o->space == CC_SYM_PRIVATE && !live_at(o, line)) continue;
+    const struct cc_symbol *n = new_home(e->nd, o, line);
+    if (!n)
+      return refuse(e,
+                    "variable '%s', live at line %u of work-item %" PRIu64 ", has no home in "
+                    "the edited program",
+                    o->name, line, item) != 0;
+    if (strcmp(n->type_name, o->type_name) || n->size != o->size)
+      return refuse(e, "variable '%s' changed type from '%s' to '%s'", o->name, o->type_name,
+                    n->type_name) != 0;
+    if (o->space == CC_SYM_PRIVATE) {
+      if (o->offset + o->size > e->ok->private_size || n->offset + n->size > e->nk->private_size)
+        return refuse(e, "variable '%s' lies outside the private frame", o->name) != 0;
+      memcpy(npriv + n->offset, opriv + o->offset, o->size);
+    } else {
+      if (o->offset + o->size > e->ok->local_size || n->offset + n->size > e->nk->local_size)
+        return refuse(e, "variable '%s' lies outside the local block", o->name) != 0;
+      memcpy(nlocal + n->offset, olocal + o->offset, o->size);
+    }
+  }
+  return 0;
+}
+
+/* The first statement after the kernel's own line: before it, the code
+ * sets up frame addresses and stores the arguments. */
+static uint32_t prologue_end(const struct cc_debug *d) {
+  uint32_t end = UINT32_MAX;
+  for (uint32_t i = 0; i < d->nmk; i++)
+    if (d->mk[i].line_first > d->line_first && d->mk[i].pc_begin < end) end = d->mk[i].pc_begin;
+  return end == UINT32_MAX ? 0 : end;
+}
+
+/* The program text with line `line` (1-based) replaced; malloc'd. */
+static char *edited_source(struct dbg_session *s, uint32_t line, const char *text) {
+  size_t n = 1;
+  for (uint32_t i = 0; i < s->nlines; i++)
+    n += strlen(i + 1 == line ? text : s->lines[i]) + 1;
+  char *src = malloc(n), *p = src;
+  if (!src) return NULL;
+  for (uint32_t i = 0; i < s->nlines; i++) {
+    const char *t = i + 1 == line ? text : s->lines[i];
+    size_t k = strlen(t);
+    memcpy(p, t, k);
+    p += k;
+    *p++ = '\n';
+  }
+  *p = 0;
+  return src;
+}
+
+static const struct lsi_kernel *kernel_named(const struct lsi_program *p, const char *name) {
+  for (uint32_t i = 0; p && i < p->nkernels; i++)
+    if (!strcmp(p->kernels[i].name, name)) return &p->kernels[i];
+  return NULL;
+}
+
+/* Same arguments, same program-scope data: the launch's buffers and data
+ * segment serve the new kernel unchanged. */
+static const char *compatible(const struct dev_launch *l, const struct lsi_program *np,
+                              const struct lsi_kernel *nk) {
+  const struct lsi_kernel *ok = l->kernel;
+  if (nk->nargs != ok->nargs || nk->argbuf_size != ok->argbuf_size)
+    return "the kernel's arguments changed";
+  for (uint32_t j = 0; j < ok->nargs; j++)
+    if (nk->args[j].kind != ok->args[j].kind || nk->args[j].size != ok->args[j].size ||
+        nk->args[j].buf_offset != ok->args[j].buf_offset)
+      return "the kernel's arguments changed";
+  uint32_t od = l->prog ? l->prog->data_size : 0;
+  if (np->data_size != od || (od && memcmp(np->data_init, l->prog->data_init, od)))
+    return "the program's __global or __constant data changed";
+  if (!nk->debug) return "the edited kernel has no debug tables";
+  return NULL;
+}
+
+int dbg_edit(struct dbg_session *s, const char *arg) {
+  char *end;
+  unsigned long line = strtoul(arg, &end, 10);
+  if (end == arg || (*end && !isspace((unsigned char)*end))) {
+    fprintf(s->out, "usage: edit LINE NEW-TEXT (replaces one line of the kernel source)\n");
+    return -1;
+  }
+  if (*end) end++; /* one space separates the number; the rest is the line */
+  if (!s->nlines) {
+    fprintf(s->out, "Edit refused: the program's source is not known.\n");
+    return -1;
+  }
+  if (line < 1 || line > s->nlines) {
+    fprintf(s->out, "Edit refused: line %lu is outside %s, which has %u lines.\n", line, s->file,
+            s->nlines);
+    return -1;
+  }
+  if (s->have_exc) {
+    fprintf(s->out, "Edit refused: the launch stopped on a device exception.\n");
+    return -1;
+  }
+  uint64_t nitems = simt_dbg_items(s->sd);
+  for (uint64_t it = 0; it < nitems; it++)
+    if (simt_dbg_state(s->sd, it, NULL) == SIMT_DBG_BARRIER) {
+      fprintf(s->out,
+              "Edit refused: work-item %" PRIu64 " waits at a barrier; step its work-group past "
+              "the barrier first.\n",
+              it);
+      return -1;
+    }
+  char *src = edited_source(s, (uint32_t)line, end);
+  /* diagnostics and the new line tables name the file the user sees */
+  const char *fname = strrchr(s->file, '/') ? strrchr(s->file, '/') + 1 : s->file;
+  char opts[1024];
+  snprintf(opts, sizeof(opts), "%s -g", s->options ? s->options : "");
+  struct lsi_program *np = NULL;
+  char *log = strdup("");
+  int rc = src ? cc_build(src, fname, opts, &np, &log) : CC_OUT_OF_MEMORY;
+  free(src);
+  const struct lsi_kernel *nk = rc == CC_OK ? kernel_named(np, s->k->name) : NULL;
+  const char *bad = rc != CC_OK ? "the edited program does not build"
+                    : !nk       ? "the edited program has no kernel of this name"
+                                : compatible(s->l, np, nk);
+  if (bad) {
+    fprintf(s->out, "Edit refused: %s.\n", bad);
+    if (rc != CC_OK && log && *log) fprintf(s->out, "%s", log);
+    free(log);
+    if (np) cc_program_free(np);
+    return -1;
+  }
+  free(log);
+  struct edit_map m = {s, s->dbg, nk->debug, s->k, nk, (uint32_t)line, ""};
+  struct dev_launch nl = *s->l;
+  nl.prog = np;
+  nl.kernel = nk;
+  struct simt_dbg_remap rm = {&m, prologue_end(nk->debug), map_pc, map_mem};
+  if (simt_dbg_rekernel(s->sd, &nl, &rm)) {
+    fprintf(s->out, "Edit refused: %s.\n", m.why[0] ? m.why : "the work-items cannot be moved");
+    cc_program_free(np);
+    return -1;
+  }
+  /* the launch runs the new program now; the one an earlier edit made can go */
+  struct lsi_program *old = s->eprog;
+  s->eprog = np;
+  s->elaunch = nl;
+  s->l = &s->elaunch;
+  s->k = nk;
+  s->dbg = nk->debug;
+  if (old) cc_program_free(old);
+  char *t = strdup(end);
+  if (t) {
+    free(s->lines[line - 1]);
+    s->lines[line - 1] = t;
+  }
+  s->edits++;
+  fprintf(s->out,
+          "Line %lu is now:\n%lu\t%s\nRebuilt; the stopped work-items go on in the new code.\n",
+          line, line, end);
+  return 0;
+}
+
+void dbg_edit_end(struct dbg_session *s) {
+  if (s->eprog) cc_program_free(s->eprog);
+  s->eprog = NULL;
+}
