@@ -417,6 +417,10 @@ int dap_query(struct dap_reply *r, const char *fmt, ...) {
   return -1;
 }
 
+void dap_interrupt(void) {
+  send_line("interrupt", "");
+}
+
 int dap_resume(const char *cmd) {
   if (!D.prompting) return -1;
   D.prompting = 0;

@@ -31,6 +31,12 @@ struct dap_bp {
   char msg[200]; /* why it is not verified */
 };
 
+/* A data breakpoint (an engine watchpoint on one work-item's expression). */
+#define DAP_MAX_DBPS 16
+struct dap_dbp {
+  int id, engine_id;
+};
+
 /* A variables reference: a scope or a structured value of one work-item. */
 enum { VR_PRIVATE, VR_LOCAL, VR_ARGS, VR_IDS, VR_VALUE };
 struct dap_vref {
@@ -74,6 +80,10 @@ struct dap {
   /* breakpoints */
   struct dap_bp bps[DAP_MAX_BPS];
   int nbps, next_bp_id;
+  struct dap_dbp dbps[DAP_MAX_DBPS];
+  int ndbps;
+  int line_eids[DAP_MAX_BPS]; /* engine ids of the line breakpoints we made */
+  int nline_eids;
   /* variables references of the current stop */
   struct dap_vref *vrefs;
   size_t nvrefs, cap_vrefs;
@@ -90,6 +100,8 @@ void dap_output(const char *category, const char *text, size_t n);
 /* Runs one engine command while it prompts and collects its answer. */
 int dap_query(struct dap_reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void dap_reply_free(struct dap_reply *r);
+/* Asks the engine to pause the launch running at full speed. */
+void dap_interrupt(void);
 /* Sends a command that lets the kernel run (answered by a later prompt). */
 int dap_resume(const char *cmd);
 int dap_spawn(const char *program, const struct js *args, const struct js *env, char *err,

@@ -172,8 +172,17 @@ void dap_sync_bps(void) {
   if (!D.prompting || !D.bps_dirty) return;
   D.bps_dirty = 0;
   struct dap_reply r;
-  dap_query(&r, "delete");
-  dap_reply_free(&r);
+  /* only the line breakpoints: data breakpoints stay */
+  char del[8 + DAP_MAX_BPS * 12] = "delete";
+  for (int i = 0; i < D.nline_eids; i++) {
+    size_t l = strlen(del);
+    snprintf(del + l, sizeof(del) - l, " %d", D.line_eids[i]);
+  }
+  D.nline_eids = 0;
+  if (strcmp(del, "delete")) {
+    dap_query(&r, "%s", del);
+    dap_reply_free(&r);
+  }
   for (int i = 0; i < D.nbps; i++) {
     struct dap_bp *b = &D.bps[i];
     char cond[512] = "";
@@ -188,6 +197,7 @@ void dap_sync_bps(void) {
     dap_query(&r, "break %s:%u%s%s", b->path, b->line, cond[0] ? " if " : "", cond);
     b->engine_id = 0;
     if (r.text && !strncmp(r.text, "Breakpoint ", 11)) b->engine_id = atoi(r.text + 11);
+    if (b->engine_id && D.nline_eids < DAP_MAX_BPS) D.line_eids[D.nline_eids++] = b->engine_id;
     dap_reply_free(&r);
   }
   if (D.launch || D.stopped) {
@@ -288,6 +298,7 @@ void dap_report_stop(void) {
                        : !strcmp(why, "breakpoint") ? "breakpoint"
                        : !strcmp(why, "exception")  ? "exception"
                        : !strcmp(why, "watch")      ? "data breakpoint"
+                       : !strcmp(why, "pause")      ? "pause"
                        : !strcmp(why, "entry")      ? (D.pause_pending ? "pause" : "entry")
                                                     : "step";
   D.pause_pending = 0;
@@ -310,8 +321,11 @@ void dap_report_stop(void) {
   if (js_int(D.stop, "bp", &bp) && bp) {
     jw_key(&w, "hitBreakpointIds");
     jw_arr(&w);
-    for (int i = 0; i < D.nbps; i++)
+    int watch = why && !strcmp(why, "watch");
+    for (int i = 0; !watch && i < D.nbps; i++)
       if (D.bps[i].engine_id == bp) jw_int(&w, D.bps[i].id);
+    for (int i = 0; watch && i < D.ndbps; i++)
+      if (D.dbps[i].engine_id == bp) jw_int(&w, D.dbps[i].id);
     jw_end(&w);
   }
   dap_event_end(&w);
@@ -828,6 +842,119 @@ static void req_write_memory(const struct js *req, const struct js *a) {
   ok_body(req, &w);
 }
 
+/* ---- data breakpoints (engine watchpoints) ---- */
+
+/* dataId "ITEM:EXPR": an expression of one work-item. */
+static void req_data_bp_info(const struct js *req, const struct js *a) {
+  const char *name = js_str(a, "name");
+  int64_t ref = 0;
+  if (!name) BAD("dataBreakpointInfo needs 'name'");
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  char expr[600] = "";
+  uint64_t item = D.focus;
+  const char *why = NULL;
+  if (!D.stopped) {
+    why = "data breakpoints can be set while a kernel is stopped";
+  } else if (js_int(a, "variablesReference", &ref) && ref) {
+    if (ref < 1 || (size_t)ref > D.nvrefs) {
+      why = "unknown variablesReference";
+    } else {
+      struct dap_vref v = D.vrefs[ref - 1];
+      item = v.item;
+      if (v.kind == VR_IDS)
+        why = "work-item ids do not change";
+      else if (v.kind == VR_VALUE)
+        child_expr(&v, name, expr, sizeof(expr));
+      else
+        snprintf(expr, sizeof(expr), "%s", name);
+    }
+  } else {
+    snprintf(expr, sizeof(expr), "%s", name);
+  }
+  if (why) {
+    jw_key(&w, "dataId");
+    jw_null(&w);
+    jw_kstr(&w, "description", why);
+  } else {
+    char id[640], desc[700];
+    snprintf(id, sizeof(id), "%" PRIu64 ":%s", item, expr);
+    snprintf(desc, sizeof(desc), "%s (work-item %" PRIu64 ")", expr, item);
+    jw_kstr(&w, "dataId", id);
+    jw_kstr(&w, "description", desc);
+    jw_key(&w, "accessTypes");
+    jw_arr(&w);
+    jw_str(&w, "write");
+    jw_end(&w);
+    jw_kbool(&w, "canPersist", 0);
+  }
+  jw_end(&w);
+  ok_body(req, &w);
+}
+
+/* Replaces every data breakpoint: the engine watches each expression for
+ * its work-item until the item finishes or the launch ends. */
+static void req_set_data_bps(const struct js *req, const struct js *a) {
+  const struct js *list = js_get(a, "breakpoints");
+  if (!list || list->type != JS_ARR) BAD("setDataBreakpoints needs a 'breakpoints' array");
+  struct dap_reply r;
+  for (int i = 0; D.stopped && D.prompting && i < D.ndbps; i++) {
+    dap_query(&r, "delete %d", D.dbps[i].engine_id);
+    dap_reply_free(&r);
+  }
+  D.ndbps = 0;
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  jw_key(&w, "breakpoints");
+  jw_arr(&w);
+  for (size_t i = 0; i < list->n; i++) {
+    const struct js *b = &list->kids[i];
+    const char *id = js_str(b, "dataId"), *acc = js_str(b, "accessType");
+    char *colon = id ? strchr(id, ':') : NULL;
+    char msg[300] = "";
+    int eid = 0;
+    if (!colon || colon == id || !colon[1])
+      snprintf(msg, sizeof(msg), "bad dataId: use the one dataBreakpointInfo gives");
+    else if (acc && strcmp(acc, "write"))
+      snprintf(msg, sizeof(msg), "only writes can be watched");
+    else if (js_str(b, "condition") || js_str(b, "hitCondition"))
+      snprintf(msg, sizeof(msg), "data breakpoints take no condition");
+    else if (!D.stopped || !D.prompting)
+      snprintf(msg, sizeof(msg), "data breakpoints can be set while a kernel is stopped");
+    else if (D.ndbps == DAP_MAX_DBPS)
+      snprintf(msg, sizeof(msg), "too many data breakpoints");
+    if (!msg[0]) {
+      uint64_t item = strtoull(id, NULL, 10);
+      dap_query(&r, "mi focus %" PRIu64, item);
+      dap_reply_free(&r);
+      dap_query(&r, "watch %s", colon + 1);
+      if (!r.text || sscanf(r.text, "Watchpoint %d:", &eid) != 1 || eid <= 0)
+        snprintf(msg, sizeof(msg), "%.*s", r.text ? (int)strcspn(r.text, "\n") : 0,
+                 r.text ? r.text : "");
+      dap_reply_free(&r);
+      dap_query(&r, "mi focus %" PRIu64, D.focus);
+      dap_reply_free(&r);
+    }
+    jw_obj(&w);
+    if (eid > 0) {
+      D.dbps[D.ndbps].engine_id = eid;
+      D.dbps[D.ndbps].id = D.next_bp_id++;
+      jw_kint(&w, "id", D.dbps[D.ndbps].id);
+      D.ndbps++;
+      jw_kbool(&w, "verified", 1);
+    } else {
+      jw_kbool(&w, "verified", 0);
+      jw_kstr(&w, "message", msg[0] ? msg : "cannot watch that expression");
+    }
+    jw_end(&w);
+  }
+  jw_end(&w);
+  jw_end(&w);
+  ok_body(req, &w);
+}
+
 /* ---- running ---- */
 
 static void req_step(const struct js *req, const struct js *a, const char *engine_cmd) {
@@ -895,6 +1022,7 @@ static void req_initialize(const struct js *req) {
               "\"supportsWriteMemoryRequest\":true,"
               "\"supportsTerminateRequest\":true,"
               "\"supportsExceptionInfoRequest\":true,"
+              "\"supportsDataBreakpoints\":true,"
               "\"supportsSteppingGranularity\":false,"
               "\"supportsFunctionBreakpoints\":false,"
               "\"supportTerminateDebuggee\":true}");
@@ -948,8 +1076,16 @@ void dap_request(const struct js *req) {
     req_step(req, a, "step");
   } else if (!strcmp(c, "stepOut")) {
     req_step(req, a, "finish");
+  } else if (!strcmp(c, "dataBreakpointInfo")) {
+    req_data_bp_info(req, a);
+  } else if (!strcmp(c, "setDataBreakpoints")) {
+    req_set_data_bps(req, a);
   } else if (!strcmp(c, "pause")) {
-    if (!D.stopped) D.pause_pending = 1;
+    if (!D.stopped) {
+      /* the next launch stops at entry; one running stops where it is */
+      D.pause_pending = 1;
+      if (D.started && !D.prompting) dap_interrupt();
+    }
     dap_respond(req, 1, NULL, NULL);
   } else if (!strcmp(c, "exceptionInfo")) {
     const char *exc = js_str(D.stop, "exception");

@@ -34,6 +34,10 @@ void dbg_set_host_mode(struct dbg_session *s, int on);
  * (`directory DIR`, --source-dir); the current directory comes first. */
 void dbg_add_source_dir(struct dbg_session *s, const char *dir);
 int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs);
+/* Asked now and then while work-items run: a non-zero answer stops the
+ * launch at the next statement of the item running (a pause). */
+typedef int (*dbg_poll_fn)(void *ctx);
+void dbg_set_interrupt(struct dbg_session *s, dbg_poll_fn poll, void *ctx);
 /* The build options of the program the next launches come from (`edit`
  * rebuilds it with these and -g); NULL for none. */
 void dbg_set_build_options(struct dbg_session *s, const char *options);

@@ -55,6 +55,11 @@ int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs) {
   return s->ndirs;
 }
 
+void dbg_set_interrupt(struct dbg_session *s, dbg_poll_fn poll, void *ctx) {
+  s->interrupt = poll;
+  s->ictx = ctx;
+}
+
 void dbg_set_build_options(struct dbg_session *s, const char *options) {
   free(s->options);
   s->options = options ? strdup(options) : NULL;
@@ -541,7 +546,7 @@ static void bp_info(struct dbg_session *s) {
 
 /* ---- running ---- */
 
-enum stop { ST_NONE, ST_STEP, ST_BP, ST_DONE, ST_EXC, ST_ENTRY, ST_WATCH, ST_ASSERT };
+enum stop { ST_NONE, ST_STEP, ST_BP, ST_DONE, ST_EXC, ST_ENTRY, ST_WATCH, ST_ASSERT, ST_PAUSE };
 
 /* Reports a device exception of an item. */
 static int exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
@@ -595,6 +600,12 @@ static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at
                     int (*accept)(struct dbg_session *, uint64_t, uint32_t, void *), void *arg) {
   struct dev_exception e;
   for (unsigned r = 0;; r++) {
+    if (!s->paused && s->interrupt && s->interrupt(s->ictx)) s->paused = 1;
+    if (s->paused) {
+      /* a pause: this item stops at its next statement */
+      stop_at = s->stepset;
+      accept = NULL;
+    }
     int st = simt_dbg_run(s->sd, item, stop_at, BUDGET, &e, s->out);
     if (st == SIMT_DBG_ASSERT) return assert_stop(s, item, &e);
     uint32_t pc;
@@ -750,9 +761,10 @@ static int run_all(struct dbg_session *s) {
         rc = run_item(s, its[i], w ? s->stepset : s->bpset, w ? watch_accept : bp_accept, NULL);
         if (rc == ST_STEP) {
           s->focus = its[i];
-          rc = s->whit ? ST_WATCH : ST_BP;
+          rc = s->whit ? ST_WATCH : s->paused ? ST_PAUSE : ST_BP;
         }
-        if (rc == ST_BP || rc == ST_EXC || rc == ST_WATCH || rc == ST_ASSERT) break;
+        if (rc == ST_BP || rc == ST_EXC || rc == ST_WATCH || rc == ST_ASSERT || rc == ST_PAUSE)
+          break;
         rc = ST_NONE;
         running = 1;
       }
@@ -973,9 +985,12 @@ static void report(struct dbg_session *s, int rc) {
                 rc == ST_BP                       ? "breakpoint"
                 : rc == ST_EXC || rc == ST_ASSERT ? "exception"
                 : rc == ST_ENTRY                  ? "entry"
+                : rc == ST_PAUSE                  ? "pause"
                 : rc == ST_WATCH                  ? "watch"
                                                   : "step",
-                b ? b->id : 0);
+                rc == ST_WATCH ? s->whit
+                : b            ? b->id
+                               : 0);
   }
   if (rc == ST_BP) {
     uint32_t pc;
@@ -1001,6 +1016,8 @@ static void report(struct dbg_session *s, int rc) {
     where(s, NULL);
   } else if (rc == ST_ASSERT) {
     where(s, s->exc.message);
+  } else if (rc == ST_PAUSE) {
+    where(s, "Interrupted");
   } else if (rc == ST_STEP || rc == ST_ENTRY) {
     where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
   } else if (rc == ST_EXC) {
@@ -1322,6 +1339,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   s->passes = 0;
   s->have_exc = 0;
   s->asserted = 0;
+  s->paused = 0;
   s->finished = 0;
   int entry = s->stop_entry;
   s->stop_entry = 0;
@@ -1368,6 +1386,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
     }
     int mode = kind == 's' ? 0 : kind == 'n' ? 1 : kind == 'u' ? 3 : 2;
     s->asserted = 0;
+    s->paused = 0;
     if (kind == 'c')
       rc = run_all(s);
     else if (s->scope != SCOPE_ITEM)

@@ -52,7 +52,10 @@ struct dbg_session {
   int launched, finished, passes;
   struct dev_exception exc;
   int have_exc;
-  int asserted; /* the last stop was a failed assert(): exc says which */
+  int asserted;          /* the last stop was a failed assert(): exc says which */
+  dbg_poll_fn interrupt; /* a front end asks to pause a running launch */
+  void *ictx;
+  int paused; /* it did: the item running stops at its next statement */
   int stop_entry;
   int host_mode, stopped; /* stopped: this launch has prompted */
   char *dirs[MAX_DIRS];

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,24 @@ static char *remote_read(void *ctx, const char *prompt) {
   }
 }
 
+/* dbg_poll_fn: has the front end asked to pause the running launch? It
+ * sends `interrupt` lines only then; anything else is dropped. */
+static int remote_interrupt(void *ctx) {
+  (void)ctx;
+  int hit = 0;
+  for (;;) {
+    if (rpos == rlen) {
+      struct pollfd p = {.fd = sock, .events = POLLIN};
+      if (detached || sock < 0 || poll(&p, 1, 0) <= 0) break;
+    }
+    char *l = recv_line();
+    if (!l) break;
+    hit |= !strcmp(l, "interrupt");
+    free(l);
+  }
+  return hit;
+}
+
 static void connect_once(void) {
   const char *v = getenv("LOCKSTEP_DEBUG_FD");
   if (!v || !*v) return;
@@ -144,6 +163,7 @@ static void connect_once(void) {
   sess = dbg_new(out, remote_read, NULL);
   if (!sess) return;
   dbg_set_host_mode(sess, 1);
+  dbg_set_interrupt(sess, remote_interrupt, NULL);
   const char *dirs = getenv("LOCKSTEP_DEBUG_DIRS");
   if (dirs) {
     char *copy = strdup(dirs), *save = NULL;
