@@ -49,7 +49,7 @@ test('a data breakpoint set from the editor stops where the variable changes', a
   const dc = client();
   const file = path.join(srcdir, 'edit.cl');
   try {
-    const { init, stopped } = await start(dc, file, 2, 2, [6]);
+    const { init, stopped } = await start(dc, file, 2, 2, [7]);
     assert.equal(init.body.supportsDataBreakpoints, true);
     assert.equal(stopped.reason, 'breakpoint');
     const { ref } = await privateScope(dc, stopped.threadId);
@@ -119,7 +119,7 @@ test('writeMemory changes a buffer the rest of the run reads', async () => {
   const dc = client();
   const file = path.join(srcdir, 'edit.cl');
   try {
-    const { stopped } = await start(dc, file, 2, 2, [6]);
+    const { stopped } = await start(dc, file, 2, 2, [7]);
     const { ref } = await privateScope(dc, stopped.threadId);
     const args = (await dc.variablesRequest({ variablesReference: ref })).body.variables;
     const inArg = args.find((v) => v.name === 'in') ?? (await (async () => {
@@ -151,7 +151,7 @@ test('terminate ends the host program while a kernel is stopped', async () => {
   const dc = client();
   const file = path.join(srcdir, 'edit.cl');
   try {
-    const { stopped } = await start(dc, file, 2, 2, [6]);
+    const { stopped } = await start(dc, file, 2, 2, [7]);
     assert.equal(stopped.reason, 'breakpoint');
     const terminated = dc.waitForEvent('terminated');
     await dc.terminateRequest();
