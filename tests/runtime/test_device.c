@@ -287,7 +287,8 @@ START_TEST(values_are_consistent) {
     ck_assert_msg(seen, "%s not claimed", features[i]);
   }
   ck_assert_uint_eq(ulong_info(CL_DEVICE_SVM_CAPABILITIES), 0);
-  ck_assert_uint_eq(ulong_info(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES), 0);
+  ck_assert_uint_eq(ulong_info(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES),
+                    CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT);
   ck_assert_uint_eq(uint_info(CL_DEVICE_MAX_READ_IMAGE_ARGS), 0);
   char il[8];
   size_t n;
