@@ -101,9 +101,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
 #define RET_NONE()   return rt_info(sz, pv, ret, NULL, 0)
 
 static const cl_name_version c_versions[] = {
-    {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
-    {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
-    {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
+    {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
+    {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}, {CL_MAKE_VERSION(2, 0, 0), "OpenCL C"},
     {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
 };
 
@@ -119,6 +118,7 @@ static const cl_name_version c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_device_enqueue"},
 };
 
 /* Program-scope global variables: the largest one the device promises, and
@@ -219,7 +219,7 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
   case CL_DEVICE_PROFILE: RET_STR("FULL_PROFILE");
   case CL_DEVICE_VERSION: RET_STR("OpenCL 3.0 Lockstep " LOCKSTEP_VERSION);
   case CL_DEVICE_NUMERIC_VERSION: RET(cl_version, CL_MAKE_VERSION(3, 0, 0));
-  case CL_DEVICE_OPENCL_C_VERSION: RET_STR("OpenCL C 1.2 Lockstep");
+  case CL_DEVICE_OPENCL_C_VERSION: RET_STR("OpenCL C 2.0 Lockstep");
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: RET_ARRAY(c_versions);
   case CL_DEVICE_OPENCL_C_FEATURES: RET_ARRAY(c_features);
   case CL_DEVICE_EXTENSIONS: RET_STR(rt_extensions_string());

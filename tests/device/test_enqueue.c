@@ -327,6 +327,31 @@ START_TEST(queue_released_while_busy) {
 }
 END_TEST
 
+START_TEST(claimed_for_opencl_c_3_0) {
+  cl_name_version f[64];
+  size_t size = 0;
+  int seen = 0;
+  ck_assert_int_eq(clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof f, f, &size),
+                   CL_SUCCESS);
+  for (size_t i = 0; i < size / sizeof f[0]; i++)
+    seen |= !strcmp(f[i].name, "__opencl_c_device_enqueue");
+  ck_assert(seen);
+  cl_kernel k = load_opts("enqueue", "tree", "-cl-std=CL3.0");
+  cl_mem out = zeros(sizeof(int) * 4), sum = zeros(sizeof(int));
+  int maxd = 3, got[4];
+  arg(k, 0, sizeof out, &out);
+  arg(k, 1, sizeof sum, &sum);
+  arg(k, 2, sizeof maxd, &maxd);
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  rd(out, got, sizeof got);
+  for (int d = 0; d < 4; d++)
+    ck_assert_int_eq(got[d], 1 << d);
+  clReleaseMemObject(out);
+  clReleaseMemObject(sum);
+  clReleaseKernel(k);
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("enqueue");
   TCase *tc = tcase_create("device-side enqueue");
@@ -342,6 +367,7 @@ static Suite *make(void) {
   KH_ADD(tc, queue_argument);
   KH_ADD(tc, queue_api);
   KH_ADD(tc, queue_released_while_busy);
+  KH_ADD(tc, claimed_for_opencl_c_3_0);
   suite_add_tcase(s, tc);
   return s;
 }
