@@ -185,6 +185,8 @@ uint32_t xl_emit_br(struct xl *x, unsigned op, uint32_t a, uint32_t label);
 uint32_t xl_vreg(struct xl *x, unsigned n);
 uint32_t xl_const(struct xl *x, uint64_t v, uint32_t reloc);
 unsigned xl_leaves(struct xl *x, LLVMTypeRef t, struct cc_leaf *out);
+/* Index of a kernel function in the program (module order), or -1. */
+int64_t xl_kernel_index(struct xl *x, LLVMValueRef fn);
 uint32_t xl_val(struct xl *x, LLVMValueRef v, unsigned i);
 uint32_t xl_def(struct xl *x, LLVMValueRef v);
 unsigned xl_space(unsigned llvm_as);

@@ -178,6 +178,15 @@ static void kernel_attributes(LLVMValueRef fn, struct lsi_kernel *k) {
   k->attributes = strdup(buf);
 }
 
+/* The kernel clang makes for a block given to enqueue_kernel:
+ * __<kernel>_block_invoke[_N]_kernel. */
+static int is_block_kernel(LLVMValueRef fn) {
+  size_t len;
+  const char *n = LLVMGetValueName2(fn, &len);
+  return len > 7 && !strncmp(n, "__", 2) && strstr(n, "_block_invoke") &&
+         !strcmp(n + len - 7, "_kernel");
+}
+
 static void setup_args(struct xl *x) {
   LLVMValueRef fn = x->fn;
   struct lsi_kernel *k = x->k;
@@ -250,7 +259,11 @@ static void setup_args(struct xl *x) {
       a->kind = pas == 3 ? LSI_ARG_LOCAL : pas == 2 ? LSI_ARG_CONSTANT : LSI_ARG_GLOBAL;
       a->size = 8;
       a->align = 8;
-      if (pas == 0 || pas == 4)
+      /* A block's kernel gets its literal (copied to global memory by the
+       * enqueue) as a generic pointer. */
+      if (pas == 4 && i == 0 && is_block_kernel(fn))
+        a->kind = LSI_ARG_GLOBAL;
+      else if (pas == 0 || pas == 4)
         xl_fail(x, "kernel argument %u is a pointer to private or generic memory", i);
     } else {
       unsigned nl = xl_leaves(x, t, lv);

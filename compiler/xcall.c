@@ -1025,6 +1025,65 @@ static int to_space(struct xl *x, LLVMValueRef I, const char *n) {
   return 1;
 }
 
+/* The kernel a block's invoke operand names (a constant cast of the
+ * __<k>_block_invoke[_N]_kernel function): its index in the program. */
+static uint32_t invoke_kernel(struct xl *x, LLVMValueRef v) {
+  while (v && !LLVMIsAFunction(v) && LLVMIsAConstantExpr(v))
+    v = LLVMGetOperand(v, 0);
+  if (!v || !LLVMIsAFunction(v)) xl_fail(x, "enqueue_kernel needs a block known at compile time");
+  int64_t k = xl_kernel_index(x, v);
+  if (k < 0) xl_fail(x, "the block passed to enqueue_kernel has no kernel");
+  return xl_const(x, (uint64_t)k, 0);
+}
+
+/* enqueue_kernel in all its forms (clang's __enqueue_kernel_*), lowered to
+ * one builtin call, and the work-group size queries on blocks. */
+static int enqueue_call(struct xl *x, LLVMValueRef I, const char *n) {
+  static const struct {
+    const char *name;
+    int ev, va; /* has the event arguments, the local sizes */
+  } forms[] = {{"__enqueue_kernel_basic", 0, 0},
+               {"__enqueue_kernel_basic_events", 1, 0},
+               {"__enqueue_kernel_varargs", 0, 1},
+               {"__enqueue_kernel_events_varargs", 1, 1}};
+  const char *query = !strcmp(n, "__get_kernel_work_group_size_impl") ? "__lockstep_kernel_wg_size"
+                      : !strcmp(n, "__get_kernel_preferred_work_group_size_multiple_impl")
+                          ? "__lockstep_kernel_wg_multiple"
+                          : NULL;
+  if (query) {
+    uint32_t k = invoke_kernel(x, LLVMGetArgOperand(I, 0));
+    int id = xl_builtin(x, query);
+    if (id < 0) xl_fail(x, "'%s' is not available on this device", n);
+    xl_emit(x, LSI_MOV, xl_def(x, I), xl_callb(x, id, query, &k, 1, 1), 0, 0, 0, 0);
+    return 1;
+  }
+  int f = -1;
+  for (int i = 0; i < 4; i++)
+    if (!strcmp(n, forms[i].name)) f = i;
+  if (f < 0) return 0;
+  unsigned want = 5 + 3 * (unsigned)forms[f].ev + 2 * (unsigned)forms[f].va;
+  if (LLVMGetNumArgOperands(I) != want) xl_fail(x, "'%s' takes %u arguments", n, want);
+  uint32_t zero = xl_const(x, 0, 0), a[10];
+  unsigned k = 0;
+#define ARG(i) xl_val(x, LLVMGetArgOperand(I, (i)), 0)
+  a[0] = ARG(0);
+  a[1] = ARG(1);
+  a[2] = ARG(2);
+  k = 3;
+  a[3] = forms[f].ev ? ARG(k++) : zero;
+  a[4] = forms[f].ev ? ARG(k++) : zero;
+  a[5] = forms[f].ev ? ARG(k++) : zero;
+  a[6] = invoke_kernel(x, LLVMGetArgOperand(I, k++));
+  a[7] = ARG(k++);
+  a[8] = forms[f].va ? ARG(k++) : zero;
+  a[9] = forms[f].va ? ARG(k++) : zero;
+#undef ARG
+  int id = xl_builtin(x, "__lockstep_enqueue");
+  if (id < 0) xl_fail(x, "enqueue_kernel is not available on this device");
+  xl_emit(x, LSI_MOV, xl_def(x, I), xl_callb(x, id, n, a, 10, 1), 0, 0, 0, 0);
+  return 1;
+}
+
 void xl_call(struct xl *x, LLVMValueRef I) {
   LLVMValueRef callee = LLVMGetCalledValue(I);
   if (!callee || !LLVMIsAFunction(callee)) xl_fail(x, "indirect calls are not supported");
@@ -1050,7 +1109,7 @@ void xl_call(struct xl *x, LLVMValueRef I) {
     xl_emit(x, LSI_MOV, xl_def(x, I), r, 0, 0, 0, 0);
     return;
   }
-  if (to_space(x, I, n)) return;
+  if (to_space(x, I, n) || enqueue_call(x, I, n)) return;
   /* the device's own unmangled helpers (compiler/include: assert.h) */
   if (starts(n, "__lockstep_") && xl_builtin(x, n) >= 0) {
     call_builtin(x, I, n);

@@ -321,8 +321,35 @@ static uint32_t local_global(struct xl *x, LLVMValueRef g) {
 }
 
 /* Address of a global: value and relocation kind (see struct lsi_const). */
+int64_t xl_kernel_index(struct xl *x, LLVMValueRef fn) {
+  int64_t i = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(x->mod); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f) || LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv) continue;
+    if (f == fn) return i;
+    i++;
+  }
+  return -1;
+}
+
+/* A block's invoke function (stored in its literal, never called: the
+ * enqueue builtin runs the block's kernel) stands for that kernel's index. */
+static uint64_t function_value(struct xl *x, LLVMValueRef fn) {
+  size_t len;
+  const char *n = LLVMGetValueName2(fn, &len);
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s_kernel", n);
+  LLVMValueRef k = LLVMGetNamedFunction(x->mod, buf);
+  int64_t i = xl_kernel_index(x, k ? k : fn);
+  if (i < 0) xl_fail(x, "function pointers are not supported");
+  return (uint64_t)i;
+}
+
 static void global_addr(struct xl *x, LLVMValueRef g, uint64_t *val, uint32_t *reloc) {
-  if (LLVMIsAFunction(g)) xl_fail(x, "function pointers are not supported");
+  if (LLVMIsAFunction(g)) {
+    *val = function_value(x, g);
+    *reloc = 0;
+    return;
+  }
   if (!LLVMIsAGlobalVariable(g)) xl_fail(x, "unsupported global object");
   unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
   if (as == 3) {

@@ -65,6 +65,7 @@ enum lsi_builtin_flags {
   LSI_BI_BARRIER = 1u << 1,  /* the call is a work-group barrier too */
   LSI_BI_MEM = 1u << 2,      /* reads or writes memory (may fault) */
   LSI_BI_WARP = 1u << 3,     /* runs once for the whole warp (sub-group collectives) */
+  LSI_BI_ENQUEUE = 1u << 4,  /* adds work to an on-device queue (enqueue_kernel, marker) */
 };
 
 /* Id of the builtin with that mangled name, or -1. Thread-safe. */

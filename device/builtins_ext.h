@@ -2,7 +2,8 @@
  * builtins_ext.h - the builtins of device/builtins_ext.c (sub-group
  * collectives, integer select/bitselect, shuffle/shuffle2, prefetch,
  * convert_* with rounding modes and saturation, and the double forms of the
- * geometric functions and of fract/frexp/modf/sincos), declared for the table
+ * geometric functions and of fract/frexp/modf/sincos) and of
+ * device/builtins_enq.c (device-side enqueue), declared for the table
  * in device/builtins.c. Only builtins.c and builtins_ext.c include this.
  */
 #ifndef LOCKSTEP_DEVICE_BUILTINS_EXT_H
@@ -46,5 +47,22 @@ void bx_fract_d(BX_ARGS);
 void bx_frexp_d(BX_ARGS);
 void bx_modf_d(BX_ARGS);
 void bx_sincos_d(BX_ARGS);
+
+/* Device-side enqueue (device/builtins_enq.c). bq_enqueue takes (queue,
+ * flags, ndrange address, number of events, wait list, event_ret, kernel
+ * index, block literal address, number of local sizes, their address). */
+void bq_enqueue(BX_ARGS);
+void bq_marker(BX_ARGS);
+void bq_default_queue(BX_ARGS);
+void bq_retain_event(BX_ARGS);
+void bq_release_event(BX_ARGS);
+void bq_create_user_event(BX_ARGS);
+void bq_set_user_event_status(BX_ARGS);
+void bq_is_valid_event(BX_ARGS);
+void bq_capture_profiling(BX_ARGS);
+void bq_kernel_query(BX_ARGS);
+/* ndrange_<dim>D: data = dim | values << 4; argument 0 is the result's address,
+ * then values sizes (1D) or addresses of arrays of dim sizes. */
+void bq_ndrange(BX_ARGS);
 
 #endif

@@ -14,8 +14,19 @@
  * as a slot frees; streams of equal priority run side by side and switch
  * after a time slice when another waits. Data movement goes through the
  * device memory table, so a bad address fails the command instead of
- * touching host memory. This file must not know about OpenCL objects: it
- * sees only struct dev_cmd.
+ * touching host memory.
+ *
+ * On-device queues (device/dq.h) are streams too: a ring's stream is the
+ * FETCH loop of device/wq.h over real device memory, whose LAUNCH commands
+ * name launch records that threads filled. A launch of a kernel that can
+ * enqueue is lowered as the seed's host-channel block for each queue it can
+ * reach: [acquire Y >= round - 1, LAUNCH, WAIT_IDLE, release X := round,
+ * acquire Y >= round, SIGNAL], so its command (and everything queued after
+ * it) completes only after every child and their children ran; rounds of
+ * one queue never overlap. A blocked stream is set aside for a short while
+ * and retried; a ring blocked with its tree finished gets its terminator
+ * (wq_quiesce). This file must not know about OpenCL objects: it sees only
+ * struct dev_cmd.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -23,18 +34,48 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "device/cp.h"
 #include "device/cp_json.h"
 #include "device/cp_stream.h"
+#include "device/builtins.h"
 #include "device/device.h"
+#include "device/dq.h"
 #include "device/mem.h"
 #include "device/simt.h"
+#include "device/wq.h"
 
 #define CP_THREADS   4
 #define CP_CHUNK     (256u * 1024u) /* bytes per piece of a transfer */
 #define CP_TRACE_CAP 256            /* trace nodes per stream */
 #define CP_SLICE_US  5000           /* default time slice */
+#define CP_RETRY_NS  50000          /* a blocked stream is retried after this */
+
+/* A child launch of a ring, from its launch record. */
+struct cp_dqrun {
+  struct dev_launch l;
+  struct simt_run *run;
+  bool started;
+  int status;
+  uint64_t t_start;
+};
+
+/* An on-device queue. */
+struct cp_ring {
+  uint64_t handle;
+  struct wq_ref ref;
+  uint32_t nrec;
+  struct cp_dqrun *runs; /* per record; only the ring's owner */
+  /* Under cp->lock: */
+  uint64_t rounds;                  /* host-channel blocks lowered */
+  const struct lsi_program **progs; /* programs whose kernels may run here */
+  uint32_t nprogs, cap_progs;
+  int err; /* first child failure of the open round */
+  struct dev_exception exc;
+  void (*free_fn)(void *arg);
+  void *free_arg;
+};
 
 struct cp_item {
   struct cp_item *next;
@@ -46,7 +87,9 @@ struct cp_rec {
   struct dev_cmd *cmd;
   int status;
   bool started;
-  struct simt_run *run; /* a kernel prepared once for all its passes */
+  struct simt_run *run;                 /* a kernel prepared once for all its passes */
+  struct cp_ring *rings[DQ_MAX_QUEUES]; /* queues the launch gates */
+  unsigned nrings;
 };
 
 struct cp;
@@ -63,6 +106,8 @@ struct cp_chan {
   bool owned; /* a processor thread is stepping it */
   bool dead;  /* released: freed once no thread steps it */
   uint64_t last_run;
+  uint64_t retry_at;    /* blocked: not run again before this time */
+  struct cp_ring *ring; /* an on-device queue's stream, or NULL */
   /* Only the owning thread: */
   struct cp_stream s;
   struct cp_env env;
@@ -349,6 +394,19 @@ static void chan_signal(void *ctx, unsigned stream, unsigned id) {
   cmd->t_end = cp_now(cp);
   if (!r->started) cmd->t_start = cmd->t_end;
   r->cmd = NULL;
+  if (r->nrings) { /* a child's failure is the parent's */
+    pthread_mutex_lock(&cp->lock);
+    for (unsigned q = 0; q < r->nrings; q++) {
+      struct cp_ring *g = r->rings[q];
+      if (g->err && r->status >= 0) {
+        r->status = g->err;
+        cmd->exc = g->exc;
+      }
+      g->err = 0;
+    }
+    pthread_mutex_unlock(&cp->lock);
+    r->nrings = 0;
+  }
   /* After done() the command belongs to the runtime again. */
   cmd->done(cmd, r->status);
   pthread_mutex_lock(&cp->lock);
@@ -367,10 +425,204 @@ static void chan_replayed(void *ctx, unsigned stream) {
   }
 }
 
-static uint64_t env_load(void *ctx, uint64_t addr) {
-  return 0; /* the lowering reads no memory words */
+/* Words of device memory at word addresses (semaphores, rings, records). */
+static uint64_t *word(struct cp_chan *ch, uint64_t addr) {
+  return dev_mem_host(dev_device_mem(ch->cp->d), addr << 3, 8);
 }
-static void env_store(void *ctx, uint64_t addr, uint64_t value) {}
+static uint64_t env_load(void *ctx, uint64_t addr) {
+  uint64_t *p = word(ctx, addr);
+  return p ? __atomic_load_n(p, __ATOMIC_ACQUIRE) : 0;
+}
+static void env_store(void *ctx, uint64_t addr, uint64_t value) {
+  uint64_t *p = word(ctx, addr);
+  if (p) __atomic_store_n(p, value, __ATOMIC_RELEASE);
+}
+
+/* ---- on-device queues ---- */
+
+/* Whether a kernel contains a call that enqueues on a device queue. */
+static bool kernel_enqueues(const struct lsi_kernel *k) {
+  for (uint32_t pc = 0; k && pc < k->ninsns; pc++)
+    if (k->code[pc].op == LSI_CALLB && (lsi_builtin_flags((int)k->code[pc].imm) & LSI_BI_ENQUEUE))
+      return true;
+  return false;
+}
+
+/* Under cp->lock: the ring with that handle. */
+static struct cp_ring *ring_find(struct cp *cp, uint64_t handle) {
+  for (struct cp_chan *c = cp->chans; c && handle; c = c->next)
+    if (c->ring && !c->dead && c->ring->handle == handle) return c->ring;
+  return NULL;
+}
+
+/* Under cp->lock: whether a round of the ring is open (released X, Y not
+ * yet), i.e. its stream has work. */
+static bool ring_open(const struct cp_ring *r) {
+  const uint64_t *w = r->ref.mem;
+  return __atomic_load_n(&w[WQ_SEM_X], __ATOMIC_ACQUIRE) >
+         __atomic_load_n(&w[WQ_SEM_Y], __ATOMIC_ACQUIRE);
+}
+
+static void ring_fail(struct cp *cp, struct cp_ring *r, int rc, const struct dev_exception *e) {
+  pthread_mutex_lock(&cp->lock);
+  if (!r->err) {
+    r->err = rc;
+    r->exc = *e;
+  }
+  pthread_mutex_unlock(&cp->lock);
+}
+
+/* Prepares record idx's launch; false (with status set) when it is bad. */
+static bool ring_prepare(struct cp_chan *ch, uint64_t idx) {
+  struct cp_ring *r = ch->ring;
+  struct cp_dqrun *dr = &r->runs[idx];
+  const uint64_t *rec = &r->ref.mem[dq_rec_off(r->ref.n, (uint32_t)idx)];
+  const struct lsi_program *p = (const struct lsi_program *)(uintptr_t)rec[DQ_R_PROG];
+  bool known = false;
+  pthread_mutex_lock(&ch->cp->lock);
+  for (uint32_t i = 0; i < r->nprogs; i++)
+    known |= r->progs[i] == p;
+  pthread_mutex_unlock(&ch->cp->lock);
+  memset(&dr->l, 0, sizeof dr->l);
+  if (!known || rec[DQ_R_KERNEL] >= p->nkernels || rec[DQ_R_DIM] < 1 || rec[DQ_R_DIM] > 3) {
+    dr->status = -5;
+    return false;
+  }
+  dr->l.prog = p;
+  dr->l.kernel = &p->kernels[rec[DQ_R_KERNEL]];
+  dr->l.data_base = rec[DQ_R_DATA];
+  dr->l.work_dim = (uint32_t)rec[DQ_R_DIM];
+  for (int d = 0; d < 3; d++) {
+    dr->l.offset[d] = rec[DQ_R_OFFSET + d];
+    dr->l.global[d] = rec[DQ_R_GLOBAL + d];
+    dr->l.local[d] = rec[DQ_R_LOCAL + d];
+  }
+  dr->l.argbuf = (const uint8_t *)&rec[DQ_R_ARGS];
+  dr->l.default_queue = rec[DQ_R_DEFQ];
+  return true;
+}
+
+/* The ring's launch hook: arg is the launch record. */
+static int ring_groups(void *ctx, const struct cp_launch_info *li, uint64_t first, uint64_t end,
+                       uint64_t *done) {
+  struct cp_chan *ch = ctx;
+  struct cp_ring *r = ch->ring;
+  struct cp *cp = ch->cp;
+  *done = end;
+  if (li->arg >= r->nrec) return 0;
+  struct cp_dqrun *dr = &r->runs[li->arg];
+  if (!dr->started) {
+    dr->started = true;
+    dr->status = 0;
+    dr->t_start = cp_now(cp);
+    ring_prepare(ch, li->arg);
+  }
+  if (dr->status < 0) return 0;
+  uint64_t limit = pass_limit(ch);
+  if (limit && end - first > limit) end = first + limit;
+  struct simt_pass p;
+  memset(&p, 0, sizeof p);
+  p.first = first;
+  p.limit = end - first;
+  p.deadline_ns = cp->slice_ns ? cp_now(cp) + cp->slice_ns : 0;
+  p.stop = &ch->preempt;
+  struct dev_exception exc;
+  int rc = 0;
+  if (!dr->run) dr->run = simt_open(cp->d, &dr->l, &exc, &rc);
+  if (dr->run) rc = simt_run_pass(dr->run, &exc, &p);
+  if (rc) {
+    dr->status = rc;
+    ring_fail(cp, r, rc, &exc);
+  } else {
+    *done = p.done;
+  }
+  if (dr->run && (rc || p.done >= p.total)) {
+    simt_close(dr->run);
+    dr->run = NULL;
+  }
+  return 0;
+}
+
+/* The ring's SIGNAL: record id's command finished; completes its event and
+ * frees the record. */
+static void ring_signal(void *ctx, unsigned stream, unsigned id) {
+  struct cp_chan *ch = ctx;
+  struct cp_ring *r = ch->ring;
+  (void)stream;
+  if (id >= r->nrec) return;
+  struct cp_dqrun *dr = &r->runs[id];
+  simt_close(dr->run);
+  uint64_t *rec = &r->ref.mem[dq_rec_off(r->ref.n, id)];
+  uint64_t ev = rec[DQ_R_EVENT], now = cp_now(ch->cp);
+  uint64_t *e = ev ? dev_mem_host(dev_device_mem(ch->cp->d), ev, DQ_EV_WORDS * 8) : NULL;
+  if (e) {
+    e[DQ_EV_START] = dr->started ? dr->t_start : now;
+    e[DQ_EV_END] = now;
+    __atomic_store_n(&e[DQ_EV_STATUS], (uint64_t)(int64_t)(dr->status < 0 ? dr->status : 0),
+                     __ATOMIC_RELEASE);
+    __atomic_store_n(&e[DQ_EV_DONE], 1, __ATOMIC_RELEASE);
+    uint64_t refs = __atomic_load_n(&e[DQ_EV_REFS], __ATOMIC_ACQUIRE);
+    while (refs && !__atomic_compare_exchange_n(&e[DQ_EV_REFS], &refs, refs - 1, false,
+                                                __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    }
+  }
+  memset(dr, 0, sizeof *dr);
+  __atomic_store_n(&rec[DQ_R_BUSY], 0, __ATOMIC_RELEASE);
+}
+
+/* Under cp->lock: whether a stream has anything to do. */
+static bool has_work(const struct cp_chan *c) {
+  return c->pending || c->head || (c->ring && ring_open(c->ring));
+}
+
+/* Under cp->lock: whether a stream may be freed (nothing to do, and for a
+ * ring no round lowered that has not finished). */
+static bool idle(const struct cp_chan *c) {
+  return !has_work(c) && !(c->ring && c->ring->rounds > __atomic_load_n(&c->ring->ref.mem[WQ_SEM_Y],
+                                                                        __ATOMIC_ACQUIRE));
+}
+
+/* Owner only: the on-device queues a launch can enqueue on (its default
+ * queue and its queue_t arguments), each given the launch's round. */
+static void gate_rings(struct cp_chan *ch, struct dev_cmd *cmd, struct cp_rec *rec,
+                       uint64_t *round) {
+  struct cp *cp = ch->cp;
+  const struct dev_launch *l = &cmd->launch;
+  uint64_t h[1 + DQ_MAX_QUEUES];
+  unsigned nh = 0;
+  h[nh++] = l->default_queue;
+  for (uint32_t j = 0; j < l->kernel->nargs && nh < 1 + DQ_MAX_QUEUES; j++)
+    if (l->kernel->args[j].kind == LSI_ARG_QUEUE)
+      memcpy(&h[nh++], l->argbuf + l->kernel->args[j].buf_offset, 8);
+  pthread_mutex_lock(&cp->lock);
+  for (unsigned i = 0; i < nh && rec->nrings < DQ_MAX_QUEUES; i++) {
+    struct cp_ring *r = ring_find(cp, h[i]);
+    bool dup = false;
+    for (unsigned q = 0; q < rec->nrings; q++)
+      dup |= rec->rings[q] == r;
+    if (!r || dup) continue;
+    bool known = false;
+    for (uint32_t p = 0; p < r->nprogs; p++)
+      known |= r->progs[p] == l->prog;
+    if (!known) {
+      if (r->nprogs == r->cap_progs) {
+        uint32_t cap = r->cap_progs ? r->cap_progs * 2 : 4;
+        const struct lsi_program **np = realloc(r->progs, cap * sizeof *np);
+        if (!np) continue;
+        r->progs = np;
+        r->cap_progs = cap;
+      }
+      r->progs[r->nprogs++] = l->prog;
+    }
+    round[rec->nrings] = ++r->rounds;
+    rec->rings[rec->nrings++] = r;
+  }
+  /* The ring runs at the priority of the launches that feed it. */
+  for (unsigned q = 0; q < rec->nrings; q++)
+    for (struct cp_chan *c = cp->chans; c; c = c->next)
+      if (c->ring == rec->rings[q]) c->prio = cmd->priority;
+  pthread_mutex_unlock(&cp->lock);
+}
 
 /* Owner only: appends a command's operations to the stream. */
 static int lower(struct cp_chan *ch, struct dev_cmd *cmd) {
@@ -382,45 +634,70 @@ static int lower(struct cp_chan *ch, struct dev_cmd *cmd) {
     ch->cap_recs = cap;
   }
   uint32_t id = ch->nrecs;
-  struct cp_op ops[3] = {
-      {.kind = CP_OP_CHECKPOINT},
-      {.kind = CP_OP_LAUNCH, .value = id, .id = (unsigned)cmd->kind},
-      {.kind = CP_OP_SIGNAL, .id = id},
-  };
+  struct cp_rec rec = {cmd, 0, false, NULL, {NULL}, 0};
+  uint64_t round[DQ_MAX_QUEUES];
+  if (cmd->kind == DEV_CMD_LAUNCH && !cmd->launch_fn && kernel_enqueues(cmd->launch.kernel))
+    gate_rings(ch, cmd, &rec, round);
+  enum { MAXOPS = 3 + 3 * DQ_MAX_QUEUES };
+  struct cp_op ops[MAXOPS];
+  unsigned k = 0;
+  ops[k++] = (struct cp_op){.kind = CP_OP_CHECKPOINT};
+  for (unsigned q = 0; q < rec.nrings; q++)
+    ops[k++] = (struct cp_op){
+        .kind = CP_OP_SEM_ACQUIRE, .a = rec.rings[q]->ref.addr + WQ_SEM_Y, .value = round[q] - 1};
   uint64_t n = cmd_pieces(cmd);
-  ops[1].n = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-  for (int k = 0; k < 3; k++)
-    if (cp_stream_append(&ch->s, &ops[k]) != 0) return -1;
-  ch->recs[id] = (struct cp_rec){cmd, 0, false, NULL};
+  ops[k++] = (struct cp_op){.kind = CP_OP_LAUNCH,
+                            .value = id,
+                            .id = (unsigned)cmd->kind,
+                            .n = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n};
+  if (rec.nrings) ops[k++] = (struct cp_op){.kind = CP_OP_WAIT_IDLE};
+  for (unsigned q = 0; q < rec.nrings; q++) {
+    uint64_t a = rec.rings[q]->ref.addr;
+    ops[k++] = (struct cp_op){.kind = CP_OP_SEM_RELEASE, .a = a + WQ_SEM_X, .value = round[q]};
+    ops[k++] = (struct cp_op){.kind = CP_OP_SEM_ACQUIRE, .a = a + WQ_SEM_Y, .value = round[q]};
+  }
+  ops[k++] = (struct cp_op){.kind = CP_OP_SIGNAL, .id = id};
+  for (unsigned j = 0; j < k; j++)
+    if (cp_stream_append(&ch->s, &ops[j]) != 0) return -1;
+  ch->recs[id] = rec;
   ch->nrecs++;
   return 0;
 }
 
 /* Under cp->lock: the highest priority of any stream with work. */
-static int top_priority(struct cp *cp) {
+static int top_priority(struct cp *cp, uint64_t now) {
   int top = -1000;
   for (struct cp_chan *c = cp->chans; c; c = c->next)
-    if (c->pending && c->prio > top) top = c->prio;
+    if (has_work(c) && c->retry_at <= now && c->prio > top) top = c->prio;
   return top;
 }
 
 /* Under cp->lock: whether another stream waits that ch should give way to
  * (a higher priority, or an equal one after a slice). */
 static bool should_yield(struct cp *cp, struct cp_chan *ch) {
+  uint64_t now = cp_now(cp);
   for (struct cp_chan *c = cp->chans; c; c = c->next)
-    if (c != ch && c->pending && (c->prio > ch->prio || (c->prio == ch->prio && !c->owned)))
+    if (c != ch && has_work(c) && c->retry_at <= now &&
+        (c->prio > ch->prio || (c->prio == ch->prio && !c->owned)))
       return true;
   return false;
 }
 
 /* Under cp->lock: a stream with work that no thread steps and that no
  * stream of higher priority waits before, least recently run first. */
-static struct cp_chan *next_runnable(struct cp *cp) {
-  int top = top_priority(cp);
+static struct cp_chan *next_runnable(struct cp *cp, bool *waiting) {
+  uint64_t now = cp_now(cp);
+  int top = top_priority(cp, now);
   struct cp_chan *best = NULL;
-  for (struct cp_chan *c = cp->chans; c; c = c->next)
-    if (c->pending && !c->owned && c->prio == top && (!best || c->last_run < best->last_run))
-      best = c;
+  *waiting = false;
+  for (struct cp_chan *c = cp->chans; c; c = c->next) {
+    if (!has_work(c) || c->owned) continue;
+    if (c->retry_at > now) {
+      *waiting = true;
+      continue;
+    }
+    if (c->prio == top && (!best || c->last_run < best->last_run)) best = c;
+  }
   return best;
 }
 
@@ -456,8 +733,18 @@ static void run_chan(struct cp *cp, struct cp_chan *ch) {
       if (!more) return;
       continue;
     }
+    if (r == CP_STEP_BLOCKED) {
+      /* A ring whose tree of work is finished hands control back. */
+      if (ch->ring && wq_quiesce(ch->ring->ref, &ch->s)) continue;
+      cp_stream_switch_out(&ch->s, &ch->env);
+      ch->fresh = 0;
+      pthread_mutex_lock(&cp->lock);
+      ch->retry_at = cp_now(cp) + CP_RETRY_NS;
+      pthread_mutex_unlock(&cp->lock);
+      return;
+    }
     if (r != CP_STEP_OK) {
-      /* Cannot happen with this lowering (no waits, traces sized for it). */
+      /* Cannot happen with this lowering (traces are sized for it). */
       fprintf(stderr, "lockstep: command stream %u stopped (%d)\n", ch->id, ch->s.error);
       return;
     }
@@ -493,6 +780,14 @@ static void chan_free(struct cp *cp, struct cp_chan *ch) {
     }
   for (uint32_t i = 0; i < ch->nrecs; i++)
     simt_close(ch->recs[i].run);
+  if (ch->ring) {
+    for (uint32_t i = 0; i < ch->ring->nrec; i++)
+      simt_close(ch->ring->runs[i].run);
+    if (ch->ring->free_fn) ch->ring->free_fn(ch->ring->free_arg);
+    free(ch->ring->runs);
+    free(ch->ring->progs);
+    free(ch->ring);
+  }
   cp_stream_fini(&ch->s);
   free(ch->recs);
   free(ch);
@@ -502,20 +797,33 @@ static void *cp_thread(void *arg) {
   struct cp *cp = arg;
   pthread_mutex_lock(&cp->lock);
   for (;;) {
-    struct cp_chan *ch = next_runnable(cp);
+    bool waiting;
+    struct cp_chan *ch = next_runnable(cp, &waiting);
     if (!ch) {
       if (cp->stop) break;
-      pthread_cond_wait(&cp->work, &cp->lock);
+      if (waiting) { /* a blocked stream: look again shortly */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += CP_RETRY_NS;
+        if (ts.tv_nsec >= 1000000000L) {
+          ts.tv_sec++;
+          ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&cp->work, &cp->lock, &ts);
+      } else {
+        pthread_cond_wait(&cp->work, &cp->lock);
+      }
       continue;
     }
     ch->owned = true;
+    ch->retry_at = 0;
     ch->last_run = ++cp->tick;
     atomic_store(&ch->preempt, 0);
     pthread_mutex_unlock(&cp->lock);
     run_chan(cp, ch);
     pthread_mutex_lock(&cp->lock);
     ch->owned = false;
-    if (ch->dead && !ch->pending && !ch->head) chan_free(cp, ch);
+    if (ch->dead && idle(ch)) chan_free(cp, ch);
     pthread_cond_broadcast(&cp->work);
   }
   pthread_mutex_unlock(&cp->lock);
@@ -645,5 +953,41 @@ void cp_release_stream(struct cp *cp, unsigned stream) {
     c->dead = true;
     if (!c->owned && !c->pending && !c->head) chan_free(cp, c);
   }
+  pthread_mutex_unlock(&cp->lock);
+}
+
+int cp_add_ring(struct cp *cp, uint64_t handle, uint64_t *mem, uint32_t n, unsigned stream,
+                void (*free_fn)(void *arg), void *arg) {
+  struct cp_ring *r = calloc(1, sizeof *r);
+  if (!r) return -1;
+  r->handle = handle;
+  r->ref = (struct wq_ref){mem, handle >> 3, n};
+  r->nrec = dq_records(n);
+  r->runs = calloc(r->nrec, sizeof *r->runs);
+  pthread_mutex_lock(&cp->lock);
+  struct cp_chan *c = r->runs ? chan_get(cp, stream) : NULL;
+  if (!c || c->ring || c->s.nops || wq_attach(&c->s, &r->ref) != WQ_OK) {
+    pthread_mutex_unlock(&cp->lock);
+    free(r->runs);
+    free(r);
+    return -1;
+  }
+  r->free_fn = free_fn;
+  r->free_arg = arg;
+  c->ring = r;
+  c->env.groups = ring_groups;
+  c->env.signal = ring_signal;
+  pthread_mutex_unlock(&cp->lock);
+  return 0;
+}
+
+void cp_release_ring(struct cp *cp, uint64_t handle) {
+  pthread_mutex_lock(&cp->lock);
+  for (struct cp_chan *c = cp->chans; c; c = c->next)
+    if (c->ring && !c->dead && c->ring->handle == handle) {
+      c->dead = true;
+      if (!c->owned && idle(c)) chan_free(cp, c);
+      break;
+    }
   pthread_mutex_unlock(&cp->lock);
 }

@@ -22,5 +22,13 @@ void cp_submit(struct cp *cp, unsigned stream, struct dev_cmd *cmd);
  * and command list) now, or, when a processor thread still steps it (the
  * last done() may be running), as soon as that thread lets it go. */
 void cp_release_stream(struct cp *cp, unsigned stream);
+/* An on-device queue (device/dq.h): its words at mem, initialised, mapped
+ * at handle, n ring entries; the processor runs it as stream (an id no
+ * command queue uses). free_fn(arg) releases the memory once the queue is
+ * released and idle. Returns 0 or -1. */
+int cp_add_ring(struct cp *cp, uint64_t handle, uint64_t *mem, uint32_t n, unsigned stream,
+                void (*free_fn)(void *arg), void *arg);
+/* The queue will get no more work: freed once its rounds are finished. */
+void cp_release_ring(struct cp *cp, uint64_t handle);
 
 #endif

@@ -64,8 +64,9 @@ struct dev_launch {
   uint32_t work_dim;
   uint64_t offset[3];
   uint64_t global[3];
-  uint64_t local[3];     /* never 0: the runtime picks a size when the user passed NULL */
-  const uint8_t *argbuf; /* kernel->argbuf_size bytes, args at lsi_arg.buf_offset */
+  uint64_t local[3];      /* never 0: the runtime picks a size when the user passed NULL */
+  const uint8_t *argbuf;  /* kernel->argbuf_size bytes, args at lsi_arg.buf_offset */
+  uint64_t default_queue; /* get_default_queue(): an on-device queue handle, or 0 */
 };
 
 enum dev_cmd_kind {
@@ -143,6 +144,12 @@ struct dev_ops {
    * done(), possibly from inside that done()): the device may forget the
    * stream. Any thread. */
   void (*stream_release)(struct dev_device *d, unsigned stream);
+  /* May be NULL (no on-device queues). Creates an on-device command queue
+   * of about size bytes (device/dq.h) whose commands the device runs itself;
+   * returns its handle, the queue_t value kernels see, or 0. */
+  uint64_t (*dq_create)(struct dev_device *d, uint64_t size);
+  /* Forgets an on-device queue once the work in it is finished. */
+  void (*dq_release)(struct dev_device *d, uint64_t handle);
   /* Device nanosecond clock (the clock profiling timestamps use): it must be
    * CLOCK_MONOTONIC, which clGetDeviceAndHostTimer also reports. */
   uint64_t (*now_ns)(struct dev_device *d);

@@ -8,11 +8,13 @@
 #include "device/device.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "device/cp.h"
+#include "device/dq.h"
 #include "device/mem.h"
 
 struct dev_job {
@@ -187,6 +189,53 @@ static void simt_stream_release(struct dev_device *d, unsigned stream) {
   cp_release_stream(d->cp, stream);
 }
 
+/* ---- on-device queues ---- */
+
+struct dq_mem {
+  struct dev_device *d;
+  uint64_t handle;
+  uint64_t *words;
+};
+
+static void dq_free(void *arg) {
+  struct dq_mem *m = arg;
+  dev_mem_unmap(m->d->mem, m->handle);
+  free(m->words);
+  free(m);
+}
+
+static uint64_t simt_dq_create(struct dev_device *d, uint64_t size) {
+  static _Atomic unsigned next_stream = 0x40000000u;
+  uint32_t n = dq_entries(size);
+  uint64_t words = dq_words(n);
+  struct dq_mem *m = calloc(1, sizeof *m);
+  if (!m || !(m->words = calloc(words, 8))) {
+    free(m);
+    return 0;
+  }
+  m->d = d;
+  m->handle = dev_mem_map(d->mem, m->words, words * 8, false);
+  if (!m->handle) {
+    free(m->words);
+    free(m);
+    return 0;
+  }
+  struct wq_ref r = {m->words, m->handle >> 3, n};
+  wq_init(r);
+  m->words[DQ_H_MAGIC] = DQ_MAGIC;
+  m->words[DQ_H_NREC] = dq_records(n);
+  m->words[DQ_H_NEV] = dq_events(n);
+  if (cp_add_ring(d->cp, m->handle, m->words, n, atomic_fetch_add(&next_stream, 1), dq_free, m)) {
+    dq_free(m);
+    return 0;
+  }
+  return m->handle;
+}
+
+static void simt_dq_release(struct dev_device *d, uint64_t handle) {
+  cp_release_ring(d->cp, handle);
+}
+
 static uint64_t simt_now_ns(struct dev_device *d) {
   return dev_device_now_ns(d);
 }
@@ -199,4 +248,6 @@ const struct dev_ops dev_simt_ops = {
     .submit = simt_submit,
     .stream_release = simt_stream_release,
     .now_ns = simt_now_ns,
+    .dq_create = simt_dq_create,
+    .dq_release = simt_dq_release,
 };

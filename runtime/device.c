@@ -44,6 +44,10 @@ const struct dev_ops *rt_dev_ops(void) {
   return dev_ops_in_use;
 }
 
+bool rt_device_enqueue(void) {
+  return dev_ops_in_use->dq_create != NULL;
+}
+
 struct dev_device *rt_dev(void) {
   const struct dev_config *cfg = rt_config();
   pthread_mutex_lock(&dev_lock);
@@ -97,9 +101,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
 #define RET_NONE()   return rt_info(sz, pv, ret, NULL, 0)
 
 static const cl_name_version c_versions[] = {
-    {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
-    {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
-    {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
+    {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
+    {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}, {CL_MAKE_VERSION(2, 0, 0), "OpenCL C"},
     {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
 };
 
@@ -115,6 +118,7 @@ static const cl_name_version c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_device_enqueue"},
 };
 
 /* Program-scope global variables: the largest one the device promises, and
@@ -194,19 +198,28 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
     RET(cl_command_queue_properties,
         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
-  case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES: RET(cl_command_queue_properties, 0);
+  /* On-device queues (device-side enqueue), when the device has them:
+   * sizes in bytes; a queue takes about 1 KiB per child launch in flight. */
+  case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+    RET(cl_command_queue_properties,
+        rt_device_enqueue() ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
+                            : 0);
   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+    RET(cl_uint, rt_device_enqueue() ? 1024u * 1024u : 0);
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
-  case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
-  case CL_DEVICE_MAX_ON_DEVICE_EVENTS: RET(cl_uint, 0);
-  case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES: RET(cl_device_device_enqueue_capabilities, 0);
+    RET(cl_uint, rt_device_enqueue() ? 8u * 1024u * 1024u : 0);
+  case CL_DEVICE_MAX_ON_DEVICE_QUEUES: RET(cl_uint, rt_device_enqueue() ? 4 : 0);
+  case CL_DEVICE_MAX_ON_DEVICE_EVENTS: RET(cl_uint, rt_device_enqueue() ? 1024 : 0);
+  case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+    RET(cl_device_device_enqueue_capabilities,
+        rt_device_enqueue() ? CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT : 0);
   case CL_DEVICE_NAME: RET_STR("Lockstep SIMT GPU");
   case CL_DEVICE_VENDOR: RET_STR("Lockstep");
   case CL_DRIVER_VERSION: RET_STR(LOCKSTEP_VERSION);
   case CL_DEVICE_PROFILE: RET_STR("FULL_PROFILE");
   case CL_DEVICE_VERSION: RET_STR("OpenCL 3.0 Lockstep " LOCKSTEP_VERSION);
   case CL_DEVICE_NUMERIC_VERSION: RET(cl_version, CL_MAKE_VERSION(3, 0, 0));
-  case CL_DEVICE_OPENCL_C_VERSION: RET_STR("OpenCL C 1.2 Lockstep");
+  case CL_DEVICE_OPENCL_C_VERSION: RET_STR("OpenCL C 2.0 Lockstep");
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: RET_ARRAY(c_versions);
   case CL_DEVICE_OPENCL_C_FEATURES: RET_ARRAY(c_features);
   case CL_DEVICE_EXTENSIONS: RET_STR(rt_extensions_string());

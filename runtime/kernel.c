@@ -227,7 +227,20 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
     else
       err = CL_INVALID_MEM_OBJECT; /* images are not supported */
     break;
-  case LSI_ARG_QUEUE: err = CL_INVALID_DEVICE_QUEUE; break;
+  case LSI_ARG_QUEUE: {
+    cl_command_queue dq =
+        arg_value && arg_size == sizeof dq ? *(const cl_command_queue *)arg_value : NULL;
+    if (arg_size != sizeof dq) {
+      err = CL_INVALID_ARG_SIZE;
+      break;
+    }
+    if (!dq || !rt_valid(dq, RT_TAG_QUEUE) || !dq->dq || dq->context != kernel->program->context) {
+      err = CL_INVALID_DEVICE_QUEUE;
+      break;
+    }
+    memcpy(slot, &dq->dq, 8);
+    break;
+  }
   default: err = CL_INVALID_ARG_VALUE;
   }
   if (err == CL_SUCCESS) {
@@ -431,7 +444,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
 
 /* What a launch keeps alive until it completes. */
 struct launch_ref {
-  cl_kernel kernel; /* retained (keeps the program and its code) */
+  cl_kernel kernel;    /* retained (keeps the program and its code) */
+  cl_command_queue dq; /* the default on-device queue, retained: children may use it */
   cl_uint nmems;
   cl_mem mems[];
 };
@@ -443,6 +457,7 @@ static void CL_CALLBACK launch_done(cl_event ev, cl_int status, void *user) {
   for (cl_uint i = 0; i < r->nmems; i++)
     clReleaseMemObject(r->mems[i]);
   clReleaseKernel(r->kernel);
+  if (r->dq) clReleaseCommandQueue(r->dq);
   free(r);
 }
 
@@ -554,6 +569,12 @@ static cl_int ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim, co
     L.data_base = rt_program_data(p);
     L.work_dim = work_dim;
     L.argbuf = argbuf;
+    pthread_mutex_lock(&q->context->lock);
+    if ((ref->dq = q->context->default_dq)) {
+      rt_retain(&ref->dq->obj);
+      L.default_queue = ref->dq->dq;
+    }
+    pthread_mutex_unlock(&q->context->lock);
     cmd->launch = L;
     if (dbg_remote_active()) {
       /* under `lockstep debug`: the device thread runs it under the engine;

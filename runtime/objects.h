@@ -30,9 +30,10 @@ struct _cl_context {
   void(CL_CALLBACK *pfn_notify)(const char *errinfo, const void *private_info, size_t cb,
                                 void *user_data);
   void *notify_data;
-  pthread_mutex_t lock;  /* guards the scheduling state below and in queues/events */
-  pthread_cond_t cond;   /* broadcast whenever an event of this context completes */
-  struct rt_dtor *dtors; /* destructor callbacks, most recent first (under lock) */
+  cl_command_queue default_dq; /* the default on-device queue, not retained (under lock) */
+  pthread_mutex_t lock;        /* guards the scheduling state below and in queues/events */
+  pthread_cond_t cond;         /* broadcast whenever an event of this context completes */
+  struct rt_dtor *dtors;       /* destructor callbacks, most recent first (under lock) */
 };
 
 /* ---- command queues (queue.c) ---- */
@@ -52,6 +53,8 @@ struct _cl_command_queue {
   unsigned stream;      /* the device command stream of this queue (the first of
                           RT_OOO_STREAMS for an out-of-order queue) */
   atomic_uint next_sub; /* out-of-order: which of its streams gets the next command */
+  uint64_t dq;          /* on-device queue: the device's handle (the queue_t value) */
+  cl_uint dq_size;      /* on-device queue: CL_QUEUE_SIZE */
   /* Under context->lock: */
   cl_event last;    /* in-order: the newest command (retained while incomplete) */
   cl_event barrier; /* out-of-order: the newest barrier (retained while incomplete) */

@@ -30,14 +30,50 @@ static cl_int check_props(cl_device_id d, cl_command_queue_properties props) {
   if (props & ~queue_known_props) return CL_INVALID_VALUE;
   if ((props & CL_QUEUE_ON_DEVICE_DEFAULT) && !(props & CL_QUEUE_ON_DEVICE))
     return CL_INVALID_VALUE;
-  /* On-device queues are not supported by the device (yet). */
+  if (props & CL_QUEUE_ON_DEVICE) {
+    cl_command_queue_properties dp = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, sizeof dp, &dp, NULL) !=
+            CL_SUCCESS ||
+        !dp)
+      return CL_INVALID_QUEUE_PROPERTIES;
+    /* On-device queues are always out of order. */
+    if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) return CL_INVALID_VALUE;
+    if (props & ~(dp | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT))
+      return CL_INVALID_QUEUE_PROPERTIES;
+    return CL_SUCCESS;
+  }
   if (props & ~device_queue_props(d)) return CL_INVALID_QUEUE_PROPERTIES;
+  return CL_SUCCESS;
+}
+
+static cl_uint device_uint(cl_device_id d, cl_device_info what) {
+  cl_uint v = 0;
+  if (clGetDeviceInfo(d, what, sizeof v, &v, NULL) != CL_SUCCESS) v = 0;
+  return v;
+}
+
+/* Makes q an on-device queue of the device, the context's default one if
+ * asked (or if there is none yet). */
+static cl_int device_queue_create(cl_context ctx, cl_command_queue q, cl_uint size) {
+  cl_uint max = device_uint(q->device, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE);
+  if (size == 0) size = device_uint(q->device, CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE);
+  if (size > max) return CL_INVALID_QUEUE_PROPERTIES;
+  if (!ctx->ops || !ctx->ops->dq_create) return CL_INVALID_QUEUE_PROPERTIES;
+  q->dq_size = size;
+  q->dq = ctx->ops->dq_create(ctx->dev, size);
+  if (!q->dq) return CL_OUT_OF_RESOURCES;
+  if (q->props & CL_QUEUE_ON_DEVICE_DEFAULT) {
+    pthread_mutex_lock(&ctx->lock);
+    ctx->default_dq = q;
+    pthread_mutex_unlock(&ctx->lock);
+  }
   return CL_SUCCESS;
 }
 
 static cl_int queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
                            const cl_queue_properties *list, cl_command_queue *out) {
   cl_int err = CL_SUCCESS;
+  cl_uint size = 0;
   cl_command_queue q = NULL;
   if (!rt_valid(ctx, RT_TAG_CONTEXT)) {
     err = CL_INVALID_CONTEXT;
@@ -71,7 +107,10 @@ static cl_int queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_pr
         seen_props = true;
         props = (cl_command_queue_properties)value;
         break;
-      case CL_QUEUE_SIZE: seen_size = true; break;
+      case CL_QUEUE_SIZE:
+        seen_size = true;
+        size = (cl_uint)value;
+        break;
       case CL_QUEUE_PRIORITY_KHR:
         if (seen_prio ||
             (value != CL_QUEUE_PRIORITY_HIGH_KHR && value != CL_QUEUE_PRIORITY_MED_KHR &&
@@ -107,6 +146,24 @@ static cl_int queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_pr
   q->stream = atomic_fetch_add(
       &next_stream, (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) ? RT_OOO_STREAMS : 1);
   rt_object_init(&q->obj, RT_TAG_QUEUE);
+  if (props & CL_QUEUE_ON_DEVICE) {
+    pthread_mutex_lock(&ctx->lock);
+    cl_command_queue def = (props & CL_QUEUE_ON_DEVICE_DEFAULT) ? ctx->default_dq : NULL;
+    if (def) rt_retain(&def->obj);
+    pthread_mutex_unlock(&ctx->lock);
+    if (def) { /* there is one default on-device queue: this is it */
+      rt_context_unref(ctx);
+      rt_object_kill(&q->obj);
+      *out = def;
+      goto out;
+    }
+    err = device_queue_create(ctx, q, size);
+    if (err != CL_SUCCESS) {
+      rt_context_unref(ctx);
+      rt_object_kill(&q->obj);
+      goto out;
+    }
+  }
   *out = q;
   q = NULL;
 out:
@@ -136,6 +193,12 @@ void rt_queue_destroy(cl_command_queue q) {
   /* Every command of the queue holds a reference to it, so all of them
    * have completed: the device may forget the queue's streams. */
   cl_context ctx = q->context;
+  if (q->dq) {
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->default_dq == q) ctx->default_dq = NULL;
+    pthread_mutex_unlock(&ctx->lock);
+    if (ctx->ops && ctx->ops->dq_release) ctx->ops->dq_release(ctx->dev, q->dq);
+  }
   if (ctx->ops && ctx->ops->stream_release) {
     unsigned n = (q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) ? RT_OOO_STREAMS : 1;
     for (unsigned i = 0; i < n; i++)
@@ -188,10 +251,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_q
     return rt_info(sz, pv, ret, &p, sizeof p);
   }
   case CL_QUEUE_PROPERTIES_ARRAY: return rt_info(sz, pv, ret, q->prop_list, q->prop_list_size);
-  case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE; /* not an on-device queue */
+  case CL_QUEUE_SIZE:
+    if (!q->dq) return CL_INVALID_COMMAND_QUEUE; /* not an on-device queue */
+    return rt_info(sz, pv, ret, &q->dq_size, sizeof q->dq_size);
   case CL_QUEUE_DEVICE_DEFAULT: {
-    cl_command_queue none = NULL;
-    return rt_info(sz, pv, ret, &none, sizeof none);
+    pthread_mutex_lock(&q->context->lock);
+    cl_command_queue d = q->context->default_dq;
+    pthread_mutex_unlock(&q->context->lock);
+    return rt_info(sz, pv, ret, &d, sizeof d);
   }
   default: return CL_INVALID_VALUE;
   }
@@ -259,7 +326,7 @@ cl_int rt_enqueue_mem(cl_command_queue q, cl_command_type type, struct dev_cmd *
                       cl_event *event_ret, cl_bool blocking) {
   cl_int err = CL_SUCCESS;
   cl_event ev = NULL;
-  if (!rt_valid(q, RT_TAG_QUEUE)) {
+  if (!rt_valid(q, RT_TAG_QUEUE) || q->dq) { /* on-device queues take no host commands */
     err = CL_INVALID_COMMAND_QUEUE;
     goto out;
   }
@@ -393,7 +460,13 @@ CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context contex
                                                                cl_command_queue command_queue) {
   if (!rt_valid(context, RT_TAG_CONTEXT)) return CL_INVALID_CONTEXT;
   if (!rt_valid(device, RT_TAG_DEVICE) || device != context->device) return CL_INVALID_DEVICE;
-  /* The device supports no on-device queue, so none can replace the
-   * default one. */
-  return CL_INVALID_OPERATION;
+  if (!rt_device_enqueue()) return CL_INVALID_OPERATION; /* no replaceable default queue */
+  if (!rt_valid(command_queue, RT_TAG_QUEUE) || !command_queue->dq ||
+      command_queue->context != context)
+    return CL_INVALID_COMMAND_QUEUE;
+  pthread_mutex_lock(&context->lock);
+  context->default_dq = command_queue;
+  command_queue->props |= CL_QUEUE_ON_DEVICE_DEFAULT;
+  pthread_mutex_unlock(&context->lock);
+  return CL_SUCCESS;
 }

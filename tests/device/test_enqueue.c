@@ -1,0 +1,385 @@
+/*
+ * test_enqueue.c - device-side enqueue end to end (kernels/enqueue.cl): a
+ * recursive tree of launches, a breadth-first search that enqueues its next
+ * frontier, a thousand children of one parent, a full queue, captured
+ * variables and local pointer arguments, device events, markers and user
+ * events, misuse codes, a queue_t argument; each checked against a host
+ * reference. Run once more under forced command-processor switches, so a
+ * preempted parent's ring is replayed. It must not look inside the device.
+ */
+#include "kharness.h"
+
+#define CLK_DEVICE_QUEUE_FULL (-161)
+
+static cl_command_queue dq;
+
+/* The context's default on-device queue, of size bytes (0: preferred). */
+static cl_command_queue make_dq(cl_uint size, cl_bool dflt) {
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                 CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
+                                     (dflt ? CL_QUEUE_ON_DEVICE_DEFAULT : 0),
+                                 size ? CL_QUEUE_SIZE : 0, size, 0};
+  cl_int err;
+  cl_command_queue d = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  return d;
+}
+static void setup(void) {
+  kh_setup();
+  dq = make_dq(0, CL_TRUE);
+}
+static void teardown(void) {
+  if (dq) clReleaseCommandQueue(dq);
+  kh_teardown();
+}
+static cl_kernel k20(const char *name) {
+  return load_opts("enqueue", name, "-cl-std=CL2.0");
+}
+static cl_mem zeros(size_t n) {
+  void *z = calloc(1, n);
+  cl_mem m = buf(n, z);
+  free(z);
+  return m;
+}
+
+START_TEST(recursive_tree) {
+  enum { D = 6 };
+  cl_kernel k = k20("tree");
+  cl_mem out = zeros(sizeof(int) * (D + 1)), sum = zeros(sizeof(int));
+  int maxd = D;
+  arg(k, 0, sizeof out, &out);
+  arg(k, 1, sizeof sum, &sum);
+  arg(k, 2, sizeof maxd, &maxd);
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  int got[D + 1], s;
+  rd(out, got, sizeof got);
+  rd(sum, &s, sizeof s);
+  /* node ids 0 .. 2^(D+1) - 2, level d holds 2^d of them */
+  int want_sum = 0;
+  for (int d = 0; d <= D; d++)
+    ck_assert_int_eq(got[d], 1 << d);
+  for (int id = 0; id < (1 << (D + 1)) - 1; id++)
+    want_sum += id;
+  ck_assert_int_eq(s, want_sum);
+  clReleaseMemObject(out);
+  clReleaseMemObject(sum);
+  clReleaseKernel(k);
+}
+END_TEST
+
+START_TEST(bfs_frontiers) {
+  enum { V = 60 };
+  int rowp[V + 1], cols[V * 3], ne = 0;
+  for (int v = 0; v < V; v++) { /* a ring with chords: several levels, shortcuts */
+    rowp[v] = ne;
+    cols[ne++] = (v + 1) % V;
+    cols[ne++] = (v + V - 1) % V;
+    if (v % 7 == 0) cols[ne++] = (v * 5 + 3) % V;
+  }
+  rowp[V] = ne;
+  int dist[V], want[V], queue[V], head = 0, tail = 0;
+  for (int v = 0; v < V; v++)
+    dist[v] = want[v] = INT32_MAX;
+  want[0] = 0;
+  queue[tail++] = 0;
+  while (head < tail) { /* host reference */
+    int v = queue[head++];
+    for (int e = rowp[v]; e < rowp[v + 1]; e++)
+      if (want[cols[e]] == INT32_MAX) {
+        want[cols[e]] = want[v] + 1;
+        queue[tail++] = cols[e];
+      }
+  }
+  cl_kernel k = k20("bfs");
+  cl_mem r = buf(sizeof rowp, rowp), c = buf(sizeof(int) * ne, cols), d = buf(sizeof dist, dist);
+  arg(k, 0, sizeof r, &r);
+  arg(k, 1, sizeof c, &c);
+  arg(k, 2, sizeof d, &d);
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  rd(d, dist, sizeof dist);
+  for (int v = 0; v < V; v++)
+    ck_assert_msg(dist[v] == want[v], "vertex %d: %d, want %d", v, dist[v], want[v]);
+  clReleaseMemObject(r);
+  clReleaseMemObject(c);
+  clReleaseMemObject(d);
+  clReleaseKernel(k);
+}
+END_TEST
+
+START_TEST(thousand_children) {
+  enum { N = 1000 };
+  cl_kernel k = k20("many");
+  cl_mem out = zeros(sizeof(int) * N), rc = zeros(sizeof(int) * N);
+  arg(k, 0, sizeof out, &out);
+  arg(k, 1, sizeof rc, &rc);
+  ck_assert_int_eq(run(k, N, 8), CL_COMPLETE);
+  static int got[N], codes[N];
+  rd(out, got, sizeof got);
+  rd(rc, codes, sizeof codes);
+  for (int i = 0; i < N; i++) {
+    ck_assert_int_eq(codes[i], 0);
+    ck_assert_int_eq(got[i], 3 * i + 1);
+  }
+  clReleaseMemObject(out);
+  clReleaseMemObject(rc);
+  clReleaseKernel(k);
+}
+END_TEST
+
+START_TEST(queue_full) {
+  enum { N = 64 };
+  clReleaseCommandQueue(dq);
+  dq = make_dq(4096, CL_TRUE); /* room for a few children only */
+  cl_kernel k = k20("fill");
+  for (int round = 0; round < 3; round++) {
+    cl_mem ran = zeros(sizeof(int) * N), rc = zeros(sizeof(int) * N);
+    int n = N;
+    arg(k, 0, sizeof ran, &ran);
+    arg(k, 1, sizeof rc, &rc);
+    arg(k, 2, sizeof n, &n);
+    ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+    int r[N], c[N], ok = 0, full = 0;
+    rd(ran, r, sizeof r);
+    rd(rc, c, sizeof c);
+    for (int i = 0; i < N; i++) {
+      ck_assert_msg(c[i] == 0 || c[i] == CLK_DEVICE_QUEUE_FULL, "child %d: code %d", i, c[i]);
+      ck_assert_int_eq(r[i], c[i] == 0); /* accepted ones ran once, refused ones never */
+      ok += c[i] == 0;
+      full += c[i] != 0;
+    }
+    ck_assert_int_gt(ok, 0);
+    ck_assert_int_gt(full, 0);
+    clReleaseMemObject(ran);
+    clReleaseMemObject(rc);
+  }
+  clReleaseKernel(k);
+}
+END_TEST
+
+START_TEST(captured_and_local_args) {
+  enum { P = 3 };
+  cl_kernel k = k20("captures");
+  cl_mem out = zeros(sizeof(float) * 100 * P), out2 = zeros(sizeof(int) * 8 * P);
+  float scale = 1.5f;
+  cl_long big = 5ll << 40;
+  cl_char c = 7;
+  arg(k, 0, sizeof out, &out);
+  arg(k, 1, sizeof out2, &out2);
+  arg(k, 2, sizeof scale, &scale);
+  arg(k, 3, sizeof big, &big);
+  arg(k, 4, sizeof c, &c);
+  ck_assert_int_eq(run(k, P, 1), CL_COMPLETE);
+  static float f[100 * P];
+  int g[8 * P];
+  rd(out, f, sizeof f);
+  rd(out2, g, sizeof g);
+  for (int p = 0; p < P; p++) {
+    for (int y = 0; y < 3; y++)
+      for (int x = 0; x < 4; x++)
+        ck_assert_float_eq(f[p * 100 + y * 4 + x], scale * x + 2 * scale * y + 5 + 7);
+    for (int l = 0; l < 8; l++)
+      ck_assert_int_eq(g[p * 8 + l], ((7 - l) + p * 100) * 10 + (7 - l));
+  }
+  clReleaseMemObject(out);
+  clReleaseMemObject(out2);
+  clReleaseKernel(k);
+}
+END_TEST
+
+START_TEST(device_events) {
+  cl_kernel k = k20("events");
+  cl_mem b = zeros(sizeof(int) * 10), st = zeros(sizeof(int) * 9), pr = zeros(16);
+  arg(k, 0, sizeof b, &b);
+  arg(k, 1, sizeof st, &st);
+  arg(k, 2, sizeof pr, &pr);
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  int v[10], s[9];
+  rd(b, v, sizeof v);
+  rd(st, s, sizeof s);
+  int want_s[9] = {0, 0, 0, 1, 0, 0, 0, 1, 1};
+  for (int i = 0; i < 9; i++)
+    ck_assert_msg(s[i] == want_s[i], "status %d: %d", i, s[i]);
+  ck_assert_int_eq(v[0], 11);
+  ck_assert_int_eq(v[1], 12);
+  ck_assert_int_eq(v[2], 24);
+  ck_assert_int_eq(v[3], 25);
+  clReleaseMemObject(b);
+  clReleaseMemObject(st);
+  clReleaseMemObject(pr);
+  clReleaseKernel(k);
+}
+END_TEST
+
+START_TEST(misuse_codes) {
+  cl_kernel k = k20("misuse");
+  cl_mem st = zeros(sizeof(int) * 7), ran = zeros(sizeof(int) * 7);
+  arg(k, 0, sizeof st, &st);
+  arg(k, 1, sizeof ran, &ran);
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  int s[7], r[7];
+  rd(st, s, sizeof s);
+  rd(ran, r, sizeof r);
+  const int want[7] = {-102, -57, -160, -51, -57, -57, -160};
+  for (int i = 0; i < 7; i++) {
+    ck_assert_msg(s[i] == want[i], "case %d: %d, want %d", i, s[i], want[i]);
+    ck_assert_int_eq(r[i], 0);
+  }
+  clReleaseMemObject(st);
+  clReleaseMemObject(ran);
+  clReleaseKernel(k);
+}
+END_TEST
+
+START_TEST(queue_argument) {
+  cl_command_queue other = make_dq(0, CL_FALSE);
+  cl_kernel k = k20("onqueue");
+  cl_mem out = zeros(sizeof(int) * 17);
+  arg(k, 0, sizeof other, &other);
+  arg(k, 1, sizeof out, &out);
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  int v[17];
+  rd(out, v, sizeof v);
+  ck_assert_int_eq(v[0], 0);
+  for (int i = 0; i < 16; i++)
+    ck_assert_int_eq(v[1 + i], 7 * i);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  clReleaseCommandQueue(other);
+}
+END_TEST
+
+START_TEST(queue_api) {
+  cl_device_device_enqueue_capabilities caps = 0;
+  cl_uint pref = 0, max = 0, nq = 0, nev = 0, size = 0;
+  ck_assert_int_eq(
+      clGetDeviceInfo(dev, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof caps, &caps, NULL),
+      CL_SUCCESS);
+  ck_assert(caps & CL_DEVICE_QUEUE_SUPPORTED);
+  clGetDeviceInfo(dev, CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, sizeof pref, &pref, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof max, &max, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_ON_DEVICE_QUEUES, sizeof nq, &nq, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_ON_DEVICE_EVENTS, sizeof nev, &nev, NULL);
+  ck_assert(pref > 0 && pref <= max && nq >= 1 && nev >= 1);
+  ck_assert_int_eq(clGetCommandQueueInfo(dq, CL_QUEUE_SIZE, sizeof size, &size, NULL), CL_SUCCESS);
+  ck_assert_uint_eq(size, pref);
+  cl_command_queue d = NULL;
+  clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof d, &d, NULL);
+  ck_assert_ptr_eq(d, dq);
+  /* too big, not out of order, and host commands on a device queue */
+  cl_queue_properties big[] = {CL_QUEUE_PROPERTIES,
+                               CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE,
+                               CL_QUEUE_SIZE, (cl_queue_properties)max + 1, 0};
+  cl_int err;
+  ck_assert_ptr_null(clCreateCommandQueueWithProperties(ctx, dev, big, &err));
+  ck_assert_int_eq(err, CL_INVALID_QUEUE_PROPERTIES);
+  cl_queue_properties ino[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE, 0};
+  ck_assert_ptr_null(clCreateCommandQueueWithProperties(ctx, dev, ino, &err));
+  ck_assert_int_eq(err, CL_INVALID_VALUE);
+  cl_mem m = zeros(16);
+  ck_assert_int_eq(clEnqueueFillBuffer(dq, m, &size, 4, 0, 16, 0, NULL, NULL),
+                   CL_INVALID_COMMAND_QUEUE);
+  /* a second default request returns the default queue; another can replace it */
+  cl_command_queue again = make_dq(0, CL_TRUE), other = make_dq(0, CL_FALSE);
+  ck_assert_ptr_eq(again, dq);
+  clReleaseCommandQueue(again);
+  ck_assert_int_eq(clSetDefaultDeviceCommandQueue(ctx, dev, other), CL_SUCCESS);
+  clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof d, &d, NULL);
+  ck_assert_ptr_eq(d, other);
+  ck_assert_int_eq(clSetDefaultDeviceCommandQueue(ctx, dev, q), CL_INVALID_COMMAND_QUEUE);
+  /* children go to the new default queue */
+  cl_kernel k = k20("many");
+  cl_mem out = zeros(sizeof(int) * 4), rc = zeros(sizeof(int) * 4);
+  arg(k, 0, sizeof out, &out);
+  arg(k, 1, sizeof rc, &rc);
+  ck_assert_int_eq(run(k, 4, 4), CL_COMPLETE);
+  int v[4];
+  rd(out, v, sizeof v);
+  for (int i = 0; i < 4; i++)
+    ck_assert_int_eq(v[i], 3 * i + 1);
+  clReleaseKernel(k);
+  clReleaseMemObject(out);
+  clReleaseMemObject(rc);
+  clReleaseMemObject(m);
+  clReleaseCommandQueue(other);
+}
+END_TEST
+
+START_TEST(queue_released_while_busy) {
+  enum { N = 200 };
+  cl_kernel k = k20("many");
+  cl_mem out = zeros(sizeof(int) * N), rc = zeros(sizeof(int) * N);
+  arg(k, 0, sizeof out, &out);
+  arg(k, 1, sizeof rc, &rc);
+  size_t g = N, l = 8;
+  cl_event ev;
+  ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, &ev), CL_SUCCESS);
+  clReleaseCommandQueue(dq); /* the children still run, then the queue goes */
+  dq = NULL;
+  ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
+  clReleaseEvent(ev);
+  static int got[N];
+  rd(out, got, sizeof got);
+  for (int i = 0; i < N; i++)
+    ck_assert_int_eq(got[i], 3 * i + 1);
+  clReleaseMemObject(out);
+  clReleaseMemObject(rc);
+  clReleaseKernel(k);
+}
+END_TEST
+
+START_TEST(claimed_for_opencl_c_3_0) {
+  cl_name_version f[64];
+  size_t size = 0;
+  int seen = 0;
+  ck_assert_int_eq(clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof f, f, &size),
+                   CL_SUCCESS);
+  for (size_t i = 0; i < size / sizeof f[0]; i++)
+    seen |= !strcmp(f[i].name, "__opencl_c_device_enqueue");
+  ck_assert(seen);
+  cl_kernel k = load_opts("enqueue", "tree", "-cl-std=CL3.0");
+  cl_mem out = zeros(sizeof(int) * 4), sum = zeros(sizeof(int));
+  int maxd = 3, got[4];
+  arg(k, 0, sizeof out, &out);
+  arg(k, 1, sizeof sum, &sum);
+  arg(k, 2, sizeof maxd, &maxd);
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  rd(out, got, sizeof got);
+  for (int d = 0; d < 4; d++)
+    ck_assert_int_eq(got[d], 1 << d);
+  clReleaseMemObject(out);
+  clReleaseMemObject(sum);
+  clReleaseKernel(k);
+}
+END_TEST
+
+static Suite *make(void) {
+  Suite *s = suite_create("enqueue");
+  TCase *tc = tcase_create("device-side enqueue");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_set_timeout(tc, 120);
+  KH_ADD(tc, recursive_tree);
+  KH_ADD(tc, bfs_frontiers);
+  KH_ADD(tc, thousand_children);
+  KH_ADD(tc, queue_full);
+  KH_ADD(tc, captured_and_local_args);
+  KH_ADD(tc, device_events);
+  KH_ADD(tc, misuse_codes);
+  KH_ADD(tc, queue_argument);
+  KH_ADD(tc, queue_api);
+  KH_ADD(tc, queue_released_while_busy);
+  KH_ADD(tc, claimed_for_opencl_c_3_0);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  int rc = kh_main(make);
+  /* A preempted parent: its stream switches out every few steps and
+   * replays its ring from the trace. */
+  setenv("LOCKSTEP_CP_SWITCH_EVERY", "2", 1);
+  rc |= kh_run_config(make, 32, 2);
+  unsetenv("LOCKSTEP_CP_SWITCH_EVERY");
+  setenv("LOCKSTEP_CP_SWITCH_SEED", "7", 1);
+  rc |= kh_run_config(make, 8, 2);
+  return rc;
+}
