@@ -546,10 +546,8 @@ static void bp_info(struct dbg_session *s) {
 
 /* ---- running ---- */
 
-enum stop { ST_NONE, ST_STEP, ST_BP, ST_DONE, ST_EXC, ST_ENTRY, ST_WATCH, ST_ASSERT, ST_PAUSE };
-
 /* Reports a device exception of an item. */
-static int exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
+int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
   s->exc = *e;
   s->have_exc = 1;
   s->focus = item;
@@ -558,7 +556,7 @@ static int exc_stop(struct dbg_session *s, uint64_t item, const struct dev_excep
 }
 
 /* A failed assert() of an item: a stop it can run on from. */
-static int assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
+int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
   s->exc = *e;
   s->asserted = 1;
   s->focus = item;
@@ -578,18 +576,18 @@ static int barrier_sync(struct dbg_session *s, uint64_t item) {
     for (unsigned r = 0;; r++) {
       int st = simt_dbg_run(s->sd, its[i], NULL, BUDGET, &e, s->out);
       if (st == SIMT_DBG_FAULT) {
-        rc = exc_stop(s, its[i], &e);
+        rc = dbg_exc_stop(s, its[i], &e);
         break;
       }
       if (st == SIMT_DBG_ASSERT) {
-        rc = assert_stop(s, its[i], &e);
+        rc = dbg_assert_stop(s, its[i], &e);
         break;
       }
       if (st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) break;
       if (r > MAX_ROUNDS) break;
     }
   }
-  if (rc == ST_NONE && simt_dbg_release(s->sd, g, &e) < 0) rc = exc_stop(s, item, &e);
+  if (rc == ST_NONE && simt_dbg_release(s->sd, g, &e) < 0) rc = dbg_exc_stop(s, item, &e);
   free(its);
   return rc;
 }
@@ -607,17 +605,17 @@ static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at
       accept = NULL;
     }
     int st = simt_dbg_run(s->sd, item, stop_at, BUDGET, &e, s->out);
-    if (st == SIMT_DBG_ASSERT) return assert_stop(s, item, &e);
+    if (st == SIMT_DBG_ASSERT) return dbg_assert_stop(s, item, &e);
     uint32_t pc;
     st = simt_dbg_state(s->sd, item, &pc);
-    if (st == SIMT_DBG_FAULT) return exc_stop(s, item, &e);
+    if (st == SIMT_DBG_FAULT) return dbg_exc_stop(s, item, &e);
     if (st == SIMT_DBG_DONE) return ST_DONE;
     if (st == SIMT_DBG_BARRIER) return ST_NONE;
     if (stop_at && stop_at[pc] && (!accept || accept(s, item, pc, arg))) return ST_STEP;
     if (r > MAX_ROUNDS) {
       memset(&e, 0, sizeof(e));
       snprintf(e.message, sizeof(e.message), "work-item ran too long without reaching a stop");
-      return exc_stop(s, item, &e);
+      return dbg_exc_stop(s, item, &e);
     }
   }
 }
@@ -679,6 +677,10 @@ static int watch_changed(struct dbg_session *s, uint64_t item) {
     return 1;
   }
   return 0;
+}
+
+int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
+  return bp_accept(s, item, pc, NULL);
 }
 
 static int watch_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
@@ -777,7 +779,7 @@ static int run_all(struct dbg_session *s) {
       if (r < 0) {
         uint64_t first = its[0];
         free(its);
-        return exc_stop(s, first, &e);
+        return dbg_exc_stop(s, first, &e);
       }
       if (r == 0 && !running) break;
       if (r == 0) {
@@ -790,6 +792,13 @@ static int run_all(struct dbg_session *s) {
     free(its);
   }
   return ST_DONE;
+}
+
+/* run / continue: a full-speed pass on the device's warps, or item by item
+ * while a watchpoint needs its item stepped. */
+static int run_full(struct dbg_session *s) {
+  int rc = dbg_pass_run(s);
+  return rc < 0 ? run_all(s) : rc;
 }
 
 struct step_arg {
@@ -985,7 +994,7 @@ static void report(struct dbg_session *s, int rc) {
                 rc == ST_BP                       ? "breakpoint"
                 : rc == ST_EXC || rc == ST_ASSERT ? "exception"
                 : rc == ST_ENTRY                  ? "entry"
-                : rc == ST_PAUSE                  ? "pause"
+                : rc == ST_PAUSE || rc == ST_TIMEOUT ? "pause"
                 : rc == ST_WATCH                  ? "watch"
                                                   : "step",
                 rc == ST_WATCH ? s->whit
@@ -1018,6 +1027,8 @@ static void report(struct dbg_session *s, int rc) {
     where(s, s->exc.message);
   } else if (rc == ST_PAUSE) {
     where(s, "Interrupted");
+  } else if (rc == ST_TIMEOUT) {
+    where(s, "Stopped by the watchdog");
   } else if (rc == ST_STEP || rc == ST_ENTRY) {
     where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
   } else if (rc == ST_EXC) {
@@ -1211,6 +1222,10 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       info_vars(s, 1);
     else if (is(arg, "workitems", 1)) {
       fprintf(s->out, "pass %d, focus %" PRIu64 "\n", s->passes, s->focus);
+      if (s->last_run || s->last_skipped)
+        fprintf(s->out, "last pass: %u work-group%s issued, %u complete one%s skipped\n",
+                s->last_run, s->last_run == 1 ? "" : "s", s->last_skipped,
+                s->last_skipped == 1 ? "" : "s");
       list_ranges(s, "not yet launched", 0);
       list_ranges(s, "in progress", 1);
       list_ranges(s, "logically complete", 2);
@@ -1233,7 +1248,9 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       print_expr(s, line + n);
   } else if (is(cmd, "set", 3)) {
     if (!strncmp(arg, "var ", 4)) arg += 4;
-    if (!live) {
+    if (!strncmp(arg, "pass ", 5) || !strncmp(arg, "watchdog ", 9)) {
+      dbg_pass_set(s, arg);
+    } else if (!live) {
       fprintf(s->out, "No kernel is stopped.\n");
     } else if (!strchr(arg, '=')) {
       fprintf(s->out, "usage: set var NAME = EXPR\n");
@@ -1337,6 +1354,8 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   bp_bind(s);
   s->focus = 0;
   s->passes = 0;
+  s->npending = 0;
+  s->last_run = s->last_skipped = 0;
   s->have_exc = 0;
   s->asserted = 0;
   s->paused = 0;
@@ -1368,7 +1387,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
     rc = run_item(s, 0, s->stepset, step_accept, &a);
     if (rc == ST_STEP) rc = ST_ENTRY;
   } else {
-    rc = run_all(s);
+    rc = run_full(s);
   }
   while (!s->quit) {
     if (rc == ST_DONE && all_done(s)) {
@@ -1388,7 +1407,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
     s->asserted = 0;
     s->paused = 0;
     if (kind == 'c')
-      rc = run_all(s);
+      rc = run_full(s);
     else if (s->scope != SCOPE_ITEM)
       rc = step_set(s, mode);
     else
@@ -1400,8 +1419,20 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
     /* the front end left: finish the launch undebugged */
     memset(s->bpset, 0, s->k->ninsns + 1);
     s->nbp = 0;
-    while (!s->have_exc && !all_done(s))
-      if (run_all(s) == ST_EXC) break;
+    s->npending = 0;
+    while (!s->have_exc && !all_done(s)) {
+      int r = run_full(s);
+      if (r == ST_EXC) break;
+      if (r == ST_TIMEOUT) { /* nobody is left to decide: the watchdog ends the launch */
+        struct dev_exception e;
+        memset(&e, 0, sizeof(e));
+        e.trap = LSI_TRAP_WATCHDOG;
+        e.kernel = s->k->name;
+        snprintf(e.message, sizeof(e.message), "watchdog: a pass of the kernel ran too long");
+        dbg_exc_stop(s, s->focus, &e);
+        break;
+      }
+    }
     s->finished = !s->have_exc;
   }
   watch_gc(s, 1);

@@ -74,6 +74,28 @@ struct dbg_session {
   struct lsi_program *eprog;
   struct dev_launch elaunch;
   int edits;
+  /* full-speed passes (dbg_pass.c): items a pass stopped at a breakpoint
+   * that are still to be reported, how passes run, the last pass's entry
+   * routine counts */
+  uint64_t pending[64];
+  unsigned npending;
+  int inprog_only;
+  uint64_t pass_timeout_ns; /* 0: the device's watchdog */
+  unsigned last_run, last_skipped;
+};
+
+/* Why running stopped. */
+enum stop {
+  ST_NONE,
+  ST_STEP,
+  ST_BP,
+  ST_DONE,
+  ST_EXC,
+  ST_ENTRY,
+  ST_WATCH,
+  ST_ASSERT,
+  ST_PAUSE,
+  ST_TIMEOUT
 };
 
 enum { SCOPE_ITEM, SCOPE_GROUP, SCOPE_ALL, SCOPE_ITEMS };
@@ -88,6 +110,19 @@ uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item);
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
 /* The line a breakpoint binds to in the current launch's kernel, or 0. */
 uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
+
+/* Stops: a device exception or a failed assertion of an item (the focus
+ * moves there); whether a breakpoint at pc stops item (its condition). */
+int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
+int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
+int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
+
+/* dbg_pass.c: `run`/`continue` at full speed on the device's warps: reports
+ * a pending breakpoint hit, else runs a pass (seed 000). Returns an enum
+ * stop, or -1 when the pass cannot be used (a watchpoint needs stepping). */
+int dbg_pass_run(struct dbg_session *s);
+/* `set pass all|in-progress` and `set watchdog MS`. */
+void dbg_pass_set(struct dbg_session *s, const char *arg);
 
 /* dbg_edit.c: `edit LINE TEXT` (0 when the launch now runs the edited
  * program), and freeing what edits built when the launch ends. */

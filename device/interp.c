@@ -470,8 +470,9 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
 #if LOCKSTEP_COMPUTED_GOTO
   fetch:
 #endif
-    if (__builtin_expect(stop_at != NULL, 0) && stop_at[pc] && nwarp) {
-      SAVE();
+    if (__builtin_expect(stop_at != NULL, 0) &&
+        ((stop_at[pc] && nwarp) || atomic_load_explicit(&run->stop, memory_order_relaxed))) {
+      SAVE(); /* a flagged pc, or a debugger pass stops every warp at its next instruction */
       return SIMT_WARP_RUN;
     }
     ip = &code[pc];

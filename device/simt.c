@@ -341,7 +341,7 @@ static const char *validate(const struct dev_launch *l, const struct dev_config 
 
 /* ---- work-groups and the warp scheduler ---- */
 
-static bool cu_reserve(struct simt_cu *cu, unsigned nwarps) {
+bool simt_cu_reserve(struct simt_cu *cu, unsigned nwarps) {
   struct simt_run *run = cu->run;
   if (nwarps <= cu->cap_warps) return true;
   struct simt_warp *nw = realloc(cu->warps, nwarps * sizeof(*nw));
@@ -373,7 +373,7 @@ static void cu_release(struct simt_cu *cu) {
   free(cu->local);
 }
 
-static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
+void simt_warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   struct simt_run *run = cu->run;
   const struct lsi_kernel *k = run->k;
   const struct dev_launch *l = run->l;
@@ -440,7 +440,7 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
 
 /* Every warp waits at a barrier or is done: release the barrier, or report
  * the work-items that cannot reach it. */
-static bool barrier_release(struct simt_cu *cu) {
+bool simt_barrier_release(struct simt_cu *cu) {
   struct simt_warp *bad = NULL;
   uint32_t bar_pc = UINT32_MAX;
   uint64_t at = 0;
@@ -519,13 +519,13 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
     cu->nitems *= cu->group_size[k];
   }
   cu->nwarps = (unsigned)((cu->nitems + run->W - 1) / run->W);
-  if (!cu_reserve(cu, cu->nwarps)) {
+  if (!simt_cu_reserve(cu, cu->nwarps)) {
     simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for warps");
     return;
   }
   if (run->local_total) memset(cu->local, 0, run->local_total);
   for (unsigned i = 0; i < cu->nwarps; i++)
-    warp_init(cu, &cu->warps[i], i);
+    simt_warp_init(cu, &cu->warps[i], i);
   const struct simt_pass *p = run->pass;
   bool spans = p && p->warp_span;
   for (;;) {
@@ -549,7 +549,7 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
     }
     if (nrun) continue;
     if (nbar == 0) return; /* every warp done */
-    if (!barrier_release(cu)) return;
+    if (!simt_barrier_release(cu)) return;
   }
 }
 

@@ -115,6 +115,54 @@ void *simt_dbg_mem(struct simt_dbg *s, uint64_t item, uint64_t addr, uint64_t si
 /* A register of the item (kernel arguments held in registers). */
 uint64_t *simt_dbg_reg(struct simt_dbg *s, uint64_t item, uint32_t reg);
 
+/*
+ * A full-speed pass of the held launch (device/simt_dbg_pass.c, seed 000):
+ * the launch is issued on the real warps (W lanes, the divergence deque,
+ * barriers) on the device's workers. Each work-group runs an entry routine:
+ * a logically complete group is skipped, an in-progress one is restored
+ * from the held state (each work-item at its pc with its registers, private
+ * frame, barrier arrival, and the group's local memory; complete items exit
+ * at once; ids are the item's own on whichever worker runs it), a group not
+ * yet launched starts fresh. When a lane reaches a pc flagged in stop_at,
+ * accept decides for that lane (lanes it refuses run on); the first lane it
+ * accepts, a failed assertion, a device exception, poll asking for a pause
+ * or the per-pass watchdog (the device's watchdog_ms, timing this pass only)
+ * stops every warp at its next instruction boundary. Every in-progress
+ * work-item is then saved to the held state and the launch is killed: its
+ * warps and workers are free for other queues until the next pass. accept
+ * and poll are called one at a time, from worker threads; during accept the
+ * item's state, memory and registers (simt_dbg_state/mem/reg) are read live
+ * from its lane. Completed work-items never run again, so side effects are
+ * never repeated. With in_progress_only, groups not yet launched are not
+ * started either (a barrier that waits for them ends by the watchdog).
+ */
+enum simt_dbg_why {
+  SIMT_DBG_PASS_DONE,    /* every work-item is logically complete */
+  SIMT_DBG_PASS_HIT,     /* accept took item (more in hits) */
+  SIMT_DBG_PASS_ASSERT,  /* item failed an assertion; it resumes after it */
+  SIMT_DBG_PASS_FAULT,   /* item raised the device exception exc */
+  SIMT_DBG_PASS_PAUSE,   /* poll asked for a pause */
+  SIMT_DBG_PASS_TIMEOUT, /* the pass ran longer than the watchdog allows */
+  SIMT_DBG_PASS_IDLE,    /* in_progress_only and no group could run */
+};
+struct simt_dbg_pass {
+  const uint8_t *stop_at; /* per-pc flags (never NULL) */
+  int (*accept)(void *arg, uint64_t item, uint32_t pc);
+  int (*poll)(void *arg); /* may be NULL */
+  void *arg;
+  FILE *out; /* printf output of the pass */
+  int in_progress_only;
+  uint64_t timeout_ns; /* 0: the device's watchdog */
+  /* out */
+  int why;
+  uint64_t item; /* UINT64_MAX when no item caused the stop */
+  struct dev_exception exc;
+  uint64_t hits[64]; /* items accept took, ascending; hits[0] == item */
+  unsigned nhits;
+  unsigned groups_run, groups_skipped; /* how the entry routine went */
+};
+void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p);
+
 /* Edit and continue: how the caller moves work-items to rebuilt code. */
 struct simt_dbg_remap {
   void *ctx;

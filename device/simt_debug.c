@@ -14,21 +14,10 @@
 
 #include "device/device.h"
 #include "device/simt.h"
+#include "device/simt_dbg_int.h"
 #include "device/simt_int.h"
 
 #define DBG_DEQUE_CAP 16
-
-struct dbg_group {
-  int state; /* 0 not launched, 1 in progress, 2 complete (freed) */
-  struct simt_cu cu;
-};
-
-struct simt_dbg {
-  struct simt_run run;
-  uint8_t *argbuf;
-  uint64_t nitems;
-  struct dbg_group *groups;
-};
 
 static void group_ids(const struct simt_dbg *s, uint64_t g, uint64_t gid[3]) {
   const uint64_t *n = s->run.ngroups;
@@ -89,7 +78,7 @@ struct simt_dbg *simt_dbg_open(struct dev_device *d, const struct dev_launch *l,
   return s;
 }
 
-static void group_free(struct simt_cu *cu) {
+void simt_dbg_group_free(struct simt_cu *cu) {
   for (unsigned i = 0; i < cu->cap_warps; i++) {
     free(cu->warps[i].reg);
     free(cu->warps[i].priv);
@@ -105,7 +94,7 @@ static void group_free(struct simt_cu *cu) {
 void simt_dbg_close(struct simt_dbg *s) {
   if (!s) return;
   for (uint64_t g = 0; s->groups && g < s->run.total_groups; g++)
-    if (s->groups[g].state == 1) group_free(&s->groups[g].cu);
+    if (s->groups[g].state == 1) simt_dbg_group_free(&s->groups[g].cu);
   free(s->groups);
   free(s->run.local_arg_off);
   free(s->run.out);
@@ -119,7 +108,7 @@ uint64_t simt_dbg_items(const struct simt_dbg *s) {
 }
 
 /* The group and local linear index of an item. */
-static uint64_t locate(const struct simt_dbg *s, uint64_t item, uint64_t *local_index) {
+uint64_t simt_dbg_locate(const struct simt_dbg *s, uint64_t item, uint64_t *local_index) {
   const struct dev_launch *l = &s->run.lc;
   uint64_t gid[3] = {item % l->global[0], item / l->global[0] % l->global[1],
                      item / (l->global[0] * l->global[1])};
@@ -138,7 +127,7 @@ static uint64_t locate(const struct simt_dbg *s, uint64_t item, uint64_t *local_
 }
 
 uint64_t simt_dbg_group_of(const struct simt_dbg *s, uint64_t item) {
-  return locate(s, item, NULL);
+  return simt_dbg_locate(s, item, NULL);
 }
 
 void simt_dbg_ids(const struct simt_dbg *s, uint64_t item, uint64_t gid[3], uint64_t lid[3],
@@ -209,7 +198,7 @@ static void warp_init1(struct simt_cu *cu, struct simt_warp *w, unsigned index) 
 }
 
 /* Launches a group: its warps and local memory. */
-static struct simt_cu *group_get(struct simt_dbg *s, uint64_t g) {
+struct simt_cu *simt_dbg_group_get(struct simt_dbg *s, uint64_t g) {
   struct dbg_group *G = &s->groups[g];
   struct simt_cu *cu = &G->cu;
   if (G->state == 1) return cu;
@@ -228,7 +217,7 @@ static struct simt_cu *group_get(struct simt_dbg *s, uint64_t g) {
   cu->local = calloc(run->local_total + 1, 1);
   cu->warps = calloc(cu->nitems, sizeof(*cu->warps));
   if (!cu->local || !cu->warps) {
-    group_free(cu);
+    simt_dbg_group_free(cu);
     return NULL;
   }
   for (unsigned i = 0; i < cu->nitems; i++) {
@@ -239,7 +228,7 @@ static struct simt_cu *group_get(struct simt_dbg *s, uint64_t g) {
       free(w->reg);
       free(w->priv);
       cu->cap_warps = i;
-      group_free(cu);
+      simt_dbg_group_free(cu);
       return NULL;
     }
     cu->cap_warps = i + 1;
@@ -251,14 +240,18 @@ static struct simt_cu *group_get(struct simt_dbg *s, uint64_t g) {
 }
 
 static struct simt_warp *warp_of(struct simt_dbg *s, uint64_t item, struct simt_cu **cup) {
-  uint64_t j, g = locate(s, item, &j);
+  uint64_t j, g = simt_dbg_locate(s, item, &j);
   if (item >= s->nitems || s->groups[g].state != 1) return NULL;
   *cup = &s->groups[g].cu;
   return &s->groups[g].cu.warps[j];
 }
 
 int simt_dbg_state(struct simt_dbg *s, uint64_t item, uint32_t *pc) {
-  uint64_t g = locate(s, item, NULL);
+  uint64_t g = simt_dbg_locate(s, item, NULL);
+  if (s->live && item == s->litem) {
+    if (pc) *pc = s->lw->pc;
+    return SIMT_DBG_RUN;
+  }
   if (pc) *pc = 0;
   if (item >= s->nitems) return SIMT_DBG_FRESH;
   if (s->groups[g].state == 0) return SIMT_DBG_FRESH;
@@ -284,7 +277,7 @@ static void maybe_complete(struct simt_dbg *s, uint64_t g) {
   struct simt_cu *cu = &s->groups[g].cu;
   for (unsigned i = 0; i < cu->nwarps; i++)
     if (cu->warps[i].state != SIMT_WARP_DONE) return;
-  group_free(cu);
+  simt_dbg_group_free(cu);
   s->groups[g].state = 2;
 }
 
@@ -299,8 +292,8 @@ static void flush_out(struct simt_run *run, FILE *out) {
 int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint64_t budget,
                  struct dev_exception *exc, FILE *out) {
   if (item >= s->nitems) return SIMT_DBG_FAULT;
-  uint64_t j, g = locate(s, item, &j);
-  struct simt_cu *cu = group_get(s, g);
+  uint64_t j, g = simt_dbg_locate(s, item, &j);
+  struct simt_cu *cu = simt_dbg_group_get(s, g);
   if (!cu) return simt_dbg_state(s, item, NULL);
   struct simt_warp *w = &cu->warps[j];
   struct simt_run *run = &s->run;
@@ -389,9 +382,17 @@ void *simt_dbg_mem(struct simt_dbg *s, uint64_t item, uint64_t addr, uint64_t si
   case LSI_SPACE_LOCAL:
   case LSI_SPACE_PRIVATE: {
     if (LSI_ADDR_ID(addr) != 0) return NULL;
-    uint64_t j, g = locate(s, item, &j);
+    uint64_t j, g = simt_dbg_locate(s, item, &j);
     if (item >= s->nitems) return NULL;
-    struct simt_cu *cu = group_get(s, g);
+    if (s->live && item == s->litem) {
+      const struct simt_run *r = s->lcu->run;
+      if (LSI_ADDR_SPACE(addr) == LSI_SPACE_LOCAL)
+        return off + size <= r->local_total ? s->lcu->local + off : NULL;
+      return off + size <= r->k->private_size
+                 ? s->lw->priv + (uint64_t)s->llane * r->k->private_size + off
+                 : NULL;
+    }
+    struct simt_cu *cu = simt_dbg_group_get(s, g);
     if (!cu) return NULL;
     if (LSI_ADDR_SPACE(addr) == LSI_SPACE_LOCAL)
       return off + size <= s->run.local_total ? cu->local + off : NULL;
@@ -402,9 +403,10 @@ void *simt_dbg_mem(struct simt_dbg *s, uint64_t item, uint64_t addr, uint64_t si
 }
 
 uint64_t *simt_dbg_reg(struct simt_dbg *s, uint64_t item, uint32_t reg) {
-  uint64_t j, g = locate(s, item, &j);
+  uint64_t j, g = simt_dbg_locate(s, item, &j);
   if (item >= s->nitems || reg >= s->run.k->nregs) return NULL;
-  struct simt_cu *cu = group_get(s, g);
+  if (s->live && item == s->litem) return &s->lw->reg[(size_t)reg * s->lcu->run->W + s->llane];
+  struct simt_cu *cu = simt_dbg_group_get(s, g);
   return cu ? &cu->warps[j].reg[reg] : NULL;
 }
 
@@ -425,7 +427,7 @@ int simt_dbg_rekernel(struct simt_dbg *s, const struct dev_launch *l,
     struct dbg_group *G = &s->groups[g];
     if (G->state == 2) n->groups[g].state = 2;
     if (G->state != 1) continue;
-    struct simt_cu *cu = group_get(n, g);
+    struct simt_cu *cu = simt_dbg_group_get(n, g);
     if (!cu) {
       good = 0;
       break;
@@ -438,7 +440,7 @@ int simt_dbg_rekernel(struct simt_dbg *s, const struct dev_launch *l,
     }
   }
   for (uint64_t item = 0; good && item < s->nitems; item++) {
-    uint64_t j, g = locate(s, item, &j);
+    uint64_t j, g = simt_dbg_locate(s, item, &j);
     if (s->groups[g].state != 1) continue;
     struct simt_cu *ocu = &s->groups[g].cu, *ncu = &n->groups[g].cu;
     struct simt_warp *ow = &ocu->warps[j], *nw = &ncu->warps[j];

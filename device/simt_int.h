@@ -155,7 +155,8 @@ struct simt_run {
   const struct simt_pass *pass; /* NULL: the whole launch */
   _Atomic int stop;
   const uint8_t *dbg_stop_at; /* debugger: per-pc flags; a warp returns (state RUN) on
-                                 reaching a flagged pc after running at least one insn */
+                                 reaching a flagged pc after running at least one insn,
+                                 and before any instruction once stop is set */
   pthread_mutex_t mu;         /* exc, have_exc, rc, stats, printf output */
   bool have_exc;
   int rc;
@@ -237,6 +238,14 @@ void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uin
 /* simt_launch(), also returning the launch's counters (stats may be NULL). */
 int simt_launch_stats(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
                       struct simt_stats *stats);
+
+/* simt.c, for the debugger's full-speed passes (simt_dbg_pass.c): makes
+ * room for nwarps warps in cu; sets up warp index of cu's group as at
+ * launch; releases cu's work-group barrier once every warp waits at it or is
+ * done (false after reporting barrier divergence). */
+bool simt_cu_reserve(struct simt_cu *cu, unsigned nwarps);
+void simt_warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index);
+bool simt_barrier_release(struct simt_cu *cu);
 
 /* Runs warp w of cu until it exits, waits at a barrier, faults, or has run
  * about budget warp instructions. Returns its new state. */

@@ -4,6 +4,10 @@
 # of @vscode/debugadapter-testsupport (installed by .ci/deps from the
 # committed package-lock.json). $1 is the build folder.
 set -u
+# One worker thread: a full-speed pass then runs work-groups one after the
+# other, so where it stops (and the lists `info workitems` shows) is the
+# same on every run. A test that wants parallel passes sets it itself.
+export LOCKSTEP_HOST_THREADS=${LOCKSTEP_HOST_THREADS:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 export LOCKSTEP_BUILD=$(cd "$1" && pwd)
 if ! command -v node >/dev/null 2>&1; then

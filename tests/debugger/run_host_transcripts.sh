@@ -4,6 +4,10 @@
 # (options, `--`, the host program and its arguments) with $BUILD and $HERE
 # standing for the build and test folders. The output must equal NAME.href.
 set -u
+# One worker thread: a full-speed pass then runs work-groups one after the
+# other, so where it stops (and the lists `info workitems` shows) is the
+# same on every run. A test that wants parallel passes sets it itself.
+export LOCKSTEP_HOST_THREADS=${LOCKSTEP_HOST_THREADS:-1}
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 # A sanitized library needs its runtime loaded first in an unsanitized host.

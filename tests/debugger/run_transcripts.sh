@@ -3,6 +3,10 @@
 # batch mode against NAME.cl (and NAME.spec, NAME.args for the launch); the
 # output must equal NAME.ref.
 set -u
+# One worker thread: a full-speed pass then runs work-groups one after the
+# other, so where it stops (and the lists `info workitems` shows) is the
+# same on every run. A test that wants parallel passes sets it itself.
+export LOCKSTEP_HOST_THREADS=${LOCKSTEP_HOST_THREADS:-1}
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
 fail=0

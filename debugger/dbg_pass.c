@@ -1,0 +1,133 @@
+/*
+ * dbg_pass.c - `run` and `continue` at full speed (seed 000): each one is a
+ * pass of the launch on the device's real warps (simt_dbg_pass) that stops
+ * at the first breakpoint whose condition holds for a lane, a failed
+ * assertion, a device exception, a pause or the per-pass watchdog; the
+ * device then saves every in-progress work-item and kills the launch, and
+ * inspection and stepping use the saved state. Breakpoint hits of other
+ * lanes in the same pass are reported one by one before the next pass.
+ *
+ * It decides only what a pass stops for and what the stop means to the
+ * user; it must not run work-items itself (dbg_engine.c steps them) nor
+ * know how the device saves them.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debugger/dbg_int.h"
+#include "device/simt.h"
+
+/* accept hook: called for each lane at a breakpoint pc, one at a time; the
+ * lane's state is readable through the held launch while this runs. */
+static int pass_accept(void *arg, uint64_t item, uint32_t pc) {
+  struct dbg_session *s = arg;
+  return s->bpset[pc] && dbg_bp_accept(s, item, pc);
+}
+
+static int pass_poll(void *arg) {
+  struct dbg_session *s = arg;
+  return s->interrupt && s->interrupt(s->ictx);
+}
+
+/* The in-progress item to show after a stop no item caused: the focus if it
+ * is one, else the lowest running one, else the lowest at a barrier. */
+static uint64_t first_in_progress(struct dbg_session *s) {
+  int st = simt_dbg_state(s->sd, s->focus, NULL);
+  if (st == SIMT_DBG_RUN) return s->focus;
+  uint64_t n = simt_dbg_items(s->sd), bar = UINT64_MAX;
+  for (uint64_t i = 0; i < n; i++) {
+    st = simt_dbg_state(s->sd, i, NULL);
+    if (st == SIMT_DBG_RUN) return i;
+    if (st == SIMT_DBG_BARRIER && bar == UINT64_MAX) bar = i;
+  }
+  return bar != UINT64_MAX ? bar : s->focus;
+}
+
+static int any_watch(struct dbg_session *s) {
+  for (int i = 0; i < s->nbp; i++)
+    if (s->bps[i].watch[0] && s->bps[i].enabled) return 1;
+  return 0;
+}
+
+int dbg_pass_run(struct dbg_session *s) {
+  s->whit = 0;
+  /* hits of the last pass not reported yet, while their breakpoint stands */
+  while (s->npending) {
+    uint64_t it = s->pending[0];
+    memmove(s->pending, s->pending + 1, --s->npending * sizeof(s->pending[0]));
+    uint32_t pc;
+    if (simt_dbg_state(s->sd, it, &pc) == SIMT_DBG_RUN && s->bpset[pc] &&
+        dbg_bp_accept(s, it, pc)) {
+      s->focus = it;
+      return ST_BP;
+    }
+  }
+  if (any_watch(s)) return -1;
+  struct simt_dbg_pass p;
+  memset(&p, 0, sizeof(p));
+  p.stop_at = s->bpset;
+  p.accept = pass_accept;
+  p.poll = s->interrupt ? pass_poll : NULL;
+  p.arg = s;
+  p.out = s->out;
+  p.in_progress_only = s->inprog_only;
+  p.timeout_ns = s->pass_timeout_ns;
+  simt_dbg_pass(s->sd, &p);
+  s->passes++;
+  s->last_run = p.groups_run;
+  s->last_skipped = p.groups_skipped;
+  switch (p.why) {
+  case SIMT_DBG_PASS_DONE: return ST_DONE;
+  case SIMT_DBG_PASS_HIT:
+    s->focus = p.item;
+    s->npending = p.nhits - 1;
+    memcpy(s->pending, p.hits + 1, s->npending * sizeof(s->pending[0]));
+    return ST_BP;
+  case SIMT_DBG_PASS_ASSERT: return dbg_assert_stop(s, p.item, &p.exc);
+  case SIMT_DBG_PASS_FAULT:
+    return dbg_exc_stop(s, p.item < simt_dbg_items(s->sd) ? p.item : s->focus, &p.exc);
+  case SIMT_DBG_PASS_PAUSE:
+    s->paused = 1;
+    s->focus = first_in_progress(s);
+    return ST_PAUSE;
+  case SIMT_DBG_PASS_TIMEOUT:
+    fprintf(s->out, "Pass %d ran longer than the watchdog allows; every work-item stopped.\n",
+            s->passes);
+    s->focus = first_in_progress(s);
+    return ST_TIMEOUT;
+  default:
+    fprintf(s->out, "No work-item in progress can run on (passes run in-progress work-items "
+                    "only: 'set pass all' launches the rest).\n");
+    s->focus = first_in_progress(s);
+    return ST_TIMEOUT;
+  }
+}
+
+void dbg_pass_set(struct dbg_session *s, const char *arg) {
+  if (!strncmp(arg, "pass ", 5)) {
+    arg += 5;
+    if (!strcmp(arg, "all"))
+      s->inprog_only = 0;
+    else if (!strcmp(arg, "in-progress"))
+      s->inprog_only = 1;
+    else {
+      fprintf(s->out, "usage: set pass all | in-progress\n");
+      return;
+    }
+    fprintf(s->out, "Passes run %s.\n",
+            s->inprog_only ? "in-progress work-items only" : "every work-item not yet complete");
+    return;
+  }
+  char *end;
+  unsigned long ms = strtoul(arg + 9, &end, 10);
+  if (end == arg + 9 || *end) {
+    fprintf(s->out, "usage: set watchdog MS (0: the device's watchdog)\n");
+    return;
+  }
+  s->pass_timeout_ns = (uint64_t)ms * 1000000u;
+  if (ms)
+    fprintf(s->out, "A pass stops after %lu ms.\n", ms);
+  else
+    fprintf(s->out, "A pass stops after the device's watchdog time.\n");
+}

@@ -1,0 +1,350 @@
+/*
+ * simt_dbg_pass.c - full-speed passes of a debugged launch (seed 000): the
+ * launch held by simt_debug.c is issued again on real warps, each work-group
+ * through an entry routine (skip complete, restore in progress, start the
+ * rest fresh); the first stop event stops every warp at its next
+ * instruction boundary, every in-progress work-item is saved back into the
+ * held state, and the launch is killed so the device's warps and workers
+ * serve other queues while the user inspects.
+ *
+ * It must not know about source lines, breakpoints or expressions (the
+ * caller's accept decides for a lane), and must not change how undebugged
+ * launches run (simt.c).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/device.h"
+#include "device/simt.h"
+#include "device/simt_dbg_int.h"
+#include "device/simt_int.h"
+
+#define PASS_SLICE 256 /* branch points a warp runs before the next warp's turn */
+
+struct pass_ctx {
+  struct simt_dbg *s;
+  struct simt_dbg_pass *p;
+  struct simt_run *run;
+  pthread_mutex_t mu; /* accept, poll, hits, why */
+  _Atomic uint64_t next;
+  uint64_t deadline;
+  int why; /* a stop other than a hit or an exception (pause, timeout) */
+  _Atomic unsigned groups_run, groups_skipped;
+};
+
+static uint64_t lane_item(const struct simt_cu *cu, const struct simt_warp *w, unsigned lane) {
+  const struct dev_launch *l = cu->run->l;
+  uint64_t g[3];
+  for (int k = 0; k < 3; k++)
+    g[k] = cu->group_id[k] * l->local[k] + w->lid[k][lane];
+  return g[0] + g[1] * l->global[0] + g[2] * l->global[0] * l->global[1];
+}
+
+/* Stops the pass (first reason wins) and every warp of the launch. */
+static void stop_pass(struct pass_ctx *c, int why) {
+  if (!c->why) c->why = why;
+  atomic_store(&c->run->stop, 1);
+}
+
+/* Lanes of w arrived at a flagged pc: ask for each whether it stops. A
+ * lane restored at that pc (*skip) is not arriving: it was asked before
+ * the last pass stopped, and now runs on. */
+static void arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w, uint64_t *skip) {
+  struct simt_dbg_pass *p = c->p;
+  uint64_t ask = w->active & ~*skip;
+  *skip &= ~w->active;
+  if (!ask) return;
+  pthread_mutex_lock(&c->mu);
+  struct simt_dbg *s = c->s;
+  for (uint64_t m = ask; m; m &= m - 1) {
+    unsigned lane = (unsigned)__builtin_ctzll(m);
+    s->litem = lane_item(cu, w, lane);
+    s->lcu = cu;
+    s->lw = w;
+    s->llane = lane;
+    s->live = true;
+    int hit = p->accept(p->arg, s->litem, w->pc);
+    s->live = false;
+    if (!hit) continue;
+    if (p->nhits < sizeof(p->hits) / sizeof(p->hits[0])) p->hits[p->nhits++] = s->litem;
+    atomic_store(&c->run->stop, 1);
+  }
+  pthread_mutex_unlock(&c->mu);
+}
+
+/* Entry routine of an in-progress group: each lane takes its work-item's
+ * saved state; lanes at the same pc run together, the others wait for
+ * their turn in divergence tokens (a complete item's lane has exited). */
+static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t *skip) {
+  struct simt_run *run = c->run;
+  const struct lsi_kernel *k = run->k;
+  const unsigned W = run->W;
+  struct simt_cu *hc = &c->s->groups[g].cu;
+  if (run->local_total) memcpy(cu->local, hc->local, run->local_total);
+  for (unsigned wi = 0; wi < cu->nwarps; wi++) {
+    struct simt_warp *w = &cu->warps[wi];
+    w->active = 0;
+    memset(w->dis, 0, sizeof(w->dis));
+    simt_deque_clear(&w->dq);
+    for (uint64_t m = w->exist; m; m &= m - 1) {
+      unsigned lane = (unsigned)__builtin_ctzll(m);
+      uint64_t bit = UINT64_C(1) << lane;
+      struct simt_warp *hw = &hc->warps[(size_t)wi * W + lane];
+      for (uint32_t r = 0; r < k->nregs; r++)
+        w->reg[(size_t)r * W + lane] = hw->reg[r];
+      if (k->private_size) memcpy(w->priv + (size_t)lane * k->private_size, hw->priv, k->private_size);
+      if (hw->state == SIMT_WARP_DONE) {
+        w->live &= ~bit;
+      } else if (hw->state == SIMT_WARP_BARRIER) {
+        w->dis[SIMT_REASON_BAR] |= bit;
+        w->lane_pc[lane] = hw->lane_pc[0];
+      } else {
+        w->dis[SIMT_TOK_DIV] |= bit;
+        w->lane_pc[lane] = hw->pc;
+        if (c->p->stop_at[hw->pc]) skip[wi] |= bit;
+      }
+    }
+    /* one token per resume pc, lowest lane first */
+    for (uint64_t left = w->dis[SIMT_TOK_DIV]; left;) {
+      uint32_t pc = w->lane_pc[__builtin_ctzll(left)];
+      uint64_t at = 0;
+      for (uint64_t m = left; m; m &= m - 1)
+        if (w->lane_pc[__builtin_ctzll(m)] == pc) at |= m & -m;
+      left &= ~at;
+      if (!simt_deque_push_back(&w->dq, simt_token_make(SIMT_TOK_DIV, at, pc))) break;
+    }
+    w->epoch = 1;
+    simt_unwind(cu, w);
+  }
+}
+
+/* After the pass: a complete group is freed; otherwise every work-item's
+ * state goes back to the held group (its pc, registers, private frame,
+ * barrier arrival; the group's local memory). */
+static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
+  struct simt_dbg *s = c->s;
+  struct simt_run *run = c->run;
+  const struct lsi_kernel *k = run->k;
+  const unsigned W = run->W;
+  bool done = true;
+  for (unsigned wi = 0; wi < cu->nwarps; wi++)
+    done &= cu->warps[wi].state == SIMT_WARP_DONE || cu->warps[wi].live == 0;
+  if (done) {
+    if (s->groups[g].state == 1) simt_dbg_group_free(&s->groups[g].cu);
+    s->groups[g].state = 2;
+    return;
+  }
+  struct simt_cu *hc = simt_dbg_group_get(s, g);
+  if (!hc) {
+    simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory saving a work-group");
+    return;
+  }
+  if (run->local_total) memcpy(hc->local, cu->local, run->local_total);
+  /* the item whose exception or assertion stopped the pass */
+  uint64_t exc_item = UINT64_MAX;
+  if (run->have_exc && cu->faulted) {
+    const struct dev_exception *e = &run->exc;
+    uint64_t gx = e->global_id[0] - run->l->offset[0], gy = e->global_id[1] - run->l->offset[1],
+             gz = e->global_id[2] - run->l->offset[2];
+    exc_item = gx + gy * run->l->global[0] + gz * run->l->global[0] * run->l->global[1];
+  }
+  for (unsigned wi = 0; wi < cu->nwarps; wi++) {
+    struct simt_warp *w = &cu->warps[wi];
+    for (uint64_t m = w->exist; m; m &= m - 1) {
+      unsigned lane = (unsigned)__builtin_ctzll(m);
+      uint64_t bit = UINT64_C(1) << lane;
+      struct simt_warp *hw = &hc->warps[(size_t)wi * W + lane];
+      for (uint32_t r = 0; r < k->nregs; r++)
+        hw->reg[r] = w->reg[(size_t)r * W + lane];
+      if (k->private_size) memcpy(hw->priv, w->priv + (size_t)lane * k->private_size, k->private_size);
+      memset(hw->dis, 0, sizeof(hw->dis));
+      simt_deque_clear(&hw->dq);
+      hw->exist = hw->live = hw->active = 1;
+      hw->epoch = 1;
+      if (!(w->live & bit)) {
+        hw->state = SIMT_WARP_DONE;
+        hw->live = hw->active = 0;
+        continue;
+      }
+      if (w->dis[SIMT_REASON_BAR] & bit) {
+        hw->state = SIMT_WARP_BARRIER;
+        hw->dis[SIMT_REASON_BAR] = 1;
+        hw->active = 0;
+        hw->lane_pc[0] = hw->pc = w->lane_pc[lane];
+        continue;
+      }
+      uint32_t pc;
+      if ((w->state == SIMT_WARP_RUN || w->state == SIMT_WARP_FAULT) && (w->active & bit))
+        pc = w->pc;
+      else if (w->dis[SIMT_REASON_SGBAR] & bit)
+        pc = w->lane_pc[lane] - 1; /* arrives at the sub-group barrier again */
+      else
+        pc = w->lane_pc[lane];
+      hw->state = SIMT_WARP_RUN;
+      hw->pc = pc;
+      if (lane_item(cu, w, lane) == exc_item) {
+        if (run->exc.trap == LSI_TRAP_ASSERT)
+          hw->pc = pc + 1; /* a stop, not an end: the item resumes after the call */
+        else
+          hw->state = SIMT_WARP_FAULT;
+      }
+      hw->epoch = hw->pc != 0 || hw->state != SIMT_WARP_RUN; /* pc 0: not launched */
+    }
+  }
+  s->groups[g].state = 1;
+}
+
+/* One group of the pass on compute unit cu: entry routine, then the warp
+ * scheduler until the group ends or the pass stops. */
+static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
+  struct simt_run *run = c->run;
+  struct simt_dbg_pass *p = c->p;
+  const struct dev_launch *l = run->l;
+  uint64_t gid[3] = {g % run->ngroups[0], g / run->ngroups[0] % run->ngroups[1],
+                     g / (run->ngroups[0] * run->ngroups[1])};
+  cu->nitems = 1;
+  for (int k = 0; k < 3; k++) {
+    cu->group_id[k] = gid[k];
+    uint64_t rest = l->global[k] - gid[k] * l->local[k];
+    cu->group_size[k] = rest < l->local[k] ? rest : l->local[k];
+    cu->nitems *= cu->group_size[k];
+  }
+  cu->nwarps = (unsigned)((cu->nitems + run->W - 1) / run->W);
+  if (!simt_cu_reserve(cu, cu->nwarps)) {
+    simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for warps");
+    return;
+  }
+  if (run->local_total) memset(cu->local, 0, run->local_total);
+  for (unsigned i = 0; i < cu->nwarps; i++)
+    simt_warp_init(cu, &cu->warps[i], i);
+  uint64_t *skip = calloc(cu->nwarps, sizeof(uint64_t));
+  if (!skip) {
+    simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for warps");
+    return;
+  }
+  if (c->s->groups[g].state == 1) restore(c, cu, g, skip);
+  atomic_fetch_add(&c->groups_run, 1);
+  for (;;) {
+    unsigned nrun = 0, nbar = 0;
+    for (unsigned i = 0; i < cu->nwarps; i++) {
+      struct simt_warp *w = &cu->warps[i];
+      if (w->state == SIMT_WARP_RUN) {
+        uint64_t n0 = cu->st.warp_insns;
+        skip[i] &= ~w->active; /* these run on from where they are */
+        simt_warp_run(cu, w, PASS_SLICE);
+        if (w->state == SIMT_WARP_RUN && cu->st.warp_insns != n0 && p->stop_at[w->pc])
+          arrival(c, cu, w, &skip[i]);
+      }
+      if (cu->faulted) goto out;
+      nrun += w->state == SIMT_WARP_RUN;
+      nbar += w->state == SIMT_WARP_BARRIER;
+    }
+    if (atomic_load(&run->stop)) goto out;
+    if (p->poll) {
+      pthread_mutex_lock(&c->mu);
+      if (p->poll(p->arg)) stop_pass(c, SIMT_DBG_PASS_PAUSE);
+      pthread_mutex_unlock(&c->mu);
+    }
+    if (c->deadline && dev_device_now_ns(run->dev) > c->deadline) {
+      pthread_mutex_lock(&c->mu);
+      stop_pass(c, SIMT_DBG_PASS_TIMEOUT);
+      pthread_mutex_unlock(&c->mu);
+    }
+    if (atomic_load(&run->stop)) goto out;
+    if (nrun) continue;
+    if (nbar == 0) break; /* every warp done */
+    if (!simt_barrier_release(cu)) goto out;
+    for (unsigned i = 0; i < cu->nwarps; i++) /* released onto a flagged pc */
+      if (cu->warps[i].state == SIMT_WARP_RUN && p->stop_at[cu->warps[i].pc])
+        arrival(c, cu, &cu->warps[i], &skip[i]);
+  }
+out:
+  free(skip);
+  save(c, cu, g);
+}
+
+static void pass_worker(void *arg, unsigned k) {
+  struct pass_ctx *c = arg;
+  struct simt_run *run = c->run;
+  struct simt_cu *cu = &run->cus[k];
+  if (run->local_total && !cu->local && !(cu->local = calloc(1, run->local_total))) {
+    simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for local memory");
+    return;
+  }
+  while (!atomic_load(&run->stop)) {
+    /* groups in order; whole finished groups are skipped */
+    uint64_t g = atomic_fetch_add(&c->next, 1);
+    if (g >= run->total_groups) break;
+    int st = c->s->groups[g].state;
+    if (st == 2 || (st == 0 && c->p->in_progress_only)) {
+      atomic_fetch_add(&c->groups_skipped, 1);
+      continue;
+    }
+    pass_group(c, cu, g);
+  }
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
+  p->why = SIMT_DBG_PASS_DONE;
+  p->item = UINT64_MAX;
+  p->nhits = 0;
+  p->groups_run = p->groups_skipped = 0;
+  memset(&p->exc, 0, sizeof(p->exc));
+  int rc = 0;
+  struct pass_ctx c;
+  memset(&c, 0, sizeof(c));
+  c.s = s;
+  c.p = p;
+  c.run = simt_open(s->run.dev, &s->run.lc, &p->exc, &rc);
+  if (!c.run) {
+    p->why = SIMT_DBG_PASS_FAULT;
+    return;
+  }
+  struct simt_run *run = c.run;
+  s->passes++;
+  pthread_mutex_init(&c.mu, NULL);
+  run->dbg_stop_at = p->stop_at;
+  uint64_t budget = p->timeout_ns ? p->timeout_ns : run->watchdog_ns;
+  uint64_t t0 = dev_device_now_ns(run->dev);
+  c.deadline = budget ? t0 + budget : 0;
+  uint64_t left = 0;
+  for (uint64_t g = 0; g < run->total_groups; g++)
+    left += s->groups[g].state == 1 || (s->groups[g].state == 0 && !p->in_progress_only);
+  if (left)
+    dev_device_run(run->dev, pass_worker, &c, (unsigned)(run->ncus < left ? run->ncus : left));
+  if (run->out_len && p->out) {
+    fwrite(run->out, 1, run->out_len, p->out);
+    fflush(p->out);
+  }
+  run->out_len = 0;
+  p->groups_run = c.groups_run;
+  p->groups_skipped = c.groups_skipped;
+  qsort(p->hits, p->nhits, sizeof(p->hits[0]), cmp_u64);
+  if (run->have_exc) {
+    const struct dev_exception *e = &run->exc;
+    p->exc = *e;
+    p->item = (e->global_id[0] - run->l->offset[0]) +
+              (e->global_id[1] - run->l->offset[1]) * run->l->global[0] +
+              (e->global_id[2] - run->l->offset[2]) * run->l->global[0] * run->l->global[1];
+    p->why = e->trap == LSI_TRAP_ASSERT ? SIMT_DBG_PASS_ASSERT : SIMT_DBG_PASS_FAULT;
+  } else if (p->nhits) {
+    p->why = SIMT_DBG_PASS_HIT;
+    p->item = p->hits[0];
+  } else if (c.why) {
+    p->why = c.why;
+  } else if (!left) {
+    p->why = SIMT_DBG_PASS_IDLE;
+  } else {
+    p->why = SIMT_DBG_PASS_DONE;
+    for (uint64_t g = 0; g < run->total_groups; g++)
+      if (s->groups[g].state != 2) p->why = p->in_progress_only ? SIMT_DBG_PASS_IDLE : p->why;
+  }
+  pthread_mutex_destroy(&c.mu);
+  simt_close(run);
+}
