@@ -29,6 +29,7 @@ struct pass_ctx {
   pthread_mutex_t mu; /* accept, poll, hits, why */
   _Atomic uint64_t next;
   uint64_t deadline;
+  _Atomic uint64_t next_tick; /* when a worker next flushes output and polls */
   int why; /* a stop other than a hit or an exception (pause, timeout) */
   _Atomic unsigned groups_run, groups_skipped;
 };
@@ -70,6 +71,28 @@ static void arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w,
     if (p->nhits < sizeof(p->hits) / sizeof(p->hits[0])) p->hits[p->nhits++] = s->litem;
     atomic_store(&c->run->stop, 1);
   }
+  pthread_mutex_unlock(&c->mu);
+}
+
+/* Between scheduling rounds, at most every TICK_NS over all workers: the
+ * kernel's printf output so far goes out (a user watching a long pass sees
+ * it), the caller is asked whether to pause, and the pass watchdog runs. */
+#define TICK_NS 5000000u
+static void tick(struct pass_ctx *c) {
+  struct simt_run *run = c->run;
+  struct simt_dbg_pass *p = c->p;
+  uint64_t now = dev_device_now_ns(run->dev), due = atomic_load(&c->next_tick);
+  if (now < due || !atomic_compare_exchange_strong(&c->next_tick, &due, now + TICK_NS)) return;
+  pthread_mutex_lock(&c->mu);
+  pthread_mutex_lock(&run->mu);
+  if (run->out_len && p->out) {
+    fwrite(run->out, 1, run->out_len, p->out);
+    fflush(p->out);
+  }
+  run->out_len = 0;
+  pthread_mutex_unlock(&run->mu);
+  if (p->poll && p->poll(p->arg)) stop_pass(c, SIMT_DBG_PASS_PAUSE);
+  if (c->deadline && now > c->deadline) stop_pass(c, SIMT_DBG_PASS_TIMEOUT);
   pthread_mutex_unlock(&c->mu);
 }
 
@@ -241,16 +264,7 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
       nbar += w->state == SIMT_WARP_BARRIER;
     }
     if (atomic_load(&run->stop)) goto out;
-    if (p->poll) {
-      pthread_mutex_lock(&c->mu);
-      if (p->poll(p->arg)) stop_pass(c, SIMT_DBG_PASS_PAUSE);
-      pthread_mutex_unlock(&c->mu);
-    }
-    if (c->deadline && dev_device_now_ns(run->dev) > c->deadline) {
-      pthread_mutex_lock(&c->mu);
-      stop_pass(c, SIMT_DBG_PASS_TIMEOUT);
-      pthread_mutex_unlock(&c->mu);
-    }
+    tick(c);
     if (atomic_load(&run->stop)) goto out;
     if (nrun) continue;
     if (nbar == 0) break; /* every warp done */
