@@ -642,7 +642,7 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
 
 /* ---- watchpoints ---- */
 
-static int has_watch(struct dbg_session *s, uint64_t item) {
+int dbg_has_watch(struct dbg_session *s, uint64_t item) {
   for (int i = 0; i < s->nbp; i++)
     if (s->bps[i].watch[0] && s->bps[i].enabled && s->bps[i].witem == item) return 1;
   return 0;
@@ -664,7 +664,7 @@ static int watch_value(struct dbg_session *s, const struct bp *b, char *buf, siz
 }
 
 /* Has a watched value of item changed? Notes the first change in s->whit. */
-static int watch_changed(struct dbg_session *s, uint64_t item) {
+int dbg_watch_changed(struct dbg_session *s, uint64_t item) {
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
     if (!b->watch[0] || !b->enabled || b->witem != item) continue;
@@ -681,12 +681,6 @@ static int watch_changed(struct dbg_session *s, uint64_t item) {
 
 int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
   return bp_accept(s, item, pc, NULL);
-}
-
-static int watch_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
-  (void)arg;
-  if (watch_changed(s, item)) return 1;
-  return s->bpset[pc] && bp_accept(s, item, pc, NULL);
 }
 
 static void watch_add(struct dbg_session *s, const char *arg) {
@@ -735,70 +729,9 @@ static void watch_gc(struct dbg_session *s, int all) {
   }
 }
 
-/* The full-speed pass: every item runs until one reaches a breakpoint. */
-static int run_all(struct dbg_session *s) {
-  s->passes++;
-  s->whit = 0;
-  uint64_t nitems = simt_dbg_items(s->sd);
-  uint64_t ngroups = 0;
-  for (uint64_t i = 0; i < nitems; i++) {
-    uint64_t g = simt_dbg_group_of(s->sd, i);
-    if (g + 1 > ngroups) ngroups = g + 1;
-  }
-  /* the focused item first, so a continue moves it on */
-  for (uint64_t g0 = 0; g0 < ngroups; g0++) {
-    uint64_t g = g0 == 0                                    ? simt_dbg_group_of(s->sd, s->focus)
-                 : g0 <= simt_dbg_group_of(s->sd, s->focus) ? g0 - 1
-                                                            : g0;
-    uint64_t n = simt_dbg_group_items(s->sd, g, NULL, 0);
-    uint64_t *its = malloc(n * sizeof(uint64_t));
-    simt_dbg_group_items(s->sd, g, its, n);
-    for (;;) {
-      int running = 0, rc = ST_NONE;
-      for (uint64_t i = 0; i < n; i++) {
-        int st = simt_dbg_state(s->sd, its[i], NULL);
-        if (st == SIMT_DBG_DONE || st == SIMT_DBG_BARRIER) continue;
-        /* a watched item runs statement by statement */
-        int w = has_watch(s, its[i]);
-        rc = run_item(s, its[i], w ? s->stepset : s->bpset, w ? watch_accept : bp_accept, NULL);
-        if (rc == ST_STEP) {
-          s->focus = its[i];
-          rc = s->whit ? ST_WATCH : s->paused ? ST_PAUSE : ST_BP;
-        }
-        if (rc == ST_BP || rc == ST_EXC || rc == ST_WATCH || rc == ST_ASSERT || rc == ST_PAUSE)
-          break;
-        rc = ST_NONE;
-        running = 1;
-      }
-      if (rc != ST_NONE) {
-        free(its);
-        return rc;
-      }
-      struct dev_exception e;
-      int r = simt_dbg_release(s->sd, g, &e);
-      if (r < 0) {
-        uint64_t first = its[0];
-        free(its);
-        return dbg_exc_stop(s, first, &e);
-      }
-      if (r == 0 && !running) break;
-      if (r == 0) {
-        int alldone = 1;
-        for (uint64_t i = 0; i < n; i++)
-          if (simt_dbg_state(s->sd, its[i], NULL) != SIMT_DBG_DONE) alldone = 0;
-        if (alldone) break;
-      }
-    }
-    free(its);
-  }
-  return ST_DONE;
-}
-
-/* run / continue: a full-speed pass on the device's warps, or item by item
- * while a watchpoint needs its item stepped. */
+/* run / continue: a full-speed pass on the device's warps. */
 static int run_full(struct dbg_session *s) {
-  int rc = dbg_pass_run(s);
-  return rc < 0 ? run_all(s) : rc;
+  return dbg_pass_run(s);
 }
 
 struct step_arg {
@@ -814,7 +747,7 @@ static int in_kernel(struct dbg_session *s, const struct cc_microkernel *m) {
 static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
   struct step_arg *a = arg;
   const struct cc_microkernel *m = mk_at(s, pc);
-  if (watch_changed(s, item)) return 1;
+  if (dbg_watch_changed(s, item)) return 1;
   if (s->bpset[pc] && bp_accept(s, item, pc, NULL)) return 1;
   if (!m) return 0;
   if (m->role == CC_MK_EXIT) return a->mode != 2;
@@ -991,12 +924,12 @@ static void report(struct dbg_session *s, int rc) {
     simt_dbg_state(s->sd, s->focus, &pc);
     struct bp *b = rc == ST_BP ? bp_at(s, pc) : NULL;
     dbg_mi_stop(s,
-                rc == ST_BP                       ? "breakpoint"
-                : rc == ST_EXC || rc == ST_ASSERT ? "exception"
-                : rc == ST_ENTRY                  ? "entry"
+                rc == ST_BP                          ? "breakpoint"
+                : rc == ST_EXC || rc == ST_ASSERT    ? "exception"
+                : rc == ST_ENTRY                     ? "entry"
                 : rc == ST_PAUSE || rc == ST_TIMEOUT ? "pause"
-                : rc == ST_WATCH                  ? "watch"
-                                                  : "step",
+                : rc == ST_WATCH                     ? "watch"
+                                                     : "step",
                 rc == ST_WATCH ? s->whit
                 : b            ? b->id
                                : 0);
@@ -1163,6 +1096,12 @@ static int is(const char *cmd, const char *full, size_t minlen) {
 }
 
 /* Runs one command line. Returns 1 when the launch should resume. */
+/* Does text start with word w, then a space or its end? */
+static int is_word(const char *text, const char *w) {
+  size_t n = strlen(w);
+  return !strncmp(text, w, n) && (text[n] == ' ' || text[n] == 0);
+}
+
 static int command(struct dbg_session *s, char *line, int *resume_kind) {
   while (isspace((unsigned char)*line))
     line++;
@@ -1248,7 +1187,7 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       print_expr(s, line + n);
   } else if (is(cmd, "set", 3)) {
     if (!strncmp(arg, "var ", 4)) arg += 4;
-    if (!strncmp(arg, "pass ", 5) || !strncmp(arg, "watchdog ", 9)) {
+    if (is_word(arg, "pass") || is_word(arg, "watchdog")) {
       dbg_pass_set(s, arg);
     } else if (!live) {
       fprintf(s->out, "No kernel is stopped.\n");

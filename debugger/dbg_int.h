@@ -79,6 +79,8 @@ struct dbg_session {
    * routine counts */
   uint64_t pending[64];
   unsigned npending;
+  int watching;        /* the pass stops at statements for a watchpoint */
+  uint64_t watch_item; /* the item whose watched value changed */
   int inprog_only;
   uint64_t pass_timeout_ns; /* 0: the device's watchdog */
   unsigned last_run, last_skipped;
@@ -116,6 +118,10 @@ uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
 int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
 int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
 int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
+/* Whether item has an enabled watchpoint; whether one of its watched
+ * values changed (noted in s->whit, s->wold, s->wnew). */
+int dbg_has_watch(struct dbg_session *s, uint64_t item);
+int dbg_watch_changed(struct dbg_session *s, uint64_t item);
 
 /* dbg_pass.c: `run`/`continue` at full speed on the device's warps: reports
  * a pending breakpoint hit, else runs a pass (seed 000). Returns an enum

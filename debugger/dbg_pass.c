@@ -18,10 +18,17 @@
 #include "debugger/dbg_int.h"
 #include "device/simt.h"
 
-/* accept hook: called for each lane at a breakpoint pc, one at a time; the
- * lane's state is readable through the held launch while this runs. */
+/* accept hook: called for each lane at a flagged pc, one at a time; the
+ * lane's state is readable through the held launch while this runs. A
+ * watched item is flagged at every statement: its first watched change
+ * stops the pass (the pass flags it in s->whit and s->watch_item). */
 static int pass_accept(void *arg, uint64_t item, uint32_t pc) {
   struct dbg_session *s = arg;
+  if (s->watching && !s->whit && s->stepset[pc] && dbg_has_watch(s, item) &&
+      dbg_watch_changed(s, item)) {
+    s->watch_item = item;
+    return 1;
+  }
   return s->bpset[pc] && dbg_bp_accept(s, item, pc);
 }
 
@@ -63,10 +70,22 @@ int dbg_pass_run(struct dbg_session *s) {
       return ST_BP;
     }
   }
-  if (any_watch(s)) return -1;
+  /* with a watchpoint, lanes stop at every statement to compare values */
+  uint8_t *flags = s->bpset;
+  s->watching = any_watch(s);
+  if (s->watching) {
+    uint32_t n = s->k->ninsns + 1;
+    flags = malloc(n);
+    if (!flags) {
+      fprintf(s->out, "out of memory for the watchpoint's stops\n");
+      return ST_PAUSE;
+    }
+    for (uint32_t i = 0; i < n; i++)
+      flags[i] = s->bpset[i] | s->stepset[i];
+  }
   struct simt_dbg_pass p;
   memset(&p, 0, sizeof(p));
-  p.stop_at = s->bpset;
+  p.stop_at = flags;
   p.accept = pass_accept;
   p.poll = s->interrupt ? pass_poll : NULL;
   p.arg = s;
@@ -74,16 +93,21 @@ int dbg_pass_run(struct dbg_session *s) {
   p.in_progress_only = s->inprog_only;
   p.timeout_ns = s->pass_timeout_ns;
   simt_dbg_pass(s->sd, &p);
+  if (flags != s->bpset) free(flags);
   s->passes++;
   s->last_run = p.groups_run;
   s->last_skipped = p.groups_skipped;
   switch (p.why) {
   case SIMT_DBG_PASS_DONE: return ST_DONE;
-  case SIMT_DBG_PASS_HIT:
-    s->focus = p.item;
-    s->npending = p.nhits - 1;
-    memcpy(s->pending, p.hits + 1, s->npending * sizeof(s->pending[0]));
-    return ST_BP;
+  case SIMT_DBG_PASS_HIT: {
+    /* the watched item's change first, then breakpoint hits by item */
+    uint64_t first = s->whit ? s->watch_item : p.item;
+    s->focus = first;
+    s->npending = 0;
+    for (unsigned i = 0; i < p.nhits; i++)
+      if (p.hits[i] != first) s->pending[s->npending++] = p.hits[i];
+    return s->whit ? ST_WATCH : ST_BP;
+  }
   case SIMT_DBG_PASS_ASSERT: return dbg_assert_stop(s, p.item, &p.exc);
   case SIMT_DBG_PASS_FAULT:
     return dbg_exc_stop(s, p.item < simt_dbg_items(s->sd) ? p.item : s->focus, &p.exc);
@@ -105,8 +129,8 @@ int dbg_pass_run(struct dbg_session *s) {
 }
 
 void dbg_pass_set(struct dbg_session *s, const char *arg) {
-  if (!strncmp(arg, "pass ", 5)) {
-    arg += 5;
+  if (!strncmp(arg, "pass", 4) && (arg[4] == ' ' || !arg[4])) {
+    arg += arg[4] ? 5 : 4;
     if (!strcmp(arg, "all"))
       s->inprog_only = 0;
     else if (!strcmp(arg, "in-progress"))
@@ -120,8 +144,9 @@ void dbg_pass_set(struct dbg_session *s, const char *arg) {
     return;
   }
   char *end;
-  unsigned long ms = strtoul(arg + 9, &end, 10);
-  if (end == arg + 9 || *end) {
+  arg += arg[8] ? 9 : 8; /* "watchdog" */
+  unsigned long ms = strtoul(arg, &end, 10);
+  if (end == arg || *end || *arg == '-') {
     fprintf(s->out, "usage: set watchdog MS (0: the device's watchdog)\n");
     return;
   }

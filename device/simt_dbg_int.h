@@ -14,9 +14,28 @@
 /* A work-group: not launched, in progress (cu holds one single-lane warp
  * per work-item and the group's local memory: what resuming needs), or
  * logically complete (state freed). */
+/* A warp's control state as a full-speed pass left it: restoring it as it
+ * was keeps the lanes' reconvergence tokens, so a later pass runs them
+ * exactly as an undebugged launch would (sub-group functions see the whole
+ * sub-group). */
+struct dbg_wsave {
+  uint32_t pc, state;
+  uint64_t active, live, dis[SIMT_NREASONS];
+  uint32_t lane_pc[SIMT_MAX_W];
+  simt_token *tok; /* the deque, front to back */
+  unsigned ntok;
+};
+
 struct dbg_group {
   int state; /* 0 not launched, 1 in progress, 2 complete (freed) */
   struct simt_cu cu;
+  /* per item: it was already asked whether it stops at its pc, so the next
+   * pass runs it on from there instead of asking again */
+  uint8_t *asked;
+  /* the group's warps as the last pass left them (warp size ws_W); NULL
+   * once a work-item ran on its own, or the group never ran in a pass */
+  struct dbg_wsave *ws;
+  unsigned nws, ws_W;
 };
 
 struct simt_dbg {
@@ -41,5 +60,9 @@ uint64_t simt_dbg_locate(const struct simt_dbg *s, uint64_t item, uint64_t *loca
 struct simt_cu *simt_dbg_group_get(struct simt_dbg *s, uint64_t g);
 /* Frees a group's held state. */
 void simt_dbg_group_free(struct simt_cu *cu);
+/* Forgets the warps a pass saved for group G (a work-item moved alone);
+ * frees everything G holds. */
+void simt_dbg_wsave_drop(struct dbg_group *G);
+void simt_dbg_group_drop(struct dbg_group *G);
 
 #endif

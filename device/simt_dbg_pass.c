@@ -30,7 +30,7 @@ struct pass_ctx {
   _Atomic uint64_t next;
   uint64_t deadline;
   _Atomic uint64_t next_tick; /* when a worker next flushes output and polls */
-  int why; /* a stop other than a hit or an exception (pause, timeout) */
+  int why;                    /* a stop other than a hit or an exception (pause, timeout) */
   _Atomic unsigned groups_run, groups_skipped;
 };
 
@@ -48,17 +48,20 @@ static void stop_pass(struct pass_ctx *c, int why) {
   atomic_store(&c->run->stop, 1);
 }
 
-/* Lanes of w arrived at a flagged pc: ask for each whether it stops. A
- * lane restored at that pc (*skip) is not arriving: it was asked before
- * the last pass stopped, and now runs on. */
-static void arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w, uint64_t *skip) {
+/* The active lanes of w are at a flagged pc: ask for each not asked yet
+ * (*asked: lanes already asked at the pc they are at, this pass or before
+ * the last one stopped) whether it stops. */
+static void arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w, uint64_t *asked) {
   struct simt_dbg_pass *p = c->p;
-  uint64_t ask = w->active & ~*skip;
-  *skip &= ~w->active;
+  const unsigned cap = sizeof(p->hits) / sizeof(p->hits[0]);
+  uint64_t ask = w->active & ~*asked;
   if (!ask) return;
   pthread_mutex_lock(&c->mu);
   struct simt_dbg *s = c->s;
   for (uint64_t m = ask; m; m &= m - 1) {
+    /* a lane asked when no hit can be recorded would be lost: it stays
+     * unasked, and the next pass asks it */
+    if (p->nhits == cap) break;
     unsigned lane = (unsigned)__builtin_ctzll(m);
     s->litem = lane_item(cu, w, lane);
     s->lcu = cu;
@@ -67,8 +70,9 @@ static void arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w,
     s->live = true;
     int hit = p->accept(p->arg, s->litem, w->pc);
     s->live = false;
+    *asked |= UINT64_C(1) << lane;
     if (!hit) continue;
-    if (p->nhits < sizeof(p->hits) / sizeof(p->hits[0])) p->hits[p->nhits++] = s->litem;
+    p->hits[p->nhits++] = s->litem;
     atomic_store(&c->run->stop, 1);
   }
   pthread_mutex_unlock(&c->mu);
@@ -97,13 +101,19 @@ static void tick(struct pass_ctx *c) {
 }
 
 /* Entry routine of an in-progress group: each lane takes its work-item's
- * saved state; lanes at the same pc run together, the others wait for
- * their turn in divergence tokens (a complete item's lane has exited). */
-static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t *skip) {
+ * saved registers and private frame, the group its local memory. The
+ * warps' control state comes back as the last pass left it when no
+ * work-item has moved alone since; otherwise lanes at the same pc run
+ * together and the others wait for their turn in divergence tokens (their
+ * reconvergence points are lost: they rejoin where they meet a barrier or
+ * exit). A complete item's lane has exited. */
+static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t *asked) {
   struct simt_run *run = c->run;
   const struct lsi_kernel *k = run->k;
   const unsigned W = run->W;
-  struct simt_cu *hc = &c->s->groups[g].cu;
+  struct dbg_group *G = &c->s->groups[g];
+  struct simt_cu *hc = &G->cu;
+  bool exact = G->ws && G->nws == cu->nwarps && G->ws_W == W;
   if (run->local_total) memcpy(cu->local, hc->local, run->local_total);
   for (unsigned wi = 0; wi < cu->nwarps; wi++) {
     struct simt_warp *w = &cu->warps[wi];
@@ -113,10 +123,14 @@ static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t
     for (uint64_t m = w->exist; m; m &= m - 1) {
       unsigned lane = (unsigned)__builtin_ctzll(m);
       uint64_t bit = UINT64_C(1) << lane;
-      struct simt_warp *hw = &hc->warps[(size_t)wi * W + lane];
+      uint64_t j = (uint64_t)wi * W + lane;
+      struct simt_warp *hw = &hc->warps[j];
       for (uint32_t r = 0; r < k->nregs; r++)
         w->reg[(size_t)r * W + lane] = hw->reg[r];
-      if (k->private_size) memcpy(w->priv + (size_t)lane * k->private_size, hw->priv, k->private_size);
+      if (k->private_size)
+        memcpy(w->priv + (size_t)lane * k->private_size, hw->priv, k->private_size);
+      if (G->asked && G->asked[j] && hw->state == SIMT_WARP_RUN) asked[wi] |= bit;
+      if (exact) continue;
       if (hw->state == SIMT_WARP_DONE) {
         w->live &= ~bit;
       } else if (hw->state == SIMT_WARP_BARRIER) {
@@ -125,8 +139,20 @@ static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t
       } else {
         w->dis[SIMT_TOK_DIV] |= bit;
         w->lane_pc[lane] = hw->pc;
-        if (c->p->stop_at[hw->pc]) skip[wi] |= bit;
       }
+    }
+    w->epoch = 1;
+    if (exact) {
+      const struct dbg_wsave *ws = &G->ws[wi];
+      w->pc = ws->pc;
+      w->state = ws->state;
+      w->active = ws->active;
+      w->live = ws->live;
+      memcpy(w->dis, ws->dis, sizeof(w->dis));
+      memcpy(w->lane_pc, ws->lane_pc, sizeof(w->lane_pc));
+      for (unsigned t = 0; t < ws->ntok; t++)
+        if (!simt_deque_push_back(&w->dq, ws->tok[t])) break;
+      continue;
     }
     /* one token per resume pc, lowest lane first */
     for (uint64_t left = w->dis[SIMT_TOK_DIV]; left;) {
@@ -137,15 +163,43 @@ static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t
       left &= ~at;
       if (!simt_deque_push_back(&w->dq, simt_token_make(SIMT_TOK_DIV, at, pc))) break;
     }
-    w->epoch = 1;
     simt_unwind(cu, w);
   }
+}
+
+/* The control state of group g's warps, for the next pass (false when out
+ * of memory: that pass rebuilds it from the items). */
+static bool save_warps(struct dbg_group *G, const struct simt_cu *cu, unsigned W) {
+  simt_dbg_wsave_drop(G);
+  G->ws = calloc(cu->nwarps, sizeof(*G->ws));
+  if (!G->ws) return false;
+  G->nws = cu->nwarps;
+  G->ws_W = W;
+  for (unsigned wi = 0; wi < cu->nwarps; wi++) {
+    const struct simt_warp *w = &cu->warps[wi];
+    struct dbg_wsave *ws = &G->ws[wi];
+    ws->pc = w->pc;
+    ws->state = w->state;
+    ws->active = w->active;
+    ws->live = w->live;
+    memcpy(ws->dis, w->dis, sizeof(ws->dis));
+    memcpy(ws->lane_pc, w->lane_pc, sizeof(ws->lane_pc));
+    ws->ntok = simt_deque_size(&w->dq);
+    if (!ws->ntok) continue;
+    ws->tok = malloc(ws->ntok * sizeof(*ws->tok));
+    if (!ws->tok) {
+      simt_dbg_wsave_drop(G);
+      return false;
+    }
+    memcpy(ws->tok, w->dq.buf + w->dq.head, ws->ntok * sizeof(*ws->tok));
+  }
+  return true;
 }
 
 /* After the pass: a complete group is freed; otherwise every work-item's
  * state goes back to the held group (its pc, registers, private frame,
  * barrier arrival; the group's local memory). */
-static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
+static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint64_t *asked) {
   struct simt_dbg *s = c->s;
   struct simt_run *run = c->run;
   const struct lsi_kernel *k = run->k;
@@ -153,13 +207,15 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
   bool done = true;
   for (unsigned wi = 0; wi < cu->nwarps; wi++)
     done &= cu->warps[wi].state == SIMT_WARP_DONE || cu->warps[wi].live == 0;
+  struct dbg_group *G = &s->groups[g];
   if (done) {
-    if (s->groups[g].state == 1) simt_dbg_group_free(&s->groups[g].cu);
-    s->groups[g].state = 2;
+    if (G->state == 1) simt_dbg_group_drop(G);
+    G->state = 2;
     return;
   }
   struct simt_cu *hc = simt_dbg_group_get(s, g);
-  if (!hc) {
+  if (hc && !G->asked) G->asked = calloc(cu->nitems, 1);
+  if (!hc || !G->asked) {
     simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory saving a work-group");
     return;
   }
@@ -180,7 +236,8 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
       struct simt_warp *hw = &hc->warps[(size_t)wi * W + lane];
       for (uint32_t r = 0; r < k->nregs; r++)
         hw->reg[r] = w->reg[(size_t)r * W + lane];
-      if (k->private_size) memcpy(hw->priv, w->priv + (size_t)lane * k->private_size, k->private_size);
+      if (k->private_size)
+        memcpy(hw->priv, w->priv + (size_t)lane * k->private_size, k->private_size);
       memset(hw->dis, 0, sizeof(hw->dis));
       simt_deque_clear(&hw->dq);
       hw->exist = hw->live = hw->active = 1;
@@ -213,9 +270,12 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
           hw->state = SIMT_WARP_FAULT;
       }
       hw->epoch = hw->pc != 0 || hw->state != SIMT_WARP_RUN; /* pc 0: not launched */
+      G->asked[(size_t)wi * W + lane] = hw->state == SIMT_WARP_RUN && (asked[wi] & bit);
     }
   }
-  s->groups[g].state = 1;
+  /* a faulted group is not run again; the rest keep their warps' shape */
+  if (cu->faulted || !save_warps(G, cu, W)) simt_dbg_wsave_drop(G);
+  G->state = 1;
 }
 
 /* One group of the pass on compute unit cu: entry routine, then the warp
@@ -241,23 +301,27 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
   if (run->local_total) memset(cu->local, 0, run->local_total);
   for (unsigned i = 0; i < cu->nwarps; i++)
     simt_warp_init(cu, &cu->warps[i], i);
-  uint64_t *skip = calloc(cu->nwarps, sizeof(uint64_t));
-  if (!skip) {
+  uint64_t *asked = calloc(cu->nwarps, sizeof(uint64_t));
+  if (!asked) {
     simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for warps");
     return;
   }
-  if (c->s->groups[g].state == 1) restore(c, cu, g, skip);
+  if (c->s->groups[g].state == 1) restore(c, cu, g, asked);
   atomic_fetch_add(&c->groups_run, 1);
   for (;;) {
     unsigned nrun = 0, nbar = 0;
     for (unsigned i = 0; i < cu->nwarps; i++) {
       struct simt_warp *w = &cu->warps[i];
       if (w->state == SIMT_WARP_RUN) {
+        /* lanes that start here at a flagged pc (restored, or scheduled
+         * by another warp's barrier) are asked first */
+        if (p->stop_at[w->pc]) arrival(c, cu, w, &asked[i]);
+        if (atomic_load(&run->stop)) goto out;
         uint64_t n0 = cu->st.warp_insns;
-        skip[i] &= ~w->active; /* these run on from where they are */
+        asked[i] &= ~w->active; /* these run on from where they are */
         simt_warp_run(cu, w, PASS_SLICE);
         if (w->state == SIMT_WARP_RUN && cu->st.warp_insns != n0 && p->stop_at[w->pc])
-          arrival(c, cu, w, &skip[i]);
+          arrival(c, cu, w, &asked[i]);
       }
       if (cu->faulted) goto out;
       nrun += w->state == SIMT_WARP_RUN;
@@ -269,13 +333,10 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
     if (nrun) continue;
     if (nbar == 0) break; /* every warp done */
     if (!simt_barrier_release(cu)) goto out;
-    for (unsigned i = 0; i < cu->nwarps; i++) /* released onto a flagged pc */
-      if (cu->warps[i].state == SIMT_WARP_RUN && p->stop_at[cu->warps[i].pc])
-        arrival(c, cu, &cu->warps[i], &skip[i]);
   }
 out:
-  free(skip);
-  save(c, cu, g);
+  save(c, cu, g, asked);
+  free(asked);
 }
 
 static void pass_worker(void *arg, unsigned k) {

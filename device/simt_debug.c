@@ -91,10 +91,25 @@ void simt_dbg_group_free(struct simt_cu *cu) {
   cu->cap_warps = cu->nwarps = 0;
 }
 
+void simt_dbg_wsave_drop(struct dbg_group *G) {
+  for (unsigned i = 0; i < G->nws; i++)
+    free(G->ws[i].tok);
+  free(G->ws);
+  G->ws = NULL;
+  G->nws = 0;
+}
+
+void simt_dbg_group_drop(struct dbg_group *G) {
+  simt_dbg_group_free(&G->cu);
+  simt_dbg_wsave_drop(G);
+  free(G->asked);
+  G->asked = NULL;
+}
+
 void simt_dbg_close(struct simt_dbg *s) {
   if (!s) return;
   for (uint64_t g = 0; s->groups && g < s->run.total_groups; g++)
-    if (s->groups[g].state == 1) simt_dbg_group_free(&s->groups[g].cu);
+    if (s->groups[g].state == 1) simt_dbg_group_drop(&s->groups[g]);
   free(s->groups);
   free(s->run.local_arg_off);
   free(s->run.out);
@@ -277,7 +292,7 @@ static void maybe_complete(struct simt_dbg *s, uint64_t g) {
   struct simt_cu *cu = &s->groups[g].cu;
   for (unsigned i = 0; i < cu->nwarps; i++)
     if (cu->warps[i].state != SIMT_WARP_DONE) return;
-  simt_dbg_group_free(cu);
+  simt_dbg_group_drop(&s->groups[g]);
   s->groups[g].state = 2;
 }
 
@@ -297,6 +312,11 @@ int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint
   if (!cu) return simt_dbg_state(s, item, NULL);
   struct simt_warp *w = &cu->warps[j];
   struct simt_run *run = &s->run;
+  struct dbg_group *G = &s->groups[g];
+  /* it moves alone: its warp's saved shape no longer holds, and where it
+   * stops it has been seen (a pass runs it on from there) */
+  simt_dbg_wsave_drop(G);
+  if (G->asked) G->asked[j] = 1;
   if (w->state == SIMT_WARP_RUN) {
     run->dbg_stop_at = stop_at;
     w->epoch = 1; /* marks the item as launched */
@@ -482,7 +502,13 @@ int simt_dbg_rekernel(struct simt_dbg *s, const struct dev_launch *l,
     simt_dbg_close(n);
     return -1;
   }
-  /* take the new groups and kernel; n takes the old ones away */
+  /* take the new groups and kernel (with what was asked where; the items
+   * stay at the same statements); n takes the old ones away */
+  for (uint64_t g = 0; g < s->run.total_groups; g++) {
+    uint8_t *a = s->groups[g].asked;
+    s->groups[g].asked = n->groups[g].asked;
+    n->groups[g].asked = a;
+  }
   struct dbg_group *tg = s->groups;
   s->groups = n->groups;
   n->groups = tg;
