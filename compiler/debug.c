@@ -407,6 +407,26 @@ static char *md_op_str(LLVMContextRef ctx, LLVMMetadataRef md, unsigned i) {
   return s ? strndup(s, len) : NULL;
 }
 
+/* The dimensions of array type t from its subranges ("[4][4]"); 0 when a
+ * count is not a constant. */
+static int array_dims(LLVMContextRef ctx, LLVMMetadataRef t, char *buf, size_t len) {
+  LLVMMetadataRef els = md_op_md(ctx, t, 4);
+  LLVMValueRef ev = els ? LLVMMetadataAsValue(ctx, els) : NULL;
+  unsigned n = ev ? LLVMGetMDNodeNumOperands(ev) : 0;
+  LLVMValueRef ops[8];
+  if (!n || n > 8) return 0;
+  LLVMGetMDNodeOperands(ev, ops);
+  size_t at = 0;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef c = ops[i] ? md_op(ctx, LLVMValueAsMetadata(ops[i]), 0) : NULL;
+    if (!c || !LLVMIsAConstantInt(c) || LLVMConstIntGetSExtValue(c) < 0) return 0;
+    int w = snprintf(buf + at, len - at, "[%lld]", LLVMConstIntGetSExtValue(c));
+    if (w < 0 || (size_t)w >= len - at) return 0;
+    at += (size_t)w;
+  }
+  return 1;
+}
+
 static unsigned tag_of(LLVMMetadataRef md) {
   LLVMMetadataKind k = LLVMGetMetadataKind(md);
   if (k == LLVMDIBasicTypeMetadataKind || k == LLVMDIDerivedTypeMetadataKind ||
@@ -445,6 +465,17 @@ static void type_name(LLVMContextRef ctx, LLVMMetadataRef t, char *buf, size_t l
     uint64_t esz = et ? LLVMDITypeGetSizeInBits(et) : 0, sz = LLVMDITypeGetSizeInBits(t);
     if (nl) {
       snprintf(buf, len, "%.*s", (int)nl, n);
+      return;
+    }
+    char dims[64];
+    if (array_dims(ctx, t, dims, sizeof(dims))) {
+      /* an array of arrays: this one's dimensions come first (T[2] of T[3]
+       * is T[2][3]) */
+      char *inner = strchr(base, '[');
+      if (inner)
+        snprintf(buf, len, "%.*s%s%s", (int)(inner - base), base, dims, inner);
+      else
+        snprintf(buf, len, "%s%s", base, dims);
       return;
     }
     if (esz)

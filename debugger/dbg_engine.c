@@ -185,6 +185,16 @@ static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
              sym->type_name);
     return msg;
   }
+  if ((sym->space == CC_SYM_PRIVATE || sym->space == CC_SYM_LOCAL) && s->sd &&
+      simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE) {
+    uint64_t g[3], l[3], w[3];
+    simt_dbg_ids(s->sd, s->focus, g, l, w);
+    snprintf(msg, sizeof(msg),
+             "work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") has finished: its %s variable '%s' "
+             "no longer exists",
+             g[0], g[1], g[2], sym->space == CC_SYM_LOCAL ? "__local" : "private", name);
+    return msg;
+  }
   switch (sym->space) {
   case CC_SYM_PRIVATE: v->addr = LSI_ADDR(LSI_SPACE_PRIVATE, 0, sym->offset); break;
   case CC_SYM_LOCAL: v->addr = LSI_ADDR(LSI_SPACE_LOCAL, 0, sym->offset); break;

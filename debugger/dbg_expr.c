@@ -139,6 +139,20 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
   if (br) {
     char el[128];
     snprintf(el, sizeof(el), "%.*s", (int)(br - t), t);
+    const char *rest = strchr(br, ']');
+    rest = rest ? rest + 1 : "";
+    if (*rest == '[') { /* an array of arrays: its elements are el[rest] */
+      char sub[128];
+      struct dbg_val e;
+      snprintf(sub, sizeof(sub), "%s%s", el, rest);
+      if (!dbg_type_resolve(env, sub, &e) || e.kind != DBG_ARR) return 0;
+      snprintf(v->type, sizeof(v->type), "%.63s", t);
+      v->kind = DBG_ARR;
+      v->ekind = DBG_ARR;
+      v->size = e.size * e.count;
+      v->count = (unsigned)strtoul(br + 1, NULL, 10);
+      return 1;
+    }
     if ((st = struct_type(env, el))) {
       v->kind = DBG_ARR;
       v->ekind = DBG_STRUCT;
@@ -174,7 +188,17 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
   return 1;
 }
 
-static void elem_of(const struct dbg_val *c, struct dbg_val *e, uint64_t addr) {
+static void elem_of(const struct dbg_env *env, const struct dbg_val *c, struct dbg_val *e,
+                    uint64_t addr) {
+  if (c->kind == DBG_ARR && c->ekind == DBG_ARR) {
+    /* a row of an array of arrays: T[a][b]... drops its first dimension */
+    char sub[128];
+    const char *br = strchr(c->type, '['), *end = br ? strchr(br, ']') : NULL;
+    snprintf(sub, sizeof(sub), "%.*s%s", br ? (int)(br - c->type) : 0, c->type, end ? end + 1 : "");
+    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
+    e->addr = addr;
+    return;
+  }
   memset(e, 0, sizeof(*e));
   e->kind = c->ekind;
   e->is_signed = c->esigned;
@@ -298,13 +322,13 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
           return v;
         }
         struct dbg_val e;
-        elem_of(&v, &e, v.addr + (uint64_t)ix.i * v.size);
+        elem_of(p->env, &v, &e, v.addr + (uint64_t)ix.i * v.size);
         v = e;
       } else if (v.kind == DBG_PTR || (v.addr && v.kind == DBG_PTR)) {
         struct dbg_val pv = rv(p, v);
         if (pv.ekind < 0) fail(p, "%s", "cannot index a pointer to this type");
         struct dbg_val e;
-        elem_of(&pv, &e, (uint64_t)pv.i + (uint64_t)ix.i * pv.count);
+        elem_of(p->env, &pv, &e, (uint64_t)pv.i + (uint64_t)ix.i * pv.count);
         v = e;
       } else {
         fail(p, "%s", "cannot subscript something that is not an array or pointer");
@@ -323,7 +347,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         return v;
       }
       struct dbg_val sv, e;
-      elem_of(&pv, &sv, (uint64_t)pv.i);
+      elem_of(p->env, &pv, &sv, (uint64_t)pv.i);
       if (!field_of(p, &sv, f, &e)) return v;
       v = e;
     } else if (eat(p, ".")) {
@@ -352,7 +376,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         return v;
       }
       struct dbg_val e;
-      elem_of(&v, &e, v.addr + (uint64_t)idx * v.size);
+      elem_of(p->env, &v, &e, v.addr + (uint64_t)idx * v.size);
       v = e;
     } else {
       return v;
@@ -453,7 +477,7 @@ static struct dbg_val unary(struct P *p) {
       return v;
     }
     struct dbg_val e;
-    elem_of(&v, &e, (uint64_t)v.i);
+    elem_of(p->env, &v, &e, (uint64_t)v.i);
     return e;
   }
   if (eat(p, "&")) {
@@ -708,7 +732,7 @@ static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int 
   } else {
     for (unsigned i = 0; i < v->count && n < len - 32; i++) {
       struct dbg_val e;
-      elem_of(v, &e, v->addr + (uint64_t)i * v->size);
+      elem_of(env, v, &e, v->addr + (uint64_t)i * v->size);
       if (i) n += (size_t)snprintf(buf + n, len - n, ", ");
       n = format_member(env, &e, fmt, buf, len, n, depth);
     }
