@@ -2,7 +2,9 @@
  * dap_req.c - the DAP adapter's request handlers: each request is checked,
  * turned into engine commands (`mi ...` queries, break, step, continue) and
  * answered; work-items appear as threads, scopes are Private, Local, Global
- * arguments and Work-item ids.
+ * arguments (Arguments in an inlined call's frame) and Work-item ids. A
+ * stack frame id is item * 64 + 1 + the frame's depth, and every value of
+ * a frame is read in that frame (`mi ... ITEM:FRAME`).
  *
  * Framing, processes and the engine link are dap.c's; this file must not
  * read or write file descriptors itself.
@@ -468,6 +470,13 @@ static void req_scopes(const struct js *req, const struct js *a) {
            {"Local", NULL, VR_LOCAL},
            {"Global arguments", "arguments", VR_ARGS},
            {"Work-item ids", NULL, VR_IDS}};
+  /* an inlined call's frame (every frame but the last): its arguments are
+   * the function's parameters */
+  struct dap_reply r;
+  dap_query(&r, "mi frame %" PRIu64, item);
+  const struct js *frames = r.nrecs ? js_get(r.recs[0], "frames") : NULL;
+  int inlined = frames && frames->type == JS_ARR && (size_t)frame + 1 < frames->n;
+  dap_reply_free(&r);
   struct jw w;
   jw_init(&w);
   jw_obj(&w);
@@ -475,7 +484,7 @@ static void req_scopes(const struct js *req, const struct js *a) {
   jw_arr(&w);
   for (size_t i = 0; i < 4; i++) {
     jw_obj(&w);
-    jw_kstr(&w, "name", S[i].name);
+    jw_kstr(&w, "name", inlined && S[i].kind == VR_ARGS ? "Arguments" : S[i].name);
     if (S[i].hint) jw_kstr(&w, "presentationHint", S[i].hint);
     jw_kint(&w, "variablesReference", dap_vref_new(item, frame, S[i].kind, 0, 0, NULL));
     jw_kbool(&w, "expensive", 0);

@@ -1134,8 +1134,10 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "%u\t%s\n", i, s->lines[i - 1]);
 }
 
-/* After an edit: statement starts and breakpoints of the new code. */
+/* After an edit: statement starts and breakpoints of the new code, and the
+ * innermost frame. */
 static void edit_rebind(struct dbg_session *s) {
+  s->frame = 0;
   free(s->stepset);
   free(s->bpset);
   s->stepset = calloc(s->k->ninsns + 1, 1);
