@@ -981,12 +981,12 @@ static void report(struct dbg_session *s, int rc) {
     simt_dbg_state(s->sd, s->focus, &pc);
     struct bp *b = rc == ST_BP ? bp_at(s, pc) : NULL;
     dbg_mi_stop(s,
-                rc == ST_BP                          ? "breakpoint"
-                : rc == ST_EXC || rc == ST_ASSERT    ? "exception"
-                : rc == ST_ENTRY                     ? "entry"
+                rc == ST_BP                       ? "breakpoint"
+                : rc == ST_EXC || rc == ST_ASSERT ? "exception"
+                : rc == ST_ENTRY                  ? "entry"
                 : rc == ST_PAUSE || rc == ST_TIMEOUT ? "pause"
-                : rc == ST_WATCH                     ? "watch"
-                                                     : "step",
+                : rc == ST_WATCH                  ? "watch"
+                                                  : "step",
                 rc == ST_WATCH ? s->whit
                 : b            ? b->id
                                : 0);
