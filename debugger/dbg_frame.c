@@ -1,9 +1,9 @@
 /*
  * dbg_frame.c - the frames of a stopped work-item and the variables each one
- * sees. A kernel's helpers are always inlined, so a work-item's frames are
- * the inlined calls it is in (the compiler's cc_inline table, innermost
- * first) and then the kernel itself. `frame`, `up` and `down` select one;
- * names are looked up in the selected frame.
+ * sees. The functions a kernel calls are always inlined, so a work-item's
+ * frames are the inlined calls it is in (the compiler's cc_inline table,
+ * innermost first) and then the kernel itself. `frame`, `up` and `down`
+ * select one; names are looked up in the selected frame.
  *
  * It reads positions and debug tables only; it must not run work-items or
  * change their memory.

@@ -60,7 +60,7 @@ test('inlined frames and struct variables', async () => {
     assert.equal(args.v.value, '1');
     assert.equal(args.v.type, 'int');
     let priv = await vars(dc, scopes[0].variablesReference);
-    assert.equal(priv.gid, undefined, "the kernel's locals are not the helper's");
+    assert.equal(priv.gid, undefined, "the kernel's locals are not twice()'s");
     let ev = await dc.evaluateRequest({ expression: 'v * 10', frameId: frames[0].id, context: 'hover' });
     assert.equal(ev.body.result, '10');
     // the caller's frame: k's variables and arguments
@@ -71,7 +71,7 @@ test('inlined frames and struct variables', async () => {
     priv = await vars(dc, scopes[0].variablesReference);
     assert.equal(priv.gid.value, '0');
     assert.equal(priv.p.value, '{x = 0, y = 1}');
-    assert.equal(priv.v, undefined, "the helper's parameter is not the kernel's");
+    assert.equal(priv.v, undefined, "twice()'s parameter is not the kernel's");
 
     // a step inside twice(): its local r = v * 2, which setVariable in the
     // inlined frame writes (and puts back, so p.x is 2 at line 12)
