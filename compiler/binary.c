@@ -17,7 +17,7 @@
 #include "device/builtins.h"
 
 #define MAGIC       "LSPROG\0\1"
-#define BIN_VERSION 4u
+#define BIN_VERSION 5u
 #define HDR_SIZE    32
 
 struct wbuf {
@@ -174,8 +174,9 @@ static void save_kernel(struct wbuf *w, const struct lsi_kernel *k) {
     const struct cc_symbol *s = &d->syms[i];
     w_str(w, s->name);
     w_str(w, s->type_name);
-    uint32_t f[] = {s->space,     s->offset,      s->size,       s->elem_kind, s->is_signed,
-                    s->line_decl, s->scope_first, s->scope_last, s->arg_index};
+    uint32_t f[] = {s->space,     s->offset,    s->size,        s->elem_kind,
+                    s->is_signed, s->line_decl, s->scope_first, s->scope_last,
+                    s->arg_index, s->inl,       s->pass_pc};
     for (unsigned j = 0; j < sizeof(f) / sizeof(f[0]); j++)
       w_u32(w, f[j]);
   }
@@ -387,14 +388,15 @@ static int load_kernel(struct rbuf *r, struct lsi_kernel *k, const struct lsi_pr
       for (unsigned j = 0; j < sizeof(f) / sizeof(f[0]); j++)
         *f[j] = r_u32(r);
     }
-    d->nsyms = r_count(r, 44);
+    d->nsyms = r_count(r, 52);
     d->syms = calloc(d->nsyms + 1, sizeof(struct cc_symbol));
     for (uint32_t i = 0; i < d->nsyms; i++) {
       struct cc_symbol *s = &d->syms[i];
       s->name = r_str(r);
       s->type_name = r_str(r);
-      uint32_t *f[] = {&s->space,     &s->offset,      &s->size,       &s->elem_kind, &s->is_signed,
-                       &s->line_decl, &s->scope_first, &s->scope_last, &s->arg_index};
+      uint32_t *f[] = {&s->space,     &s->offset,    &s->size,        &s->elem_kind,
+                       &s->is_signed, &s->line_decl, &s->scope_first, &s->scope_last,
+                       &s->arg_index, &s->inl,       &s->pass_pc};
       for (unsigned j = 0; j < sizeof(f) / sizeof(f[0]); j++)
         *f[j] = r_u32(r);
     }
@@ -429,6 +431,8 @@ static int load_kernel(struct rbuf *r, struct lsi_kernel *k, const struct lsi_pr
       d->inl[i].parent = r_u32(r);
       if (d->inl[i].parent > i) r->bad = 1; /* a caller comes before its callees */
     }
+    for (uint32_t i = 0; i < d->nsyms; i++)
+      if (d->syms[i].inl > d->ninl || d->syms[i].pass_pc > k->ninsns) r->bad = 1;
     d->pc_inl = calloc(k->ninsns + 1, sizeof(uint32_t));
     for (uint32_t pc = 0; pc < k->ninsns; pc++) {
       d->pc_inl[pc] = r_u32(r);

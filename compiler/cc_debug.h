@@ -63,6 +63,10 @@ struct cc_symbol {
   uint32_t scope_first; /* scope line range (lines where the name is visible) */
   uint32_t scope_last;
   uint32_t arg_index; /* for parameters: index + 1, else 0 */
+  uint32_t inl;       /* a variable of an inlined function: its call (index + 1 into
+                         cc_debug.inl); 0 for the kernel's own and program-scope data */
+  uint32_t pass_pc;   /* a parameter of an inlined call: pc + 1 of the store that passes
+                         its value (before it, the parameter has none); else 0 */
 };
 
 /* One field of a struct or union type (from the DWARF composite type). */
@@ -113,8 +117,13 @@ void cc_debug_free(struct cc_debug *d);
 const struct cc_type *cc_debug_find_type(const struct cc_debug *d, const char *name);
 /* The microkernel containing pc, or NULL. */
 const struct cc_microkernel *cc_debug_mk_at(const struct cc_debug *d, uint32_t pc);
-/* A symbol visible at (line) by name, innermost scope first, or NULL. */
+/* A symbol of the kernel's own (not of an inlined function) visible at
+ * (line) by name, innermost scope first, or NULL. */
 const struct cc_symbol *cc_debug_find_symbol(const struct cc_debug *d, const char *name,
                                              uint32_t line);
+/* The same for the variables of one inlined call (index + 1 into inl; 0 for
+ * the kernel body): its own names only, never its caller's. */
+const struct cc_symbol *cc_debug_find_symbol_in(const struct cc_debug *d, const char *name,
+                                                uint32_t inl, uint32_t line);
 
 #endif

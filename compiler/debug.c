@@ -85,10 +85,15 @@ const struct cc_microkernel *cc_debug_mk_at(const struct cc_debug *d, uint32_t p
 
 const struct cc_symbol *cc_debug_find_symbol(const struct cc_debug *d, const char *name,
                                              uint32_t line) {
+  return cc_debug_find_symbol_in(d, name, 0, line);
+}
+
+const struct cc_symbol *cc_debug_find_symbol_in(const struct cc_debug *d, const char *name,
+                                                uint32_t inl, uint32_t line) {
   const struct cc_symbol *best = NULL;
   for (uint32_t i = 0; d && i < d->nsyms; i++) {
     const struct cc_symbol *s = &d->syms[i];
-    if (strcmp(s->name, name)) continue;
+    if (s->inl != inl || strcmp(s->name, name)) continue;
     if (line && (line < s->scope_first || line > s->scope_last)) continue;
     if (!best || s->scope_first >= best->scope_first) best = s;
   }
@@ -617,12 +622,27 @@ static int scope_within(LLVMContextRef ctx, LLVMMetadataRef scope, LLVMMetadataR
   return 0;
 }
 
-static void add_symbol(struct xl *x, struct cc_debug *d, LLVMMetadataRef var, uint32_t space,
-                       uint32_t offset, uint32_t size) {
+/* The parameter number (1 for the first) of a local variable, 0 for one
+ * that is not a parameter. The C API has no getter for it: the printed node
+ * says "arg: N". */
+static uint32_t param_number(LLVMContextRef ctx, LLVMMetadataRef var) {
+  char *t = LLVMPrintValueToString(LLVMMetadataAsValue(ctx, var));
+  const char *a = t ? strstr(t, ", arg: ") : NULL;
+  uint32_t n = a ? (uint32_t)strtoul(a + 7, NULL, 10) : 0;
+  LLVMDisposeMessage(t);
+  return n;
+}
+
+/* A variable; at is the inlinedAt location of its llvm.dbg.declare and inl
+ * the inlined call that is (both 0 for the kernel's own variables). Its
+ * lines are those of its scope's code in that call only. */
+static struct cc_symbol *add_symbol(struct xl *x, struct cc_debug *d, LLVMMetadataRef var,
+                                    uint32_t space, uint32_t offset, uint32_t size,
+                                    LLVMMetadataRef at, uint32_t inl) {
   LLVMContextRef ctx = LLVMGetModuleContext(x->mod);
   struct cc_symbol s = {0};
   s.name = md_op_str(ctx, var, 1);
-  if (!s.name) return;
+  if (!s.name) return NULL;
   LLVMMetadataRef ty = md_op_md(ctx, var, 3);
   char tn[256];
   type_name(ctx, ty, tn, sizeof(tn), 0);
@@ -638,24 +658,31 @@ static void add_symbol(struct xl *x, struct cc_debug *d, LLVMMetadataRef var, ui
   if (space == CC_SYM_PRIVATE) {
     for (uint32_t i = 0; i < x->nipc; i++) {
       LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(x->ipc_inst[i]);
-      if (!loc || LLVMDILocationGetInlinedAt(loc)) continue;
+      if (!loc || LLVMDILocationGetInlinedAt(loc) != at) continue;
       if (!scope_within(ctx, LLVMDILocationGetScope(loc), scope)) continue;
       uint32_t ln = LLVMDILocationGetLine(loc);
       if (ln && ln < lo) lo = ln;
       if (ln > hi) hi = ln;
     }
   }
-  if (lo == ~0u) {
+  if (lo == ~0u && inl) {
+    lo = hi = s.line_decl;
+  } else if (lo == ~0u) {
     lo = d->line_first;
     hi = d->line_last;
   }
   s.scope_first = s.line_decl > lo ? s.line_decl : lo;
   s.scope_last = hi > s.scope_first ? hi : s.scope_first;
-  for (uint32_t a = 0; a < x->k->nargs; a++)
-    if (x->k->args[a].name && !strcmp(x->k->args[a].name, s.name) && s.line_decl == d->line_first)
-      s.arg_index = a + 1;
+  s.inl = inl;
+  if (inl)
+    s.arg_index = param_number(ctx, var);
+  else
+    for (uint32_t a = 0; a < x->k->nargs; a++)
+      if (x->k->args[a].name && !strcmp(x->k->args[a].name, s.name) && s.line_decl == d->line_first)
+        s.arg_index = a + 1;
   d->syms = realloc(d->syms, sizeof(struct cc_symbol) * (d->nsyms + 1));
-  d->syms[d->nsyms++] = s;
+  d->syms[d->nsyms] = s;
+  return &d->syms[d->nsyms++];
 }
 
 static LLVMMetadataRef global_var_md(struct xl *x, LLVMValueRef g) {
@@ -672,8 +699,27 @@ static LLVMMetadataRef global_var_md(struct xl *x, LLVMValueRef g) {
   return r;
 }
 
-static void build_symbols(struct xl *x, struct cc_debug *d) {
-  LLVMContextRef ctx = LLVMGetModuleContext(x->mod);
+static uint32_t inline_of(struct xl *x, struct cc_debug *d, LLVMMetadataRef **keys,
+                          LLVMMetadataRef scope, LLVMMetadataRef at, int depth);
+
+/* The pc + 1 of the first instruction that stores into alloca a (a store,
+ * or the copy of a by-value aggregate), or 0: where an inlined call passes
+ * a parameter's value. */
+static uint32_t store_pc(struct xl *x, LLVMValueRef a) {
+  for (uint32_t i = 0; i < x->nipc; i++) {
+    LLVMValueRef I = x->ipc_inst[i];
+    if (LLVMIsAStoreInst(I) && LLVMGetOperand(I, 1) == a) return x->ipc_pc[i] + 1;
+    if (!LLVMIsACallInst(I) || LLVMGetArgOperand(I, 0) != a) continue;
+    LLVMValueRef callee = LLVMGetCalledValue(I);
+    size_t len;
+    const char *n = callee ? LLVMGetValueName2(callee, &len) : "";
+    if (!strncmp(n, "llvm.memcpy", 11)) return x->ipc_pc[i] + 1;
+  }
+  return 0;
+}
+
+/* keys: the inlinedAt node of each inlined call (build_inlined). */
+static void build_symbols(struct xl *x, struct cc_debug *d, LLVMMetadataRef **keys) {
   for (uint32_t i = 0; i < x->nipc; i++) {
     LLVMValueRef I = x->ipc_inst[i];
     if (!LLVMIsACallInst(I)) continue;
@@ -681,9 +727,11 @@ static void build_symbols(struct xl *x, struct cc_debug *d) {
     size_t len;
     const char *n = callee ? LLVMGetValueName2(callee, &len) : "";
     if (strcmp(n, "llvm.dbg.declare")) continue;
+    /* a variable of an inlined function belongs to its call: every call
+     * has its own copy of the function's allocas */
     LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(I);
-    if (loc && LLVMDILocationGetInlinedAt(loc))
-      continue; /* variables of inlined helpers are not the kernel's */
+    LLVMMetadataRef at = loc ? LLVMDILocationGetInlinedAt(loc) : NULL;
+    uint32_t inl = at ? inline_of(x, d, keys, LLVMDILocationGetScope(loc), at, 0) : 0;
     LLVMValueRef a0 = LLVMGetArgOperand(I, 0), a1 = LLVMGetArgOperand(I, 1);
     if (!a0 || !a1 || LLVMGetMDNodeNumOperands(a0) < 1) continue;
     LLVMValueRef addr;
@@ -692,22 +740,24 @@ static void build_symbols(struct xl *x, struct cc_debug *d) {
     for (uint32_t k = 0; k < x->nallocas; k++)
       if (x->allocas[k] == addr) {
         uint32_t size = (uint32_t)LLVMABISizeOfType(x->td, LLVMGetAllocatedType(addr));
-        add_symbol(x, d, LLVMValueAsMetadata(a1), CC_SYM_PRIVATE, x->alloca_off[k], size);
+        struct cc_symbol *s = add_symbol(x, d, LLVMValueAsMetadata(a1), CC_SYM_PRIVATE,
+                                         x->alloca_off[k], size, at, inl);
+        if (s && s->inl && s->arg_index) s->pass_pc = store_pc(x, addr);
       }
   }
-  (void)ctx;
   for (uint32_t k = 0; k < x->nlglob; k++) {
     LLVMMetadataRef v = global_var_md(x, x->lglob[k]);
     if (v)
       add_symbol(x, d, v, CC_SYM_LOCAL, x->lglob_off[k],
-                 (uint32_t)LLVMABISizeOfType(x->td, LLVMGlobalGetValueType(x->lglob[k])));
+                 (uint32_t)LLVMABISizeOfType(x->td, LLVMGlobalGetValueType(x->lglob[k])), NULL, 0);
   }
   for (uint32_t k = 0; k < x->prog->nglob; k++) {
     LLVMMetadataRef v = global_var_md(x, x->prog->glob[k]);
     unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(x->prog->glob[k]));
     if (v)
       add_symbol(x, d, v, as == 2 ? CC_SYM_CONSTANT : CC_SYM_GLOBAL, x->prog->glob_off[k],
-                 (uint32_t)LLVMABISizeOfType(x->td, LLVMGlobalGetValueType(x->prog->glob[k])));
+                 (uint32_t)LLVMABISizeOfType(x->td, LLVMGlobalGetValueType(x->prog->glob[k])), NULL,
+                 0);
   }
 }
 
@@ -756,15 +806,14 @@ static uint32_t inline_of(struct xl *x, struct cc_debug *d, LLVMMetadataRef **ke
   return d->ninl;
 }
 
-static void build_inlined(struct xl *x, struct cc_debug *d) {
+static void build_inlined(struct xl *x, struct cc_debug *d, LLVMMetadataRef **keys) {
   struct lsi_kernel *k = x->k;
-  LLVMMetadataRef *keys = NULL;
   uint32_t *of_ipc = calloc(x->nipc + 1, sizeof(uint32_t));
   uint32_t cur = 0;
   for (uint32_t i = 0; i < x->nipc; i++) {
     LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(x->ipc_inst[i]);
     if (loc)
-      cur = inline_of(x, d, &keys, LLVMDILocationGetScope(loc), LLVMDILocationGetInlinedAt(loc), 0);
+      cur = inline_of(x, d, keys, LLVMDILocationGetScope(loc), LLVMDILocationGetInlinedAt(loc), 0);
     of_ipc[i] = cur;
   }
   d->pc_inl = calloc(k->ninsns + 1, sizeof(uint32_t));
@@ -784,7 +833,6 @@ static void build_inlined(struct xl *x, struct cc_debug *d) {
       }
   }
   free(of_ipc);
-  free(keys);
 }
 
 void cc_debug_build(struct xl *x) {
@@ -796,8 +844,10 @@ void cc_debug_build(struct xl *x) {
     if (k->lines[pc].line > d->line_last) d->line_last = k->lines[pc].line;
   if (d->line_last < d->line_first) d->line_last = d->line_first;
   build_microkernels(x, d);
-  build_symbols(x, d);
-  build_inlined(x, d);
+  LLVMMetadataRef *keys = NULL;
+  build_inlined(x, d, &keys);
+  build_symbols(x, d, &keys);
+  free(keys);
   d->ncalls = x->ncalls;
   d->call_pc = x->call_pc;
   d->call_name = x->call_name;

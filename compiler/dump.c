@@ -199,9 +199,14 @@ void cc_dump(FILE *f, const struct lsi_program *p, const char *source) {
       fprintf(f, "  symbols:\n");
       for (uint32_t i = 0; i < d->nsyms; i++) {
         const struct cc_symbol *s = &d->syms[i];
-        fprintf(f, "    %-12s %-20s %s+%u size %u  lines %u-%u%s\n", s->name, s->type_name,
+        fprintf(f, "    %-12s %-20s %s+%u size %u  lines %u-%u%s", s->name, s->type_name,
                 space_name(s->space), s->offset, s->size, s->scope_first, s->scope_last,
                 s->arg_index ? "  (parameter)" : "");
+        if (s->inl && s->inl <= d->ninl)
+          fprintf(f, "  (%s inlined at line %u)", d->inl[s->inl - 1].func,
+                  d->inl[s->inl - 1].call_line);
+        if (s->pass_pc) fprintf(f, "  passed at pc %u", s->pass_pc - 1);
+        fprintf(f, "\n");
       }
     }
     fprintf(f, "\n");

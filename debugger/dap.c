@@ -253,7 +253,7 @@ void dap_vrefs_clear(void) {
   D.nvrefs = 0;
 }
 
-int dap_vref_new(uint64_t item, int kind, int vkind, unsigned count, const char *expr) {
+int dap_vref_new(uint64_t item, int frame, int kind, int vkind, unsigned count, const char *expr) {
   if (D.nvrefs == D.cap_vrefs) {
     size_t nc = D.cap_vrefs ? D.cap_vrefs * 2 : 64;
     struct dap_vref *v = realloc(D.vrefs, nc * sizeof(*v));
@@ -263,6 +263,7 @@ int dap_vref_new(uint64_t item, int kind, int vkind, unsigned count, const char 
   }
   struct dap_vref *v = &D.vrefs[D.nvrefs++];
   v->item = item;
+  v->frame = frame;
   v->kind = kind;
   v->vkind = vkind;
   v->count = count;

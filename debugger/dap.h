@@ -41,6 +41,7 @@ struct dap_dbp {
 enum { VR_PRIVATE, VR_LOCAL, VR_ARGS, VR_IDS, VR_VALUE };
 struct dap_vref {
   uint64_t item;
+  int frame;      /* of the item's stack: 0 the innermost, each inlined call's caller above */
   int kind;       /* VR_* */
   int vkind;      /* for VR_VALUE: 'a' array, 'v' vector, 'p' pointer, 's' struct */
   unsigned count; /* elements of an array/vector */
@@ -108,7 +109,7 @@ int dap_spawn(const char *program, const struct js *args, const struct js *env, 
               size_t errlen);
 void dap_kill(int sig);
 void dap_vrefs_clear(void);
-int dap_vref_new(uint64_t item, int kind, int vkind, unsigned count, const char *expr);
+int dap_vref_new(uint64_t item, int frame, int kind, int vkind, unsigned count, const char *expr);
 /* At the first prompt once configured: records on, folders, breakpoints, run. */
 void dap_engine_setup(void);
 /* Engine breakpoints of sources whose list changed (the engine prompts). */

@@ -2,7 +2,9 @@
  * dap_req.c - the DAP adapter's request handlers: each request is checked,
  * turned into engine commands (`mi ...` queries, break, step, continue) and
  * answered; work-items appear as threads, scopes are Private, Local, Global
- * arguments and Work-item ids.
+ * arguments (Arguments in an inlined call's frame) and Work-item ids. A
+ * stack frame id is item * 64 + 1 + the frame's depth, and every value of
+ * a frame is read in that frame (`mi ... ITEM:FRAME`).
  *
  * Framing, processes and the engine link are dap.c's; this file must not
  * read or write file descriptors itself.
@@ -445,19 +447,22 @@ static void req_stack(const struct js *req, const struct js *a) {
   ok_body(req, &w);
 }
 
-static int frame_item(const struct js *req, const struct js *a, uint64_t *item) {
+/* A frame id is item * 64 + 1 + the frame's depth (0 the innermost). */
+static int frame_item(const struct js *req, const struct js *a, uint64_t *item, int *frame) {
   int64_t f;
   if (!js_int(a, "frameId", &f) || f < 1) {
     dap_respond(req, 0, "missing or bad 'frameId'", NULL);
     return 0;
   }
   *item = (uint64_t)(f - 1) / 64;
+  *frame = (int)((f - 1) % 64);
   return 1;
 }
 
 static void req_scopes(const struct js *req, const struct js *a) {
   uint64_t item;
-  if (!need_stop(req) || !frame_item(req, a, &item)) return;
+  int frame;
+  if (!need_stop(req) || !frame_item(req, a, &item, &frame)) return;
   static const struct {
     const char *name, *hint;
     int kind;
@@ -465,6 +470,13 @@ static void req_scopes(const struct js *req, const struct js *a) {
            {"Local", NULL, VR_LOCAL},
            {"Global arguments", "arguments", VR_ARGS},
            {"Work-item ids", NULL, VR_IDS}};
+  /* an inlined call's frame (every frame but the last): its arguments are
+   * the function's parameters */
+  struct dap_reply r;
+  dap_query(&r, "mi frame %" PRIu64, item);
+  const struct js *frames = r.nrecs ? js_get(r.recs[0], "frames") : NULL;
+  int inlined = frames && frames->type == JS_ARR && (size_t)frame + 1 < frames->n;
+  dap_reply_free(&r);
   struct jw w;
   jw_init(&w);
   jw_obj(&w);
@@ -472,9 +484,9 @@ static void req_scopes(const struct js *req, const struct js *a) {
   jw_arr(&w);
   for (size_t i = 0; i < 4; i++) {
     jw_obj(&w);
-    jw_kstr(&w, "name", S[i].name);
+    jw_kstr(&w, "name", inlined && S[i].kind == VR_ARGS ? "Arguments" : S[i].name);
     if (S[i].hint) jw_kstr(&w, "presentationHint", S[i].hint);
-    jw_kint(&w, "variablesReference", dap_vref_new(item, S[i].kind, 0, 0, NULL));
+    jw_kint(&w, "variablesReference", dap_vref_new(item, frame, S[i].kind, 0, 0, NULL));
     jw_kbool(&w, "expensive", 0);
     jw_end(&w);
   }
@@ -485,8 +497,8 @@ static void req_scopes(const struct js *req, const struct js *a) {
 
 /* Writes value, type, evaluateName, reference and memory reference of one
  * engine value record; name NULL for evaluate (result instead of value). */
-static void value_fields(struct jw *w, uint64_t item, const struct js *rec, const char *expr,
-                         int result) {
+static void value_fields(struct jw *w, uint64_t item, int frame, const struct js *rec,
+                         const char *expr, int result) {
   const char *err = js_str(rec, "error"), *kind = js_str(rec, "kind");
   const char *val = js_str(rec, "value"), *type = js_str(rec, "type");
   char e[300];
@@ -498,13 +510,13 @@ static void value_fields(struct jw *w, uint64_t item, const struct js *rec, cons
   js_int(rec, "count", &count);
   int ref = 0;
   if (!err && kind && (!strcmp(kind, "array") || !strcmp(kind, "vector")) && count > 0) {
-    ref = dap_vref_new(item, VR_VALUE, kind[0], (unsigned)count, expr);
+    ref = dap_vref_new(item, frame, VR_VALUE, kind[0], (unsigned)count, expr);
     if (kind[0] == 'a') jw_kint(w, "indexedVariables", count);
   } else if (!err && kind && !strcmp(kind, "struct") && count > 0) {
-    ref = dap_vref_new(item, VR_VALUE, 's', (unsigned)count, expr);
+    ref = dap_vref_new(item, frame, VR_VALUE, 's', (unsigned)count, expr);
     jw_kint(w, "namedVariables", count);
   } else if (!err && kind && !strcmp(kind, "pointer")) {
-    ref = dap_vref_new(item, VR_VALUE, 'p', 0, expr);
+    ref = dap_vref_new(item, frame, VR_VALUE, 'p', 0, expr);
   }
   jw_kint(w, "variablesReference", ref);
   const char *mem = !err && kind && !strcmp(kind, "pointer") ? js_str(rec, "ptr") : NULL;
@@ -516,11 +528,11 @@ static void value_fields(struct jw *w, uint64_t item, const struct js *rec, cons
   }
 }
 
-static void var_json(struct jw *w, uint64_t item, const char *name, const struct js *rec,
+static void var_json(struct jw *w, uint64_t item, int frame, const char *name, const struct js *rec,
                      const char *expr) {
   jw_obj(w);
   jw_kstr(w, "name", name);
-  value_fields(w, item, rec, expr, 0);
+  value_fields(w, item, frame, rec, expr, 0);
   jw_end(w);
 }
 
@@ -558,13 +570,13 @@ static void req_variables(const struct js *req, const struct js *a) {
   jw_arr(&w);
   struct dap_reply r;
   if (v.kind == VR_PRIVATE || v.kind == VR_LOCAL || v.kind == VR_ARGS) {
-    dap_query(&r, "mi vars %" PRIu64 " %s", v.item,
+    dap_query(&r, "mi vars %" PRIu64 ":%d %s", v.item, v.frame,
               v.kind == VR_PRIVATE ? "private"
               : v.kind == VR_LOCAL ? "local"
                                    : "args");
     for (size_t i = 0; i < r.nrecs; i++) {
       const char *name = js_str(r.recs[i], "name");
-      if (name) var_json(&w, v.item, name, r.recs[i], name);
+      if (name) var_json(&w, v.item, v.frame, name, r.recs[i], name);
     }
     dap_reply_free(&r);
   } else if (v.kind == VR_IDS) {
@@ -587,7 +599,7 @@ static void req_variables(const struct js *req, const struct js *a) {
     jw_end(&w);
   } else if (v.vkind == 's') {
     /* a struct: its fields, by the names the engine lists */
-    dap_query(&r, "mi eval %" PRIu64 " %s", v.item, v.expr);
+    dap_query(&r, "mi eval %" PRIu64 ":%d %s", v.item, v.frame, v.expr);
     const struct js *fl = r.nrecs ? js_get(r.recs[0], "fields") : NULL;
     size_t nf = fl && fl->type == JS_ARR ? fl->n : 0;
     char(*names)[128] = calloc(nf + 1, sizeof(*names));
@@ -597,8 +609,8 @@ static void req_variables(const struct js *req, const struct js *a) {
     for (size_t i = 0; i < nf; i++) {
       char expr[1300];
       child_expr(&v, names[i], expr, sizeof(expr));
-      dap_query(&r, "mi eval %" PRIu64 " %s", v.item, expr);
-      if (r.nrecs) var_json(&w, v.item, names[i], r.recs[0], expr);
+      dap_query(&r, "mi eval %" PRIu64 ":%d %s", v.item, v.frame, expr);
+      if (r.nrecs) var_json(&w, v.item, v.frame, names[i], r.recs[0], expr);
       dap_reply_free(&r);
     }
     free(names);
@@ -622,13 +634,13 @@ static void req_variables(const struct js *req, const struct js *a) {
       else
         snprintf(name, sizeof(name), "[%" PRId64 "]", i);
       child_expr(&v, name, expr, sizeof(expr));
-      dap_query(&r, "mi eval %" PRIu64 " %s", v.item, expr);
+      dap_query(&r, "mi eval %" PRIu64 ":%d %s", v.item, v.frame, expr);
       int bad = !r.nrecs || js_get(r.recs[0], "error");
       if (v.vkind == 'p' && i > 0 && bad) { /* past what the pointer reaches */
         dap_reply_free(&r);
         break;
       }
-      if (r.nrecs) var_json(&w, v.item, name, r.recs[0], expr);
+      if (r.nrecs) var_json(&w, v.item, v.frame, name, r.recs[0], expr);
       dap_reply_free(&r);
     }
   }
@@ -652,7 +664,7 @@ static void req_set_variable(const struct js *req, const struct js *a) {
   else
     snprintf(lhs, sizeof(lhs), "%s", name);
   struct dap_reply r;
-  dap_query(&r, "mi eval %" PRIu64 " %s = (%s)", v.item, lhs, value);
+  dap_query(&r, "mi eval %" PRIu64 ":%d %s = (%s)", v.item, v.frame, lhs, value);
   const char *err = r.nrecs ? js_str(r.recs[0], "error") : "no answer from the engine";
   if (err) {
     char m[300];
@@ -661,11 +673,11 @@ static void req_set_variable(const struct js *req, const struct js *a) {
     BAD(m);
   }
   dap_reply_free(&r);
-  dap_query(&r, "mi eval %" PRIu64 " %s", v.item, lhs);
+  dap_query(&r, "mi eval %" PRIu64 ":%d %s", v.item, v.frame, lhs);
   struct jw w;
   jw_init(&w);
   jw_obj(&w);
-  if (r.nrecs) value_fields(&w, v.item, r.recs[0], lhs, 0);
+  if (r.nrecs) value_fields(&w, v.item, v.frame, r.recs[0], lhs, 0);
   jw_end(&w);
   dap_reply_free(&r);
   ok_body(req, &w);
@@ -676,8 +688,12 @@ static void req_evaluate(const struct js *req, const struct js *a) {
   if (!expr) BAD("evaluate needs an 'expression'");
   if (!need_stop(req)) return;
   uint64_t item = D.focus;
+  int frame = 0;
   int64_t f;
-  if (js_int(a, "frameId", &f) && f >= 1) item = (uint64_t)(f - 1) / 64;
+  if (js_int(a, "frameId", &f) && f >= 1) {
+    item = (uint64_t)(f - 1) / 64;
+    frame = (int)((f - 1) % 64);
+  }
   struct dap_reply r;
   struct jw w;
   if (!strncmp(expr, "-exec ", 6) && (!ctx || !strcmp(ctx, "repl"))) {
@@ -704,7 +720,7 @@ static void req_evaluate(const struct js *req, const struct js *a) {
     ok_body(req, &w);
     return;
   }
-  dap_query(&r, "mi eval %" PRIu64 " %s", item, expr);
+  dap_query(&r, "mi eval %" PRIu64 ":%d %s", item, frame, expr);
   const char *err = r.nrecs ? js_str(r.recs[0], "error") : "no answer from the engine";
   if (err) {
     char m[300];
@@ -714,7 +730,7 @@ static void req_evaluate(const struct js *req, const struct js *a) {
   }
   jw_init(&w);
   jw_obj(&w);
-  value_fields(&w, item, r.recs[0], expr, 1);
+  value_fields(&w, item, frame, r.recs[0], expr, 1);
   jw_end(&w);
   dap_reply_free(&r);
   ok_body(req, &w);

@@ -100,27 +100,70 @@ static int live_at(const struct cc_symbol *y, uint32_t line) {
   return line >= y->scope_first && line <= y->scope_last && (y->arg_index || y->line_decl < line);
 }
 
-/* The new home of an old variable: the same declaration, else the name as
- * seen from line. */
-static const struct cc_symbol *new_home(const struct cc_debug *nd, const struct cc_symbol *o,
-                                        uint32_t line) {
+/* Which of the calls to the same function from the same line, by the same
+ * caller, inlined call c (index + 1) is. */
+static uint32_t call_rank(const struct cc_debug *d, uint32_t c) {
+  const struct cc_inline *a = &d->inl[c - 1];
+  uint32_t r = 0;
+  for (uint32_t j = 0; j + 1 < c; j++)
+    r += d->inl[j].parent == a->parent && d->inl[j].call_line == a->call_line &&
+         !strcmp(d->inl[j].func, a->func);
+  return r;
+}
+
+/* Are inlined call oc of the old program and nc of the new one the same
+ * call (0 for the kernel body)? */
+static int same_call(const struct cc_debug *od, uint32_t oc, const struct cc_debug *nd,
+                     uint32_t nc) {
+  for (int depth = 0; depth < DBG_MAX_FRAMES; depth++) {
+    if (!oc || !nc) return !oc && !nc;
+    if (oc > od->ninl || nc > nd->ninl) return 0;
+    const struct cc_inline *a = &od->inl[oc - 1], *b = &nd->inl[nc - 1];
+    if (strcmp(a->func, b->func) || a->call_line != b->call_line ||
+        call_rank(od, oc) != call_rank(nd, nc))
+      return 0;
+    oc = a->parent;
+    nc = b->parent;
+  }
+  return 0;
+}
+
+/* The new home of an old variable: the same declaration in the same call,
+ * else the name as seen from line of that call. */
+static const struct cc_symbol *new_home(const struct cc_debug *od, const struct cc_debug *nd,
+                                        const struct cc_symbol *o, uint32_t line) {
   for (uint32_t i = 0; i < nd->nsyms; i++) {
     const struct cc_symbol *y = &nd->syms[i];
-    if (y->space == o->space && y->line_decl == o->line_decl && !strcmp(y->name, o->name)) return y;
+    if (y->space == o->space && y->line_decl == o->line_decl && !strcmp(y->name, o->name) &&
+        same_call(od, o->inl, nd, y->inl))
+      return y;
   }
-  const struct cc_symbol *y = cc_debug_find_symbol(nd, o->name, line);
+  uint32_t nc = 0;
+  if (o->inl) {
+    while (nc < nd->ninl && !same_call(od, o->inl, nd, nc + 1))
+      nc++;
+    if (nc++ == nd->ninl) return NULL;
+  }
+  const struct cc_symbol *y = cc_debug_find_symbol_in(nd, o->name, nc, line);
   return y && y->space == o->space ? y : NULL;
 }
 
 static int map_mem(void *ctx, uint64_t item, const uint8_t *opriv, uint8_t *npriv,
                    const uint8_t *olocal, uint8_t *nlocal) {
   struct edit_map *e = ctx;
-  uint32_t line = dbg_item_line(e->s, item);
+  /* a variable of an inlined call is live while the item is inside that
+   * call; the line that counts is the item's line in that frame */
+  struct dbg_frame fr[DBG_MAX_FRAMES];
+  int nf = dbg_frames(e->s, item, fr, DBG_MAX_FRAMES);
   for (uint32_t i = 0; i < e->od->nsyms; i++) {
     const struct cc_symbol *o = &e->od->syms[i];
     if (o->space != CC_SYM_PRIVATE && o->space != CC_SYM_LOCAL) continue;
-    if (o->space == CC_SYM_PRIVATE && !live_at(o, line)) continue;
-    const struct cc_symbol *n = new_home(e->nd, o, line);
+    int f = 0;
+    while (f < nf && fr[f].inl != o->inl)
+      f++;
+    if (o->space == CC_SYM_PRIVATE && (f == nf || !live_at(o, fr[f].line))) continue;
+    uint32_t line = f < nf ? fr[f].line : fr[nf - 1].line;
+    const struct cc_symbol *n = new_home(e->od, e->nd, o, line);
     if (!n)
       return refuse(e,
                     "variable '%s', live at line %u of work-item %" PRIu64 ", has no home in "

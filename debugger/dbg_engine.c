@@ -167,18 +167,9 @@ static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out);
 static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
   struct dbg_session *s = ctx;
   static char msg[160];
-  uint32_t line = dbg_item_line(s, s->focus);
-  const struct cc_symbol *sym = s->dbg ? cc_debug_find_symbol(s->dbg, name, line) : NULL;
-  if (!sym) {
-    for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++)
-      if (!strcmp(s->dbg->syms[i].name, name)) {
-        snprintf(msg, sizeof(msg), "variable '%s' is not in scope at line %u (lines %u-%u)", name,
-                 line, s->dbg->syms[i].scope_first, s->dbg->syms[i].scope_last);
-        return msg;
-      }
-    snprintf(msg, sizeof(msg), "No symbol \"%s\" in current context.", name);
-    return msg;
-  }
+  const char *why = NULL;
+  const struct cc_symbol *sym = dbg_frame_symbol(s, name, &why);
+  if (!sym) return why;
   struct dbg_env env = {s, NULL, mem, sreg, type_hook};
   if (!dbg_type_resolve(&env, sym->type_name, v)) {
     snprintf(msg, sizeof(msg), "variable '%s' has type '%s' the debugger cannot show", name,
@@ -352,12 +343,11 @@ static void examine(struct dbg_session *s, const char *arg) {
 }
 
 static void info_vars(struct dbg_session *s, int args) {
-  uint32_t line = dbg_item_line(s, s->focus);
+  struct dbg_frame f = dbg_frame_current(s);
   int any = 0;
   for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++) {
     const struct cc_symbol *y = &s->dbg->syms[i];
-    if ((y->arg_index != 0) != args) continue;
-    if (!args && (line < y->scope_first || line > y->scope_last || line <= y->line_decl)) continue;
+    if (!dbg_frame_lists(y, &f, args)) continue;
     char ex[80];
     snprintf(ex, sizeof(ex), "%s", y->name);
     struct dbg_val v;
@@ -1087,8 +1077,10 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "%u\t%s\n", i, s->lines[i - 1]);
 }
 
-/* After an edit: statement starts and breakpoints of the new code. */
+/* After an edit: statement starts and breakpoints of the new code, and the
+ * innermost frame. */
 static void edit_rebind(struct dbg_session *s) {
+  s->frame = 0;
   free(s->stepset);
   free(s->bpset);
   s->stepset = calloc(s->k->ninsns + 1, 1);
@@ -1227,6 +1219,11 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       fprintf(s->out, "No kernel is stopped.\n");
     else
       focus_cmd(s, arg, cmd[4] == 'g');
+  } else if (is(cmd, "frame", 1) || is(cmd, "up", 2) || is(cmd, "down", 2)) {
+    if (!live)
+      fprintf(s->out, "No stack.\n");
+    else
+      dbg_frame_command(s, cmd, arg);
   } else if (is(cmd, "backtrace", 2) || is(cmd, "where", 3) || !strcmp(cmd, "bt")) {
     if (!live)
       fprintf(s->out, "No stack.\n");
@@ -1249,7 +1246,10 @@ static int read_cmd(struct dbg_session *s, int *kind) {
     int r = command(s, line, kind);
     free(line);
     fflush(s->out);
-    if (r) return 1;
+    if (r) {
+      s->frame = 0; /* the items run on: the innermost frame again */
+      return 1;
+    }
   }
 }
 

@@ -84,6 +84,11 @@ struct dbg_session {
   int inprog_only;
   uint64_t pass_timeout_ns; /* 0: the device's watchdog */
   unsigned last_run, last_skipped;
+  /* the frame `frame`/`up`/`down` selected (dbg_frame.c), 0 the innermost;
+   * it holds only while that item stays at that pc */
+  int frame;
+  uint64_t frame_item;
+  uint32_t frame_pc;
 };
 
 /* Why running stopped. */
@@ -122,6 +127,32 @@ int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
  * values changed (noted in s->whit, s->wold, s->wnew). */
 int dbg_has_watch(struct dbg_session *s, uint64_t item);
 int dbg_watch_changed(struct dbg_session *s, uint64_t item);
+
+/* dbg_frame.c: a work-item's frames are its inlined calls, innermost
+ * first, then the kernel. */
+#define DBG_MAX_FRAMES 64
+struct dbg_frame {
+  uint32_t inl;  /* the inlined call (index + 1 into dbg->inl), 0 for the kernel */
+  uint32_t line; /* the item's line in frame 0, the call site in the frames above */
+};
+/* The frames of an item (at least one: the kernel); returns how many. */
+int dbg_frames(struct dbg_session *s, uint64_t item, struct dbg_frame *fr, int max);
+/* The focused item's selected frame (0 unless `frame`, `up` or `down` chose
+ * another since it last moved), and selecting one. */
+int dbg_frame_selected(struct dbg_session *s);
+void dbg_frame_select(struct dbg_session *s, int frame);
+struct dbg_frame dbg_frame_current(struct dbg_session *s);
+/* A parameter of an inlined call whose value the focused item has not
+ * passed yet: it stands in the statement that evaluates the call's
+ * arguments, before the store of this one. */
+int dbg_frame_unpassed(struct dbg_session *s, const struct cc_symbol *y);
+/* Whether `info locals` (args 0) or `info args` (1) in frame f lists y. */
+int dbg_frame_lists(const struct cc_symbol *y, const struct dbg_frame *f, int args);
+/* A variable as the focused item's selected frame sees it: that frame's own
+ * names first, then its callers'. NULL with *why saying why not. */
+const struct cc_symbol *dbg_frame_symbol(struct dbg_session *s, const char *name, const char **why);
+/* `frame [N]`, `up [N]`, `down [N]` (cmd is the command's full name). */
+void dbg_frame_command(struct dbg_session *s, const char *cmd, const char *arg);
 
 /* dbg_pass.c: `run`/`continue` at full speed on the device's warps: reports
  * a pending breakpoint hit, else runs a pass (seed 000). Returns an enum

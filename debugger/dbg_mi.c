@@ -173,20 +173,23 @@ static void eval_record(struct dbg_session *s, const char *name, const char *exp
   fprintf(f, "}\n");
 }
 
-/* Variables of a scope: args (kernel arguments and program-scope data),
- * private or local (visible at the item's line). */
+/* Variables of a scope of the selected frame: args (the frame's parameters
+ * and program-scope data), private (visible at the frame's line) or local
+ * (the kernel's __local data, which every frame sees). */
 static void vars(struct dbg_session *s, const char *scope) {
-  uint32_t line = dbg_item_line(s, s->focus);
+  struct dbg_frame fr[DBG_MAX_FRAMES];
+  int n = dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES);
+  const struct dbg_frame *f = &fr[dbg_frame_selected(s)];
   int args = !strcmp(scope, "args"), local = !strcmp(scope, "local");
   for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++) {
     const struct cc_symbol *y = &s->dbg->syms[i];
     int global = y->space == CC_SYM_GLOBAL || y->space == CC_SYM_CONSTANT;
     if (args) {
-      if (!y->arg_index && !global) continue;
+      if (!global && !dbg_frame_lists(y, f, 1)) continue;
     } else {
       if (y->arg_index || global) continue;
       if ((y->space == CC_SYM_LOCAL) != local) continue;
-      if (line < y->scope_first || line > y->scope_last || line <= y->line_decl) continue;
+      if (!dbg_frame_lists(y, local ? &fr[n - 1] : f, 0)) continue;
     }
     eval_record(s, y->name, y->name, y);
   }
@@ -248,6 +251,8 @@ static void mi_error(struct dbg_session *s, const char *msg) {
  * mi frame ITEM               where ITEM is
  * mi vars ITEM args|private|local
  * mi eval ITEM EXPR           value of EXPR (an assignment sets it)
+ * ITEM:FRAME in vars and eval: in that frame of the item (0 the innermost,
+ *                             each inlined call's caller above it)
  * mi read ITEM ADDR COUNT     bytes as hex (at most 1024)
  * mi write ITEM ADDR HEX      bytes from hex
  * ITEM is a linear work-item index; the focus does not change.
@@ -277,8 +282,16 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
   }
   char *end;
   uint64_t item = strtoull(rest, &end, 10);
-  if (end == rest || item >= simt_dbg_items(s->sd)) {
-    mi_error(s, "usage: mi focus|frame|vars|eval|read|write ITEM ... (ITEM a work-item index)");
+  long frame = 0;
+  int bad = end == rest || item >= simt_dbg_items(s->sd);
+  if (!bad && *end == ':') { /* ITEM:FRAME, a frame of backtrace's numbering */
+    const char *f = end + 1;
+    frame = strtol(f, &end, 10);
+    bad = end == f || frame < 0 || frame >= DBG_MAX_FRAMES;
+  }
+  if (bad) {
+    mi_error(s, "usage: mi focus|frame|vars|eval|read|write ITEM[:FRAME] ... (ITEM a work-item "
+                "index, FRAME 0 for the innermost)");
     return;
   }
   rest = end;
@@ -289,8 +302,11 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "^mi {\"focus\":%" PRIu64 "}\n", item);
     return;
   }
-  uint64_t save = s->focus;
+  uint64_t save = s->focus, save_item = s->frame_item;
+  uint32_t save_pc = s->frame_pc;
+  int save_frame = s->frame;
   s->focus = item;
+  dbg_frame_select(s, (int)frame);
   if (!strcmp(sub, "frame")) {
     fprintf(s->out, "^mi {");
     item_fields(s, item);
@@ -317,4 +333,7 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
                 "read, write)");
   }
   s->focus = save;
+  s->frame = save_frame;
+  s->frame_item = save_item;
+  s->frame_pc = save_pc;
 }

@@ -238,6 +238,73 @@ START_TEST(test_binary_format) {
 }
 END_TEST
 
+/* Variables of inlined functions: one copy per call, tagged with the call,
+ * and the kernel's own names stay the kernel's. */
+START_TEST(test_inlined_symbols) {
+  const char *src = "float sq(float v) {\n"
+                    "  float r = v * v;\n"
+                    "  return r;\n"
+                    "}\n"
+                    "__kernel void k(__global float *out) {\n"
+                    "  int r = get_global_id(0);\n"
+                    "  out[r] = sq(r) + sq(2.0f);\n"
+                    "}\n";
+  struct lsi_program *p = build_ok(src, "-cl-opt-disable");
+  const struct lsi_kernel *k = &p->kernels[0];
+  const struct cc_debug *d = k->debug;
+  ck_assert_uint_eq(d->ninl, 2);
+  const struct cc_symbol *kr = cc_debug_find_symbol(d, "r", 7);
+  ck_assert_ptr_nonnull(kr);
+  ck_assert_str_eq(kr->type_name, "int");
+  ck_assert_uint_eq(kr->inl, 0);
+  ck_assert_ptr_null(cc_debug_find_symbol(d, "v", 2));
+  uint32_t voff[2];
+  for (uint32_t c = 1; c <= 2; c++) {
+    ck_assert_str_eq(d->inl[c - 1].func, "sq");
+    ck_assert_uint_eq(d->inl[c - 1].call_line, 7);
+    ck_assert_uint_eq(d->inl[c - 1].parent, 0);
+    const struct cc_symbol *v = cc_debug_find_symbol_in(d, "v", c, 2);
+    ck_assert_ptr_nonnull(v);
+    ck_assert_str_eq(v->type_name, "float");
+    ck_assert_uint_eq(v->space, CC_SYM_PRIVATE);
+    ck_assert_uint_eq(v->arg_index, 1);
+    ck_assert_uint_eq(v->inl, c);
+    /* the store that passes the argument */
+    ck_assert_uint_gt(v->pass_pc, 0);
+    ck_assert_uint_le(v->pass_pc, k->ninsns);
+    ck_assert_uint_eq(k->code[v->pass_pc - 1].op, LSI_ST32);
+    voff[c - 1] = v->offset;
+    const struct cc_symbol *r = cc_debug_find_symbol_in(d, "r", c, 3);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_str_eq(r->type_name, "float");
+    ck_assert_uint_eq(r->arg_index, 0);
+    ck_assert_uint_eq(r->pass_pc, 0);
+    ck_assert_uint_eq(r->scope_first, 2);
+    ck_assert_uint_eq(r->scope_last, 3);
+    ck_assert_uint_ne(r->offset, kr->offset);
+  }
+  ck_assert_uint_ne(voff[0], voff[1]);
+  /* the binary keeps which call a symbol belongs to */
+  uint8_t *bin;
+  size_t len;
+  ck_assert_int_eq(cc_binary_save(p, NULL, CC_BIN_EXECUTABLE, "", &bin, &len), CC_OK);
+  int kind;
+  struct lsi_program *q = NULL;
+  struct cc_bitcode bc;
+  ck_assert_int_eq(cc_binary_load(bin, len, &kind, &q, &bc, NULL), CC_OK);
+  const struct cc_debug *e = q->kernels[0].debug;
+  ck_assert_uint_eq(e->nsyms, d->nsyms);
+  for (uint32_t i = 0; i < d->nsyms; i++) {
+    ck_assert_str_eq(e->syms[i].name, d->syms[i].name);
+    ck_assert_uint_eq(e->syms[i].inl, d->syms[i].inl);
+    ck_assert_uint_eq(e->syms[i].pass_pc, d->syms[i].pass_pc);
+  }
+  free(bin);
+  cc_program_free(q);
+  cc_program_free(p);
+}
+END_TEST
+
 START_TEST(test_build_cache) {
   char dir[] = "/tmp/lockstep-cache-test-XXXXXX";
   ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -325,6 +392,7 @@ int main(void) {
   CU_ADD(s, test_features_o0_and_o2);
   CU_ADD(s, test_build_failures_name_the_line);
   CU_ADD(s, test_binary_format);
+  CU_ADD(s, test_inlined_symbols);
   CU_ADD(s, test_build_cache);
   CU_ADD(s, test_yield_only_on_uncounted_loops);
   return cu_run(s);

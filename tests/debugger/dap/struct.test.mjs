@@ -1,7 +1,8 @@
 // struct.test.mjs - `lockstep dap` through a real DAP client on a kernel with
 // a struct variable and an inlined helper (tests/debugger/host_struct.cl, run
-// by host_run): the stack shows the inlined callee over its call site, a
-// struct expands into its fields, and setting a field changes the result.
+// by host_run): the stack shows the inlined callee over its call site, each
+// frame's scopes hold that function's own variables, a struct expands into
+// its fields, and setting a field changes the result.
 // Tests only drive the adapter; they must not reach into the engine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,6 +51,49 @@ test('inlined frames and struct variables', async () => {
     assert.equal(frames[1].line, 11);
     assert.equal(frames[1].source.path, kernel);
 
+    // the inlined frame's scopes hold twice()'s own variables: its parameter
+    // v (p.y of work-item 0, in[1] = 1), and none of k's
+    let scopes = (await dc.scopesRequest({ frameId: frames[0].id })).body.scopes;
+    assert.deepEqual(scopes.map((s) => s.name), ['Private', 'Local', 'Arguments', 'Work-item ids']);
+    let args = await vars(dc, scopes[2].variablesReference);
+    assert.deepEqual(Object.keys(args), ['v']);
+    assert.equal(args.v.value, '1');
+    assert.equal(args.v.type, 'int');
+    let priv = await vars(dc, scopes[0].variablesReference);
+    assert.equal(priv.gid, undefined, "the kernel's locals are not twice()'s");
+    let ev = await dc.evaluateRequest({ expression: 'v * 10', frameId: frames[0].id, context: 'hover' });
+    assert.equal(ev.body.result, '10');
+    // the caller's frame: k's variables and arguments
+    scopes = (await dc.scopesRequest({ frameId: frames[1].id })).body.scopes;
+    assert.equal(scopes[2].name, 'Global arguments');
+    args = await vars(dc, scopes[2].variablesReference);
+    assert.deepEqual(Object.keys(args), ['out', 'in']);
+    priv = await vars(dc, scopes[0].variablesReference);
+    assert.equal(priv.gid.value, '0');
+    assert.equal(priv.p.value, '{x = 0, y = 1}');
+    assert.equal(priv.v, undefined, "twice()'s parameter is not the kernel's");
+
+    // a step inside twice(): its local r = v * 2, which setVariable in the
+    // inlined frame writes (and puts back, so p.x is 2 at line 12)
+    stopped = dc.waitForEvent('stopped');
+    await dc.stepInRequest({ threadId: tid });
+    await stopped;
+    const inner = (await dc.stackTraceRequest({ threadId: tid })).body.stackFrames;
+    assert.equal(inner[0].line, 6);
+    assert.match(inner[0].name, /twice \(inlined\)/);
+    priv = await vars(dc, (await dc.scopesRequest({ frameId: inner[0].id })).body.scopes[0].variablesReference);
+    assert.deepEqual(Object.keys(priv), ['r']);
+    assert.equal(priv.r.value, '2');
+    ev = await dc.evaluateRequest({ expression: 'r + v', frameId: inner[0].id, context: 'watch' });
+    assert.equal(ev.body.result, '3');
+    const innerPriv = (await dc.scopesRequest({ frameId: inner[0].id })).body.scopes[0].variablesReference;
+    let set = await dc.setVariableRequest({ variablesReference: innerPriv, name: 'r', value: '7' });
+    assert.equal(set.body.value, '7');
+    ev = await dc.evaluateRequest({ expression: 'r', frameId: inner[0].id, context: 'watch' });
+    assert.equal(ev.body.result, '7');
+    set = await dc.setVariableRequest({ variablesReference: innerPriv, name: 'r', value: 'v * 2' });
+    assert.equal(set.body.value, '2');
+
     // at line 12 the struct p expands into x and y
     await dc.setBreakpointsRequest({ source: { path: kernel }, breakpoints: [{ line: 12 }] });
     stopped = dc.waitForEvent('stopped');
@@ -57,7 +101,7 @@ test('inlined frames and struct variables', async () => {
     await stopped;
     const top = (await dc.stackTraceRequest({ threadId: tid })).body.stackFrames[0];
     assert.equal(top.line, 12);
-    const priv = await vars(dc, (await dc.scopesRequest({ frameId: top.id })).body.scopes[0].variablesReference);
+    priv = await vars(dc, (await dc.scopesRequest({ frameId: top.id })).body.scopes[0].variablesReference);
     assert.equal(priv.p.value, '{x = 2, y = 1}');
     assert.ok(priv.p.variablesReference > 0, 'a struct can be expanded');
     const p = await vars(dc, priv.p.variablesReference);
@@ -65,7 +109,7 @@ test('inlined frames and struct variables', async () => {
     assert.equal(p.x.value, '2');
     assert.equal(p.y.value, '1');
     assert.equal(p.y.evaluateName, '(p).y');
-    const ev = await dc.evaluateRequest({ expression: 'p.x * 10', frameId: top.id, context: 'hover' });
+    ev = await dc.evaluateRequest({ expression: 'p.x * 10', frameId: top.id, context: 'hover' });
     assert.equal(ev.body.result, '20');
 
     // set a field: out[0] = p.x + p.y becomes 2 + 40
