@@ -341,7 +341,7 @@ static const char *validate(const struct dev_launch *l, const struct dev_config 
 
 /* ---- work-groups and the warp scheduler ---- */
 
-bool simt_cu_reserve(struct simt_cu *cu, unsigned nwarps) {
+static bool cu_reserve(struct simt_cu *cu, unsigned nwarps) {
   struct simt_run *run = cu->run;
   if (nwarps <= cu->cap_warps) return true;
   struct simt_warp *nw = realloc(cu->warps, nwarps * sizeof(*nw));
@@ -373,7 +373,7 @@ static void cu_release(struct simt_cu *cu) {
   free(cu->local);
 }
 
-void simt_warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
+static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   struct simt_run *run = cu->run;
   const struct lsi_kernel *k = run->k;
   const struct dev_launch *l = run->l;
@@ -506,7 +506,7 @@ static void watchdog_fault(struct simt_cu *cu) {
              dev_device_config(cu->run->dev)->watchdog_ms);
 }
 
-static void run_group(struct simt_cu *cu, uint64_t g) {
+bool simt_group_begin(struct simt_cu *cu, uint64_t g) {
   struct simt_run *run = cu->run;
   const struct dev_launch *l = run->l;
   uint64_t gid[3] = {g % run->ngroups[0], g / run->ngroups[0] % run->ngroups[1],
@@ -519,13 +519,19 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
     cu->nitems *= cu->group_size[k];
   }
   cu->nwarps = (unsigned)((cu->nitems + run->W - 1) / run->W);
-  if (!simt_cu_reserve(cu, cu->nwarps)) {
+  if (!cu_reserve(cu, cu->nwarps)) {
     simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for warps");
-    return;
+    return false;
   }
   if (run->local_total) memset(cu->local, 0, run->local_total);
   for (unsigned i = 0; i < cu->nwarps; i++)
-    simt_warp_init(cu, &cu->warps[i], i);
+    warp_init(cu, &cu->warps[i], i);
+  return true;
+}
+
+static void run_group(struct simt_cu *cu, uint64_t g) {
+  struct simt_run *run = cu->run;
+  if (!simt_group_begin(cu, g)) return;
   const struct simt_pass *p = run->pass;
   bool spans = p && p->warp_span;
   for (;;) {

@@ -283,24 +283,7 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
 static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
   struct simt_run *run = c->run;
   struct simt_dbg_pass *p = c->p;
-  const struct dev_launch *l = run->l;
-  uint64_t gid[3] = {g % run->ngroups[0], g / run->ngroups[0] % run->ngroups[1],
-                     g / (run->ngroups[0] * run->ngroups[1])};
-  cu->nitems = 1;
-  for (int k = 0; k < 3; k++) {
-    cu->group_id[k] = gid[k];
-    uint64_t rest = l->global[k] - gid[k] * l->local[k];
-    cu->group_size[k] = rest < l->local[k] ? rest : l->local[k];
-    cu->nitems *= cu->group_size[k];
-  }
-  cu->nwarps = (unsigned)((cu->nitems + run->W - 1) / run->W);
-  if (!simt_cu_reserve(cu, cu->nwarps)) {
-    simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for warps");
-    return;
-  }
-  if (run->local_total) memset(cu->local, 0, run->local_total);
-  for (unsigned i = 0; i < cu->nwarps; i++)
-    simt_warp_init(cu, &cu->warps[i], i);
+  if (!simt_group_begin(cu, g)) return;
   uint64_t *asked = calloc(cu->nwarps, sizeof(uint64_t));
   if (!asked) {
     simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for warps");

@@ -239,12 +239,12 @@ void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uin
 int simt_launch_stats(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,
                       struct simt_stats *stats);
 
-/* simt.c, for the debugger's full-speed passes (simt_dbg_pass.c): makes
- * room for nwarps warps in cu; sets up warp index of cu's group as at
- * launch; releases cu's work-group barrier once every warp waits at it or is
- * done (false after reporting barrier divergence). */
-bool simt_cu_reserve(struct simt_cu *cu, unsigned nwarps);
-void simt_warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index);
+/* simt.c, for the debugger's full-speed passes (simt_dbg_pass.c): sets cu
+ * up for work-group g as at launch (ids, sizes, zeroed local memory, fresh
+ * warps; false after reporting out of memory); releases cu's work-group
+ * barrier once every warp waits at it or is done (false after reporting
+ * barrier divergence). */
+bool simt_group_begin(struct simt_cu *cu, uint64_t g);
 bool simt_barrier_release(struct simt_cu *cu);
 
 /* Runs warp w of cu until it exits, waits at a barrier, faults, or has run

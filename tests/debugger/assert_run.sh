@@ -4,12 +4,7 @@
 # line and the condition, the event status is negative and the host program
 # goes on to its end. $1 is the build folder.
 set -u
-build=$(cd "$1" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -n "${LOCKSTEP_ASAN_RUNTIME:-}" ] && [ -f "${LOCKSTEP_ASAN_RUNTIME}" ]; then
-  export LD_PRELOAD="$LOCKSTEP_ASAN_RUNTIME"
-  export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
-fi
+source "$(dirname "$0")/host_env.bash"
 out=$(cd "$here" && timeout 120 "$build/tests/debugger/host_run" assert.cl 4 2 2>&1)
 rc=$?
 fail=0

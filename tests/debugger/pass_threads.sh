@@ -4,12 +4,7 @@
 # stops exactly once, the atomic counter reads exactly 16 and the program's
 # output equals an undebugged run's.
 set -u
-build=$(cd "$1" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -n "${LOCKSTEP_ASAN_RUNTIME:-}" ] && [ -f "${LOCKSTEP_ASAN_RUNTIME}" ]; then
-  export LD_PRELOAD="$LOCKSTEP_ASAN_RUNTIME"
-  export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
-fi
+source "$(dirname "$0")/host_env.bash"
 export OCL_ICD_VENDORS="$build/vendors/lockstep.icd"
 export LOCKSTEP_HOST_THREADS=4
 tmp=$(mktemp -d)

@@ -8,13 +8,7 @@ set -u
 # other, so where it stops (and the lists `info workitems` shows) is the
 # same on every run. A test that wants parallel passes sets it itself.
 export LOCKSTEP_HOST_THREADS=${LOCKSTEP_HOST_THREADS:-1}
-build=$(cd "$1" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-# A sanitized library needs its runtime loaded first in an unsanitized host.
-if [ -n "${LOCKSTEP_ASAN_RUNTIME:-}" ] && [ -f "${LOCKSTEP_ASAN_RUNTIME}" ]; then
-  export LD_PRELOAD="$LOCKSTEP_ASAN_RUNTIME"
-  export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
-fi
+source "$(dirname "$0")/host_env.bash"
 fail=0
 for inp in "$here"/*.hinp; do
   name=$(basename "$inp" .hinp)

@@ -2,12 +2,7 @@
 # Stepping every work-item to the end with `scope all` gives the host program
 # byte-identical output to an undebugged run of the same program.
 set -u
-build=$(cd "$1" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -n "${LOCKSTEP_ASAN_RUNTIME:-}" ] && [ -f "${LOCKSTEP_ASAN_RUNTIME}" ]; then
-  export LD_PRELOAD="$LOCKSTEP_ASAN_RUNTIME"
-  export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
-fi
+source "$(dirname "$0")/host_env.bash"
 export OCL_ICD_VENDORS="$build/vendors/lockstep.icd"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
