@@ -195,6 +195,25 @@ void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uin
 
 /* ---- special registers ---- */
 
+/* Sub-group ids: sub-groups are the work-group's local linear ids in runs
+ * of the sub-group width, a warp each (the debugger's one-lane warps keep
+ * the device's width). */
+static uint64_t sub_group_sreg(struct simt_cu *cu, struct simt_warp *w, unsigned lane, unsigned s) {
+  const struct dev_launch *l = cu->run->l;
+  uint64_t sw = cu->run->sg_W ? cu->run->sg_W : cu->run->W;
+  uint64_t llid = (uint64_t)w->index * cu->run->W + lane, first = llid / sw * sw;
+  switch (s) {
+  case LSI_SREG_SUB_GROUP_ID: return llid / sw;
+  case LSI_SREG_SUB_GROUP_LOCAL_ID: return llid - first;
+  case LSI_SREG_SUB_GROUP_SIZE: return cu->nitems - first < sw ? cu->nitems - first : sw;
+  case LSI_SREG_MAX_SUB_GROUP_SIZE: { /* the dispatch's: a smaller enqueued group fills one warp */
+    uint64_t n = l->local[0] * l->local[1] * l->local[2];
+    return n < sw ? n : sw;
+  }
+  default: return (cu->nitems + sw - 1) / sw; /* LSI_SREG_NUM_SUB_GROUPS */
+  }
+}
+
 uint64_t simt_sreg(struct simt_cu *cu, struct simt_warp *w, unsigned lane, unsigned s) {
   const struct dev_launch *l = cu->run->l;
   unsigned k = s % 3;
@@ -231,17 +250,11 @@ uint64_t simt_sreg(struct simt_cu *cu, struct simt_warp *w, unsigned lane, unsig
       g[j] = cu->group_id[j] * l->local[j] + w->lid[j][lane];
     return (g[2] * l->global[1] + g[1]) * l->global[0] + g[0];
   }
-  case LSI_SREG_SUB_GROUP_ID: return w->index;
-  case LSI_SREG_SUB_GROUP_LOCAL_ID: return lane;
-  case LSI_SREG_SUB_GROUP_SIZE: {
-    uint64_t rest = cu->nitems - (uint64_t)w->index * cu->run->W;
-    return rest < cu->run->W ? rest : cu->run->W;
-  }
-  case LSI_SREG_MAX_SUB_GROUP_SIZE: { /* the dispatch's: a smaller enqueued group fills one warp */
-    uint64_t n = l->local[0] * l->local[1] * l->local[2];
-    return n < cu->run->W ? n : cu->run->W;
-  }
-  case LSI_SREG_NUM_SUB_GROUPS: return cu->nwarps;
+  case LSI_SREG_SUB_GROUP_ID:
+  case LSI_SREG_SUB_GROUP_LOCAL_ID:
+  case LSI_SREG_SUB_GROUP_SIZE:
+  case LSI_SREG_MAX_SUB_GROUP_SIZE:
+  case LSI_SREG_NUM_SUB_GROUPS: return sub_group_sreg(cu, w, lane, s);
   case LSI_SREG_PRIVATE_BASE: return LSI_ADDR(LSI_SPACE_PRIVATE, 0, 0);
   default: return 0;
   }

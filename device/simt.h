@@ -95,6 +95,9 @@ uint64_t simt_dbg_items(const struct simt_dbg *s);
 int simt_dbg_state(struct simt_dbg *s, uint64_t item, uint32_t *pc);
 void simt_dbg_ids(const struct simt_dbg *s, uint64_t item, uint64_t gid[3], uint64_t lid[3],
                   uint64_t grp[3]);
+/* A special register (enum lsi_sreg) as item reads it: ids, sizes,
+ * sub-group ids at the device's sub-group width. */
+uint64_t simt_dbg_sreg(struct simt_dbg *s, uint64_t item, unsigned sreg);
 /* Linear index of the work-group of an item, and the items of a group. */
 uint64_t simt_dbg_group_of(const struct simt_dbg *s, uint64_t item);
 uint64_t simt_dbg_group_items(const struct simt_dbg *s, uint64_t group, uint64_t *items,

@@ -44,6 +44,11 @@ struct simt_dbg {
   uint64_t nitems;
   struct dbg_group *groups;
   unsigned passes; /* full-speed passes issued */
+  /* sub-group functions of kernel sg_k (sg_at: by pc), the stop table that
+   * adds them to the caller's, and whether a sub-group is being gathered */
+  const struct lsi_kernel *sg_k;
+  uint8_t *sg_at, *sg_stop;
+  bool sg_any, in_sync;
   /* While a full-speed pass asks whether a lane stops, that lane seen live
    * on its warp: the item's state, memory and registers read from there. */
   bool live;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/builtins.h"
 #include "device/device.h"
 #include "device/simt.h"
 #include "device/simt_dbg_int.h"
@@ -49,6 +50,8 @@ struct simt_dbg *simt_dbg_open(struct dev_device *d, const struct dev_launch *l,
   run->k = k;
   run->mem = dev_device_mem(d);
   run->W = 1;
+  unsigned ww = dev_device_config(d)->warp_width;
+  run->sg_W = ww < 1 ? 32 : ww > SIMT_MAX_W ? SIMT_MAX_W : ww; /* as the device's warps */
   pthread_mutex_init(&run->mu, NULL);
   run->total_groups = 1;
   s->nitems = 1;
@@ -111,6 +114,8 @@ void simt_dbg_close(struct simt_dbg *s) {
   for (uint64_t g = 0; s->groups && g < s->run.total_groups; g++)
     if (s->groups[g].state == 1) simt_dbg_group_drop(&s->groups[g]);
   free(s->groups);
+  free(s->sg_at);
+  free(s->sg_stop);
   free(s->run.local_arg_off);
   free(s->run.out);
   pthread_mutex_destroy(&s->run.mu);
@@ -155,6 +160,28 @@ void simt_dbg_ids(const struct simt_dbg *s, uint64_t item, uint64_t gid[3], uint
     if (lid) lid[k] = g[k] % l->local[k];
     if (grp) grp[k] = g[k] / l->local[k];
   }
+}
+
+uint64_t simt_dbg_sreg(struct simt_dbg *s, uint64_t item, unsigned sreg) {
+  struct simt_cu cu;
+  struct simt_warp w;
+  memset(&cu, 0, sizeof(cu));
+  memset(&w, 0, sizeof(w));
+  const struct dev_launch *l = &s->run.lc;
+  uint64_t j, g = simt_dbg_locate(s, item, &j);
+  cu.run = &s->run;
+  group_ids(s, g, cu.group_id);
+  cu.nitems = 1;
+  for (int k = 0; k < 3; k++) {
+    uint64_t rest = l->global[k] - cu.group_id[k] * l->local[k];
+    cu.group_size[k] = rest < l->local[k] ? rest : l->local[k];
+    cu.nitems *= cu.group_size[k];
+  }
+  w.index = (unsigned)j;
+  w.lid[0][0] = (uint32_t)(j % cu.group_size[0]);
+  w.lid[1][0] = (uint32_t)(j / cu.group_size[0] % cu.group_size[1]);
+  w.lid[2][0] = (uint32_t)(j / (cu.group_size[0] * cu.group_size[1]));
+  return simt_sreg(&cu, &w, 0, sreg);
 }
 
 uint64_t simt_dbg_group_items(const struct simt_dbg *s, uint64_t group, uint64_t *items,
@@ -304,19 +331,11 @@ static void flush_out(struct simt_run *run, FILE *out) {
   run->out_len = 0;
 }
 
-int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint64_t budget,
-                 struct dev_exception *exc, FILE *out) {
-  if (item >= s->nitems) return SIMT_DBG_FAULT;
-  uint64_t j, g = simt_dbg_locate(s, item, &j);
-  struct simt_cu *cu = simt_dbg_group_get(s, g);
-  if (!cu) return simt_dbg_state(s, item, NULL);
+/* Runs item (local index j of group g, whose state cu holds) once. */
+static int run_once(struct simt_dbg *s, uint64_t item, uint64_t g, uint64_t j, struct simt_cu *cu,
+                    const uint8_t *stop_at, uint64_t budget, struct dev_exception *exc, FILE *out) {
   struct simt_warp *w = &cu->warps[j];
   struct simt_run *run = &s->run;
-  struct dbg_group *G = &s->groups[g];
-  /* it moves alone: its warp's saved shape no longer holds, and where it
-   * stops it has been seen (a pass runs it on from there) */
-  simt_dbg_wsave_drop(G);
-  if (G->asked) G->asked[j] = 1;
   if (w->state == SIMT_WARP_RUN) {
     run->dbg_stop_at = stop_at;
     w->epoch = 1; /* marks the item as launched */
@@ -345,6 +364,151 @@ int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint
     return SIMT_DBG_DONE;
   }
   return simt_dbg_state(s, item, NULL);
+}
+
+/* ---- sub-group functions ----
+ *
+ * Here every work-item is a warp of its own, but sub-groups keep the
+ * device's width: a work-item that reaches a sub-group function (a
+ * whole-warp builtin, or a sub-group barrier) waits there while the other
+ * members of its sub-group run to it; then the function runs once for all
+ * of them, as on the device's warps. */
+
+/* The item of local linear index m in the group cu holds. */
+static uint64_t item_at(const struct simt_dbg *s, const struct simt_cu *cu, uint64_t m) {
+  const struct dev_launch *l = &s->run.lc;
+  uint64_t x = m % cu->group_size[0], y = m / cu->group_size[0] % cu->group_size[1],
+           z = m / (cu->group_size[0] * cu->group_size[1]);
+  x += cu->group_id[0] * l->local[0];
+  y += cu->group_id[1] * l->local[1];
+  z += cu->group_id[2] * l->local[2];
+  return x + y * l->global[0] + z * l->global[0] * l->global[1];
+}
+
+/* Flags the kernel's sub-group functions (once per kernel). */
+static void sg_prepare(struct simt_dbg *s) {
+  const struct lsi_kernel *k = s->run.k;
+  if (s->sg_k == k) return;
+  free(s->sg_at);
+  free(s->sg_stop);
+  s->sg_at = calloc(k->ninsns + 1, 1);
+  s->sg_stop = malloc(k->ninsns + 1);
+  s->sg_any = false;
+  s->sg_k = s->sg_at && s->sg_stop ? k : NULL;
+  for (uint32_t pc = 0; s->sg_k && pc < k->ninsns; pc++) {
+    const lsi_insn *ip = &k->code[pc];
+    bool sg =
+        ip->op == LSI_SGBAR || (ip->op == LSI_CALLB && (lsi_builtins[ip->imm].flags & LSI_BI_WARP));
+    s->sg_at[pc] = sg;
+    s->sg_any |= sg;
+  }
+}
+
+/* A fault of the sub-group function at item's pc, reported like the
+ * device's own. */
+static int sg_fault(struct simt_dbg *s, struct simt_cu *cu, struct simt_warp *w, unsigned arrived,
+                    unsigned n, struct dev_exception *exc) {
+  simt_fault(cu, w, 0, w->pc, LSI_TRAP_BARRIER_DIVERGENCE, 0,
+             "sub-group function reached by %u of %u live work-items of the sub-group", arrived, n);
+  if (exc) *exc = s->run.exc;
+  s->run.have_exc = false;
+  atomic_store(&s->run.stop, 0);
+  cu->faulted = false;
+  w->state = SIMT_WARP_FAULT;
+  return SIMT_DBG_FAULT;
+}
+
+/* Item j of group g waits at a sub-group function: the other members run
+ * to it, then it runs for all of them and each goes on after it. */
+static int sg_sync(struct simt_dbg *s, uint64_t g, uint64_t j, struct dev_exception *exc,
+                   FILE *out) {
+  struct simt_cu *cu = &s->groups[g].cu;
+  const struct lsi_kernel *k = s->run.k;
+  unsigned sw = s->run.sg_W;
+  uint64_t first = j / sw * sw, n = cu->nitems - first < sw ? cu->nitems - first : sw;
+  uint32_t pc = cu->warps[j].pc;
+  s->in_sync = true;
+  for (uint64_t m = first; m < first + n; m++) {
+    struct simt_warp *mw = &cu->warps[m];
+    for (unsigned r = 0; m != j && r < (1u << 12); r++) {
+      if (mw->state != SIMT_WARP_RUN || (mw->epoch && s->sg_at[mw->pc])) break;
+      int st = simt_dbg_run(s, item_at(s, cu, m), NULL, 1u << 14, exc, out);
+      if (st == SIMT_DBG_FAULT || st == SIMT_DBG_ASSERT) {
+        s->in_sync = false;
+        return st;
+      }
+    }
+  }
+  s->in_sync = false;
+  uint64_t act = 0;
+  unsigned live = 0;
+  for (uint64_t m = first; m < first + n; m++) {
+    struct simt_warp *mw = &cu->warps[m];
+    if (mw->state == SIMT_WARP_DONE || mw->live == 0) continue;
+    live++;
+    if (mw->state == SIMT_WARP_RUN && mw->pc == pc) act |= UINT64_C(1) << (m - first);
+  }
+  unsigned arrived = (unsigned)__builtin_popcountll(act);
+  if (arrived != live) return sg_fault(s, cu, &cu->warps[j], arrived, live, exc);
+  const lsi_insn *ip = &k->code[pc];
+  if (ip->op == LSI_CALLB) {
+    const struct lsi_builtin *bi = &lsi_builtins[ip->imm];
+    const uint32_t *al = k->arglist + ip->a;
+    unsigned na = ip->b < 64 ? ip->b : 64, nr = bi->nres < 16 ? bi->nres : 16;
+    uint64_t *rows = calloc((size_t)(na + nr) * sw + 1, sizeof(uint64_t));
+    if (!rows) return sg_fault(s, cu, &cu->warps[j], 0, live, exc);
+    const uint64_t *argr[64];
+    uint64_t *resr[16];
+    for (unsigned a = 0; a < na; a++) {
+      uint64_t *row = rows + (size_t)a * sw;
+      for (uint64_t m = act; m; m &= m - 1)
+        row[__builtin_ctzll(m)] = cu->warps[first + __builtin_ctzll(m)].reg[al[a]];
+      argr[a] = row;
+    }
+    for (unsigned r = 0; r < nr; r++)
+      resr[r] = rows + (size_t)(na + r) * sw;
+    struct simt_lane ln = {cu, &cu->warps[j], 0, pc};
+    bi->wfn(&ln, act, sw, resr, argr, bi->data);
+    for (unsigned r = 0; r < nr; r++)
+      for (uint64_t m = act; m; m &= m - 1)
+        cu->warps[first + __builtin_ctzll(m)].reg[ip->d + r] = resr[r][__builtin_ctzll(m)];
+    free(rows);
+  }
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  for (uint64_t m = act; m; m &= m - 1)
+    cu->warps[first + __builtin_ctzll(m)].pc = pc + 1;
+  return SIMT_DBG_RUN;
+}
+
+int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint64_t budget,
+                 struct dev_exception *exc, FILE *out) {
+  if (item >= s->nitems) return SIMT_DBG_FAULT;
+  uint64_t j, g = simt_dbg_locate(s, item, &j);
+  struct simt_cu *cu = simt_dbg_group_get(s, g);
+  if (!cu) return simt_dbg_state(s, item, NULL);
+  struct simt_warp *w = &cu->warps[j];
+  struct dbg_group *G = &s->groups[g];
+  /* it moves alone: its warp's saved shape no longer holds, and where it
+   * stops it has been seen (a pass runs it on from there) */
+  simt_dbg_wsave_drop(G);
+  if (G->asked) G->asked[j] = 1;
+  sg_prepare(s);
+  if (!s->sg_any || !s->sg_k || s->run.sg_W < 2)
+    return run_once(s, item, g, j, cu, stop_at, budget, exc, out);
+  /* stop at sub-group functions too: each waits for its sub-group */
+  const uint32_t n = s->run.k->ninsns;
+  for (unsigned rounds = 0;; rounds++) {
+    if (w->state == SIMT_WARP_RUN && w->epoch && s->sg_at[w->pc]) {
+      if (s->in_sync || rounds == 64) return simt_dbg_state(s, item, NULL);
+      int st = sg_sync(s, g, j, exc, out);
+      if (st != SIMT_DBG_RUN) return st;
+      if (stop_at && stop_at[w->pc]) return simt_dbg_state(s, item, NULL);
+    }
+    for (uint32_t pc = 0; pc <= n; pc++)
+      s->sg_stop[pc] = s->sg_at[pc] | (stop_at ? stop_at[pc] : 0);
+    int st = run_once(s, item, g, j, cu, s->sg_stop, budget, exc, out);
+    if (st != SIMT_DBG_RUN || !s->sg_at[w->pc] || (stop_at && stop_at[w->pc])) return st;
+  }
 }
 
 int simt_dbg_release(struct simt_dbg *s, uint64_t g, struct dev_exception *exc) {

@@ -139,6 +139,7 @@ struct simt_run {
   const struct lsi_kernel *k;
   struct dev_mem *mem;
   unsigned W;
+  unsigned sg_W; /* sub-group width when it is not W (the debugger's one-lane warps), else 0 */
   bool stack_mode;
   uint64_t ngroups[3], total_groups;
   uint64_t local_total;    /* bytes of local memory per work-group */
