@@ -123,9 +123,9 @@ static char *relay_line(struct relay *r) {
       r->cap = cap;
     }
     struct pollfd p[2] = {{r->fd, POLLIN, 0}, {cli_sigint_fd(), POLLIN, 0}};
-    int k = poll(p, 2, -1);
+    int k = poll(p, 2, -1), err = k < 0 ? errno : 0;
     if (cli_sigint_take()) ctrl_c(r);
-    if (k < 0 && errno == EINTR) continue;
+    if (k < 0 && err == EINTR) continue;
     if (k < 0) return NULL;
     if (!p[0].revents) continue;
     ssize_t got = recv(r->fd, r->buf + r->len, r->cap - r->len, 0);
