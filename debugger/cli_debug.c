@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compiler/cc.h"
 #include "debugger/cli_line.h"
@@ -43,7 +44,12 @@ static char *read_line(void *ctx, const char *prompt) {
  * drops the line being typed: cli_readline). */
 static int ctrl_c(void *ctx) {
   (void)ctx;
-  return cli_sigint_seen() && cli_sigint_take();
+  if (!cli_sigint_seen() || !cli_sigint_take()) return 0;
+  if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+    printf("\n"); /* after the ^C the terminal showed */
+    fflush(stdout);
+  }
+  return 1;
 }
 
 struct buf {

@@ -90,6 +90,10 @@ static void ctrl_c(struct relay *r) {
     snprintf(n, sizeof(n), "%u", r->epoch);
     send_line(r->fd, "interrupt", n);
     r->pause_sent = 1;
+    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+      printf("\n"); /* after the ^C the terminal showed */
+      fflush(stdout);
+    }
   } else if (r->state == IN_ENGINE) {
     r->want_pause = 1; /* sent when the kernel runs, dropped at a prompt */
   } else {
