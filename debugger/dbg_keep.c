@@ -11,7 +11,6 @@
  * other device threads, so the table and the builds' counts are under a
  * lock, and a build is freed when its last user lets go of it.
  */
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
