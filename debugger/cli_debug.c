@@ -2,7 +2,8 @@
  * cli_debug.c - `lockstep debug`: the standalone front end that compiles a
  * kernel file with -g, sets up its arguments from a spec file, runs the
  * launch under the debug engine with commands from the terminal or a batch
- * file (-x), and dumps the requested buffers at the end.
+ * file (-x), and dumps the requested buffers at the end. Ctrl-C while the
+ * kernel runs pauses it.
  *
  * Only option parsing, argument set-up and I/O live here; it must not
  * implement debugger commands (the engine does).
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compiler/cc.h"
 #include "debugger/cli_line.h"
@@ -36,6 +38,18 @@ static char *slurp(const char *path) {
 
 static char *read_line(void *ctx, const char *prompt) {
   return cli_readline(ctx, prompt);
+}
+
+/* dbg_poll_fn: Ctrl-C while the kernel runs pauses it (at the prompt it
+ * drops the line being typed: cli_readline). */
+static int ctrl_c(void *ctx) {
+  (void)ctx;
+  if (!cli_sigint_seen() || !cli_sigint_take()) return 0;
+  if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+    printf("\n"); /* after the ^C the terminal showed */
+    fflush(stdout);
+  }
+  return 1;
 }
 
 struct buf {
@@ -280,6 +294,8 @@ int cmd_debug(int argc, char **argv) {
   if (!ret) {
     struct dbg_session *s = dbg_new(stdout, read_line, in);
     dbg_set_echo(s, batch != NULL);
+    cli_sigint_install();
+    dbg_set_interrupt(s, ctrl_c, NULL);
     if (!dbg_prompt(s)) {
       struct dev_exception exc;
       int quit = 0;

@@ -1,11 +1,13 @@
 /*
  * cli_line.c - the `lockstep debug` prompt: a small line editor with history
  * when stdin is a terminal (left/right, home/end, backspace/delete, up/down
- * through history, ^A ^E ^K ^U ^W ^L, ^D on an empty line ends input), and
- * plain fgets otherwise.
+ * through history, ^A ^E ^K ^U ^W ^L, ^D on an empty line ends input, ^C
+ * drops the line), and plain fgets otherwise.
  *
  * It only reads lines; it must not interpret debugger commands.
  */
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +84,13 @@ static char *edit(const char *prompt) {
   redraw(prompt, buf, len, pos);
   for (;;) {
     char c;
-    if (read(STDIN_FILENO, &c, 1) != 1) {
+    struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {cli_sigint_fd(), POLLIN, 0}};
+    if (pf[1].fd >= 0 && poll(pf, 2, -1) < 0 && errno != EINTR) pf[1].fd = -1;
+    if (cli_sigint_take()) {
+      c = 3; /* Ctrl-C: the terminal sent SIGINT rather than the byte */
+    } else if (pf[1].fd >= 0 && !pf[0].revents) {
+      continue;
+    } else if (read(STDIN_FILENO, &c, 1) != 1) {
       eof = 1;
       break;
     }
@@ -122,6 +130,7 @@ static char *edit(const char *prompt) {
       fputs("\x1b[H\x1b[2J", stdout);
     } else if (c == 3) { /* ^C: drop the line */
       len = pos = 0;
+      h = nhist;
       fputs("^C\n", stdout);
     } else if (c == 27) {
       char seq[3] = {0, 0, 0};
@@ -173,8 +182,13 @@ static char *edit(const char *prompt) {
 }
 
 char *cli_readline(FILE *in, const char *prompt) {
-  if (in == stdin && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) return edit(prompt);
-  return plain(in, prompt);
+  cli_sigint_take(); /* a Ctrl-C before the prompt showed is spent */
+  char *l = in == stdin && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) ? edit(prompt)
+                                                                         : plain(in, prompt);
+  /* one while a line was read plainly was the terminal's: it dropped the
+   * line typed so far (or there is no line being typed); it pauses nothing */
+  cli_sigint_take();
+  return l;
 }
 
 void cli_history_free(void) {

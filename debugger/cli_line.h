@@ -13,6 +13,16 @@
 char *cli_readline(FILE *in, const char *prompt);
 void cli_history_free(void);
 
+/* Ctrl-C (cli_sig.c): SIGINT only counts and wakes a poll() on
+ * cli_sigint_fd(); system calls restart. cli_sigint_seen() is a cheap test;
+ * cli_sigint_take() says whether one came since the last take and forgets
+ * it. cli_readline forgets those that come while it reads (at a terminal,
+ * one drops the line being typed). */
+int cli_sigint_install(void);
+int cli_sigint_fd(void);
+int cli_sigint_seen(void);
+int cli_sigint_take(void);
+
 /* `lockstep debug [options] -- PROGRAM ARGS...` (cli_host.c). */
 int cli_debug_host(int argc, char **argv);
 

@@ -67,6 +67,18 @@ struct dbg_source {
 int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *l,
                       struct dev_exception *exc);
 
+/* Edits outlast their launch (dbg_keep.c): later launches of the edited
+ * program run the edited build. For a launch that runs undebugged while
+ * another one is stopped: when an edit of l's program (built from source
+ * with options) is in force, fills *kl to run instead and returns a hold on
+ * the build, to give back with dbg_kept_put once the launch ended; else
+ * NULL. dbg_kept_clear ends every edit (the front end left): later launches
+ * run the programs as the host built them. */
+void *dbg_kept_get(struct dbg_session *s, const struct dev_launch *l, const char *source,
+                   const char *options, struct dev_launch *kl);
+void dbg_kept_put(void *hold);
+void dbg_kept_clear(struct dbg_session *s);
+
 /* ---- expressions (dbg_expr.c) ---- */
 struct dbg_ctx; /* the focused work-item, as the evaluator sees it */
 struct dbg_val {

@@ -3,7 +3,8 @@
  * source line of the stopped launch's program, rebuilds it with -g, and moves
  * every in-progress work-item to the new code at the same boundary (same
  * line, same statement of the line), its variables copied by name, so the
- * rest of the launch runs the edited code.
+ * rest of the launch runs the edited code (and later launches of the
+ * program do too: dbg_keep.c keeps the build).
  *
  * It refuses, changing nothing, whenever the state cannot be mapped. It must
  * not run work-items or print stops; the engine (dbg_engine.c) rebinds
@@ -220,8 +221,8 @@ static const struct lsi_kernel *kernel_named(const struct lsi_program *p, const 
 
 /* Same arguments, same program-scope data: the launch's buffers and data
  * segment serve the new kernel unchanged. */
-static const char *compatible(const struct dev_launch *l, const struct lsi_program *np,
-                              const struct lsi_kernel *nk) {
+const char *dbg_edit_compatible(const struct dev_launch *l, const struct lsi_program *np,
+                                const struct lsi_kernel *nk) {
   const struct lsi_kernel *ok = l->kernel;
   if (nk->nargs != ok->nargs || nk->argbuf_size != ok->argbuf_size)
     return "the kernel's arguments changed";
@@ -274,15 +275,15 @@ int dbg_edit(struct dbg_session *s, const char *arg) {
   struct lsi_program *np = NULL;
   char *log = strdup("");
   int rc = src ? cc_build(src, fname, opts, &np, &log) : CC_OUT_OF_MEMORY;
-  free(src);
   const struct lsi_kernel *nk = rc == CC_OK ? kernel_named(np, s->k->name) : NULL;
   const char *bad = rc != CC_OK ? "the edited program does not build"
                     : !nk       ? "the edited program has no kernel of this name"
-                                : compatible(s->l, np, nk);
+                                : dbg_edit_compatible(s->l, np, nk);
   if (bad) {
     fprintf(s->out, "Edit refused: %s.\n", bad);
     if (rc != CC_OK && log && *log) fprintf(s->out, "%s", log);
     free(log);
+    free(src);
     if (np) cc_program_free(np);
     return -1;
   }
@@ -294,12 +295,18 @@ int dbg_edit(struct dbg_session *s, const char *arg) {
   struct simt_dbg_remap rm = {&m, prologue_end(nk->debug), map_pc, map_mem};
   if (simt_dbg_rekernel(s->sd, &nl, &rm)) {
     fprintf(s->out, "Edit refused: %s.\n", m.why[0] ? m.why : "the work-items cannot be moved");
+    free(src);
     cc_program_free(np);
     return -1;
   }
-  /* the launch runs the new program now; the one an earlier edit made can go */
+  /* the launch runs the new program now, and so do later launches of the
+   * program; the one an earlier edit made can go once nothing runs it */
   struct lsi_program *old = s->eprog;
-  s->eprog = np;
+  s->eprog = NULL;
+  if (dbg_keep_edit(s, np, src)) {
+    s->eprog = np; /* kept for this launch only */
+    free(src);
+  }
   s->elaunch = nl;
   s->l = &s->elaunch;
   s->k = nk;
@@ -320,4 +327,5 @@ int dbg_edit(struct dbg_session *s, const char *arg) {
 void dbg_edit_end(struct dbg_session *s) {
   if (s->eprog) cc_program_free(s->eprog);
   s->eprog = NULL;
+  dbg_keep_end(s);
 }

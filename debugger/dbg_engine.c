@@ -37,6 +37,7 @@ void dbg_free(struct dbg_session *s) {
   for (int i = 0; i < s->nfiles; i++)
     free(s->files[i]);
   free(s->options);
+  dbg_keep_free(s);
   free(s);
 }
 
@@ -1301,13 +1302,17 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
                const char *source, const char *file, struct dev_exception *exc, int *quit) {
   char err[160];
   *quit = 0;
+  struct dev_launch kl; /* an earlier edit of the program stays in force */
+  l = dbg_keep_begin(s, l, &source, &kl);
   if (!l->kernel->debug) {
     fprintf(s->out, "kernel %s has no debug tables; build the program with -g\n", l->kernel->name);
+    dbg_keep_end(s);
     return 1;
   }
   s->sd = simt_dbg_open(d, l, err, sizeof(err));
   if (!s->sd) {
     fprintf(s->out, "cannot debug the launch: %s\n", err);
+    dbg_keep_end(s);
     return 1;
   }
   s->k = l->kernel;

@@ -68,12 +68,15 @@ struct dbg_session {
   /* the watchpoint that stopped the launch, with its old and new value */
   int whit;
   char wold[512], wnew[512];
-  /* edit and continue: the options programs are rebuilt with, and the
-   * program the last edit built (the launch runs it through elaunch) */
+  /* edit and continue: the options programs are rebuilt with, the launch
+   * the last edit made (the launch runs it), the program of that edit when
+   * it could not be kept for later launches, and the edited builds that
+   * stay in force for the rest of the session (dbg_keep.c) */
   char *options;
   struct lsi_program *eprog;
   struct dev_launch elaunch;
   int edits;
+  struct dbg_keep *keep;
   /* full-speed passes (dbg_pass.c): items a pass stopped at a breakpoint
    * that are still to be reported, how passes run, the last pass's entry
    * routine counts */
@@ -162,9 +165,25 @@ int dbg_pass_run(struct dbg_session *s);
 void dbg_pass_set(struct dbg_session *s, const char *arg);
 
 /* dbg_edit.c: `edit LINE TEXT` (0 when the launch now runs the edited
- * program), and freeing what edits built when the launch ends. */
+ * program), and letting go of what edits built when the launch ends. Why
+ * kernel nk of program np cannot run launch l in place of its kernel (the
+ * arguments or program-scope data differ), or NULL when it can. */
 int dbg_edit(struct dbg_session *s, const char *arg);
 void dbg_edit_end(struct dbg_session *s);
+const char *dbg_edit_compatible(const struct dev_launch *l, const struct lsi_program *np,
+                                const struct lsi_kernel *nk);
+
+/* dbg_keep.c: edits that outlast their launch. At a launch's start: the
+ * launch to run in place of l (*kl, from the edited build) and the text to
+ * show (*source) when an earlier edit of l's program is in force, else l.
+ * After an edit: the launch runs np, built from source (both taken over),
+ * and so do later launches of the program (-1: not taken, the caller keeps
+ * them). When the launch ends: it lets go of the build it ran. */
+const struct dev_launch *dbg_keep_begin(struct dbg_session *s, const struct dev_launch *l,
+                                        const char **source, struct dev_launch *kl);
+int dbg_keep_edit(struct dbg_session *s, struct lsi_program *np, char *source);
+void dbg_keep_end(struct dbg_session *s);
+void dbg_keep_free(struct dbg_session *s);
 
 /* dbg_mi.c: `mi ...` commands and the records of stops and launches. */
 void dbg_mi_command(struct dbg_session *s, const char *arg);

@@ -107,12 +107,26 @@ static char *recv_line(void) {
   return l;
 }
 
+/* Has the front end been told that work-items run (`running N`) since
+ * the last prompt or launch? N counts those periods: an `interrupt N` of
+ * an earlier one, which crossed the prompt or the launch's end on the way,
+ * pauses nothing. */
+static int running;
+static unsigned epoch;
+
+/* The host program runs its own code again: no launch can be paused. */
+static void say_host(void) {
+  running = 0;
+  if (!detached) send_all("host\n", 5);
+}
+
 /* dbg_read_fn: asks the front end for one command. */
 static char *remote_read(void *ctx, const char *prompt) {
   (void)ctx;
   (void)prompt;
   fflush(out);
   if (line_len) send_out_line();
+  running = 0;
   if (detached) return NULL;
   send_all("prompt\n", 7);
   for (;;) {
@@ -131,9 +145,16 @@ static char *remote_read(void *ctx, const char *prompt) {
 }
 
 /* dbg_poll_fn: has the front end asked to pause the running launch? It
- * sends `interrupt` lines only then; anything else is dropped. */
+ * sends `interrupt` lines only then; anything else is dropped. The first
+ * call after a prompt or a launch's start tells it that work-items run. */
 static int remote_interrupt(void *ctx) {
   (void)ctx;
+  if (!running && !detached) {
+    char msg[32];
+    running = 1;
+    snprintf(msg, sizeof(msg), "running %u\n", ++epoch);
+    send_all(msg, strlen(msg));
+  }
   int hit = 0;
   for (;;) {
     if (rpos == rlen) {
@@ -142,7 +163,11 @@ static int remote_interrupt(void *ctx) {
     }
     char *l = recv_line();
     if (!l) break;
-    hit |= !strcmp(l, "interrupt");
+    char *end;
+    if (!strcmp(l, "interrupt"))
+      hit = 1;
+    else if (!strncmp(l, "interrupt ", 10) && strtoul(l + 10, &end, 10) == epoch && !*end)
+      hit = 1;
     free(l);
   }
   return hit;
@@ -178,6 +203,7 @@ static void connect_once(void) {
   snprintf(hello, sizeof(hello), "hello 1 %ld\n", (long)getpid());
   send_all(hello, strlen(hello));
   if (dbg_prompt(sess)) detached = 1;
+  say_host();
 }
 
 int dbg_remote_active(void) {
@@ -253,16 +279,30 @@ int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *
                       struct dev_exception *exc) {
   const struct dbg_source *ps = arg;
   const char *src = ps ? ps->source : NULL;
-  if (!dbg_remote_active() || pthread_mutex_trylock(&busy)) return simt_launch(d, l, exc);
+  if (!dbg_remote_active()) return simt_launch(d, l, exc);
+  if (pthread_mutex_trylock(&busy)) {
+    /* another launch is stopped: this one runs undebugged, but an edit of
+     * its program stays in force */
+    struct dev_launch kl;
+    void *hold = dbg_kept_get(sess, l, src, ps ? ps->options : NULL, &kl);
+    int rc = simt_launch(d, hold ? &kl : l, exc);
+    dbg_kept_put(hold);
+    return rc;
+  }
   char file[4096];
   if (!src || !find_source(src, file, sizeof(file)))
     snprintf(file, sizeof(file), "%s",
              l->prog && l->prog->nkernels ? l->prog->kernels[0].name : l->kernel->name);
   int quit = 0;
   dbg_set_build_options(sess, ps ? ps->options : NULL);
+  running = 0;
   int rc = dbg_launch(sess, d, l, src, file, exc, &quit);
-  if (quit) detached = 1;
+  if (quit) {
+    detached = 1;
+    dbg_kept_clear(sess); /* the session ended, and its edits with it */
+  }
   sync_output();
+  say_host();
   pthread_mutex_unlock(&busy);
   if (rc > 0) return simt_launch(d, l, exc); /* could not be debugged: run it normally */
   return rc;

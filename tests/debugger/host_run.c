@@ -3,7 +3,10 @@
  * the kernel file named on the command line and runs its kernel `k(__global
  * int *out, __global int *in)` over GLOBAL work-items in groups of LOCAL, with
  * in[i] = i (8 ints per work-item) and out zeroed, then prints out, or the
- * error the launch ended with.
+ * error the launch ended with. It launches the kernel LAUNCHES times (1
+ * unless given), printing out after each launch; with `wait` it first says
+ * so and reads a line from stdin (host code that takes as long as a test
+ * wants).
  *
  * It knows nothing about the debugger and must stay that way.
  */
@@ -26,10 +29,11 @@ static char *slurp(const char *path) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 4) {
-    fprintf(stderr, "usage: %s KERNEL.cl GLOBAL LOCAL\n", lsh_prog);
+  if (argc < 4 || (argc > 5 && strcmp(argv[5], "wait"))) {
+    fprintf(stderr, "usage: %s KERNEL.cl GLOBAL LOCAL [LAUNCHES [wait]]\n", lsh_prog);
     return 2;
   }
+  int launches = argc > 4 ? atoi(argv[4]) : 1;
   const char *src = slurp(argv[1]);
   size_t gs = (size_t)atoi(argv[2]), ls = (size_t)atoi(argv[3]);
   cl_device_id dev = lsh_device();
@@ -59,20 +63,29 @@ int main(int argc, char **argv) {
   CHECK(err);
   CHECK(clSetKernelArg(k, 0, sizeof dout, &dout));
   CHECK(clSetKernelArg(k, 1, sizeof din, &din));
-  cl_event ev;
-  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gs, &ls, 0, NULL, &ev));
-  cl_int fin = clFinish(q), st = 0;
-  clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
-  if (fin != CL_SUCCESS || st < 0) {
-    printf("launch failed: status %d\n", st < 0 ? st : fin);
-  } else {
-    CHECK(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, gs * sizeof(int), out, 0, NULL, NULL));
-    printf("out:");
-    for (size_t i = 0; i < gs; i++)
-      printf(" %d", out[i]);
-    printf("\n");
+  if (argc > 5) {
+    char line[256];
+    printf("waiting for a line on stdin\n");
+    fflush(stdout);
+    if (!fgets(line, sizeof line, stdin)) return 1;
   }
-  clReleaseEvent(ev);
+  for (int n = 0; n < launches; n++) {
+    cl_event ev;
+    CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gs, &ls, 0, NULL, &ev));
+    cl_int fin = clFinish(q), st = 0;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    if (fin != CL_SUCCESS || st < 0) {
+      printf("launch failed: status %d\n", st < 0 ? st : fin);
+    } else {
+      CHECK(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, gs * sizeof(int), out, 0, NULL, NULL));
+      printf("out:");
+      for (size_t i = 0; i < gs; i++)
+        printf(" %d", out[i]);
+      printf("\n");
+    }
+    fflush(stdout);
+    clReleaseEvent(ev);
+  }
   clReleaseKernel(k);
   clReleaseMemObject(din);
   clReleaseMemObject(dout);
