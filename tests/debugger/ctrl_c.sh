@@ -14,9 +14,12 @@ set -u
 export LOCKSTEP_HOST_THREADS=${LOCKSTEP_HOST_THREADS:-1}
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
+# A sanitized library needs its runtime loaded first in an unsanitized host:
+# only the debugger (and the program it starts) get it, not the tools the
+# test runs (ps and script may hang with it preloaded).
+asan=()
 if [ -n "${LOCKSTEP_ASAN_RUNTIME:-}" ] && [ -f "${LOCKSTEP_ASAN_RUNTIME}" ]; then
-  export LD_PRELOAD="$LOCKSTEP_ASAN_RUNTIME"
-  export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
+  asan=(env "LD_PRELOAD=$LOCKSTEP_ASAN_RUNTIME" "ASAN_OPTIONS=detect_leaks=0:${ASAN_OPTIONS:-}")
 fi
 tmp=$(mktemp -d)
 pid=
@@ -46,7 +49,7 @@ ctrl_c() {
 # starts `lockstep debug ARGS...` in a session of its own, output to out
 start() {
   : >"$tmp/out"
-  (cd "$here" && exec setsid "$build/lockstep" debug "$@" >"$tmp/out" 2>&1 <"$tmp/stdin" 3>&-) &
+  (cd "$here" && exec setsid "${asan[@]}" "$build/lockstep" debug "$@" >"$tmp/out" 2>&1 <"$tmp/stdin" 3>&-) &
   pid=$!
   for _ in $(seq 50); do
     [ "$(ps -o pgid= -p "$pid" 2>/dev/null | tr -d ' ')" = "$pid" ] && return 0
@@ -190,7 +193,7 @@ terminal() { # name result-line debug-arguments...
   mkfifo "$tmp/stdin"
   exec 3<>"$tmp/stdin"
   : >"$tmp/out"
-  (cd "$here" && exec setsid script -qfec "'$build/lockstep' debug $*" /dev/null \
+  (cd "$here" && exec setsid script -qfec "${asan[*]} '$build/lockstep' debug $*" /dev/null \
     >"$tmp/out" 2>&1 <"$tmp/stdin") &
   pid=$!
   if prompts 1; then
