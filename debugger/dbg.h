@@ -105,6 +105,9 @@ struct dbg_env {
   /* A struct layout by type name, or NULL (may be NULL: no structs). */
   const struct cc_type *(*type)(void *ctx, const char *name);
 };
+/* Whether text is an expression as far as its shape goes (a breakpoint
+ * condition, before any work-item can evaluate it); else why not, in err. */
+int dbg_cond_parses(const char *text, char *err, size_t errlen);
 /* Evaluates text; 0 ok, else an error message in err. */
 int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
              size_t errlen);

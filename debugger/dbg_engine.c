@@ -465,9 +465,25 @@ static void bp_add(struct dbg_session *s, const char *arg, int temp) {
   struct bp b;
   memset(&b, 0, sizeof(b));
   char loc[200];
-  const char *c = strstr(arg, " if ");
+  const char *c = strstr(arg, " if");
+  while (c && c[3] && !isspace((unsigned char)c[3]))
+    c = strstr(c + 3, " if");
   snprintf(loc, sizeof(loc), "%.*s", c ? (int)(c - arg) : (int)strlen(arg), arg);
-  if (c) snprintf(b.cond, sizeof(b.cond), "%s", c + 4);
+  if (c) {
+    const char *cond = c + 3;
+    while (isspace((unsigned char)*cond))
+      cond++;
+    char err[200];
+    if (!*cond) {
+      fprintf(s->out, "usage: break LOCATION if CONDITION\n");
+      return;
+    }
+    if (!dbg_cond_parses(cond, err, sizeof(err))) {
+      fprintf(s->out, "Bad breakpoint condition '%s': %s\n", cond, err);
+      return;
+    }
+    snprintf(b.cond, sizeof(b.cond), "%s", cond);
+  }
   char *e = loc + strlen(loc);
   while (e > loc && isspace((unsigned char)e[-1]))
     *--e = 0;
@@ -1042,7 +1058,25 @@ static void list_ranges(struct dbg_session *s, const char *title, int want) {
 
 static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
   uint64_t v[3] = {0, 0, 0};
-  int n = sscanf(arg, "%" SCNu64 " %" SCNu64 " %" SCNu64, &v[0], &v[1], &v[2]);
+  /* one to three ids: decimal numbers, nothing else */
+  int n = 0;
+  const char *p = arg;
+  for (;;) {
+    while (isspace((unsigned char)*p))
+      p++;
+    if (!*p) break;
+    char *end;
+    if (n == 3 || !isdigit((unsigned char)*p)) {
+      n = 0;
+      break;
+    }
+    v[n++] = strtoull(p, &end, 10);
+    p = end;
+    if (*p && !isspace((unsigned char)*p)) {
+      n = 0;
+      break;
+    }
+  }
   if (n < 1) {
     fprintf(s->out, "usage: %s X [Y Z]\n", group ? "workgroup" : "workitem");
     return;
