@@ -296,15 +296,27 @@ int cmd_debug(int argc, char **argv) {
     dbg_set_echo(s, batch != NULL);
     cli_sigint_install();
     dbg_set_interrupt(s, ctrl_c, NULL);
-    if (!dbg_prompt(s)) {
+    /* `run` after the kernel ended runs it again on fresh arguments */
+    for (int go = !dbg_prompt(s); go;) {
       struct dev_exception exc;
       int quit = 0;
       int r = dbg_launch(s, d, &l, src, kfile, &exc, &quit);
       if (r == 0 && !quit)
         for (uint32_t j = 0; j < k->nargs; j++)
           if (bufs[j].dump) dump(&bufs[j], j);
-      if (!quit) dbg_prompt(s);
       ret = r < 0 ? 1 : 0;
+      go = !quit && !dbg_prompt(s);
+      if (!go) break;
+      for (uint32_t j = 0; j < k->nargs; j++) {
+        if (bufs[j].host) dev_mem_unmap(m, bufs[j].addr);
+        free(bufs[j].host);
+      }
+      memset(bufs, 0, (k->nargs + 1) * sizeof(*bufs));
+      if (data) memcpy(data, p->data_init, p->data_size);
+      if (setup_args(k, spec, m, global[0] * global[1] * global[2], argbuf, bufs)) {
+        ret = 1;
+        break;
+      }
     }
     dbg_free(s);
     if (batch) fclose(in);

@@ -960,12 +960,12 @@ static void report(struct dbg_session *s, int rc) {
     simt_dbg_state(s->sd, s->focus, &pc);
     struct bp *b = rc == ST_BP ? bp_at(s, pc) : NULL;
     dbg_mi_stop(s,
-                rc == ST_BP                          ? "breakpoint"
-                : rc == ST_EXC || rc == ST_ASSERT    ? "exception"
-                : rc == ST_ENTRY                     ? "entry"
-                : rc == ST_PAUSE || rc == ST_TIMEOUT ? "pause"
-                : rc == ST_WATCH                     ? "watch"
-                                                     : "step",
+                rc == ST_BP                                           ? "breakpoint"
+                : rc == ST_EXC || rc == ST_ASSERT                     ? "exception"
+                : rc == ST_ENTRY                                      ? "entry"
+                : rc == ST_PAUSE || rc == ST_TIMEOUT || rc == ST_IDLE ? "pause"
+                : rc == ST_WATCH                                      ? "watch"
+                                                                      : "step",
                 rc == ST_WATCH ? s->whit
                 : b            ? b->id
                                : 0);
@@ -1427,9 +1427,10 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
     memset(s->bpset, 0, s->k->ninsns + 1);
     s->nbp = 0;
     s->npending = 0;
+    s->inprog_only = 0;
     while (!s->have_exc && !all_done(s)) {
       int r = run_full(s);
-      if (r == ST_EXC) break;
+      if (r == ST_EXC || r == ST_IDLE) break;
       if (r == ST_TIMEOUT) { /* nobody is left to decide: the watchdog ends the launch */
         struct dev_exception e;
         memset(&e, 0, sizeof(e));

@@ -105,7 +105,8 @@ enum stop {
   ST_WATCH,
   ST_ASSERT,
   ST_PAUSE,
-  ST_TIMEOUT
+  ST_TIMEOUT,
+  ST_IDLE /* passes run in-progress work-items only, and none is left */
 };
 
 enum { SCOPE_ITEM, SCOPE_GROUP, SCOPE_ALL, SCOPE_ITEMS };

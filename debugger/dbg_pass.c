@@ -94,9 +94,11 @@ int dbg_pass_run(struct dbg_session *s) {
   p.timeout_ns = s->pass_timeout_ns;
   simt_dbg_pass(s->sd, &p);
   if (flags != s->bpset) free(flags);
-  s->passes++;
-  s->last_run = p.groups_run;
-  s->last_skipped = p.groups_skipped;
+  if (p.why != SIMT_DBG_PASS_IDLE || p.groups_run) { /* else nothing was issued */
+    s->passes++;
+    s->last_run = p.groups_run;
+    s->last_skipped = p.groups_skipped;
+  }
   switch (p.why) {
   case SIMT_DBG_PASS_DONE: return ST_DONE;
   case SIMT_DBG_PASS_HIT: {
@@ -121,10 +123,10 @@ int dbg_pass_run(struct dbg_session *s) {
     s->focus = first_in_progress(s);
     return ST_TIMEOUT;
   default:
-    fprintf(s->out, "No work-item in progress can run on (passes run in-progress work-items "
-                    "only: 'set pass all' launches the rest).\n");
+    fprintf(s->out, "No work-item in progress is left to run; 'set pass all' launches the "
+                    "rest.\n");
     s->focus = first_in_progress(s);
-    return ST_TIMEOUT;
+    return ST_IDLE;
   }
 }
 

@@ -336,7 +336,7 @@ static void pass_worker(void *arg, unsigned k) {
     if (g >= run->total_groups) break;
     int st = c->s->groups[g].state;
     if (st == 2 || (st == 0 && c->p->in_progress_only)) {
-      atomic_fetch_add(&c->groups_skipped, 1);
+      if (st == 2) atomic_fetch_add(&c->groups_skipped, 1); /* complete: skipped */
       continue;
     }
     pass_group(c, cu, g);
