@@ -109,6 +109,7 @@ static void tick(struct pass_ctx *c) {
  * exit). A complete item's lane has exited. */
 static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t *asked) {
   struct simt_run *run = c->run;
+  const struct simt_dbg_pass *p = c->p;
   const struct lsi_kernel *k = run->k;
   const unsigned W = run->W;
   struct dbg_group *G = &c->s->groups[g];
@@ -129,7 +130,16 @@ static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t
         w->reg[(size_t)r * W + lane] = hw->reg[r];
       if (k->private_size)
         memcpy(w->priv + (size_t)lane * k->private_size, hw->priv, k->private_size);
-      if (G->asked && G->asked[j] && hw->state == SIMT_WARP_RUN) asked[wi] |= bit;
+      /* asked only when it resumes at that pc and this pass stops there
+       * (so it cannot run past the pc unseen): an asked item whose pc is
+       * no longer flagged, or that waits past it (a sub-group barrier),
+       * is asked at the next flagged pc it reaches */
+      uint32_t at = !exact                     ? hw->pc
+                    : (G->ws[wi].active & bit) ? G->ws[wi].pc
+                                               : G->ws[wi].lane_pc[lane];
+      if (G->asked && G->asked[j] && hw->state == SIMT_WARP_RUN && at == hw->pc &&
+          p->stop_at[hw->pc])
+        asked[wi] |= bit;
       if (exact) continue;
       if (hw->state == SIMT_WARP_DONE) {
         w->live &= ~bit;
@@ -255,12 +265,15 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
         continue;
       }
       uint32_t pc;
-      if ((w->state == SIMT_WARP_RUN || w->state == SIMT_WARP_FAULT) && (w->active & bit))
+      bool past = false; /* it already went past the stop check at pc */
+      if ((w->state == SIMT_WARP_RUN || w->state == SIMT_WARP_FAULT) && (w->active & bit)) {
         pc = w->pc;
-      else if (w->dis[SIMT_REASON_SGBAR] & bit)
+      } else if (w->dis[SIMT_REASON_SGBAR] & bit) {
         pc = w->lane_pc[lane] - 1; /* arrives at the sub-group barrier again */
-      else
+        past = true;
+      } else {
         pc = w->lane_pc[lane];
+      }
       hw->state = SIMT_WARP_RUN;
       hw->pc = pc;
       if (lane_item(cu, w, lane) == exc_item) {
@@ -270,7 +283,7 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
           hw->state = SIMT_WARP_FAULT;
       }
       hw->epoch = hw->pc != 0 || hw->state != SIMT_WARP_RUN; /* pc 0: not launched */
-      G->asked[(size_t)wi * W + lane] = hw->state == SIMT_WARP_RUN && (asked[wi] & bit);
+      G->asked[(size_t)wi * W + lane] = hw->state == SIMT_WARP_RUN && ((asked[wi] & bit) || past);
     }
   }
   /* a faulted group is not run again; the rest keep their warps' shape */
@@ -300,9 +313,12 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
          * by another warp's barrier) are asked first */
         if (p->stop_at[w->pc]) arrival(c, cu, w, &asked[i]);
         if (atomic_load(&run->stop)) goto out;
-        uint64_t n0 = cu->st.warp_insns;
+        uint64_t n0 = cu->st.warp_insns, a0 = asked[i];
         asked[i] &= ~w->active; /* these run on from where they are */
         simt_warp_run(cu, w, PASS_SLICE);
+        /* another worker stopped the pass before the warp's first
+         * instruction: its lanes are still where they were asked */
+        if (cu->st.warp_insns == n0) asked[i] = a0;
         if (w->state == SIMT_WARP_RUN && cu->st.warp_insns != n0 && p->stop_at[w->pc])
           arrival(c, cu, w, &asked[i]);
       }

@@ -258,8 +258,13 @@ struct simt_cu *simt_dbg_group_get(struct simt_dbg *s, uint64_t g) {
   }
   cu->local = calloc(run->local_total + 1, 1);
   cu->warps = calloc(cu->nitems, sizeof(*cu->warps));
-  if (!cu->local || !cu->warps) {
+  /* what was asked where: an item stepped onto a breakpoint before the
+   * group's first pass must not be asked there again by that pass */
+  if (!G->asked) G->asked = calloc(cu->nitems, 1);
+  if (!cu->local || !cu->warps || !G->asked) {
     simt_dbg_group_free(cu);
+    free(G->asked);
+    G->asked = NULL;
     return NULL;
   }
   for (unsigned i = 0; i < cu->nitems; i++) {
