@@ -402,6 +402,11 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   qsort(p->hits, p->nhits, sizeof(p->hits[0]), cmp_u64);
   if (run->have_exc) {
     const struct dev_exception *e = &run->exc;
+    /* a device exception another worker raised while an assertion stopped
+     * the pass ends the launch: resuming would run the lanes that had
+     * already executed the faulting instruction again */
+    for (unsigned k = 0; e->trap == LSI_TRAP_ASSERT && k < run->ncus; k++)
+      if (run->cus[k].faulted && run->cus[k].exc.trap != LSI_TRAP_ASSERT) e = &run->cus[k].exc;
     p->exc = *e;
     p->item = (e->global_id[0] - run->l->offset[0]) +
               (e->global_id[1] - run->l->offset[1]) * run->l->global[0] +
