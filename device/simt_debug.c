@@ -107,6 +107,7 @@ void simt_dbg_group_drop(struct dbg_group *G) {
   simt_dbg_wsave_drop(G);
   free(G->asked);
   G->asked = NULL;
+  G->regrouped = false;
 }
 
 void simt_dbg_close(struct simt_dbg *s) {
