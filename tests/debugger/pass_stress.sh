@@ -44,12 +44,13 @@ for threads in 1 2 4; do
     for ((r = 0; r < runs; r++)); do
       cmds="$tmp/cmds" out="$tmp/out"
       {
-        echo 'break 13 if gid % 2 == 0'
-        echo 'break 15 if x == 3'
-        echo 'break 19 if y != 1'
-        echo 'break 21 if gid % 5 == 1'
+        echo 'break 25 if gid % 2 == 0'
+        echo 'break 17 if x == 3'
+        echo 'break 21 if y != 1'
+        echo 'break 23 if gid % 5 == 1'
         if ((RANDOM % 2)); then
-          # from kernel entry, item 0 steps alone across the barrier first
+          # from kernel entry, item 0 steps alone across the barrier (and
+          # maybe the sub-group function) first: the others are rebuilt
           echo 'break k'; echo run
           for ((i = RANDOM % 9; i >= 0; i--)); do echo next; done
           echo 'delete 5'
