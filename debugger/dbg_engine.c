@@ -425,6 +425,15 @@ static void bp_bind(struct dbg_session *s) {
       for (uint32_t q = 0; q < s->dbg->nmk; q++)
         has_init |= s->dbg->mk[q].line_first == best && s->dbg->mk[q].role == CC_MK_LOOP_INIT;
       if (mk->role == CC_MK_LOOP_BODY && has_init) continue;
+      /* a statement that only follows another of the same line (the line
+       * starts with the join after an if/else): every visit of the line
+       * went through the first one, where it stopped already */
+      if (m > 0 && mk->role == CC_MK_STMT) {
+        const struct cc_microkernel *pm = &s->dbg->mk[m - 1];
+        if (pm->role == CC_MK_STMT && pm->line_first == best && pm->file == mk->file &&
+            pm->pc_end == mk->pc_begin && pm->nsucc == 1 && !pm->more_succ && pm->succ[0] == mk->id)
+          continue;
+      }
       s->bpset[mk->pc_begin] = 1;
     }
   }

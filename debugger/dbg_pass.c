@@ -110,7 +110,13 @@ int dbg_pass_run(struct dbg_session *s) {
       if (p.hits[i] != first) s->pending[s->npending++] = p.hits[i];
     return s->whit ? ST_WATCH : ST_BP;
   }
-  case SIMT_DBG_PASS_ASSERT: return dbg_assert_stop(s, p.item, &p.exc);
+  case SIMT_DBG_PASS_ASSERT:
+    /* lanes other workers stopped at a breakpoint while the assertion
+     * stopped the pass: each was asked, so report it on a later continue */
+    s->npending = 0;
+    for (unsigned i = 0; i < p.nhits; i++)
+      if (p.hits[i] != p.item) s->pending[s->npending++] = p.hits[i];
+    return dbg_assert_stop(s, p.item, &p.exc);
   case SIMT_DBG_PASS_FAULT:
     return dbg_exc_stop(s, p.item < simt_dbg_items(s->sd) ? p.item : s->focus, &p.exc);
   case SIMT_DBG_PASS_PAUSE:

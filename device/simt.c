@@ -46,13 +46,9 @@ static void vfault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint3
                    uint64_t addr, const char *fmt, va_list ap) {
   struct simt_run *run = cu->run;
   const struct lsi_kernel *k = run->k;
-  cu->faulted = true;
-  pthread_mutex_lock(&run->mu);
-  if (!run->have_exc) {
-    struct dev_exception *e = &run->exc;
+  struct dev_exception *e = &cu->exc;
+  if (!cu->faulted) { /* the compute unit's own first fault */
     memset(e, 0, sizeof(*e));
-    run->have_exc = true;
-    run->rc = CL_OUT_OF_RESOURCES;
     e->trap = trap;
     e->kernel = k->name;
     if (k->lines && pc < k->ninsns) {
@@ -63,6 +59,13 @@ static void vfault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint3
     fill_ids(cu, w, lane, e);
     e->address = addr;
     vsnprintf(e->message, sizeof(e->message), fmt, ap);
+  }
+  cu->faulted = true;
+  pthread_mutex_lock(&run->mu);
+  if (!run->have_exc) {
+    run->exc = *e;
+    run->have_exc = true;
+    run->rc = CL_OUT_OF_RESOURCES;
   }
   atomic_store(&run->stop, 1);
   pthread_mutex_unlock(&run->mu);

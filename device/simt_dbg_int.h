@@ -36,6 +36,9 @@ struct dbg_group {
    * once a work-item ran on its own, or the group never ran in a pass */
   struct dbg_wsave *ws;
   unsigned nws, ws_W;
+  /* a pass rebuilt its warps from the items: the lanes of a sub-group may
+   * reach a sub-group function apart, and wait there for each other */
+  bool regrouped;
 };
 
 struct simt_dbg {

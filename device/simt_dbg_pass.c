@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/builtins.h"
 #include "device/device.h"
 #include "device/simt.h"
 #include "device/simt_dbg_int.h"
@@ -26,7 +27,8 @@ struct pass_ctx {
   struct simt_dbg *s;
   struct simt_dbg_pass *p;
   struct simt_run *run;
-  pthread_mutex_t mu; /* accept, poll, hits, why */
+  const uint8_t *sg_at; /* pcs of whole-warp (sub-group) builtins */
+  pthread_mutex_t mu;   /* accept, poll, hits, why */
   _Atomic uint64_t next;
   uint64_t deadline;
   _Atomic uint64_t next_tick; /* when a worker next flushes output and polls */
@@ -109,6 +111,7 @@ static void tick(struct pass_ctx *c) {
  * exit). A complete item's lane has exited. */
 static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t *asked) {
   struct simt_run *run = c->run;
+  const struct simt_dbg_pass *p = c->p;
   const struct lsi_kernel *k = run->k;
   const unsigned W = run->W;
   struct dbg_group *G = &c->s->groups[g];
@@ -129,7 +132,16 @@ static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t
         w->reg[(size_t)r * W + lane] = hw->reg[r];
       if (k->private_size)
         memcpy(w->priv + (size_t)lane * k->private_size, hw->priv, k->private_size);
-      if (G->asked && G->asked[j] && hw->state == SIMT_WARP_RUN) asked[wi] |= bit;
+      /* asked only when it resumes at that pc and this pass stops there
+       * (so it cannot run past the pc unseen): an asked item whose pc is
+       * no longer flagged, or that waits past it (a sub-group barrier),
+       * is asked at the next flagged pc it reaches */
+      uint32_t at = !exact                     ? hw->pc
+                    : (G->ws[wi].active & bit) ? G->ws[wi].pc
+                                               : G->ws[wi].lane_pc[lane];
+      if (G->asked && G->asked[j] && hw->state == SIMT_WARP_RUN && at == hw->pc &&
+          p->stop_at[hw->pc])
+        asked[wi] |= bit;
       if (exact) continue;
       if (hw->state == SIMT_WARP_DONE) {
         w->live &= ~bit;
@@ -142,6 +154,7 @@ static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t
       }
     }
     w->epoch = 1;
+    if (!exact) G->regrouped = true;
     if (exact) {
       const struct dbg_wsave *ws = &G->ws[wi];
       w->pc = ws->pc;
@@ -165,6 +178,30 @@ static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t
     }
     simt_unwind(cu, w);
   }
+}
+
+/* A warp of a regrouped work-group is at a sub-group function with only
+ * some of its live lanes (the others come from another divergence token):
+ * they wait there (as at a sub-group barrier, resuming after it; saved at
+ * the function, which they reach again) until the last ones arrive, and
+ * then it runs once for all of them, as it does in an undebugged launch.
+ * True when the lanes wait (the warp moved on to others, or ended). */
+static bool sg_gather(struct simt_cu *cu, struct simt_warp *w) {
+  uint32_t pc = w->pc;
+  if (w->state != SIMT_WARP_RUN || w->active == w->live) return false;
+  uint64_t waiting = 0;
+  for (uint64_t m = w->dis[SIMT_REASON_SGBAR]; m; m &= m - 1)
+    if (w->lane_pc[__builtin_ctzll(m)] == pc + 1) waiting |= m & -m;
+  if ((w->active | waiting) == w->live) {
+    w->dis[SIMT_REASON_SGBAR] &= ~waiting;
+    w->active |= waiting;
+    return false;
+  }
+  for (uint64_t m = w->active; m; m &= m - 1)
+    w->lane_pc[__builtin_ctzll(m)] = pc + 1;
+  w->dis[SIMT_REASON_SGBAR] |= w->active;
+  simt_unwind(cu, w);
+  return true;
 }
 
 /* The control state of group g's warps, for the next pass (false when out
@@ -255,12 +292,15 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
         continue;
       }
       uint32_t pc;
-      if ((w->state == SIMT_WARP_RUN || w->state == SIMT_WARP_FAULT) && (w->active & bit))
+      bool past = false; /* it already went past the stop check at pc */
+      if ((w->state == SIMT_WARP_RUN || w->state == SIMT_WARP_FAULT) && (w->active & bit)) {
         pc = w->pc;
-      else if (w->dis[SIMT_REASON_SGBAR] & bit)
+      } else if (w->dis[SIMT_REASON_SGBAR] & bit) {
         pc = w->lane_pc[lane] - 1; /* arrives at the sub-group barrier again */
-      else
+        past = true;
+      } else {
         pc = w->lane_pc[lane];
+      }
       hw->state = SIMT_WARP_RUN;
       hw->pc = pc;
       if (lane_item(cu, w, lane) == exc_item) {
@@ -270,7 +310,7 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
           hw->state = SIMT_WARP_FAULT;
       }
       hw->epoch = hw->pc != 0 || hw->state != SIMT_WARP_RUN; /* pc 0: not launched */
-      G->asked[(size_t)wi * W + lane] = hw->state == SIMT_WARP_RUN && (asked[wi] & bit);
+      G->asked[(size_t)wi * W + lane] = hw->state == SIMT_WARP_RUN && ((asked[wi] & bit) || past);
     }
   }
   /* a faulted group is not run again; the rest keep their warps' shape */
@@ -290,6 +330,7 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
     return;
   }
   if (c->s->groups[g].state == 1) restore(c, cu, g, asked);
+  const uint8_t *sg = c->s->groups[g].regrouped ? c->sg_at : NULL;
   atomic_fetch_add(&c->groups_run, 1);
   for (;;) {
     unsigned nrun = 0, nbar = 0;
@@ -300,12 +341,20 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
          * by another warp's barrier) are asked first */
         if (p->stop_at[w->pc]) arrival(c, cu, w, &asked[i]);
         if (atomic_load(&run->stop)) goto out;
-        uint64_t n0 = cu->st.warp_insns;
+        /* lanes that wait at a sub-group function: the warp's turn ends
+         * (others it now runs start at the top of the next round, where
+         * they are asked) */
+        if (sg && sg[w->pc] && sg_gather(cu, w)) goto next;
+        uint64_t n0 = cu->st.warp_insns, a0 = asked[i];
         asked[i] &= ~w->active; /* these run on from where they are */
         simt_warp_run(cu, w, PASS_SLICE);
+        /* another worker stopped the pass before the warp's first
+         * instruction: its lanes are still where they were asked */
+        if (cu->st.warp_insns == n0) asked[i] = a0;
         if (w->state == SIMT_WARP_RUN && cu->st.warp_insns != n0 && p->stop_at[w->pc])
           arrival(c, cu, w, &asked[i]);
       }
+    next:
       if (cu->faulted) goto out;
       nrun += w->state == SIMT_WARP_RUN;
       nbar += w->state == SIMT_WARP_BARRIER;
@@ -367,7 +416,28 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   struct simt_run *run = c.run;
   s->passes++;
   pthread_mutex_init(&c.mu, NULL);
-  run->dbg_stop_at = p->stop_at;
+  /* warps also return to the scheduler at sub-group functions (a
+   * regrouped work-group's lanes gather there) */
+  const struct lsi_kernel *k = run->k;
+  uint8_t *flags = malloc(k->ninsns + 1), *sg_at = calloc(k->ninsns + 1, 1);
+  if (!flags || !sg_at) {
+    free(flags);
+    free(sg_at);
+    pthread_mutex_destroy(&c.mu);
+    simt_close(run);
+    snprintf(p->exc.message, sizeof(p->exc.message), "out of host memory for a pass");
+    p->exc.trap = LSI_TRAP_UNSUPPORTED;
+    p->why = SIMT_DBG_PASS_FAULT;
+    return;
+  }
+  for (uint32_t pc = 0; pc <= k->ninsns; pc++) {
+    const lsi_insn *ip = &k->code[pc < k->ninsns ? pc : 0];
+    sg_at[pc] =
+        pc < k->ninsns && ip->op == LSI_CALLB && (lsi_builtins[ip->imm].flags & LSI_BI_WARP);
+    flags[pc] = p->stop_at[pc] | sg_at[pc];
+  }
+  c.sg_at = sg_at;
+  run->dbg_stop_at = flags;
   uint64_t budget = p->timeout_ns ? p->timeout_ns : run->watchdog_ns;
   uint64_t t0 = dev_device_now_ns(run->dev);
   c.deadline = budget ? t0 + budget : 0;
@@ -386,6 +456,11 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   qsort(p->hits, p->nhits, sizeof(p->hits[0]), cmp_u64);
   if (run->have_exc) {
     const struct dev_exception *e = &run->exc;
+    /* a device exception another worker raised while an assertion stopped
+     * the pass ends the launch: resuming would run the lanes that had
+     * already executed the faulting instruction again */
+    for (unsigned u = 0; e->trap == LSI_TRAP_ASSERT && u < run->ncus; u++)
+      if (run->cus[u].faulted && run->cus[u].exc.trap != LSI_TRAP_ASSERT) e = &run->cus[u].exc;
     p->exc = *e;
     p->item = (e->global_id[0] - run->l->offset[0]) +
               (e->global_id[1] - run->l->offset[1]) * run->l->global[0] +
@@ -405,4 +480,6 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   }
   pthread_mutex_destroy(&c.mu);
   simt_close(run);
+  free(flags);
+  free(sg_at);
 }

@@ -107,6 +107,7 @@ void simt_dbg_group_drop(struct dbg_group *G) {
   simt_dbg_wsave_drop(G);
   free(G->asked);
   G->asked = NULL;
+  G->regrouped = false;
 }
 
 void simt_dbg_close(struct simt_dbg *s) {
@@ -258,8 +259,13 @@ struct simt_cu *simt_dbg_group_get(struct simt_dbg *s, uint64_t g) {
   }
   cu->local = calloc(run->local_total + 1, 1);
   cu->warps = calloc(cu->nitems, sizeof(*cu->warps));
-  if (!cu->local || !cu->warps) {
+  /* what was asked where: an item stepped onto a breakpoint before the
+   * group's first pass must not be asked there again by that pass */
+  if (!G->asked) G->asked = calloc(cu->nitems, 1);
+  if (!cu->local || !cu->warps || !G->asked) {
     simt_dbg_group_free(cu);
+    free(G->asked);
+    G->asked = NULL;
     return NULL;
   }
   for (unsigned i = 0; i < cu->nitems; i++) {

@@ -178,6 +178,7 @@ struct simt_cu {
   uint8_t *local;
   uint64_t epoch; /* bumped by stores, exits and barriers (progress) */
   bool faulted;
+  struct dev_exception exc; /* its first fault (the launch keeps the first of all) */
   struct simt_stats st;
 };
 

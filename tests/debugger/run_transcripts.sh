@@ -16,7 +16,10 @@ for inp in "$here"/*.inp; do
   [ -f "$here/$name.args" ] && args=$(cat "$here/$name.args")
   spec=()
   [ -f "$here/$name.spec" ] && spec=(--spec "$name.spec")
-  out=$(cd "$here" && timeout 120 "$build/lockstep" debug --kernel "$name.cl" $args "${spec[@]}" -x "$name.inp" 2>&1)
+  # NAME.env: VAR=value words the test runs with (a warp width, say)
+  envs=()
+  [ -f "$here/$name.env" ] && read -r -a envs <"$here/$name.env"
+  out=$(cd "$here" && timeout 120 env ${envs[@]+"${envs[@]}"} "$build/lockstep" debug --kernel "$name.cl" $args "${spec[@]}" -x "$name.inp" 2>&1)
   if ! diff -u "$here/$name.ref" <(printf '%s\n' "$out"); then
     echo "FAIL: transcript $name differs from $name.ref"
     fail=1
