@@ -674,12 +674,9 @@ static struct cc_symbol *add_symbol(struct xl *x, struct cc_debug *d, LLVMMetada
   s.scope_first = s.line_decl > lo ? s.line_decl : lo;
   s.scope_last = hi > s.scope_first ? hi : s.scope_first;
   s.inl = inl;
-  if (inl)
-    s.arg_index = param_number(ctx, var);
-  else
-    for (uint32_t a = 0; a < x->k->nargs; a++)
-      if (x->k->args[a].name && !strcmp(x->k->args[a].name, s.name) && s.line_decl == d->line_first)
-        s.arg_index = a + 1;
+  /* the node's "arg: N" (a kernel's parameters may span several lines) */
+  s.arg_index = param_number(ctx, var);
+  if (!inl && s.arg_index > x->k->nargs) s.arg_index = 0;
   d->syms = realloc(d->syms, sizeof(struct cc_symbol) * (d->nsyms + 1));
   d->syms[d->nsyms] = s;
   return &d->syms[d->nsyms++];
