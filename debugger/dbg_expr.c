@@ -123,10 +123,18 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
       *--e = 0;
     v->kind = DBG_PTR;
     v->size = 8;
+    struct dbg_val arr;
     if (scalar_type(el, &kind, &sign, &size, &vec) && !vec) {
       v->ekind = kind;
       v->esigned = sign;
       v->count = size;
+    } else if (scalar_type(el, &kind, &sign, &size, &vec)) {
+      v->ekind = DBG_VEC; /* a vector of 3 has the storage of 4 */
+      v->esigned = sign;
+      v->count = size * (vec == 3 ? 4 : vec);
+    } else if (strchr(el, '[') && dbg_type_resolve(env, el, &arr) && arr.kind == DBG_ARR) {
+      v->ekind = DBG_ARR;
+      v->count = arr.size * arr.count;
     } else if ((st = struct_type(env, el))) {
       v->ekind = DBG_STRUCT;
       v->count = st->size;
@@ -190,6 +198,16 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
 
 static void elem_of(const struct dbg_env *env, const struct dbg_val *c, struct dbg_val *e,
                     uint64_t addr) {
+  if (c->kind == DBG_PTR && (c->ekind == DBG_VEC || c->ekind == DBG_ARR)) {
+    /* what a pointer to a vector or an array points to: its type without the '*' */
+    char sub[64];
+    snprintf(sub, sizeof(sub), "%s", c->type);
+    char *star = strrchr(sub, '*');
+    if (star) *star = 0;
+    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
+    e->addr = addr;
+    return;
+  }
   if (c->kind == DBG_ARR && c->ekind == DBG_ARR) {
     /* a row of an array of arrays: T[a][b]... drops its first dimension */
     char sub[128];
@@ -307,6 +325,36 @@ static double as_f(const struct dbg_val *v) {
 static struct dbg_val expr(struct P *p);
 static struct dbg_val unary(struct P *p);
 
+/* The components a selector names in a vector of count (3 has the storage
+ * of 4): x y z w, s0-sF, lo hi even odd; how many (0: none, -1: bad). */
+static int swizzle(const char *f, unsigned count, int *idx) {
+  unsigned n = (unsigned)strlen(f), store = count == 3 ? 4 : count, half = store / 2;
+  int k = 0;
+  if (!strcmp(f, "lo") || !strcmp(f, "hi") || !strcmp(f, "even") || !strcmp(f, "odd")) {
+    if (count < 2) return -1;
+    for (unsigned i = 0; i < half; i++)
+      idx[k++] = (int)(f[0] == 'l' ? i : f[0] == 'h' ? half + i : f[0] == 'e' ? 2 * i : 2 * i + 1);
+  } else if (f[0] == 's' || f[0] == 'S') {
+    if (n < 2 || n > 17) return -1;
+    for (unsigned i = 1; i < n; i++) {
+      if (!isxdigit((unsigned char)f[i])) return -1;
+      char c[2] = {f[i], 0};
+      idx[k++] = (int)strtol(c, NULL, 16);
+    }
+  } else {
+    if (n < 1 || n > 4) return -1;
+    for (unsigned i = 0; i < n; i++) {
+      const char *c = strchr("xyzw", f[i]);
+      if (!c || !*c) return -1;
+      idx[k++] = (int)(c - "xyzw");
+    }
+  }
+  if (k != 1 && k != 2 && k != 3 && k != 4 && k != 8 && k != 16) return -1;
+  for (int i = 0; i < k; i++)
+    if ((unsigned)idx[i] >= count) return -1;
+  return k;
+}
+
 static struct dbg_val postfix(struct P *p, struct dbg_val v) {
   for (;;) {
     if (p->failed) return v;
@@ -367,16 +415,33 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         fail(p, "'.%s' needs a struct or a vector", f);
         return v;
       }
-      int idx = -1;
-      if (n == 1 && strchr("xyzw", f[0])) idx = (int)(strchr("xyzw", f[0]) - "xyzw");
-      if ((f[0] == 's' || f[0] == 'S') && n == 2 && isxdigit((unsigned char)f[1]))
-        idx = (int)strtol(f + 1, NULL, 16);
-      if (idx < 0 || (unsigned)idx >= v.count) {
+      int idx[16], ni = swizzle(f, v.count, idx);
+      if (ni <= 0) {
         fail(p, "no component '%s' in this vector", f);
         return v;
       }
+      if (ni == 1) {
+        struct dbg_val e;
+        elem_of(p->env, &v, &e, v.addr + (uint64_t)idx[0] * v.size);
+        v = e;
+        continue;
+      }
+      for (int i = 1; i < ni; i++)
+        if (idx[i] != idx[0] + i) {
+          fail(p, "'.%s' selects components that are not adjacent; print them one at a time", f);
+          return v;
+        }
+      /* adjacent components: a shorter vector over the same memory */
       struct dbg_val e;
-      elem_of(p->env, &v, &e, v.addr + (uint64_t)idx * v.size);
+      elem_of(p->env, &v, &e, 0);
+      size_t tl = strlen(e.type);
+      snprintf(e.type + tl, sizeof(e.type) - tl, "%d", ni);
+      e.kind = DBG_VEC;
+      e.ekind = v.ekind;
+      e.esigned = v.esigned;
+      e.size = v.size;
+      e.count = (unsigned)ni;
+      e.addr = v.addr + (uint64_t)idx[0] * v.size;
       v = e;
     } else {
       return v;
@@ -473,7 +538,7 @@ static struct dbg_val unary(struct P *p) {
     struct dbg_val v = rv(p, unary(p));
     if (p->failed) return v;
     if (v.kind != DBG_PTR || v.ekind < 0) {
-      fail(p, "%s", "cannot dereference something that is not a pointer to a scalar");
+      fail(p, "%s", "cannot dereference something that is not a pointer to a known type");
       return v;
     }
     struct dbg_val e;
@@ -489,9 +554,12 @@ static struct dbg_val unary(struct P *p) {
     }
     struct dbg_val r = mk_int((int64_t)v.addr, 0, 8);
     r.kind = DBG_PTR;
-    r.ekind = v.kind == DBG_ARR || v.kind == DBG_VEC ? v.ekind : v.kind;
+    /* a pointer to the whole vector or array, as in C */
+    r.ekind = v.kind;
     r.esigned = v.kind == DBG_ARR || v.kind == DBG_VEC ? v.esigned : v.is_signed;
-    r.count = v.size;
+    r.count = v.kind == DBG_VEC   ? v.size * (v.count == 3 ? 4 : v.count)
+              : v.kind == DBG_ARR ? v.size * v.count
+                                  : v.size;
     snprintf(r.type, sizeof(r.type), "%.60s *", v.type);
     return r;
   }
