@@ -50,10 +50,15 @@ static void stop_pass(struct pass_ctx *c, int why) {
 
 /* The active lanes of w are at a flagged pc: ask for each not asked yet
  * (*asked: lanes already asked at the pc they are at, this pass or before
- * the last one stopped) whether it stops. */
-static void arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w, uint64_t *asked) {
+ * the last one stopped; apc: that pc, per lane) whether it stops. A lane
+ * that waited in a divergence token since, and has run on to another pc
+ * inside a slice, is asked again. */
+static void arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w, uint64_t *asked,
+                    uint32_t *apc) {
   struct simt_dbg_pass *p = c->p;
   const unsigned cap = sizeof(p->hits) / sizeof(p->hits[0]);
+  for (uint64_t m = *asked & w->active; m; m &= m - 1)
+    if (apc[__builtin_ctzll(m)] != w->pc) *asked &= ~(m & -m);
   uint64_t ask = w->active & ~*asked;
   if (!ask) return;
   pthread_mutex_lock(&c->mu);
@@ -71,6 +76,7 @@ static void arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w,
     int hit = p->accept(p->arg, s->litem, w->pc);
     s->live = false;
     *asked |= UINT64_C(1) << lane;
+    apc[lane] = w->pc;
     if (!hit) continue;
     p->hits[p->nhits++] = s->litem;
     atomic_store(&c->run->stop, 1);
@@ -107,7 +113,8 @@ static void tick(struct pass_ctx *c) {
  * together and the others wait for their turn in divergence tokens (their
  * reconvergence points are lost: they rejoin where they meet a barrier or
  * exit). A complete item's lane has exited. */
-static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t *asked) {
+static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t *asked,
+                    uint32_t *apc) {
   struct simt_run *run = c->run;
   const struct lsi_kernel *k = run->k;
   const unsigned W = run->W;
@@ -129,7 +136,10 @@ static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t
         w->reg[(size_t)r * W + lane] = hw->reg[r];
       if (k->private_size)
         memcpy(w->priv + (size_t)lane * k->private_size, hw->priv, k->private_size);
-      if (G->asked && G->asked[j] && hw->state == SIMT_WARP_RUN) asked[wi] |= bit;
+      if (G->asked && G->asked[j] && hw->state == SIMT_WARP_RUN) {
+        asked[wi] |= bit;
+        apc[j] = hw->pc;
+      }
       if (exact) continue;
       if (hw->state == SIMT_WARP_DONE) {
         w->live &= ~bit;
@@ -199,7 +209,8 @@ static bool save_warps(struct dbg_group *G, const struct simt_cu *cu, unsigned W
 /* After the pass: a complete group is freed; otherwise every work-item's
  * state goes back to the held group (its pc, registers, private frame,
  * barrier arrival; the group's local memory). */
-static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint64_t *asked) {
+static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint64_t *asked,
+                 const uint32_t *apc) {
   struct simt_dbg *s = c->s;
   struct simt_run *run = c->run;
   const struct lsi_kernel *k = run->k;
@@ -270,7 +281,8 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
           hw->state = SIMT_WARP_FAULT;
       }
       hw->epoch = hw->pc != 0 || hw->state != SIMT_WARP_RUN; /* pc 0: not launched */
-      G->asked[(size_t)wi * W + lane] = hw->state == SIMT_WARP_RUN && (asked[wi] & bit);
+      size_t j = (size_t)wi * W + lane;
+      G->asked[j] = hw->state == SIMT_WARP_RUN && (asked[wi] & bit) && apc[j] == hw->pc;
     }
   }
   /* a faulted group is not run again; the rest keep their warps' shape */
@@ -285,11 +297,14 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
   struct simt_dbg_pass *p = c->p;
   if (!simt_group_begin(cu, g)) return;
   uint64_t *asked = calloc(cu->nwarps, sizeof(uint64_t));
-  if (!asked) {
+  uint32_t *apc = calloc((size_t)cu->nwarps * run->W, sizeof(uint32_t));
+  if (!asked || !apc) {
+    free(asked);
+    free(apc);
     simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for warps");
     return;
   }
-  if (c->s->groups[g].state == 1) restore(c, cu, g, asked);
+  if (c->s->groups[g].state == 1) restore(c, cu, g, asked, apc);
   atomic_fetch_add(&c->groups_run, 1);
   for (;;) {
     unsigned nrun = 0, nbar = 0;
@@ -298,13 +313,13 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
       if (w->state == SIMT_WARP_RUN) {
         /* lanes that start here at a flagged pc (restored, or scheduled
          * by another warp's barrier) are asked first */
-        if (p->stop_at[w->pc]) arrival(c, cu, w, &asked[i]);
+        if (p->stop_at[w->pc]) arrival(c, cu, w, &asked[i], apc + (size_t)i * run->W);
         if (atomic_load(&run->stop)) goto out;
         uint64_t n0 = cu->st.warp_insns;
         asked[i] &= ~w->active; /* these run on from where they are */
         simt_warp_run(cu, w, PASS_SLICE);
         if (w->state == SIMT_WARP_RUN && cu->st.warp_insns != n0 && p->stop_at[w->pc])
-          arrival(c, cu, w, &asked[i]);
+          arrival(c, cu, w, &asked[i], apc + (size_t)i * run->W);
       }
       if (cu->faulted) goto out;
       nrun += w->state == SIMT_WARP_RUN;
@@ -318,8 +333,9 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
     if (!simt_barrier_release(cu)) goto out;
   }
 out:
-  save(c, cu, g, asked);
+  save(c, cu, g, asked, apc);
   free(asked);
+  free(apc);
 }
 
 static void pass_worker(void *arg, unsigned k) {
