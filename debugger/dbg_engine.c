@@ -1419,6 +1419,38 @@ static void split_lines(struct dbg_session *s, const char *src) {
   }
 }
 
+/* The first work-item (in order) a condition of a kernel breakpoint of
+ * this kernel holds for at its first statement, stopped there (ST_ENTRY);
+ * the work-items before it wait there too. None: the launch runs on. */
+static int entry_if(struct dbg_session *s) {
+  uint64_t n = simt_dbg_items(s->sd);
+  for (uint64_t it = 0; it < n; it++) {
+    struct step_arg a = {0, s->dbg->line_first, 0};
+    int rc = run_item(s, it, s->stepset, step_accept, &a);
+    if (rc != ST_STEP) {
+      s->focus = it;
+      return rc;
+    }
+    for (int i = 0; i < s->nbp; i++) {
+      struct bp *b = &s->bps[i];
+      if (!b->enabled || b->line || !b->cond[0] || strcmp(b->kernel, s->k->name)) continue;
+      uint64_t save = s->focus;
+      s->focus = it;
+      struct dbg_val v;
+      char err[200];
+      int bad = eval(s, b->cond, &v, err, sizeof(err));
+      if (bad) fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
+      if (bad || (v.kind == DBG_FLT ? v.f != 0 : v.i != 0)) {
+        b->hits++;
+        return ST_ENTRY;
+      }
+      s->focus = save;
+    }
+  }
+  s->focus = 0;
+  return run_full(s);
+}
+
 int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
                const char *source, const char *file, struct dev_exception *exc, int *quit) {
   char err[160];
@@ -1461,11 +1493,19 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   for (int i = 0; i < s->nfiles; i++)
     known |= !strcmp(s->files[i], s->file);
   if (!known && s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(s->file);
+  /* kernel breakpoints: one without a condition stops work-item 0 at entry,
+   * else the first work-item one's condition holds for there */
+  int conds = 0;
   for (int i = 0; i < s->nbp; i++)
     if (s->bps[i].enabled && !s->bps[i].line && !strcmp(s->bps[i].kernel, s->k->name)) {
+      if (s->bps[i].cond[0]) {
+        conds = 1;
+        continue;
+      }
       entry = 1;
       s->bps[i].hits++;
     }
+  if (entry) conds = 0;
   int rc = ST_NONE, kind = 0;
   if (s->machine) {
     /* a front end that asked for records may change breakpoints first and
@@ -1477,9 +1517,11 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   if (s->quit) {
     rc = ST_NONE;
   } else if (entry) {
-    struct step_arg a = {0, s->dbg->line_first};
+    struct step_arg a = {0, s->dbg->line_first, 0};
     rc = run_item(s, 0, s->stepset, step_accept, &a);
     if (rc == ST_STEP) rc = ST_ENTRY;
+  } else if (conds) {
+    rc = entry_if(s);
   } else {
     rc = run_full(s);
   }
