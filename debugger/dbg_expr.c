@@ -21,6 +21,7 @@ struct P {
   char *err;
   size_t errlen;
   int failed;
+  int dry; /* the branch of a conditional not taken: parsed, stores nothing */
 };
 
 static void fail(struct P *p, const char *fmt, const char *arg) {
@@ -473,6 +474,34 @@ static struct dbg_val primary(struct P *p) {
     if (!eat(p, ")")) fail(p, "%s", "expected ')'");
     return postfix(p, v);
   }
+  if (*p->s == '\'') { /* a character constant: 'c', '\n', '\0', '\\', '\'' */
+    const char *c = p->s + 1;
+    int ch = (unsigned char)*c;
+    if (ch == '\\' && c[1]) {
+      c++;
+      switch (*c) {
+      case 'n': ch = '\n'; break;
+      case 't': ch = '\t'; break;
+      case 'r': ch = '\r'; break;
+      case '0': ch = 0; break;
+      case 'a': ch = '\a'; break;
+      case 'b': ch = '\b'; break;
+      case 'f': ch = '\f'; break;
+      case 'v': ch = '\v'; break;
+      default: ch = (unsigned char)*c; break;
+      }
+      if (c[1] == '\'') {
+        p->s = c + 2;
+        return mk_int(ch, 1, 4);
+      }
+    }
+    if (!ch || c[1] != '\'') {
+      fail(p, "%s", "bad character constant");
+      return v;
+    }
+    p->s = c + 2;
+    return mk_int(ch, 1, 4);
+  }
   if (isdigit((unsigned char)*p->s) || *p->s == '.') {
     char *end;
     const char *st = p->s;
@@ -676,6 +705,7 @@ static struct dbg_val binary(struct P *p, int level) {
 }
 
 static void store(struct P *p, struct dbg_val *dst, struct dbg_val v) {
+  if (p->dry) return;
   if (!dst->addr || (dst->kind != DBG_INT && dst->kind != DBG_FLT && dst->kind != DBG_PTR)) {
     fail(p, "%s", "left operand of assignment is not a scalar variable");
     return;
@@ -700,8 +730,38 @@ static void store(struct P *p, struct dbg_val *dst, struct dbg_val v) {
   memcpy(m, &raw, dst->size);
 }
 
+/* One branch of c ? a : b: the one not taken is only parsed (what it
+ * would read or fail on does not count). */
+static struct dbg_val branch(struct P *p, int taken, struct dbg_val (*parse)(struct P *)) {
+  if (taken) return rv(p, parse(p));
+  char err[200];
+  struct P q = *p;
+  q.err = err;
+  q.errlen = sizeof(err);
+  q.dry = 1;
+  struct dbg_val v = parse(&q);
+  p->s = q.s;
+  return v;
+}
+
+static struct dbg_val cond_expr(struct P *p) {
+  struct dbg_val c = binary(p, 0);
+  if (p->failed || !eat(p, "?")) return c;
+  c = rv(p, c);
+  if (p->failed) return c;
+  int yes = c.kind == DBG_FLT ? c.f != 0 : c.i != 0;
+  struct dbg_val a = branch(p, yes, expr);
+  if (p->failed) return a;
+  if (!eat(p, ":")) {
+    fail(p, "%s", "expected ':' in a conditional expression");
+    return a;
+  }
+  struct dbg_val b = branch(p, !yes, cond_expr);
+  return yes ? a : b;
+}
+
 static struct dbg_val expr(struct P *p) {
-  struct dbg_val a = binary(p, 0);
+  struct dbg_val a = cond_expr(p);
   ws(p);
   if (p->s[0] == '=' && p->s[1] != '=') {
     p->s++;
