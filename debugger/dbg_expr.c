@@ -169,7 +169,15 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
       v->count = (unsigned)strtoul(br + 1, NULL, 10);
       return 1;
     }
-    if (!scalar_type(el, &kind, &sign, &size, &vec) || vec) return 0;
+    if (!scalar_type(el, &kind, &sign, &size, &vec)) return 0;
+    if (vec) { /* an array of vectors: a vector of 3 has the storage of 4 */
+      v->kind = DBG_ARR;
+      v->ekind = DBG_VEC;
+      v->esigned = sign;
+      v->size = size * (vec == 3 ? 4 : vec);
+      v->count = (unsigned)strtoul(br + 1, NULL, 10);
+      return 1;
+    }
     v->kind = DBG_ARR;
     v->ekind = kind;
     v->esigned = sign;
@@ -199,6 +207,16 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
 
 static void elem_of(const struct dbg_env *env, const struct dbg_val *c, struct dbg_val *e,
                     uint64_t addr) {
+  if (c->kind == DBG_ARR && c->ekind == DBG_VEC) {
+    /* an element of an array of vectors: the type without its dimension */
+    char sub[64];
+    snprintf(sub, sizeof(sub), "%s", c->type);
+    char *br = strchr(sub, '[');
+    if (br) *br = 0;
+    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
+    e->addr = addr;
+    return;
+  }
   if (c->kind == DBG_PTR && (c->ekind == DBG_VEC || c->ekind == DBG_ARR)) {
     /* what a pointer to a vector or an array points to: its type without the '*' */
     char sub[64];
