@@ -484,6 +484,35 @@ static int try_cast(struct P *p, struct dbg_val *t) {
   return 0;
 }
 
+/* The bytes a value or type takes (a vector of 3 those of 4). */
+static uint64_t size_of(const struct dbg_val *v) {
+  switch (v->kind) {
+  case DBG_ARR: return (uint64_t)v->size * v->count;
+  case DBG_VEC: return (uint64_t)v->size * (v->count == 3 ? 4 : v->count);
+  case DBG_PTR: return 8;
+  default: return v->size;
+  }
+}
+
+/* sizeof(TYPE), sizeof(EXPR) or sizeof EXPR, after the word sizeof. */
+static struct dbg_val sizeof_of(struct P *p) {
+  const char *save = p->s;
+  struct dbg_val t;
+  if (eat(p, "(")) {
+    ws(p);
+    char name[64];
+    int n = 0;
+    while (n < 63 && *p->s && *p->s != ')')
+      name[n++] = *p->s++;
+    name[n] = 0;
+    if (eat(p, ")") && n && dbg_type_resolve(p->env, name, &t))
+      return mk_int((int64_t)size_of(&t), 0, 8);
+    p->s = save;
+  }
+  struct dbg_val v = unary(p);
+  return mk_int((int64_t)size_of(&v), 0, 8);
+}
+
 static struct dbg_val primary(struct P *p) {
   ws(p);
   struct dbg_val v = mk_int(0, 1, 4);
@@ -541,6 +570,7 @@ static struct dbg_val primary(struct P *p) {
     while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_'))
       name[n++] = *p->s++;
     name[n] = 0;
+    if (!strcmp(name, "sizeof")) return sizeof_of(p);
     if (eat(p, "(")) {
       struct dbg_val a = mk_int(0, 1, 4);
       if (!eat(p, ")")) {

@@ -1,4 +1,4 @@
-/* exprs.cl - conditional expressions and character constants in print,
+/* exprs.cl - conditional expressions, character constants and sizeof in print,
  * set var and breakpoint conditions */
 __kernel void k(__global char *out, __global const int *in) {
   int gid = get_global_id(0);
