@@ -498,6 +498,11 @@ static uint64_t size_of(const struct dbg_val *v) {
 static struct dbg_val sizeof_of(struct P *p) {
   const char *save = p->s;
   struct dbg_val t;
+  ws(p);
+  if (!*p->s || *p->s == ')') {
+    fail(p, "%s", "sizeof needs a type or an expression");
+    return mk_int(0, 0, 8);
+  }
   if (eat(p, "(")) {
     ws(p);
     char name[64];
