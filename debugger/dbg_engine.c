@@ -260,6 +260,11 @@ static void print_expr(struct dbg_session *s, const char *arg) {
   int fmt = 0;
   if (arg[0] == '/') {
     fmt = arg[1];
+    if (!fmt || !strchr("xduotc", fmt) || (arg[2] && !isspace((unsigned char)arg[2]))) {
+      fprintf(s->out, "invalid print format '/%.*s' (one of x d u o t c)\n",
+              (int)strcspn(arg + 1, " \t"), arg + 1);
+      return;
+    }
     arg += 2;
   }
   while (isspace((unsigned char)*arg))

@@ -328,6 +328,16 @@ static struct dbg_val mk_int(int64_t i, int sign, unsigned size) {
                      : "uint");
   return v;
 }
+static struct dbg_val mk_dbl(double f) {
+  struct dbg_val v;
+  memset(&v, 0, sizeof(v));
+  v.kind = DBG_FLT;
+  v.f = f;
+  v.size = 8;
+  snprintf(v.type, sizeof(v.type), "double");
+  return v;
+}
+
 static struct dbg_val mk_flt(double f) {
   struct dbg_val v;
   memset(&v, 0, sizeof(v));
@@ -561,7 +571,13 @@ static struct dbg_val primary(struct P *p) {
       v = mk_int((int64_t)strtoull(st, &end, 16), 1, 4);
     } else {
       v = mk_int((int64_t)strtoll(st, &end, 10), 1, 4);
-      if (*end == '.' || *end == 'e' || *end == 'E') v = mk_flt(strtod(st, &end));
+      if (*end == '.' || *end == 'e' || *end == 'E') {
+        v = mk_flt(strtod(st, &end)); /* a double, as in C, unless suffixed f */
+        if (*end == 'f' || *end == 'F')
+          v.f = (float)v.f;
+        else
+          v = mk_dbl(v.f);
+      }
     }
     p->s = end;
     while (*p->s == 'f' || *p->s == 'u' || *p->s == 'U' || *p->s == 'l' || *p->s == 'L')
@@ -679,11 +695,16 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
     return a;
   }
   if (flt) {
+    /* C's conversions: double when either operand is a double, else float
+     * (computed in double, rounded once: exact for + - * /) */
+    int dbl = (a.kind == DBG_FLT && a.size == 8) || (b.kind == DBG_FLT && b.size == 8);
+    struct dbg_val (*mk)(double) = dbl ? mk_dbl : mk_flt;
     double x = as_f(&a), y = as_f(&b);
-    if (!strcmp(op, "+")) return mk_flt(x + y);
-    if (!strcmp(op, "-")) return mk_flt(x - y);
-    if (!strcmp(op, "*")) return mk_flt(x * y);
-    if (!strcmp(op, "/")) return mk_flt(x / y);
+    if (!dbl) x = (float)x, y = (float)y;
+    if (!strcmp(op, "+")) return mk(dbl ? x + y : (float)(x + y));
+    if (!strcmp(op, "-")) return mk(dbl ? x - y : (float)(x - y));
+    if (!strcmp(op, "*")) return mk(dbl ? x * y : (float)(x * y));
+    if (!strcmp(op, "/")) return mk(dbl ? x / y : (float)(x / y));
     if (!strcmp(op, "==")) return mk_int(x == y, 1, 4);
     if (!strcmp(op, "!=")) return mk_int(x != y, 1, 4);
     if (!strcmp(op, "<")) return mk_int(x < y, 1, 4);
@@ -848,14 +869,37 @@ static void fmt_scalar(const struct dbg_val *v, int fmt, char *buf, size_t len) 
       }
       snprintf(buf, len, "0x%" PRIx64, raw);
     } else {
-      snprintf(buf, len, "%.9g", v->f);
+      /* the digits that tell every float, or every double, apart */
+      snprintf(buf, len, v->size == 8 ? "%.17g" : "%.9g", v->f);
     }
   } else if (v->kind == DBG_PTR) {
     snprintf(buf, len, "(%s) 0x%" PRIx64, v->type, (uint64_t)v->i);
-  } else if (fmt == 'x') {
+  } else if (fmt == 'x' || fmt == 'o' || fmt == 't' || fmt == 'u') {
     uint64_t u = (uint64_t)v->i;
     if (v->size < 8) u &= (UINT64_C(1) << (8 * v->size)) - 1;
-    snprintf(buf, len, "0x%" PRIx64, u);
+    if (fmt == 'x') {
+      snprintf(buf, len, "0x%" PRIx64, u);
+    } else if (fmt == 'o') {
+      snprintf(buf, len, "0%" PRIo64, u);
+    } else if (fmt == 'u') {
+      snprintf(buf, len, "%" PRIu64, u);
+    } else {
+      char bits[65];
+      int n = 0;
+      for (int b = 63; b >= 0; b--)
+        if (n || (u >> b) & 1 || b == 0) bits[n++] = (char)('0' + ((u >> b) & 1));
+      bits[n] = 0;
+      snprintf(buf, len, "%s", bits);
+    }
+  } else if (fmt == 'd') {
+    int sh = 64 - 8 * (int)(v->size ? v->size : 8);
+    snprintf(buf, len, "%" PRId64, sh > 0 ? (int64_t)((uint64_t)v->i << sh) >> sh : v->i);
+  } else if (fmt == 'c') {
+    int c = (int)(int8_t)v->i;
+    if (isprint(c & 0xff) && c >= 0)
+      snprintf(buf, len, "%d '%c'", c, c);
+    else
+      snprintf(buf, len, "%d '\\%03o'", c, c & 0xff);
   } else if (v->is_signed) {
     snprintf(buf, len, "%" PRId64, v->i);
   } else {
