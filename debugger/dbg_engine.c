@@ -1210,16 +1210,39 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
   where(s, "Switching to");
 }
 
+/* list [LINE | FIRST,LAST | FIRST,]: ten lines around LINE (the focus's),
+ * or from FIRST to LAST (ten from FIRST). */
 static void list_cmd(struct dbg_session *s, const char *arg) {
-  uint32_t c = dbg_item_line(s, s->focus);
-  if (*arg) c = (uint32_t)strtoul(arg, NULL, 10);
+  uint32_t c = dbg_item_line(s, s->focus), last = 0;
+  if (*arg) {
+    char *end;
+    unsigned long v = strtoul(arg, &end, 10);
+    while (isspace((unsigned char)*end))
+      end++;
+    int range = *end == ',';
+    unsigned long w = 0;
+    if (range) {
+      const char *b = end + 1;
+      while (isspace((unsigned char)*b))
+        b++;
+      w = *b ? strtoul(b, &end, 10) : 0;
+      if (!*b) end = (char *)b;
+    }
+    if (end == arg || *end || !v || v > UINT32_MAX || (range && w && w < v) || w > UINT32_MAX) {
+      fprintf(s->out, "usage: list [LINE | FIRST,LAST]\n");
+      return;
+    }
+    c = (uint32_t)v;
+    if (range) last = w ? (uint32_t)w : c + 9;
+  }
   if (!c) c = s->dbg ? s->dbg->line_first : 1;
-  uint32_t a = c > 5 ? c - 5 : 1;
+  uint32_t a = last ? c : c > 5 ? c - 5 : 1;
+  if (!last) last = a + 9;
   if (a > s->nlines) {
     fprintf(s->out, "Line number %u out of range; %s has %u lines.\n", c, base(s->file), s->nlines);
     return;
   }
-  for (uint32_t i = a; i < a + 10 && i <= s->nlines; i++)
+  for (uint32_t i = a; i <= last && i <= s->nlines; i++)
     fprintf(s->out, "%u\t%s\n", i, s->lines[i - 1]);
 }
 
