@@ -446,6 +446,26 @@ uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
   return 0;
 }
 
+/* Whether statement m is reached only from statements of the same line
+ * that do work (`if (c) x = 0;`: the assignment after the test): a
+ * breakpoint at the line stops where the line starts, once. */
+static int mk_continues_line(struct dbg_session *s, uint32_t m, uint32_t line) {
+  int preds = 0;
+  for (uint32_t q = 0; q < s->dbg->nmk; q++) {
+    const struct cc_microkernel *o = &s->dbg->mk[q];
+    int to_m = 0;
+    for (uint32_t j = 0; j < o->nsucc; j++)
+      to_m |= o->succ[j] == m;
+    /* a switch keeps only some of its successors: it may lead to m */
+    if (!to_m && o->more_succ && !mk_at_line(s, o, line)) return 0;
+    if (!to_m) continue;
+    /* a branch or reconvergence point (a loop's exit) does not start the line */
+    if (!mk_at_line(s, o, line) || mk_flow_only(s, o)) return 0;
+    preds++;
+  }
+  return preds > 0;
+}
+
 static void bp_bind(struct dbg_session *s) {
   if (!s->k) return;
   memset(s->bpset, 0, s->k->ninsns + 1);
@@ -475,6 +495,7 @@ static void bp_bind(struct dbg_session *s) {
       /* a loop's yield point on the line of its first statement: the
        * statement stops, once per iteration */
       if (has_work && mk_flow_only(s, mk)) continue;
+      if (mk_continues_line(s, m, best)) continue;
       s->bpset[mk->pc_begin] = 1;
     }
   }
