@@ -315,9 +315,12 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
          * by another warp's barrier) are asked first */
         if (p->stop_at[w->pc]) arrival(c, cu, w, &asked[i], apc + (size_t)i * run->W);
         if (atomic_load(&run->stop)) goto out;
-        uint64_t n0 = cu->st.warp_insns;
+        uint64_t n0 = cu->st.warp_insns, kept = asked[i] & w->active;
         asked[i] &= ~w->active; /* these run on from where they are */
         simt_warp_run(cu, w, PASS_SLICE);
+        /* a stop that came first (another worker's hit) leaves them where
+         * they were asked: still asked, so the next pass does not ask again */
+        if (cu->st.warp_insns == n0) asked[i] |= kept;
         if (w->state == SIMT_WARP_RUN && cu->st.warp_insns != n0 && p->stop_at[w->pc])
           arrival(c, cu, w, &asked[i], apc + (size_t)i * run->W);
       }
