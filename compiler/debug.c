@@ -674,12 +674,9 @@ static struct cc_symbol *add_symbol(struct xl *x, struct cc_debug *d, LLVMMetada
   s.scope_first = s.line_decl > lo ? s.line_decl : lo;
   s.scope_last = hi > s.scope_first ? hi : s.scope_first;
   s.inl = inl;
-  if (inl)
-    s.arg_index = param_number(ctx, var);
-  else
-    for (uint32_t a = 0; a < x->k->nargs; a++)
-      if (x->k->args[a].name && !strcmp(x->k->args[a].name, s.name) && s.line_decl == d->line_first)
-        s.arg_index = a + 1;
+  /* the node's "arg: N" (a kernel's parameters may span several lines) */
+  s.arg_index = param_number(ctx, var);
+  if (!inl && s.arg_index > x->k->nargs) s.arg_index = 0;
   d->syms = realloc(d->syms, sizeof(struct cc_symbol) * (d->nsyms + 1));
   d->syms[d->nsyms] = s;
   return &d->syms[d->nsyms++];
@@ -835,6 +832,42 @@ static void build_inlined(struct xl *x, struct cc_debug *d, LLVMMetadataRef **ke
   free(of_ipc);
 }
 
+static uint32_t inline_depth(const struct cc_debug *d, uint32_t c) {
+  uint32_t n = 0;
+  for (; c && c <= d->ninl && n < 64; n++)
+    c = d->inl[c - 1].parent;
+  return n;
+}
+
+/* A statement that runs into an inlined call (a caller's arguments and the
+ * callee's first line) or out of one (its return and the rest of the
+ * caller's line) shows the callee's line, as the debugger shows its frame:
+ * the first line of the innermost call it is in, wherever the callee is
+ * defined (not the smallest line, which is the caller's when the callee is
+ * defined after it). */
+static void mk_lines_of_callee(struct xl *x, struct cc_debug *d) {
+  const struct lsi_kernel *k = x->k;
+  for (uint32_t i = 0; i < d->nmk; i++) {
+    struct cc_microkernel *mk = &d->mk[i];
+    uint32_t fr = 0, depth = 0, any = 0;
+    for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++) {
+      if (!k->lines[pc].line) continue;
+      uint32_t dp = inline_depth(d, d->pc_inl[pc]);
+      if (!any || dp > depth) fr = d->pc_inl[pc], depth = dp;
+      any = 1;
+    }
+    if (!any) continue;
+    mk->line_first = ~0u;
+    for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++) {
+      uint32_t ln = k->lines[pc].line;
+      if (ln && d->pc_inl[pc] == fr && ln < mk->line_first) {
+        mk->line_first = ln;
+        mk->file = k->lines[pc].file;
+      }
+    }
+  }
+}
+
 void cc_debug_build(struct xl *x) {
   struct cc_debug *d = calloc(1, sizeof(*d));
   struct lsi_kernel *k = x->k;
@@ -846,6 +879,7 @@ void cc_debug_build(struct xl *x) {
   build_microkernels(x, d);
   LLVMMetadataRef *keys = NULL;
   build_inlined(x, d, &keys);
+  mk_lines_of_callee(x, d);
   build_symbols(x, d, &keys);
   free(keys);
   d->ncalls = x->ncalls;

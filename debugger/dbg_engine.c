@@ -260,6 +260,11 @@ static void print_expr(struct dbg_session *s, const char *arg) {
   int fmt = 0;
   if (arg[0] == '/') {
     fmt = arg[1];
+    if (!fmt || !strchr("xduotc", fmt) || (arg[2] && !isspace((unsigned char)arg[2]))) {
+      fprintf(s->out, "invalid print format '/%.*s' (one of x d u o t c)\n",
+              (int)strcspn(arg + 1, " \t"), arg + 1);
+      return;
+    }
     arg += 2;
   }
   while (isspace((unsigned char)*arg))
@@ -386,6 +391,37 @@ static void info_vars(struct dbg_session *s, int args) {
 
 /* ---- breakpoints ---- */
 
+/* A statement that only branches, yields or reconverges. */
+static int mk_flow_only(struct dbg_session *s, const struct cc_microkernel *mk) {
+  for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++) {
+    unsigned op = s->k->code[pc].op;
+    if (op != LSI_BRA && op != LSI_SYNC && op != LSI_SSY && op != LSI_YIELD) return 0;
+  }
+  return 1;
+}
+
+/* The line of the program's file a statement's code starts at (a statement
+ * that evaluates a call's arguments and enters the inlined callee is shown
+ * at the callee's line, but starts at the call's), else 0. */
+static uint32_t mk_start_line(struct dbg_session *s, const struct cc_microkernel *mk,
+                              uint32_t file) {
+  for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++)
+    if (s->k->lines[pc].line) return s->k->lines[pc].file == file ? s->k->lines[pc].line : 0;
+  return 0;
+}
+
+/* Whether a breakpoint at line binds to mk: a statement shown at the line,
+ * or, when none is, one that starts there (a call with nothing after it on
+ * its line stops as the call starts, not after it at the next line). */
+static int mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line) {
+  if (mk->line_first == line) return 1;
+  uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
+  if (mk_start_line(s, mk, file) != line) return 0;
+  for (uint32_t m = 0; m < s->dbg->nmk; m++)
+    if (s->dbg->mk[m].line_first == line && s->dbg->mk[m].file == file) return 0;
+  return 1;
+}
+
 /* The first line at or after b->line where a statement of the program's
  * file starts, over every kernel of the program (so a line in one kernel
  * never binds to a later line of another), if this kernel has it; else 0. */
@@ -393,6 +429,9 @@ uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
   if (!s->k || !b->line) return 0;
   if (b->file[0] && strcmp(base(b->file), base(s->file))) return 0;
   uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
+  for (uint32_t m = 0; m < s->dbg->nmk; m++)
+    if (mk_start_line(s, &s->dbg->mk[m], file) == b->line && mk_at_line(s, &s->dbg->mk[m], b->line))
+      return b->line;
   uint32_t best = UINT32_MAX;
   const struct lsi_program *p = s->l->prog;
   uint32_t nk = p ? p->nkernels : 1;
@@ -407,6 +446,26 @@ uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
   return 0;
 }
 
+/* Whether statement m is reached only from statements of the same line
+ * that do work (`if (c) x = 0;`: the assignment after the test): a
+ * breakpoint at the line stops where the line starts, once. */
+static int mk_continues_line(struct dbg_session *s, uint32_t m, uint32_t line) {
+  int preds = 0;
+  for (uint32_t q = 0; q < s->dbg->nmk; q++) {
+    const struct cc_microkernel *o = &s->dbg->mk[q];
+    int to_m = 0;
+    for (uint32_t j = 0; j < o->nsucc; j++)
+      to_m |= o->succ[j] == m;
+    /* a switch keeps only some of its successors: it may lead to m */
+    if (!to_m && o->more_succ && !mk_at_line(s, o, line)) return 0;
+    if (!to_m) continue;
+    /* a branch or reconvergence point (a loop's exit) does not start the line */
+    if (!mk_at_line(s, o, line) || mk_flow_only(s, o)) return 0;
+    preds++;
+  }
+  return preds > 0;
+}
+
 static void bp_bind(struct dbg_session *s) {
   if (!s->k) return;
   memset(s->bpset, 0, s->k->ninsns + 1);
@@ -417,23 +476,26 @@ static void bp_bind(struct dbg_session *s) {
     b->bound = 1;
     uint32_t best = dbg_bp_line(s, b);
     if (!best) continue;
+    /* a loop's own line (for/while) stops once, as the loop starts; a while
+     * loop's body ends with the branch back (a latch) and still stops */
+    int has_init = 0, has_cond = 0, has_work = 0;
+    for (uint32_t q = 0; q < s->dbg->nmk; q++) {
+      const struct cc_microkernel *mk = &s->dbg->mk[q];
+      if (!mk_at_line(s, mk, best)) continue;
+      has_init |= mk->role == CC_MK_LOOP_INIT;
+      has_cond |= mk->role == CC_MK_LOOP_COND;
+      has_work |= mk->role != CC_MK_LOOP_COND && !mk_flow_only(s, mk);
+    }
     for (uint32_t m = 0; m < s->dbg->nmk; m++) {
       const struct cc_microkernel *mk = &s->dbg->mk[m];
-      if (mk->line_first != best) continue;
-      if (mk->role == CC_MK_LOOP_COND || mk->role == CC_MK_LOOP_INC) continue;
-      int has_init = 0;
-      for (uint32_t q = 0; q < s->dbg->nmk; q++)
-        has_init |= s->dbg->mk[q].line_first == best && s->dbg->mk[q].role == CC_MK_LOOP_INIT;
+      if (!mk_at_line(s, mk, best)) continue;
+      if (mk->role == CC_MK_LOOP_COND) continue;
+      if (mk->role == CC_MK_LOOP_INC && (has_cond || has_init)) continue;
       if (mk->role == CC_MK_LOOP_BODY && has_init) continue;
-      /* a statement that only follows another of the same line (the line
-       * starts with the join after an if/else): every visit of the line
-       * went through the first one, where it stopped already */
-      if (m > 0 && mk->role == CC_MK_STMT) {
-        const struct cc_microkernel *pm = &s->dbg->mk[m - 1];
-        if (pm->role == CC_MK_STMT && pm->line_first == best && pm->file == mk->file &&
-            pm->pc_end == mk->pc_begin && pm->nsucc == 1 && !pm->more_succ && pm->succ[0] == mk->id)
-          continue;
-      }
+      /* a loop's yield point on the line of its first statement: the
+       * statement stops, once per iteration */
+      if (has_work && mk_flow_only(s, mk)) continue;
+      if (mk_continues_line(s, m, best)) continue;
       s->bpset[mk->pc_begin] = 1;
     }
   }
@@ -446,7 +508,7 @@ static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
     struct bp *b = &s->bps[i];
     if (!b->enabled || !b->line) continue;
     uint32_t best = dbg_bp_line(s, b);
-    if (best && m->line_first == best) return b;
+    if (best && mk_at_line(s, m, best)) return b;
   }
   return NULL;
 }
@@ -782,11 +844,48 @@ static int run_full(struct dbg_session *s) {
 struct step_arg {
   int mode; /* 0 step, 1 next, 2 finish, 3 until (a later line of the kernel) */
   uint32_t from_line;
+  int depth; /* the selected frame's inlined calls: finish stops at a statement of fewer (0:
+                the work-item's end), next at none of more */
 };
+
+/* How many inlined calls the statement at pc is in, as its frames show. */
+static int depth_at(struct dbg_session *s, const struct cc_microkernel *m) {
+  uint32_t c = s->dbg->pc_inl ? s->dbg->pc_inl[m->pc_begin] : 0;
+  for (uint32_t q = m->pc_begin; s->dbg->pc_inl && q < m->pc_end; q++)
+    if (s->k->lines[q].line == m->line_first) {
+      c = s->dbg->pc_inl[q];
+      break;
+    }
+  int n = 0;
+  for (; c && c <= s->dbg->ninl && n < DBG_MAX_FRAMES; n++)
+    c = s->dbg->inl[c - 1].parent;
+  return n;
+}
+
+/* finish leaves the selected frame: the inlined calls a work-item is in,
+ * less the frames above the selected one (0 in the kernel's own frame). */
+static int finish_depth(struct dbg_session *s, uint64_t it) {
+  struct dbg_frame fr[DBG_MAX_FRAMES];
+  int n = dbg_frames(s, it, fr, DBG_MAX_FRAMES) - 1;
+  if (it == s->focus) n -= dbg_frame_selected(s);
+  return n > 0 ? n : 0;
+}
 
 static int in_kernel(struct dbg_session *s, const struct cc_microkernel *m) {
   return m->line_first >= s->dbg->line_first && m->line_first <= s->dbg->line_last &&
          m->file == s->dbg->mk[0].file;
+}
+
+/* A loop's yield point or branch back shown at the line of a statement
+ * that follows it (its first statement, its condition): the statement is
+ * the stop (one per iteration). */
+static int flow_before_work(struct dbg_session *s, const struct cc_microkernel *m) {
+  if (!mk_flow_only(s, m)) return 0;
+  for (uint32_t q = 0; q < s->dbg->nmk; q++) {
+    const struct cc_microkernel *o = &s->dbg->mk[q];
+    if (o->line_first == m->line_first && o->file == m->file && !mk_flow_only(s, o)) return 1;
+  }
+  return 0;
 }
 
 static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
@@ -796,10 +895,12 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
   if (s->bpset[pc] && bp_accept(s, item, pc, NULL)) return 1;
   if (!m) return 0;
   if (m->role == CC_MK_EXIT) return a->mode != 2;
-  if (a->mode == 2) return 0;
+  if (a->mode == 2) return a->depth > 0 && depth_at(s, m) < a->depth;
   if (brace_only(s, m->line_first)) return 0;
+  if (flow_before_work(s, m)) return 0;
   if (a->mode == 3) return in_kernel(s, m) && m->line_first > a->from_line;
-  if (a->mode == 1 && !in_kernel(s, m)) return 0;
+  /* next stays in the selected frame: it runs over calls, not out of the function */
+  if (a->mode == 1 && depth_at(s, m) > a->depth) return 0;
   if ((m->role == CC_MK_STMT || m->role == CC_MK_LOOP_BODY) && m->line_first == a->from_line)
     return 0;
   return 1;
@@ -816,7 +917,7 @@ static int step_item(struct dbg_session *s, int mode) {
     fprintf(s->out, "The work-item raised a device exception and cannot run on.\n");
     return ST_NONE;
   }
-  struct step_arg a = {mode, dbg_item_line(s, it)};
+  struct step_arg a = {mode, dbg_item_line(s, it), finish_depth(s, it)};
   s->whit = 0;
   for (;;) {
     st = simt_dbg_state(s->sd, it, NULL);
@@ -856,6 +957,7 @@ static int in_scope(struct dbg_session *s, uint64_t it, uint64_t fg) {
 static int step_set(struct dbg_session *s, int mode) {
   uint64_t n = simt_dbg_items(s->sd), fg = simt_dbg_group_of(s->sd, s->focus);
   uint32_t *from = calloc(n, sizeof(uint32_t));
+  int *depth = calloc(n, sizeof(int));
   uint8_t *phase = calloc(n, 1); /* 0 out, 1 to step, 2 stepped, 3 waits at a barrier */
   int any = 0, rc = ST_NONE;
   for (uint64_t it = 0; it < n; it++) {
@@ -863,6 +965,7 @@ static int step_set(struct dbg_session *s, int mode) {
     if (!in_scope(s, it, fg) || st == SIMT_DBG_DONE || st == SIMT_DBG_FAULT) continue;
     phase[it] = 1;
     from[it] = dbg_item_line(s, it);
+    depth[it] = finish_depth(s, it);
     any = 1;
   }
   if (!any) {
@@ -879,7 +982,7 @@ static int step_set(struct dbg_session *s, int mode) {
         phase[it] = 3;
         continue;
       }
-      struct step_arg a = {mode, from[it]};
+      struct step_arg a = {mode, from[it], depth[it]};
       int r = run_item(s, it, s->stepset, step_accept, &a);
       if (r == ST_EXC || r == ST_ASSERT) {
         rc = r;
@@ -909,7 +1012,7 @@ static int step_set(struct dbg_session *s, int mode) {
         if (phase[j] != 3 || simt_dbg_group_of(s->sd, j) != g) continue;
         uint32_t pc;
         simt_dbg_state(s->sd, j, &pc);
-        struct step_arg a = {mode, from[j]};
+        struct step_arg a = {mode, from[j], depth[j]};
         phase[j] = s->stepset[pc] && step_accept(s, j, pc, &a) ? 2 : 1;
       }
       progress = 1;
@@ -929,6 +1032,7 @@ static int step_set(struct dbg_session *s, int mode) {
   }
 out:
   free(from);
+  free(depth);
   free(phase);
   return rc;
 }
@@ -1127,16 +1231,39 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
   where(s, "Switching to");
 }
 
+/* list [LINE | FIRST,LAST | FIRST,]: ten lines around LINE (the focus's),
+ * or from FIRST to LAST (ten from FIRST). */
 static void list_cmd(struct dbg_session *s, const char *arg) {
-  uint32_t c = dbg_item_line(s, s->focus);
-  if (*arg) c = (uint32_t)strtoul(arg, NULL, 10);
+  uint32_t c = dbg_item_line(s, s->focus), last = 0;
+  if (*arg) {
+    char *end;
+    unsigned long v = strtoul(arg, &end, 10);
+    while (isspace((unsigned char)*end))
+      end++;
+    int range = *end == ',';
+    unsigned long w = 0;
+    if (range) {
+      const char *b = end + 1;
+      while (isspace((unsigned char)*b))
+        b++;
+      w = *b ? strtoul(b, &end, 10) : 0;
+      if (!*b) end = (char *)b;
+    }
+    if (end == arg || *end || !v || v > UINT32_MAX || (range && w && w < v) || w > UINT32_MAX) {
+      fprintf(s->out, "usage: list [LINE | FIRST,LAST]\n");
+      return;
+    }
+    c = (uint32_t)v;
+    if (range) last = w ? (uint32_t)w : c + 9;
+  }
   if (!c) c = s->dbg ? s->dbg->line_first : 1;
-  uint32_t a = c > 5 ? c - 5 : 1;
+  uint32_t a = last ? c : c > 5 ? c - 5 : 1;
+  if (!last) last = a + 9;
   if (a > s->nlines) {
     fprintf(s->out, "Line number %u out of range; %s has %u lines.\n", c, base(s->file), s->nlines);
     return;
   }
-  for (uint32_t i = a; i < a + 10 && i <= s->nlines; i++)
+  for (uint32_t i = a; i <= last && i <= s->nlines; i++)
     fprintf(s->out, "%u\t%s\n", i, s->lines[i - 1]);
 }
 
@@ -1341,6 +1468,38 @@ static void split_lines(struct dbg_session *s, const char *src) {
   }
 }
 
+/* The first work-item (in order) a condition of a kernel breakpoint of
+ * this kernel holds for at its first statement, stopped there (ST_ENTRY);
+ * the work-items before it wait there too. None: the launch runs on. */
+static int entry_if(struct dbg_session *s) {
+  uint64_t n = simt_dbg_items(s->sd);
+  for (uint64_t it = 0; it < n; it++) {
+    struct step_arg a = {0, s->dbg->line_first, 0};
+    int rc = run_item(s, it, s->stepset, step_accept, &a);
+    if (rc != ST_STEP) {
+      s->focus = it;
+      return rc;
+    }
+    for (int i = 0; i < s->nbp; i++) {
+      struct bp *b = &s->bps[i];
+      if (!b->enabled || b->line || !b->cond[0] || strcmp(b->kernel, s->k->name)) continue;
+      uint64_t save = s->focus;
+      s->focus = it;
+      struct dbg_val v;
+      char err[200];
+      int bad = eval(s, b->cond, &v, err, sizeof(err));
+      if (bad) fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
+      if (bad || (v.kind == DBG_FLT ? v.f != 0 : v.i != 0)) {
+        b->hits++;
+        return ST_ENTRY;
+      }
+      s->focus = save;
+    }
+  }
+  s->focus = 0;
+  return run_full(s);
+}
+
 int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
                const char *source, const char *file, struct dev_exception *exc, int *quit) {
   char err[160];
@@ -1383,11 +1542,19 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   for (int i = 0; i < s->nfiles; i++)
     known |= !strcmp(s->files[i], s->file);
   if (!known && s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(s->file);
+  /* kernel breakpoints: one without a condition stops work-item 0 at entry,
+   * else the first work-item one's condition holds for there */
+  int conds = 0;
   for (int i = 0; i < s->nbp; i++)
     if (s->bps[i].enabled && !s->bps[i].line && !strcmp(s->bps[i].kernel, s->k->name)) {
+      if (s->bps[i].cond[0]) {
+        conds = 1;
+        continue;
+      }
       entry = 1;
       s->bps[i].hits++;
     }
+  if (entry) conds = 0;
   int rc = ST_NONE, kind = 0;
   if (s->machine) {
     /* a front end that asked for records may change breakpoints first and
@@ -1399,9 +1566,11 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   if (s->quit) {
     rc = ST_NONE;
   } else if (entry) {
-    struct step_arg a = {0, s->dbg->line_first};
+    struct step_arg a = {0, s->dbg->line_first, 0};
     rc = run_item(s, 0, s->stepset, step_accept, &a);
     if (rc == ST_STEP) rc = ST_ENTRY;
+  } else if (conds) {
+    rc = entry_if(s);
   } else {
     rc = run_full(s);
   }

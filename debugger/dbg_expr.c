@@ -21,6 +21,7 @@ struct P {
   char *err;
   size_t errlen;
   int failed;
+  int dry; /* the branch of a conditional not taken: parsed, stores nothing */
 };
 
 static void fail(struct P *p, const char *fmt, const char *arg) {
@@ -123,10 +124,18 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
       *--e = 0;
     v->kind = DBG_PTR;
     v->size = 8;
+    struct dbg_val arr;
     if (scalar_type(el, &kind, &sign, &size, &vec) && !vec) {
       v->ekind = kind;
       v->esigned = sign;
       v->count = size;
+    } else if (scalar_type(el, &kind, &sign, &size, &vec)) {
+      v->ekind = DBG_VEC; /* a vector of 3 has the storage of 4 */
+      v->esigned = sign;
+      v->count = size * (vec == 3 ? 4 : vec);
+    } else if (strchr(el, '[') && dbg_type_resolve(env, el, &arr) && arr.kind == DBG_ARR) {
+      v->ekind = DBG_ARR;
+      v->count = arr.size * arr.count;
     } else if ((st = struct_type(env, el))) {
       v->ekind = DBG_STRUCT;
       v->count = st->size;
@@ -160,7 +169,15 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
       v->count = (unsigned)strtoul(br + 1, NULL, 10);
       return 1;
     }
-    if (!scalar_type(el, &kind, &sign, &size, &vec) || vec) return 0;
+    if (!scalar_type(el, &kind, &sign, &size, &vec)) return 0;
+    if (vec) { /* an array of vectors: a vector of 3 has the storage of 4 */
+      v->kind = DBG_ARR;
+      v->ekind = DBG_VEC;
+      v->esigned = sign;
+      v->size = size * (vec == 3 ? 4 : vec);
+      v->count = (unsigned)strtoul(br + 1, NULL, 10);
+      return 1;
+    }
     v->kind = DBG_ARR;
     v->ekind = kind;
     v->esigned = sign;
@@ -190,6 +207,26 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
 
 static void elem_of(const struct dbg_env *env, const struct dbg_val *c, struct dbg_val *e,
                     uint64_t addr) {
+  if (c->kind == DBG_ARR && c->ekind == DBG_VEC) {
+    /* an element of an array of vectors: the type without its dimension */
+    char sub[64];
+    snprintf(sub, sizeof(sub), "%s", c->type);
+    char *br = strchr(sub, '[');
+    if (br) *br = 0;
+    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
+    e->addr = addr;
+    return;
+  }
+  if (c->kind == DBG_PTR && (c->ekind == DBG_VEC || c->ekind == DBG_ARR)) {
+    /* what a pointer to a vector or an array points to: its type without the '*' */
+    char sub[64];
+    snprintf(sub, sizeof(sub), "%s", c->type);
+    char *star = strrchr(sub, '*');
+    if (star) *star = 0;
+    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
+    e->addr = addr;
+    return;
+  }
   if (c->kind == DBG_ARR && c->ekind == DBG_ARR) {
     /* a row of an array of arrays: T[a][b]... drops its first dimension */
     char sub[128];
@@ -291,6 +328,16 @@ static struct dbg_val mk_int(int64_t i, int sign, unsigned size) {
                      : "uint");
   return v;
 }
+static struct dbg_val mk_dbl(double f) {
+  struct dbg_val v;
+  memset(&v, 0, sizeof(v));
+  v.kind = DBG_FLT;
+  v.f = f;
+  v.size = 8;
+  snprintf(v.type, sizeof(v.type), "double");
+  return v;
+}
+
 static struct dbg_val mk_flt(double f) {
   struct dbg_val v;
   memset(&v, 0, sizeof(v));
@@ -306,6 +353,36 @@ static double as_f(const struct dbg_val *v) {
 
 static struct dbg_val expr(struct P *p);
 static struct dbg_val unary(struct P *p);
+
+/* The components a selector names in a vector of count (3 has the storage
+ * of 4): x y z w, s0-sF, lo hi even odd; how many (0: none, -1: bad). */
+static int swizzle(const char *f, unsigned count, int *idx) {
+  unsigned n = (unsigned)strlen(f), store = count == 3 ? 4 : count, half = store / 2;
+  int k = 0;
+  if (!strcmp(f, "lo") || !strcmp(f, "hi") || !strcmp(f, "even") || !strcmp(f, "odd")) {
+    if (count < 2) return -1;
+    for (unsigned i = 0; i < half; i++)
+      idx[k++] = (int)(f[0] == 'l' ? i : f[0] == 'h' ? half + i : f[0] == 'e' ? 2 * i : 2 * i + 1);
+  } else if (f[0] == 's' || f[0] == 'S') {
+    if (n < 2 || n > 17) return -1;
+    for (unsigned i = 1; i < n; i++) {
+      if (!isxdigit((unsigned char)f[i])) return -1;
+      char c[2] = {f[i], 0};
+      idx[k++] = (int)strtol(c, NULL, 16);
+    }
+  } else {
+    if (n < 1 || n > 4) return -1;
+    for (unsigned i = 0; i < n; i++) {
+      const char *c = strchr("xyzw", f[i]);
+      if (!c || !*c) return -1;
+      idx[k++] = (int)(c - "xyzw");
+    }
+  }
+  if (k != 1 && k != 2 && k != 3 && k != 4 && k != 8 && k != 16) return -1;
+  for (int i = 0; i < k; i++)
+    if ((unsigned)idx[i] >= count) return -1;
+  return k;
+}
 
 static struct dbg_val postfix(struct P *p, struct dbg_val v) {
   for (;;) {
@@ -367,16 +444,33 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         fail(p, "'.%s' needs a struct or a vector", f);
         return v;
       }
-      int idx = -1;
-      if (n == 1 && strchr("xyzw", f[0])) idx = (int)(strchr("xyzw", f[0]) - "xyzw");
-      if ((f[0] == 's' || f[0] == 'S') && n == 2 && isxdigit((unsigned char)f[1]))
-        idx = (int)strtol(f + 1, NULL, 16);
-      if (idx < 0 || (unsigned)idx >= v.count) {
+      int idx[16], ni = swizzle(f, v.count, idx);
+      if (ni <= 0) {
         fail(p, "no component '%s' in this vector", f);
         return v;
       }
+      if (ni == 1) {
+        struct dbg_val e;
+        elem_of(p->env, &v, &e, v.addr + (uint64_t)idx[0] * v.size);
+        v = e;
+        continue;
+      }
+      for (int i = 1; i < ni; i++)
+        if (idx[i] != idx[0] + i) {
+          fail(p, "'.%s' selects components that are not adjacent; print them one at a time", f);
+          return v;
+        }
+      /* adjacent components: a shorter vector over the same memory */
       struct dbg_val e;
-      elem_of(p->env, &v, &e, v.addr + (uint64_t)idx * v.size);
+      elem_of(p->env, &v, &e, 0);
+      size_t tl = strlen(e.type);
+      snprintf(e.type + tl, sizeof(e.type) - tl, "%d", ni);
+      e.kind = DBG_VEC;
+      e.ekind = v.ekind;
+      e.esigned = v.esigned;
+      e.size = v.size;
+      e.count = (unsigned)ni;
+      e.addr = v.addr + (uint64_t)idx[0] * v.size;
       v = e;
     } else {
       return v;
@@ -400,6 +494,40 @@ static int try_cast(struct P *p, struct dbg_val *t) {
   return 0;
 }
 
+/* The bytes a value or type takes (a vector of 3 those of 4). */
+static uint64_t size_of(const struct dbg_val *v) {
+  switch (v->kind) {
+  case DBG_ARR: return (uint64_t)v->size * v->count;
+  case DBG_VEC: return (uint64_t)v->size * (v->count == 3 ? 4 : v->count);
+  case DBG_PTR: return 8;
+  default: return v->size;
+  }
+}
+
+/* sizeof(TYPE), sizeof(EXPR) or sizeof EXPR, after the word sizeof. */
+static struct dbg_val sizeof_of(struct P *p) {
+  const char *save = p->s;
+  struct dbg_val t;
+  ws(p);
+  if (!*p->s || *p->s == ')') {
+    fail(p, "%s", "sizeof needs a type or an expression");
+    return mk_int(0, 0, 8);
+  }
+  if (eat(p, "(")) {
+    ws(p);
+    char name[64];
+    int n = 0;
+    while (n < 63 && *p->s && *p->s != ')')
+      name[n++] = *p->s++;
+    name[n] = 0;
+    if (eat(p, ")") && n && dbg_type_resolve(p->env, name, &t))
+      return mk_int((int64_t)size_of(&t), 0, 8);
+    p->s = save;
+  }
+  struct dbg_val v = unary(p);
+  return mk_int((int64_t)size_of(&v), 0, 8);
+}
+
 static struct dbg_val primary(struct P *p) {
   ws(p);
   struct dbg_val v = mk_int(0, 1, 4);
@@ -408,6 +536,34 @@ static struct dbg_val primary(struct P *p) {
     if (!eat(p, ")")) fail(p, "%s", "expected ')'");
     return postfix(p, v);
   }
+  if (*p->s == '\'') { /* a character constant: 'c', '\n', '\0', '\\', '\'' */
+    const char *c = p->s + 1;
+    int ch = (unsigned char)*c;
+    if (ch == '\\' && c[1]) {
+      c++;
+      switch (*c) {
+      case 'n': ch = '\n'; break;
+      case 't': ch = '\t'; break;
+      case 'r': ch = '\r'; break;
+      case '0': ch = 0; break;
+      case 'a': ch = '\a'; break;
+      case 'b': ch = '\b'; break;
+      case 'f': ch = '\f'; break;
+      case 'v': ch = '\v'; break;
+      default: ch = (unsigned char)*c; break;
+      }
+      if (c[1] == '\'') {
+        p->s = c + 2;
+        return mk_int(ch, 1, 4);
+      }
+    }
+    if (!ch || c[1] != '\'') {
+      fail(p, "%s", "bad character constant");
+      return v;
+    }
+    p->s = c + 2;
+    return mk_int(ch, 1, 4);
+  }
   if (isdigit((unsigned char)*p->s) || *p->s == '.') {
     char *end;
     const char *st = p->s;
@@ -415,7 +571,13 @@ static struct dbg_val primary(struct P *p) {
       v = mk_int((int64_t)strtoull(st, &end, 16), 1, 4);
     } else {
       v = mk_int((int64_t)strtoll(st, &end, 10), 1, 4);
-      if (*end == '.' || *end == 'e' || *end == 'E') v = mk_flt(strtod(st, &end));
+      if (*end == '.' || *end == 'e' || *end == 'E') {
+        v = mk_flt(strtod(st, &end)); /* a double, as in C, unless suffixed f */
+        if (*end == 'f' || *end == 'F')
+          v.f = (float)v.f;
+        else
+          v = mk_dbl(v.f);
+      }
     }
     p->s = end;
     while (*p->s == 'f' || *p->s == 'u' || *p->s == 'U' || *p->s == 'l' || *p->s == 'L')
@@ -429,6 +591,7 @@ static struct dbg_val primary(struct P *p) {
     while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_'))
       name[n++] = *p->s++;
     name[n] = 0;
+    if (!strcmp(name, "sizeof")) return sizeof_of(p);
     if (eat(p, "(")) {
       struct dbg_val a = mk_int(0, 1, 4);
       if (!eat(p, ")")) {
@@ -473,7 +636,7 @@ static struct dbg_val unary(struct P *p) {
     struct dbg_val v = rv(p, unary(p));
     if (p->failed) return v;
     if (v.kind != DBG_PTR || v.ekind < 0) {
-      fail(p, "%s", "cannot dereference something that is not a pointer to a scalar");
+      fail(p, "%s", "cannot dereference something that is not a pointer to a known type");
       return v;
     }
     struct dbg_val e;
@@ -489,9 +652,12 @@ static struct dbg_val unary(struct P *p) {
     }
     struct dbg_val r = mk_int((int64_t)v.addr, 0, 8);
     r.kind = DBG_PTR;
-    r.ekind = v.kind == DBG_ARR || v.kind == DBG_VEC ? v.ekind : v.kind;
+    /* a pointer to the whole vector or array, as in C */
+    r.ekind = v.kind;
     r.esigned = v.kind == DBG_ARR || v.kind == DBG_VEC ? v.esigned : v.is_signed;
-    r.count = v.size;
+    r.count = v.kind == DBG_VEC   ? v.size * (v.count == 3 ? 4 : v.count)
+              : v.kind == DBG_ARR ? v.size * v.count
+                                  : v.size;
     snprintf(r.type, sizeof(r.type), "%.60s *", v.type);
     return r;
   }
@@ -529,11 +695,16 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
     return a;
   }
   if (flt) {
+    /* C's conversions: double when either operand is a double, else float
+     * (computed in double, rounded once: exact for + - * /) */
+    int dbl = (a.kind == DBG_FLT && a.size == 8) || (b.kind == DBG_FLT && b.size == 8);
+    struct dbg_val (*mk)(double) = dbl ? mk_dbl : mk_flt;
     double x = as_f(&a), y = as_f(&b);
-    if (!strcmp(op, "+")) return mk_flt(x + y);
-    if (!strcmp(op, "-")) return mk_flt(x - y);
-    if (!strcmp(op, "*")) return mk_flt(x * y);
-    if (!strcmp(op, "/")) return mk_flt(x / y);
+    if (!dbl) x = (float)x, y = (float)y;
+    if (!strcmp(op, "+")) return mk(dbl ? x + y : (float)(x + y));
+    if (!strcmp(op, "-")) return mk(dbl ? x - y : (float)(x - y));
+    if (!strcmp(op, "*")) return mk(dbl ? x * y : (float)(x * y));
+    if (!strcmp(op, "/")) return mk(dbl ? x / y : (float)(x / y));
     if (!strcmp(op, "==")) return mk_int(x == y, 1, 4);
     if (!strcmp(op, "!=")) return mk_int(x != y, 1, 4);
     if (!strcmp(op, "<")) return mk_int(x < y, 1, 4);
@@ -608,6 +779,7 @@ static struct dbg_val binary(struct P *p, int level) {
 }
 
 static void store(struct P *p, struct dbg_val *dst, struct dbg_val v) {
+  if (p->dry) return;
   if (!dst->addr || (dst->kind != DBG_INT && dst->kind != DBG_FLT && dst->kind != DBG_PTR)) {
     fail(p, "%s", "left operand of assignment is not a scalar variable");
     return;
@@ -632,8 +804,38 @@ static void store(struct P *p, struct dbg_val *dst, struct dbg_val v) {
   memcpy(m, &raw, dst->size);
 }
 
+/* One branch of c ? a : b: the one not taken is only parsed (what it
+ * would read or fail on does not count). */
+static struct dbg_val branch(struct P *p, int taken, struct dbg_val (*parse)(struct P *)) {
+  if (taken) return rv(p, parse(p));
+  char err[200];
+  struct P q = *p;
+  q.err = err;
+  q.errlen = sizeof(err);
+  q.dry = 1;
+  struct dbg_val v = parse(&q);
+  p->s = q.s;
+  return v;
+}
+
+static struct dbg_val cond_expr(struct P *p) {
+  struct dbg_val c = binary(p, 0);
+  if (p->failed || !eat(p, "?")) return c;
+  c = rv(p, c);
+  if (p->failed) return c;
+  int yes = c.kind == DBG_FLT ? c.f != 0 : c.i != 0;
+  struct dbg_val a = branch(p, yes, expr);
+  if (p->failed) return a;
+  if (!eat(p, ":")) {
+    fail(p, "%s", "expected ':' in a conditional expression");
+    return a;
+  }
+  struct dbg_val b = branch(p, !yes, cond_expr);
+  return yes ? a : b;
+}
+
 static struct dbg_val expr(struct P *p) {
-  struct dbg_val a = binary(p, 0);
+  struct dbg_val a = cond_expr(p);
   ws(p);
   if (p->s[0] == '=' && p->s[1] != '=') {
     p->s++;
@@ -667,14 +869,37 @@ static void fmt_scalar(const struct dbg_val *v, int fmt, char *buf, size_t len) 
       }
       snprintf(buf, len, "0x%" PRIx64, raw);
     } else {
-      snprintf(buf, len, "%.9g", v->f);
+      /* the digits that tell every float, or every double, apart */
+      snprintf(buf, len, v->size == 8 ? "%.17g" : "%.9g", v->f);
     }
   } else if (v->kind == DBG_PTR) {
     snprintf(buf, len, "(%s) 0x%" PRIx64, v->type, (uint64_t)v->i);
-  } else if (fmt == 'x') {
+  } else if (fmt == 'x' || fmt == 'o' || fmt == 't' || fmt == 'u') {
     uint64_t u = (uint64_t)v->i;
     if (v->size < 8) u &= (UINT64_C(1) << (8 * v->size)) - 1;
-    snprintf(buf, len, "0x%" PRIx64, u);
+    if (fmt == 'x') {
+      snprintf(buf, len, "0x%" PRIx64, u);
+    } else if (fmt == 'o') {
+      snprintf(buf, len, "0%" PRIo64, u);
+    } else if (fmt == 'u') {
+      snprintf(buf, len, "%" PRIu64, u);
+    } else {
+      char bits[65];
+      int n = 0;
+      for (int b = 63; b >= 0; b--)
+        if (n || (u >> b) & 1 || b == 0) bits[n++] = (char)('0' + ((u >> b) & 1));
+      bits[n] = 0;
+      snprintf(buf, len, "%s", bits);
+    }
+  } else if (fmt == 'd') {
+    int sh = 64 - 8 * (int)(v->size ? v->size : 8);
+    snprintf(buf, len, "%" PRId64, sh > 0 ? (int64_t)((uint64_t)v->i << sh) >> sh : v->i);
+  } else if (fmt == 'c') {
+    int c = (int)(int8_t)v->i;
+    if (isprint(c & 0xff) && c >= 0)
+      snprintf(buf, len, "%d '%c'", c, c);
+    else
+      snprintf(buf, len, "%d '\\%03o'", c, c & 0xff);
   } else if (v->is_signed) {
     snprintf(buf, len, "%" PRId64, v->i);
   } else {

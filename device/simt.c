@@ -191,9 +191,9 @@ void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uin
     break;
   default: break;
   }
-  /* Report through the aligned checker with a 1-byte access at the first
-   * byte out of range, so the message names the buffer and the overrun. */
-  return simt_mem_fault(cu, w, lane, pc, addr, size > 8 ? 1 : 1, kind);
+  /* Report through the checker with the whole range (a struct copy, a
+   * string), so the message names the buffer and the overrun. */
+  return simt_mem_fault(cu, w, lane, pc, addr, size, kind);
 }
 
 /* ---- special registers ---- */
