@@ -207,31 +207,23 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
 
 static void elem_of(const struct dbg_env *env, const struct dbg_val *c, struct dbg_val *e,
                     uint64_t addr) {
+  char sub[128] = "";
   if (c->kind == DBG_ARR && c->ekind == DBG_VEC) {
     /* an element of an array of vectors: the type without its dimension */
-    char sub[64];
     snprintf(sub, sizeof(sub), "%s", c->type);
     char *br = strchr(sub, '[');
     if (br) *br = 0;
-    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
-    e->addr = addr;
-    return;
-  }
-  if (c->kind == DBG_PTR && (c->ekind == DBG_VEC || c->ekind == DBG_ARR)) {
+  } else if (c->kind == DBG_PTR && (c->ekind == DBG_VEC || c->ekind == DBG_ARR)) {
     /* what a pointer to a vector or an array points to: its type without the '*' */
-    char sub[64];
     snprintf(sub, sizeof(sub), "%s", c->type);
     char *star = strrchr(sub, '*');
     if (star) *star = 0;
-    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
-    e->addr = addr;
-    return;
-  }
-  if (c->kind == DBG_ARR && c->ekind == DBG_ARR) {
+  } else if (c->kind == DBG_ARR && c->ekind == DBG_ARR) {
     /* a row of an array of arrays: T[a][b]... drops its first dimension */
-    char sub[128];
     const char *br = strchr(c->type, '['), *end = br ? strchr(br, ']') : NULL;
     snprintf(sub, sizeof(sub), "%.*s%s", br ? (int)(br - c->type) : 0, c->type, end ? end + 1 : "");
+  }
+  if (sub[0]) {
     if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
     e->addr = addr;
     return;
@@ -328,25 +320,17 @@ static struct dbg_val mk_int(int64_t i, int sign, unsigned size) {
                      : "uint");
   return v;
 }
-static struct dbg_val mk_dbl(double f) {
+/* A floating-point value of size bytes (4: float, 8: double). */
+static struct dbg_val mk_fp(double f, unsigned size) {
   struct dbg_val v;
   memset(&v, 0, sizeof(v));
   v.kind = DBG_FLT;
   v.f = f;
-  v.size = 8;
-  snprintf(v.type, sizeof(v.type), "double");
+  v.size = size;
+  snprintf(v.type, sizeof(v.type), "%s", size == 4 ? "float" : "double");
   return v;
 }
 
-static struct dbg_val mk_flt(double f) {
-  struct dbg_val v;
-  memset(&v, 0, sizeof(v));
-  v.kind = DBG_FLT;
-  v.f = f;
-  v.size = 4;
-  snprintf(v.type, sizeof(v.type), "float");
-  return v;
-}
 static double as_f(const struct dbg_val *v) {
   return v->kind == DBG_FLT ? v->f : v->is_signed ? (double)v->i : (double)(uint64_t)v->i;
 }
@@ -572,11 +556,11 @@ static struct dbg_val primary(struct P *p) {
     } else {
       v = mk_int((int64_t)strtoll(st, &end, 10), 1, 4);
       if (*end == '.' || *end == 'e' || *end == 'E') {
-        v = mk_flt(strtod(st, &end)); /* a double, as in C, unless suffixed f */
+        v = mk_fp(strtod(st, &end), 4); /* a double, as in C, unless suffixed f */
         if (*end == 'f' || *end == 'F')
           v.f = (float)v.f;
         else
-          v = mk_dbl(v.f);
+          v = mk_fp(v.f, 8);
       }
     }
     p->s = end;
@@ -698,13 +682,13 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
     /* C's conversions: double when either operand is a double, else float
      * (computed in double, rounded once: exact for + - * /) */
     int dbl = (a.kind == DBG_FLT && a.size == 8) || (b.kind == DBG_FLT && b.size == 8);
-    struct dbg_val (*mk)(double) = dbl ? mk_dbl : mk_flt;
+    unsigned fs = dbl ? 8 : 4;
     double x = as_f(&a), y = as_f(&b);
     if (!dbl) x = (float)x, y = (float)y;
-    if (!strcmp(op, "+")) return mk(dbl ? x + y : (float)(x + y));
-    if (!strcmp(op, "-")) return mk(dbl ? x - y : (float)(x - y));
-    if (!strcmp(op, "*")) return mk(dbl ? x * y : (float)(x * y));
-    if (!strcmp(op, "/")) return mk(dbl ? x / y : (float)(x / y));
+    if (!strcmp(op, "+")) return mk_fp(dbl ? x + y : (float)(x + y), fs);
+    if (!strcmp(op, "-")) return mk_fp(dbl ? x - y : (float)(x - y), fs);
+    if (!strcmp(op, "*")) return mk_fp(dbl ? x * y : (float)(x * y), fs);
+    if (!strcmp(op, "/")) return mk_fp(dbl ? x / y : (float)(x / y), fs);
     if (!strcmp(op, "==")) return mk_int(x == y, 1, 4);
     if (!strcmp(op, "!=")) return mk_int(x != y, 1, 4);
     if (!strcmp(op, "<")) return mk_int(x < y, 1, 4);

@@ -16,45 +16,7 @@
 #include "device/simt_int.h"
 #include "util/check_util.h"
 
-#define OP(o, D, A, B, C, IMM)                                                                     \
-  ((lsi_insn){.op = LSI_##o, .d = (D), .a = (A), .b = (B), .c = (C), .imm = (IMM)})
-
-struct kern {
-  lsi_insn code[64];
-  unsigned n;
-  struct lsi_arg args[1];
-  uint8_t argbuf[16];
-  struct lsi_kernel k;
-  struct lsi_program p;
-  struct lsi_line lines[64];
-  char *files[1];
-  struct dev_launch l;
-};
-
-static unsigned emit(struct kern *kk, lsi_insn i) {
-  kk->code[kk->n] = i;
-  return kk->n++;
-}
-
-/* One global pointer argument in register 0. */
-static void kern_init(struct kern *kk, uint64_t out) {
-  memset(kk, 0, sizeof(*kk));
-  kk->args[0].name = "out";
-  kk->args[0].kind = LSI_ARG_GLOBAL;
-  memcpy(kk->argbuf, &out, 8);
-  kk->k.name = "test_kernel";
-  kk->k.nargs = 1;
-  kk->k.args = kk->args;
-  kk->k.argbuf_size = sizeof(kk->argbuf);
-  kk->k.nregs = 32;
-  kk->k.code = kk->code;
-  kk->k.lines = kk->lines;
-  kk->files[0] = "test.cl";
-  kk->p.nkernels = 1;
-  kk->p.kernels = &kk->k;
-  kk->p.nfiles = 1;
-  kk->p.files = kk->files;
-}
+#include "kern_asm.h"
 
 static const struct dev_launch *kern_launch(struct kern *kk, uint64_t global, uint64_t local) {
   kk->k.ninsns = kk->n;
@@ -110,7 +72,7 @@ START_TEST(test_fault_beside_assert) {
       buf[i] = (uint8_t)i;
     uint64_t out = dev_mem_map(dev_device_mem(d), buf, size + 16, false);
     struct kern kk;
-    kern_init(&kk, out);
+    kern_init(&kk, 1, &out);
     emit(&kk, OP(SREG, 20, 0, 0, 0, LSI_SREG_GROUP_ID_X));
     unsigned br = emit(&kk, OP(BRA_P, 0, 20, 0, 0, 0));
     emit(&kk, OP(MOVI, 1, 0, 0, 0, 0));
@@ -168,7 +130,7 @@ START_TEST(test_many_hits) {
     uint32_t buf[256] = {0};
     uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
     struct kern kk;
-    kern_init(&kk, out);
+    kern_init(&kk, 1, &out);
     emit(&kk, OP(SREG, 20, 0, 0, 0, LSI_SREG_GLOBAL_ID_X));
     emit(&kk, OP(MADI, 22, 0, 20, 0, 4));
     unsigned flagged = emit(&kk, OP(ATOM_ADD_I32, 2, 22, 20, 0, 0));
