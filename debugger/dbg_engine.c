@@ -466,11 +466,44 @@ static int mk_continues_line(struct dbg_session *s, uint32_t m, uint32_t line) {
   return preds > 0;
 }
 
+/* Where inlined call idx starts: the first statement of its own (its
+ * arguments are passed by then), else, for a call that is all inside one
+ * statement of its caller, that statement; UINT32_MAX when it has no code. */
+static uint32_t call_entry(struct dbg_session *s, uint32_t idx) {
+  uint32_t best = UINT32_MAX, first = UINT32_MAX;
+  for (uint32_t m = 0; s->dbg->pc_inl && m < s->dbg->nmk; m++) {
+    uint32_t pc = s->dbg->mk[m].pc_begin;
+    if (pc < s->k->ninsns && s->dbg->pc_inl[pc] == idx + 1 && pc < best) best = pc;
+  }
+  for (uint32_t pc = 0; best == UINT32_MAX && s->dbg->pc_inl && pc < s->k->ninsns; pc++)
+    if (s->dbg->pc_inl[pc] == idx + 1) {
+      const struct cc_microkernel *m = mk_at(s, pc);
+      first = m ? m->pc_begin : UINT32_MAX;
+      break;
+    }
+  return best != UINT32_MAX ? best : first;
+}
+
+/* Is pc where a call of the inlined function name starts? */
+static int fn_entry_at(struct dbg_session *s, const char *name, uint32_t pc) {
+  for (uint32_t idx = 0; idx < s->dbg->ninl; idx++)
+    if (!strcmp(s->dbg->inl[idx].func, name) && call_entry(s, idx) == pc) return 1;
+  return 0;
+}
+
 static void bp_bind(struct dbg_session *s) {
   if (!s->k) return;
   memset(s->bpset, 0, s->k->ninsns + 1);
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
+    /* a function inlined into the kernel: where each of its calls starts */
+    for (uint32_t idx = 0; b->enabled && !b->line && idx < s->dbg->ninl; idx++) {
+      if (strcmp(s->dbg->inl[idx].func, b->kernel)) continue;
+      uint32_t pc = call_entry(s, idx);
+      if (pc == UINT32_MAX) continue;
+      s->bpset[pc] = 1;
+      b->bound = 1;
+    }
     if (!b->enabled || !b->line) continue;
     if (b->file[0] && strcmp(base(b->file), base(s->file))) continue;
     b->bound = 1;
@@ -506,6 +539,7 @@ static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
   if (!m || m->pc_begin != pc) return NULL;
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
+    if (b->enabled && !b->line && fn_entry_at(s, b->kernel, pc)) return b;
     if (!b->enabled || !b->line) continue;
     uint32_t best = dbg_bp_line(s, b);
     if (best && mk_at_line(s, m, best)) return b;
