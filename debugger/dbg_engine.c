@@ -507,6 +507,11 @@ static void bp_bind(struct dbg_session *s) {
     if (!b->enabled || !b->line) continue;
     if (b->file[0] && strcmp(base(b->file), base(s->file))) continue;
     b->bound = 1;
+    if (s->nlines && b->line > s->nlines && !b->warned) {
+      fprintf(s->out, "Breakpoint %d: line %u is past the end of %s (%u lines).\n", b->id, b->line,
+              base(s->file), s->nlines);
+      b->warned = 1;
+    }
     uint32_t best = dbg_bp_line(s, b);
     if (!best) continue;
     /* a loop's own line (for/while) stops once, as the loop starts; a while
