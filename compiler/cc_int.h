@@ -220,6 +220,9 @@ int cc_demangle(const char *mangled, char *name, size_t namelen, struct cc_mpara
  * with substitutions as clang writes them. Returns 0, or -1 if out is too
  * small or a type does not parse. */
 int cc_mangle(const char *name, const char *const *types, unsigned n, char *out, size_t outlen);
+/* Bytes of an Itanium builtin type code ('i' 4, 'h' 1, ...); 0 for void
+ * and the codes builtins never use. */
+unsigned cc_builtin_size(char c);
 
 /* xcall.c: a call instruction */
 void xl_call(struct xl *x, LLVMValueRef inst);

@@ -27,7 +27,7 @@ struct mstate {
 };
 
 /* Bytes of a builtin type code; 0 for void and the types builtins never use. */
-static unsigned builtin_size(char c) {
+unsigned cc_builtin_size(char c) {
   switch (c) {
   case 'c':
   case 'a':
@@ -48,7 +48,7 @@ static unsigned builtin_size(char c) {
 }
 
 static int is_builtin(const char *s) {
-  return builtin_size(*s) || *s == 'v' || (s[0] == 'D' && s[1] == 'h');
+  return cc_builtin_size(*s) || *s == 'v' || (s[0] == 'D' && s[1] == 'h');
 }
 
 static int add_sub(struct mstate *m, const struct cc_mparam *p) {
@@ -97,7 +97,7 @@ static int parse_type(struct mstate *m, struct cc_mparam *p) {
     size_t n = *s == 'D' ? 2 : 1;
     memcpy(p->full, s, n);
     memcpy(p->scalar, s, n);
-    p->elem_size = *s == 'D' ? 2 : builtin_size(*s);
+    p->elem_size = *s == 'D' ? 2 : cc_builtin_size(*s);
     m->s += n;
     return 1;
   }

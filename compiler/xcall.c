@@ -53,27 +53,6 @@ static void mov_leaves(struct xl *x, uint32_t d, uint32_t s, unsigned n) {
     xl_emit(x, LSI_MOV, d + i, s + i, 0, 0, 0, 0);
 }
 
-/* Bytes of a builtin type code (the element type of an atomic). */
-static unsigned builtin_size(char c) {
-  switch (c) {
-  case 'c':
-  case 'a':
-  case 'h':
-  case 'b': return 1;
-  case 's':
-  case 't': return 2;
-  case 'i':
-  case 'j':
-  case 'f': return 4;
-  case 'l':
-  case 'm':
-  case 'd':
-  case 'x':
-  case 'y': return 8;
-  default: return 0;
-  }
-}
-
 /* ---- helpers ---- */
 
 static void collect_args(struct xl *x, LLVMValueRef I, uint32_t **regs, unsigned *n) {
@@ -751,7 +730,7 @@ static int atomic_call(struct xl *x, LLVMValueRef I, const char *mangled) {
     }
     return 1;
   }
-  unsigned sz = builtin_size(code);
+  unsigned sz = cc_builtin_size(code);
   int isfp = code == 'f' || code == 'd', sgn = code == 'i' || code == 'l';
   if (sz != 4 && sz != 8) xl_fail(x, "atomic '%s' on this type is not supported", mangled);
   unsigned off = sz == 8 ? (unsigned)(LSI_ATOM_ADD_I64 - LSI_ATOM_ADD_I32) : 0;
@@ -840,7 +819,7 @@ static int convert_call(struct xl *x, LLVMValueRef I, const char *mangled) {
   char sc = ps[0].scalar[0];
   int sfp = sc == 'f' || sc == 'd',
       ssgn = sc == 'c' || sc == 'a' || sc == 's' || sc == 'i' || sc == 'l';
-  unsigned sbits = builtin_size(sc) * 8;
+  unsigned sbits = cc_builtin_size(sc) * 8;
   if (!sbits) xl_fail(x, "unsupported conversion '%s'", mangled);
   unsigned dbits = types[di].bits;
   int dfp = types[di].fp, dsgn = types[di].sgn;

@@ -32,7 +32,7 @@ static void usage(void) {
 }
 
 /* The .icd of the build tree this binary belongs to, else the installed one. */
-static void set_vendors(void) {
+void cli_set_vendors(void) {
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 64);
   if (n > 0) {
@@ -225,7 +225,7 @@ int cli_debug_host(int argc, char **argv) {
     snprintf(fdstr, sizeof(fdstr), "%d", sv[1]);
     setenv("LOCKSTEP_DEBUG_FD", fdstr, 1);
     if (*dirs) setenv("LOCKSTEP_DEBUG_DIRS", dirs, 1);
-    set_vendors();
+    cli_set_vendors();
     if (batch) fclose(in);
     /* Ctrl-C at the terminal reaches the whole process group: it is the
      * debugger's (it pauses a kernel), so the program ignores it */

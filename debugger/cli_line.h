@@ -1,6 +1,6 @@
 /*
  * cli_line.h - line input for the `lockstep debug` prompt (cli_line.c) and
- * the host-program front end (cli_host.c). Nothing here knows debugger
+ * the host-program front ends (cli_host.c, dap.c). Nothing here knows debugger
  * commands or the protocol.
  */
 #ifndef LOCKSTEP_DEBUGGER_CLI_LINE_H
@@ -25,5 +25,9 @@ int cli_sigint_take(void);
 
 /* `lockstep debug [options] -- PROGRAM ARGS...` (cli_host.c). */
 int cli_debug_host(int argc, char **argv);
+/* Points OCL_ICD_VENDORS at the .icd of the build tree this binary belongs
+ * to, else the installed one (the host programs the debugger and the DAP
+ * adapter start). */
+void cli_set_vendors(void);
 
 #endif

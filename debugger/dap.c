@@ -24,6 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "debugger/cli_line.h"
+
 #define MAX_BODY   (16u << 20)
 #define MAX_HEADER 8192
 
@@ -124,24 +126,6 @@ static void bad_input(const char *what, const char *detail) {
 
 /* ---- the host program ---- */
 
-static void set_vendors(void) {
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 64);
-  if (n > 0) {
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-      strcpy(slash, "/vendors/lockstep.icd");
-      if (!access(exe, R_OK)) {
-        setenv("OCL_ICD_VENDORS", exe, 1);
-        return;
-      }
-    }
-  }
-  if (!access("/etc/OpenCL/vendors/lockstep.icd", R_OK))
-    setenv("OCL_ICD_VENDORS", "/etc/OpenCL/vendors/lockstep.icd", 1);
-}
-
 /* 1 when program names something we can execute (relative to cwd). */
 static int runnable(const char *program, const char *cwd) {
   char path[4096];
@@ -224,7 +208,7 @@ int dap_spawn(const char *program, const struct js *args, const struct js *env, 
     snprintf(fd, sizeof(fd), "%d", sv[1]);
     setenv("LOCKSTEP_DEBUG_FD", fd, 1);
     if (dirs[0]) setenv("LOCKSTEP_DEBUG_DIRS", dirs, 1);
-    set_vendors();
+    cli_set_vendors();
     execvp(program, argv);
     fprintf(stderr, "lockstep dap: cannot run %s: %s\n", program, strerror(errno));
     _exit(127);

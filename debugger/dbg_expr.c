@@ -368,6 +368,15 @@ static int swizzle(const char *f, unsigned count, int *idx) {
   return k;
 }
 
+/* A name (letters, digits, '_') after white space, at most cap-1 of it. */
+static void read_name(struct P *p, char *buf, size_t cap) {
+  size_t n = 0;
+  ws(p);
+  while (n + 1 < cap && (isalnum((unsigned char)*p->s) || *p->s == '_'))
+    buf[n++] = *p->s++;
+  buf[n] = 0;
+}
+
 static struct dbg_val postfix(struct P *p, struct dbg_val v) {
   for (;;) {
     if (p->failed) return v;
@@ -395,12 +404,8 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         fail(p, "%s", "cannot subscript something that is not an array or pointer");
       }
     } else if (eat(p, "->")) {
-      ws(p);
       char f[64];
-      int n = 0;
-      while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_'))
-        f[n++] = *p->s++;
-      f[n] = 0;
+      read_name(p, f, sizeof(f));
       struct dbg_val pv = rv(p, v);
       if (p->failed) return v;
       if (pv.kind != DBG_PTR || pv.ekind != DBG_STRUCT) {
@@ -412,12 +417,8 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
       if (!field_of(p, &sv, f, &e)) return v;
       v = e;
     } else if (eat(p, ".")) {
-      ws(p);
       char f[64];
-      int n = 0;
-      while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_'))
-        f[n++] = *p->s++;
-      f[n] = 0;
+      read_name(p, f, sizeof(f));
       if (v.kind == DBG_STRUCT) {
         struct dbg_val e;
         if (!field_of(p, &v, f, &e)) return v;
@@ -571,10 +572,7 @@ static struct dbg_val primary(struct P *p) {
   }
   if (isalpha((unsigned char)*p->s) || *p->s == '_') {
     char name[64];
-    int n = 0;
-    while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_'))
-      name[n++] = *p->s++;
-    name[n] = 0;
+    read_name(p, name, sizeof(name));
     if (!strcmp(name, "sizeof")) return sizeof_of(p);
     if (eat(p, "(")) {
       struct dbg_val a = mk_int(0, 1, 4);

@@ -204,9 +204,10 @@ void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uin
 static uint64_t sub_group_sreg(struct simt_cu *cu, struct simt_warp *w, unsigned lane, unsigned s) {
   const struct dev_launch *l = cu->run->l;
   uint64_t sw = cu->run->sg_W ? cu->run->sg_W : cu->run->W;
-  uint64_t llid = (uint64_t)w->index * cu->run->W + lane, first = llid / sw * sw;
+  uint64_t llid = (uint64_t)w->index * cu->run->W + lane;
+  uint64_t sg = cu->run->sg_W ? llid / sw : w->index, first = sg * sw; /* no division per lane */
   switch (s) {
-  case LSI_SREG_SUB_GROUP_ID: return llid / sw;
+  case LSI_SREG_SUB_GROUP_ID: return sg;
   case LSI_SREG_SUB_GROUP_LOCAL_ID: return llid - first;
   case LSI_SREG_SUB_GROUP_SIZE: return cu->nitems - first < sw ? cu->nitems - first : sw;
   case LSI_SREG_MAX_SUB_GROUP_SIZE: { /* the dispatch's: a smaller enqueued group fills one warp */
