@@ -114,8 +114,8 @@ int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, c
 /* Formats a value (hex when fmt == 'x'). */
 void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf, size_t len);
 /* Parses a C type name into a value's type fields; 0 if unknown. Struct
- * types (and arrays of and pointers to them) need env's type hook. */
-int dbg_type_parse(const char *type, struct dbg_val *v);
+ * types (and arrays of and pointers to them) need env's type hook (env may
+ * be NULL: no structs). */
 int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val *v);
 
 #endif

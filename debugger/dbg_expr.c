@@ -103,10 +103,6 @@ static const struct cc_type *struct_type(const struct dbg_env *env, const char *
   return env && env->type ? env->type(env->ctx, t) : NULL;
 }
 
-int dbg_type_parse(const char *type, struct dbg_val *v) {
-  return dbg_type_resolve(NULL, type, v);
-}
-
 int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val *v) {
   char t[128];
   const struct cc_type *st;

@@ -46,7 +46,6 @@ struct simt_dbg {
   uint8_t *argbuf;
   uint64_t nitems;
   struct dbg_group *groups;
-  unsigned passes; /* full-speed passes issued */
   /* sub-group functions of kernel sg_k (sg_at: by pc), the stop table that
    * adds them to the caller's, and whether a sub-group is being gathered */
   const struct lsi_kernel *sg_k;
