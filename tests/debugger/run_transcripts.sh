@@ -1,7 +1,8 @@
 #!/bin/bash
 # Transcript tests of `lockstep debug`: each NAME.inp is a command file run in
-# batch mode against NAME.cl (and NAME.spec, NAME.args for the launch); the
-# output must equal NAME.ref.
+# batch mode against NAME.cl (and NAME.spec, NAME.args for the launch;
+# NAME.env, when present, holds VAR=VALUE words on one line for the run, e.g.
+# LOCKSTEP_WARP_WIDTH=4); the output must equal NAME.ref.
 set -u
 # One worker thread: a full-speed pass then runs work-groups one after the
 # other, so where it stops (and the lists `info workitems` shows) is the
