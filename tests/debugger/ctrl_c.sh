@@ -193,7 +193,9 @@ terminal() { # name result-line debug-arguments...
   mkfifo "$tmp/stdin"
   exec 3<>"$tmp/stdin"
   : >"$tmp/out"
-  (cd "$here" && exec setsid script -qfec "${asan[*]} '$build/lockstep' debug $*" /dev/null \
+  # script(1) starts the command through $SHELL -c: exec, so that no shell
+  # (which a ^C would kill) stands between script and the debugger
+  (cd "$here" && exec setsid script -qfec "exec ${asan[*]} '$build/lockstep' debug $*" /dev/null \
     >"$tmp/out" 2>&1 <"$tmp/stdin") &
   pid=$!
   if prompts 1; then
