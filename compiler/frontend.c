@@ -25,7 +25,7 @@
 
 extern char **environ;
 
-#define CC_FORMAT_VERSION "4"
+#define CC_FORMAT_VERSION "5"
 
 const char *cc_version(void) {
   return "lockstep-cc " LOCKSTEP_VERSION " llvm " LOCKSTEP_LLVM_VERSION " fmt " CC_FORMAT_VERSION;
@@ -482,6 +482,14 @@ int cc_build(const char *source, const char *filename, const char *options,
   /* The link step sees the build options that matter to it. */
   rc = cc_translate_build(&bc, options, out, log);
   free(bc.data);
+  /* a program built with -g carries its source, so a program made from its
+   * binary can still be shown and edited under the debugger */
+  struct cc_options o;
+  char e[256];
+  if (rc == CC_OK && cc_options_parse(options, 0, &o, e, sizeof(e)) == CC_OK) {
+    if (o.debug) (*out)->source = strdup(source);
+    cc_options_free(&o);
+  }
   if (rc == CC_OK && use_cache) {
     uint8_t *bin;
     size_t blen;

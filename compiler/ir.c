@@ -472,5 +472,6 @@ void cc_program_free(struct lsi_program *p) {
   for (uint32_t i = 0; i < p->nfiles; i++)
     free(p->files[i]);
   free(p->files);
+  free(p->source);
   free(p);
 }

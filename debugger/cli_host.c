@@ -169,6 +169,141 @@ static char *next_command(FILE *in, int batch) {
   }
 }
 
+/* Is the first word of t a form of verb (at least min letters)? */
+static int is_verb(const char *t, const char *verb, size_t min) {
+  size_t n = strcspn(t, " \t/");
+  return n >= min && n <= strlen(verb) && !strncmp(t, verb, n);
+}
+
+/* Commands that outlive a run of the program: the breakpoints and settings
+ * a `run` after the program exited replays, in order, before it runs. */
+struct sticky {
+  char **cmds;
+  int n, cap;
+};
+
+static int sticky_add(struct sticky *k, const char *t) {
+  const char *arg = t + strcspn(t, " \t");
+  arg += strspn(arg, " \t");
+  if (!(is_verb(t, "break", 1) || is_verb(t, "tbreak", 2) || is_verb(t, "delete", 1) ||
+        is_verb(t, "enable", 2) || is_verb(t, "disable", 3) || is_verb(t, "directory", 3) ||
+        (is_verb(t, "set", 3) && (!strncmp(arg, "pass", 4) || !strncmp(arg, "watchdog", 8)))))
+    return 0;
+  if (k->n == k->cap) {
+    int cap = k->cap ? k->cap * 2 : 16;
+    char **c = realloc(k->cmds, (size_t)cap * sizeof(char *));
+    if (!c) return 1;
+    k->cmds = c;
+    k->cap = cap;
+  }
+  k->cmds[k->n] = strdup(t);
+  if (k->cmds[k->n]) k->n++;
+  return 1;
+}
+
+/*
+ * Runs the program once, relaying until its library hangs up. again: NULL
+ * for the first run; else the command (`run` or `start`) that follows the
+ * replay of keep's commands, whose output is not shown. Sticky commands the
+ * user gives are added to keep. Returns 1 when the user quit (the program
+ * was killed), 0 when it ended (*status), -1 when it could not start.
+ */
+static int run_program(char **prog, const char *dirs, FILE *in, int batch, struct sticky *keep,
+                       const char *again, int *status) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+    perror("lockstep debug: socketpair");
+    return -1;
+  }
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0) {
+    perror("lockstep debug: fork");
+    close(sv[0]);
+    close(sv[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    close(sv[0]);
+    char fdstr[16];
+    snprintf(fdstr, sizeof(fdstr), "%d", sv[1]);
+    setenv("LOCKSTEP_DEBUG_FD", fdstr, 1);
+    if (*dirs) setenv("LOCKSTEP_DEBUG_DIRS", dirs, 1);
+    cli_set_vendors();
+    if (batch) fclose(in);
+    /* Ctrl-C at the terminal reaches the whole process group: it is the
+     * debugger's (it pauses a kernel), so the program ignores it */
+    signal(SIGINT, SIG_IGN);
+    execvp(prog[0], prog);
+    fprintf(stderr, "lockstep debug: cannot run %s: %s\n", prog[0], strerror(errno));
+    _exit(127);
+  }
+  close(sv[1]);
+  struct relay r = {.fd = sv[0], .state = IN_HOST};
+  int killed = 0, replay = again ? 0 : -1; /* the next of keep's commands to replay */
+  for (char *line; (line = relay_line(&r)); free(line)) {
+    size_t n = strlen(line);
+    if (!strncmp(line, "out ", 4) || !strcmp(line, "out")) {
+      if (replay >= 0) continue; /* what the replayed commands say */
+      printf("%s\n", line + (n > 3 ? 4 : 3));
+      fflush(stdout);
+    } else if (!strcmp(line, "prompt")) {
+      r.state = IN_ENGINE; /* once the command is sent */
+      r.want_pause = r.pause_sent = 0;
+      char *cmd;
+      if (replay >= 0 && replay < keep->n) {
+        cmd = strdup(keep->cmds[replay++]);
+      } else if (replay >= 0) {
+        cmd = strdup(again);
+        replay = -1;
+      } else {
+        cmd = next_command(in, batch);
+        if (!cmd) {
+          kill(pid, SIGKILL);
+          killed = 1;
+          free(line);
+          break;
+        }
+        sticky_add(keep, cmd + strspn(cmd, " \t"));
+      }
+      int bad = !cmd || send_line(sv[0], "cmd", cmd);
+      free(cmd);
+      if (bad) {
+        free(line);
+        break;
+      }
+    } else if (!strcmp(line, "sync")) {
+      fflush(stdout);
+      if (send_line(sv[0], "ack", "")) {
+        free(line);
+        break;
+      }
+    } else if (!strncmp(line, "running ", 8)) {
+      r.state = IN_KERNEL;
+      r.epoch = (unsigned)strtoul(line + 8, NULL, 10);
+      r.pause_sent = 0;
+      if (r.want_pause) ctrl_c(&r);
+      r.want_pause = 0;
+    } else if (!strcmp(line, "host")) {
+      int noted = r.want_pause;
+      r.state = IN_HOST;
+      r.want_pause = r.pause_sent = 0;
+      if (noted) ctrl_c(&r);
+    } else if (!strncmp(line, "gone ", 5)) {
+      /* a hit deleted a temporary breakpoint: a replay deletes it too */
+      char del[32];
+      snprintf(del, sizeof(del), "delete %d", atoi(line + 5));
+      sticky_add(keep, del);
+    } /* "hello" and lines of later protocol versions need nothing here */
+  }
+  free(r.buf);
+  close(sv[0]);
+  *status = 0;
+  while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+    ;
+  return killed;
+}
+
 int cli_debug_host(int argc, char **argv) {
   const char *batch = NULL;
   size_t dirlen = 1;
@@ -205,86 +340,16 @@ int cli_debug_host(int argc, char **argv) {
     free(dirs);
     return 1;
   }
-  int sv[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
-    perror("lockstep debug: socketpair");
-    free(dirs);
-    return 1;
-  }
-  fflush(stdout);
   cli_sigint_install();
-  pid_t pid = fork();
-  if (pid < 0) {
-    perror("lockstep debug: fork");
-    free(dirs);
-    return 1;
-  }
-  if (pid == 0) {
-    close(sv[0]);
-    char fdstr[16];
-    snprintf(fdstr, sizeof(fdstr), "%d", sv[1]);
-    setenv("LOCKSTEP_DEBUG_FD", fdstr, 1);
-    if (*dirs) setenv("LOCKSTEP_DEBUG_DIRS", dirs, 1);
-    cli_set_vendors();
-    if (batch) fclose(in);
-    /* Ctrl-C at the terminal reaches the whole process group: it is the
-     * debugger's (it pauses a kernel), so the program ignores it */
-    signal(SIGINT, SIG_IGN);
-    execvp(prog[0], prog);
-    fprintf(stderr, "lockstep debug: cannot run %s: %s\n", prog[0], strerror(errno));
-    _exit(127);
-  }
-  free(dirs);
-  close(sv[1]);
-  struct relay r = {.fd = sv[0], .state = IN_HOST};
-  int killed = 0;
-  for (char *line; (line = relay_line(&r)); free(line)) {
-    size_t n = strlen(line);
-    if (!strncmp(line, "out ", 4) || !strcmp(line, "out")) {
-      printf("%s\n", line + (n > 3 ? 4 : 3));
-      fflush(stdout);
-    } else if (!strcmp(line, "prompt")) {
-      r.state = IN_ENGINE; /* once the command is sent */
-      r.want_pause = r.pause_sent = 0;
-      char *cmd = next_command(in, batch != NULL);
-      if (!cmd) {
-        kill(pid, SIGKILL);
-        killed = 1;
-        free(line);
-        break;
-      }
-      int bad = send_line(sv[0], "cmd", cmd);
-      free(cmd);
-      if (bad) {
-        free(line);
-        break;
-      }
-    } else if (!strcmp(line, "sync")) {
-      fflush(stdout);
-      if (send_line(sv[0], "ack", "")) {
-        free(line);
-        break;
-      }
-    } else if (!strncmp(line, "running ", 8)) {
-      r.state = IN_KERNEL;
-      r.epoch = (unsigned)strtoul(line + 8, NULL, 10);
-      r.pause_sent = 0;
-      if (r.want_pause) ctrl_c(&r);
-      r.want_pause = 0;
-    } else if (!strcmp(line, "host")) {
-      int noted = r.want_pause;
-      r.state = IN_HOST;
-      r.want_pause = r.pause_sent = 0;
-      if (noted) ctrl_c(&r);
-    } /* "hello" and lines of later protocol versions need nothing here */
-  }
-  free(r.buf);
-  close(sv[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
+  struct sticky keep = {0};
   int ret = 0;
-  if (!killed) {
+  for (const char *again = NULL;;) {
+    int status, killed = run_program(prog, dirs, in, batch != NULL, &keep, again, &status);
+    if (killed < 0) {
+      ret = 1;
+      break;
+    }
+    if (killed) break;
     fflush(stdout);
     if (WIFEXITED(status)) {
       printf("[program exited with code %d]\n", WEXITSTATUS(status));
@@ -293,12 +358,27 @@ int cli_debug_host(int argc, char **argv) {
       printf("[program killed by signal %d]\n", WTERMSIG(status));
       ret = 1;
     }
-    /* what is left of a command file runs against no program */
-    for (char *cmd; (cmd = next_command(in, batch != NULL));) {
-      printf("The program is not being run.\n");
+    /* no program: `run` or `start` runs it again; breakpoint commands wait
+     * for that run */
+    again = NULL;
+    for (char *cmd; !again && (cmd = next_command(in, batch != NULL));) {
+      const char *t = cmd + strspn(cmd, " \t");
+      if (is_verb(t, "run", 1) || is_verb(t, "start", 5)) {
+        again = t[0] == 's' ? "start" : "run";
+      } else if (sticky_add(&keep, t)) {
+        printf("The program is not being run; this takes effect when it runs again.\n");
+      } else {
+        printf("The program is not being run.\n");
+      }
+      fflush(stdout);
       free(cmd);
     }
+    if (!again) break;
   }
+  for (int k = 0; k < keep.n; k++)
+    free(keep.cmds[k]);
+  free(keep.cmds);
+  free(dirs);
   fflush(stdout);
   if (batch) fclose(in);
   cli_history_free();

@@ -38,6 +38,10 @@ int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs);
  * launch at the next statement of the item running (a pause). */
 typedef int (*dbg_poll_fn)(void *ctx);
 void dbg_set_interrupt(struct dbg_session *s, dbg_poll_fn poll, void *ctx);
+/* Told the id of each temporary breakpoint a hit deleted (a front end that
+ * runs the program again replays the breakpoint commands: it deletes it). */
+typedef void (*dbg_gone_fn)(int id);
+void dbg_set_temp_gone(struct dbg_session *s, dbg_gone_fn gone);
 /* The build options of the program the next launches come from (`edit`
  * rebuilds it with these and -g); NULL for none. */
 void dbg_set_build_options(struct dbg_session *s, const char *options);

@@ -61,6 +61,10 @@ void dbg_set_interrupt(struct dbg_session *s, dbg_poll_fn poll, void *ctx) {
   s->ictx = ctx;
 }
 
+void dbg_set_temp_gone(struct dbg_session *s, dbg_gone_fn gone) {
+  s->temp_gone = gone;
+}
+
 void dbg_set_build_options(struct dbg_session *s, const char *options) {
   free(s->options);
   s->options = options ? strdup(options) : NULL;
@@ -664,6 +668,14 @@ static void bp_each(struct dbg_session *s, const char *arg, int what) {
   bp_bind(s);
 }
 
+/* Deletes temporary breakpoint id, which was hit. */
+static void bp_delete(struct dbg_session *s, int id) {
+  char t[16];
+  snprintf(t, sizeof(t), "%d", id);
+  bp_each(s, t, 0);
+  if (s->temp_gone) s->temp_gone(id);
+}
+
 static void bp_info(struct dbg_session *s) {
   if (!s->nbp) {
     fprintf(s->out, "No breakpoints.\n");
@@ -1131,11 +1143,7 @@ static void report(struct dbg_session *s, int rc) {
              b ? b->id : 0);
     if (b) b->hits++;
     where(s, why);
-    if (b && b->temp) {
-      char id[16];
-      snprintf(id, sizeof(id), "%d", b->id);
-      bp_each(s, id, 0);
-    }
+    if (b && b->temp) bp_delete(s, b->id);
   } else if (rc == ST_WATCH) {
     struct bp *b = NULL;
     for (int i = 0; i < s->nbp; i++)
@@ -1298,6 +1306,11 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
   if (!c) c = s->dbg ? s->dbg->line_first : 1;
   uint32_t a = last ? c : c > 5 ? c - 5 : 1;
   if (!last) last = a + 9;
+  if (!s->nlines) {
+    fprintf(s->out, "No source for %s: its program was made from a binary built without -g.\n",
+            base(s->file));
+    return;
+  }
   if (a > s->nlines) {
     fprintf(s->out, "Line number %u out of range; %s has %u lines.\n", c, base(s->file), s->nlines);
     return;
@@ -1530,6 +1543,7 @@ static int entry_if(struct dbg_session *s) {
       if (bad) fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
       if (bad || (v.kind == DBG_FLT ? v.f != 0 : v.i != 0)) {
         b->hits++;
+        if (b->temp) bp_delete(s, b->id);
         return ST_ENTRY;
       }
       s->focus = save;
@@ -1594,6 +1608,10 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
       s->bps[i].hits++;
     }
   if (entry) conds = 0;
+  for (int i = s->nbp - 1; i >= 0; i--) /* temporary ones that stop here are done */
+    if (s->bps[i].temp && s->bps[i].enabled && !s->bps[i].line && !s->bps[i].cond[0] &&
+        !strcmp(s->bps[i].kernel, s->k->name))
+      bp_delete(s, s->bps[i].id);
   int rc = ST_NONE, kind = 0;
   if (s->machine) {
     /* a front end that asked for records may change breakpoints first and

@@ -57,6 +57,7 @@ struct dbg_session {
   dbg_poll_fn interrupt; /* a front end asks to pause a running launch */
   void *ictx;
   int paused; /* it did: the item running stops at its next statement */
+  dbg_gone_fn temp_gone;
   int stop_entry;
   int host_mode, stopped; /* stopped: this launch has prompted */
   char *dirs[MAX_DIRS];

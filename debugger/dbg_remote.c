@@ -173,6 +173,15 @@ static int remote_interrupt(void *ctx) {
   return hit;
 }
 
+/* dbg_gone_fn: `gone N` tells the front end a hit deleted temporary
+ * breakpoint N. */
+static void remote_temp_gone(int id) {
+  char msg[32];
+  if (detached) return;
+  snprintf(msg, sizeof(msg), "gone %d\n", id);
+  send_all(msg, strlen(msg));
+}
+
 static void connect_once(void) {
   const char *v = getenv("LOCKSTEP_DEBUG_FD");
   if (!v || !*v) return;
@@ -189,6 +198,7 @@ static void connect_once(void) {
   if (!sess) return;
   dbg_set_host_mode(sess, 1);
   dbg_set_interrupt(sess, remote_interrupt, NULL);
+  dbg_set_temp_gone(sess, remote_temp_gone);
   const char *dirs = getenv("LOCKSTEP_DEBUG_DIRS");
   if (dirs) {
     char *copy = strdup(dirs), *save = NULL;

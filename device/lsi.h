@@ -220,6 +220,7 @@ struct lsi_program {
   uint8_t *data_init; /* data_size bytes of initial contents */
   uint32_t nfiles;
   char **files; /* source file names for lsi_line.file */
+  char *source; /* built with debug tables: the source text, else NULL */
 };
 
 #endif

@@ -579,7 +579,7 @@ static cl_int ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim, co
     if (dbg_remote_active()) {
       /* under `lockstep debug`: the device thread runs it under the engine;
        * the retained kernel keeps the program and its source alive */
-      p->dbg_src.source = p->source;
+      p->dbg_src.source = p->source ? p->source : p->lsi->source;
       p->dbg_src.options = p->options;
       cmd->launch_fn = dbg_remote_launch;
       cmd->launch_arg = &p->dbg_src;

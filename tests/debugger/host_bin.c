@@ -1,0 +1,111 @@
+/*
+ * host_bin.c - an ordinary OpenCL host program that ships its kernel as a
+ * program binary, for debugger tests.
+ *   host_bin save KERNEL.cl OUT.bin OPTIONS   builds KERNEL.cl with OPTIONS and
+ *                                             writes CL_PROGRAM_BINARIES to OUT.bin
+ *   host_bin load IN.bin                      creates the program from IN.bin and
+ *                                             runs `k(__global int *out, __global
+ *                                             int *in)` over 8 work-items in groups
+ *                                             of 4 with in[i] = i, then prints out
+ * It knows nothing about the debugger and must stay that way.
+ */
+#include "util/host_util.h"
+
+#define CHECK LSH_CHECK
+const char *lsh_prog = "host_bin";
+
+static unsigned char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "%s: cannot open %s\n", lsh_prog, path);
+    exit(1);
+  }
+  static unsigned char buf[1 << 20];
+  *len = fread(buf, 1, sizeof buf - 1, f);
+  buf[*len] = 0;
+  fclose(f);
+  return buf;
+}
+
+static void build(cl_program p, cl_device_id dev, const char *options) {
+  if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
+    char log[8192] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "%s: build failed:\n%s\n", lsh_prog, log);
+    exit(1);
+  }
+}
+
+static int save(cl_context ctx, cl_device_id dev, const char *cl, const char *out,
+                const char *options) {
+  size_t len;
+  const char *src = (const char *)slurp(cl, &len);
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  CHECK(err);
+  build(p, dev, options);
+  size_t size;
+  CHECK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+  unsigned char *bin = malloc(size);
+  CHECK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL));
+  FILE *f = fopen(out, "wb");
+  if (!f || fwrite(bin, 1, size, f) != size || fclose(f)) {
+    fprintf(stderr, "%s: cannot write %s\n", lsh_prog, out);
+    return 1;
+  }
+  free(bin);
+  clReleaseProgram(p);
+  return 0;
+}
+
+static int load(cl_context ctx, cl_device_id dev, const char *in_path) {
+  size_t len, gs = 8, ls = 4;
+  const unsigned char *bin = slurp(in_path, &len);
+  cl_int err, st;
+  cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, &bin, &st, &err);
+  CHECK(err);
+  CHECK(st);
+  build(p, dev, "");
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+  CHECK(err);
+  int in[64], out[8] = {0};
+  for (int i = 0; i < 64; i++)
+    in[i] = i;
+  cl_mem din = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+  CHECK(err);
+  cl_mem dout =
+      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof out, out, &err);
+  CHECK(err);
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  CHECK(err);
+  CHECK(clSetKernelArg(k, 0, sizeof dout, &dout));
+  CHECK(clSetKernelArg(k, 1, sizeof din, &din));
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gs, &ls, 0, NULL, NULL));
+  CHECK(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+  printf("out:");
+  for (size_t i = 0; i < gs; i++)
+    printf(" %d", out[i]);
+  printf("\n");
+  clReleaseKernel(k);
+  clReleaseMemObject(din);
+  clReleaseMemObject(dout);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  int is_save = argc == 5 && !strcmp(argv[1], "save");
+  if (!is_save && !(argc == 3 && !strcmp(argv[1], "load"))) {
+    fprintf(stderr, "usage: %s save KERNEL.cl OUT.bin OPTIONS | %s load IN.bin\n", lsh_prog,
+            lsh_prog);
+    return 2;
+  }
+  cl_device_id dev = lsh_device();
+  cl_int err;
+  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  CHECK(err);
+  int rc = is_save ? save(ctx, dev, argv[2], argv[3], argv[4]) : load(ctx, dev, argv[2]);
+  clReleaseContext(ctx);
+  return rc;
+}
