@@ -224,6 +224,7 @@ int cc_binary_save(const struct lsi_program *p, const struct cc_bitcode *bc, int
     for (uint32_t i = 0; i < p->nfiles; i++)
       w_str(&w, p->files[i]);
     w_str(&w, p->source); /* empty: none */
+    w_str(&w, p->options);
     w_u32(&w, p->data_size);
     w_raw(&w, p->data_init ? p->data_init : (const uint8_t *)"", p->data_init ? p->data_size : 0);
     if (!p->data_init && p->data_size)
@@ -485,9 +486,11 @@ int cc_binary_load(const uint8_t *buf, size_t len, int *kind, struct lsi_program
   for (uint32_t i = 0; i < p->nfiles; i++)
     p->files[i] = r_str(&r);
   p->source = r_str(&r);
+  p->options = r_str(&r);
   if (p->source && !p->source[0]) {
     free(p->source);
-    p->source = NULL;
+    free(p->options);
+    p->source = p->options = NULL;
   }
   p->data_size = r_count(&r, 1);
   if (p->data_size && r_need(&r, p->data_size)) {

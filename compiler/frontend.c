@@ -482,13 +482,11 @@ int cc_build(const char *source, const char *filename, const char *options,
   /* The link step sees the build options that matter to it. */
   rc = cc_translate_build(&bc, options, out, log);
   free(bc.data);
-  /* a program built with -g carries its source, so a program made from its
-   * binary can still be shown and edited under the debugger */
-  struct cc_options o;
-  char e[256];
-  if (rc == CC_OK && cc_options_parse(options, 0, &o, e, sizeof(e)) == CC_OK) {
-    if (o.debug) (*out)->source = strdup(source);
-    cc_options_free(&o);
+  /* the program carries its source and options, so one made from its binary
+   * can still be shown, rebuilt with -g and edited under the debugger */
+  if (rc == CC_OK) {
+    (*out)->source = strdup(source);
+    (*out)->options = strdup(options ? options : "");
   }
   if (rc == CC_OK && use_cache) {
     uint8_t *bin;

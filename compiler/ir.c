@@ -473,5 +473,6 @@ void cc_program_free(struct lsi_program *p) {
     free(p->files[i]);
   free(p->files);
   free(p->source);
+  free(p->options);
   free(p);
 }

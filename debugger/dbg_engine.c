@@ -1307,7 +1307,7 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
   uint32_t a = last ? c : c > 5 ? c - 5 : 1;
   if (!last) last = a + 9;
   if (!s->nlines) {
-    fprintf(s->out, "No source for %s: its program was made from a binary built without -g.\n",
+    fprintf(s->out, "No source for %s: its program was linked from compiled objects.\n",
             base(s->file));
     return;
   }

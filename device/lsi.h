@@ -220,7 +220,9 @@ struct lsi_program {
   uint8_t *data_init; /* data_size bytes of initial contents */
   uint32_t nfiles;
   char **files; /* source file names for lsi_line.file */
-  char *source; /* built with debug tables: the source text, else NULL */
+  /* built from source: its text and the build options (the debugger shows
+   * the one and rebuilds with -g from both); NULL when linked */
+  char *source, *options;
 };
 
 #endif

@@ -328,6 +328,27 @@ static char *compile_options(const char *options) {
   return s;
 }
 
+/* Under `lockstep debug`: an executable binary that carries its source but
+ * was built without -g is rebuilt from that source with its options and -g,
+ * so it debugs like a program built from source. NULL: keep the binary. */
+static struct lsi_program *debug_rebuild(const struct lsi_program *bin) {
+  if (!bin || !bin->source || !dbg_remote_active()) return NULL;
+  struct cc_options o;
+  char e[256];
+  if (cc_options_parse(bin->options, 0, &o, e, sizeof(e)) != CC_OK) return NULL;
+  int debug = o.debug;
+  cc_options_free(&o);
+  if (debug) return NULL;
+  char *opts = compile_options(bin->options), *log = NULL;
+  struct lsi_program *lsi = NULL;
+  int rc = opts ? cc_build(bin->source, PROGRAM_FILE, opts, &lsi, &log) : CC_OUT_OF_MEMORY;
+  free(opts);
+  free(log);
+  if (rc == CC_OK) return lsi;
+  cc_program_free(lsi);
+  return NULL;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
     cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
     void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data), void *user_data) {
@@ -352,6 +373,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
     struct cc_options o;
     char e[256];
     rc = cc_options_parse(options, 0, &o, e, sizeof(e));
+    struct lsi_program *rebuilt = rc == CC_OK ? debug_rebuild(program->lsi) : NULL;
     if (rc == CC_OK)
       cc_options_free(&o);
     else {
@@ -361,6 +383,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
     }
     pthread_mutex_lock(&program->lock);
     if (rc == CC_OK) {
+      if (rebuilt) set_result(program, rebuilt, NULL);
       program->status = CL_BUILD_SUCCESS;
       program->uniform_wg = uniform_for(options);
       free(program->options);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # A host program that ships its kernel as a program binary (host_bin):
-# built with -g, the binary carries the source, so under `lockstep debug`
-# the program still shows its lines, takes line breakpoints and can be
-# edited; built without -g it has no source, and `list` and `edit` say so.
+# the binary carries the source and options, so under `lockstep debug` the
+# program still shows its lines, takes line breakpoints and can be edited;
+# built without -g it is rebuilt from them with -g (every variable can be
+# printed). A program linked from a compiled object has no source to show.
 # Then `run` after the program exited.
 # The program runs from a folder without the kernel file, so the program is
 # named after its kernel. $1 is the build folder.
@@ -16,9 +17,11 @@ prog=$build/tests/debugger/host_bin
 "$prog" save "$here/edit.cl" "$tmp/g.bin" -g || fail=1
 "$prog" save "$here/edit.cl" "$tmp/nog.bin" "" || fail=1
 
-check() { # name commands expected binary
+check() { # name commands expected binary-or-kernel-file
   printf '%s' "$2" >"$tmp/$1.cmds"
-  out=$(cd "$tmp" && timeout 120 "$build/lockstep" debug -x "$1.cmds" -- "$prog" load "$4" 2>&1)
+  local mode=load
+  [ "${4%.cl}" != "$4" ] && mode=link
+  out=$(cd "$tmp" && timeout 120 "$build/lockstep" debug -x "$1.cmds" -- "$prog" $mode "$4" 2>&1)
   if diff -u <(printf '%s' "$3") <(printf '%s\n' "$out"); then
     echo "ok: $1"
   else
@@ -66,24 +69,61 @@ out: 6 38 70 102 755 931 1107 1283
 [program exited with code 0]
 ' g.bin
 
-check without_g 'break k
+# Group 0's items stop together at line 7 with i == 1 (one warp); after the
+# edit every item ends with acc = 1.
+check without_g 'break 7 if gid == 3 && i == 1
 run
-list
+list 7,7
+print acc
+info locals
+delete
 edit 7 acc = 1;
 continue
-' '(lockstep) break k
-Breakpoint 1 at kernel k
+' '(lockstep) break 7 if gid == 3 && i == 1
+Breakpoint 1 at line 7 if gid == 3 && i == 1
 (lockstep) run
-Kernel entry, k work-item (0,0,0) local (0,0,0) group (0,0,0) at k:3
-(lockstep) list
-No source for k: its program was made from a binary built without -g.
+Breakpoint 1, k work-item (3,0,0) local (3,0,0) group (0,0,0) at k:7
+7	    acc += in[gid * 8 + i];
+(lockstep) list 7,7
+7	    acc += in[gid * 8 + i];
+(lockstep) print acc
+$ = 24
+(lockstep) info locals
+gid = 3
+spare = 1
+acc = 24
+i = 1
+(lockstep) delete
 (lockstep) edit 7 acc = 1;
-Edit refused: the program'"'"'s source is not known.
+Line 7 is now:
+7	acc = 1;
+Rebuilt; the stopped work-items go on in the new code.
+(lockstep) continue
+Kernel k finished.
+out: 1 1 1 1 1 1 1 1
+[program exited with code 0]
+' nog.bin
+
+# Linked from a compiled object, the program has no one source to show; it
+# still stops on its lines and prints its variables.
+check linked 'break 7 if gid == 3 && i == 1
+run
+list 7,7
+print acc
+continue
+' '(lockstep) break 7 if gid == 3 && i == 1
+Breakpoint 1 at line 7 if gid == 3 && i == 1
+(lockstep) run
+Breakpoint 1, k work-item (3,0,0) local (3,0,0) group (0,0,0) at k:7
+(lockstep) list 7,7
+No source for k: its program was linked from compiled objects.
+(lockstep) print acc
+$ = 24
 (lockstep) continue
 Kernel k finished.
 out: 6 38 70 102 134 166 198 230
 [program exited with code 0]
-' nog.bin
+' "$here/edit.cl"
 
 # After the program exits, `run` runs it again; the breakpoint commands
 # given so far are replayed (2 keeps its number, tbreak 3, deleted by its

@@ -7,6 +7,9 @@
  *                                             runs `k(__global int *out, __global
  *                                             int *in)` over 8 work-items in groups
  *                                             of 4 with in[i] = i, then prints out
+ *   host_bin link KERNEL.cl                   the same with a program that
+ *                                             clCompileProgram and clLinkProgram
+ *                                             made from KERNEL.cl
  * It knows nothing about the debugger and must stay that way.
  */
 #include "util/host_util.h"
@@ -58,14 +61,33 @@ static int save(cl_context ctx, cl_device_id dev, const char *cl, const char *ou
   return 0;
 }
 
-static int load(cl_context ctx, cl_device_id dev, const char *in_path) {
-  size_t len, gs = 8, ls = 4;
-  const unsigned char *bin = slurp(in_path, &len);
+static cl_program from_binary(cl_context ctx, cl_device_id dev, const char *path) {
+  size_t len;
+  const unsigned char *bin = slurp(path, &len);
   cl_int err, st;
   cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, &bin, &st, &err);
   CHECK(err);
   CHECK(st);
   build(p, dev, "");
+  return p;
+}
+
+static cl_program linked(cl_context ctx, cl_device_id dev, const char *cl) {
+  size_t len;
+  const char *src = (const char *)slurp(cl, &len);
+  cl_int err;
+  cl_program obj = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  CHECK(err);
+  CHECK(clCompileProgram(obj, 1, &dev, "", 0, NULL, NULL, NULL, NULL));
+  cl_program p = clLinkProgram(ctx, 1, &dev, "", 1, &obj, NULL, NULL, &err);
+  CHECK(err);
+  clReleaseProgram(obj);
+  return p;
+}
+
+static int run(cl_context ctx, cl_device_id dev, cl_program p) {
+  size_t gs = 8, ls = 4;
+  cl_int err;
   cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
   CHECK(err);
   int in[64], out[8] = {0};
@@ -96,8 +118,9 @@ static int load(cl_context ctx, cl_device_id dev, const char *in_path) {
 
 int main(int argc, char **argv) {
   int is_save = argc == 5 && !strcmp(argv[1], "save");
-  if (!is_save && !(argc == 3 && !strcmp(argv[1], "load"))) {
-    fprintf(stderr, "usage: %s save KERNEL.cl OUT.bin OPTIONS | %s load IN.bin\n", lsh_prog,
+  int is_load = argc == 3 && !strcmp(argv[1], "load");
+  if (!is_save && !is_load && !(argc == 3 && !strcmp(argv[1], "link"))) {
+    fprintf(stderr, "usage: %s save KERNEL.cl OUT.bin OPTIONS | load IN.bin | link KERNEL.cl\n",
             lsh_prog);
     return 2;
   }
@@ -105,7 +128,9 @@ int main(int argc, char **argv) {
   cl_int err;
   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
   CHECK(err);
-  int rc = is_save ? save(ctx, dev, argv[2], argv[3], argv[4]) : load(ctx, dev, argv[2]);
+  int rc = is_save   ? save(ctx, dev, argv[2], argv[3], argv[4])
+           : is_load ? run(ctx, dev, from_binary(ctx, dev, argv[2]))
+                     : run(ctx, dev, linked(ctx, dev, argv[2]));
   clReleaseContext(ctx);
   return rc;
 }
