@@ -1173,6 +1173,7 @@ static void report(struct dbg_session *s, int rc) {
       where(s, NULL);
     }
   }
+  if (rc != ST_NONE && rc != ST_IDLE && !(rc == ST_DONE && s->finished)) dbg_display_show(s);
 }
 
 static int all_done(struct dbg_session *s) {
@@ -1364,6 +1365,10 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
   int live = s->sd != NULL;
   if (is(cmd, "break", 1) || is(cmd, "tbreak", 2)) {
     bp_add(s, arg, cmd[0] == 't');
+  } else if (is(cmd, "display", 4)) {
+    dbg_display_cmd(s, line + n, live);
+  } else if (is(cmd, "undisplay", 3) || (is(cmd, "delete", 1) && is_word(arg, "display"))) {
+    dbg_undisplay_cmd(s, cmd[0] == 'u' ? arg : arg + 7);
   } else if (is(cmd, "delete", 1)) {
     bp_each(s, arg, 0);
   } else if (is(cmd, "enable", 2)) {
@@ -1397,6 +1402,8 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
   } else if (is(cmd, "info", 1)) {
     if (is(arg, "breakpoints", 1))
       bp_info(s);
+    else if (is(arg, "display", 1))
+      dbg_display_info(s);
     else if (!live)
       fprintf(s->out, "No kernel is stopped.\n");
     else if (is(arg, "locals", 2))

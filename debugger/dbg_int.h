@@ -29,6 +29,14 @@ struct bp {
   char wold[512]; /* its value when last looked at */
 };
 
+/* An auto-display expression (dbg_display.c). */
+#define MAX_DISPLAYS 32
+struct dbg_display {
+  int id;
+  char fmt; /* a print format letter, or 0 */
+  char expr[256];
+};
+
 #define MAX_DIRS  16
 #define MAX_FILES 32
 
@@ -40,6 +48,8 @@ struct dbg_session {
   int machine; /* `mi on`: stops and launches also print records for programs */
   struct bp bps[MAX_BP];
   int nbp, next_id;
+  struct dbg_display disp[MAX_DISPLAYS];
+  int ndisp, last_disp;
   /* the launch */
   struct simt_dbg *sd;
   const struct lsi_kernel *k;
@@ -112,6 +122,14 @@ enum stop {
 };
 
 enum { SCOPE_ITEM, SCOPE_GROUP, SCOPE_ALL, SCOPE_ITEMS };
+
+/* dbg_display.c: `display[/F] [EXPR]` (live: a kernel is stopped, so
+ * show it now; returns -1 on a bad command), `undisplay [N...]`, `info
+ * display`, and what every stop shows. */
+int dbg_display_cmd(struct dbg_session *s, const char *arg, int live);
+void dbg_undisplay_cmd(struct dbg_session *s, const char *arg);
+void dbg_display_info(struct dbg_session *s);
+void dbg_display_show(struct dbg_session *s);
 
 /* dbg_engine.c */
 /* The source line an item is at (0 when it has finished). */
