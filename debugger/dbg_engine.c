@@ -422,12 +422,23 @@ static int mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, ui
   return 1;
 }
 
+/* Whether breakpoint b names the program of the launch: its file, or, for
+ * a program no file matched (named after its first kernel), any kernel of
+ * the program, so `break count:20` works whichever kernel comes first. */
+static int bp_file_match(struct dbg_session *s, const struct bp *b) {
+  if (!b->file[0] || !strcmp(base(b->file), base(s->file))) return 1;
+  const struct lsi_program *p = s->l ? s->l->prog : NULL;
+  if (!p || !p->nkernels || strcmp(s->file, p->kernels[0].name)) return 0;
+  for (uint32_t k = 0; k < p->nkernels; k++)
+    if (!strcmp(b->file, p->kernels[k].name)) return 1;
+  return 0;
+}
+
 /* The first line at or after b->line where a statement of the program's
  * file starts, over every kernel of the program (so a line in one kernel
  * never binds to a later line of another), if this kernel has it; else 0. */
 uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
-  if (!s->k || !b->line) return 0;
-  if (b->file[0] && strcmp(base(b->file), base(s->file))) return 0;
+  if (!s->k || !b->line || !bp_file_match(s, b)) return 0;
   uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
   for (uint32_t m = 0; m < s->dbg->nmk; m++)
     if (mk_start_line(s, &s->dbg->mk[m], file) == b->line && mk_at_line(s, &s->dbg->mk[m], b->line))
@@ -504,8 +515,7 @@ static void bp_bind(struct dbg_session *s) {
       s->bpset[pc] = 1;
       b->bound = 1;
     }
-    if (!b->enabled || !b->line) continue;
-    if (b->file[0] && strcmp(base(b->file), base(s->file))) continue;
+    if (!b->enabled || !b->line || !bp_file_match(s, b)) continue;
     b->bound = 1;
     if (s->nlines && b->line > s->nlines && !b->warned) {
       fprintf(s->out, "Breakpoint %d: line %u is past the end of %s (%u lines).\n", b->id, b->line,
@@ -555,7 +565,7 @@ static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
 /* A file breakpoint no program seen so far matches. */
 static int bp_pending(struct dbg_session *s, const struct bp *b) {
   if (!b->line || !b->file[0] || b->bound) return 0;
-  if (s->file && !strcmp(base(b->file), base(s->file))) return 0;
+  if (s->file && bp_file_match(s, b)) return 0;
   for (int i = 0; i < s->nfiles; i++)
     if (!strcmp(base(b->file), base(s->files[i]))) return 0;
   return s->host_mode || s->file;
@@ -1539,6 +1549,13 @@ static int entry_if(struct dbg_session *s) {
   return run_full(s);
 }
 
+/* Remembers the name of a program's file (or kernel) a launch came from. */
+static void note_file(struct dbg_session *s, const char *name) {
+  for (int i = 0; i < s->nfiles; i++)
+    if (!strcmp(s->files[i], name)) return;
+  if (s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(name);
+}
+
 int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
                const char *source, const char *file, struct dev_exception *exc, int *quit) {
   char err[160];
@@ -1577,10 +1594,12 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   int entry = s->stop_entry;
   s->stop_entry = 0;
   s->stopped = 0;
-  int known = 0;
-  for (int i = 0; i < s->nfiles; i++)
-    known |= !strcmp(s->files[i], s->file);
-  if (!known && s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(s->file);
+  note_file(s, s->file);
+  /* a program named after its first kernel: breakpoints may name any of them */
+  const struct lsi_program *lp = l->prog;
+  if (lp && lp->nkernels && !strcmp(s->file, lp->kernels[0].name))
+    for (uint32_t k = 1; k < lp->nkernels; k++)
+      note_file(s, lp->kernels[k].name);
   /* kernel breakpoints: one without a condition stops work-item 0 at entry,
    * else the first work-item one's condition holds for there */
   int conds = 0;
