@@ -955,6 +955,39 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
   return 1;
 }
 
+/* Stops at the first statement of the kernel, as `start` does, asking no
+ * breakpoint or watchpoint on the way. */
+static int enter_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
+  (void)item;
+  (void)arg;
+  const struct cc_microkernel *m = mk_at(s, pc);
+  if (!m) return 0;
+  if (m->role == CC_MK_EXIT) return 1;
+  if (brace_only(s, m->line_first) || flow_before_work(s, m)) return 0;
+  return !((m->role == CC_MK_STMT || m->role == CC_MK_LOOP_BODY) &&
+           m->line_first == s->dbg->line_first);
+}
+
+void dbg_item_enter(struct dbg_session *s, uint64_t item) {
+  if (!s->sd || simt_dbg_state(s->sd, item, NULL) != SIMT_DBG_FRESH) return;
+  /* its whole work-group starts, as work-groups do: they stay in step */
+  uint64_t g = simt_dbg_group_of(s->sd, item);
+  uint64_t n = simt_dbg_group_items(s->sd, g, NULL, 0);
+  uint64_t *items = malloc((n ? n : 1) * sizeof(uint64_t));
+  if (!items) return;
+  simt_dbg_group_items(s->sd, g, items, n);
+  int paused = s->paused;
+  s->paused = 0;
+  dbg_poll_fn poll = s->interrupt;
+  s->interrupt = NULL; /* nothing runs at full speed here: no pause to take */
+  for (uint64_t i = 0; i < n; i++)
+    if (simt_dbg_state(s->sd, items[i], NULL) == SIMT_DBG_FRESH)
+      run_item(s, items[i], s->stepset, enter_accept, NULL);
+  s->interrupt = poll;
+  s->paused = paused;
+  free(items);
+}
+
 static int step_item(struct dbg_session *s, int mode) {
   uint64_t it = s->focus;
   int st = simt_dbg_state(s->sd, it, NULL);
@@ -1277,6 +1310,8 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
   (void)g1;
   uint64_t gx = l->global[0], gy = l->work_dim > 1 ? l->global[1] : 1;
   s->focus = g[0] + g[1] * gx + g[2] * gx * gy;
+  /* a work-item not started yet starts: its arguments get their values */
+  dbg_item_enter(s, s->focus);
   where(s, "Switching to");
 }
 
