@@ -781,12 +781,28 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
   struct bp *b = bp_at(s, pc);
   if (!b) return 0;
   if (b->cond[0]) {
-    uint64_t save = s->focus;
+    uint64_t save = s->focus, save_item = s->frame_item;
+    uint32_t save_pc = s->frame_pc;
+    int save_frame = s->frame;
     s->focus = item;
+    /* a statement that calls an inlined function stops where the call
+     * starts, inside it: the condition speaks of the breakpoint's line, so
+     * it sees the frame of that line (the caller's), not the callee's */
+    uint32_t line = dbg_bp_line(s, b);
+    struct dbg_frame fr[DBG_MAX_FRAMES];
+    int n = line ? dbg_frames(s, item, fr, DBG_MAX_FRAMES) : 0;
+    for (int i = 1; i < n && fr[0].line != line; i++)
+      if (fr[i].line == line) {
+        dbg_frame_select(s, i);
+        break;
+      }
     struct dbg_val v;
     char err[200];
     int bad = eval(s, b->cond, &v, err, sizeof(err));
     s->focus = save;
+    s->frame = save_frame;
+    s->frame_item = save_item;
+    s->frame_pc = save_pc;
     if (bad) {
       fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
       return 1;
