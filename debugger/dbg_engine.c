@@ -1293,38 +1293,54 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
     return;
   }
   const struct dev_launch *l = s->l;
-  uint64_t lid[3];
+  uint64_t lid[3], glob[3], loc[3], off[3], g[3];
   simt_dbg_ids(s->sd, s->focus, NULL, lid, NULL);
-  uint64_t g[3];
+  int bad = 0, offset = 0;
   for (int k = 0; k < 3; k++) {
-    uint64_t glob = k < (int)l->work_dim ? l->global[k] : 1;
-    uint64_t loc = k < (int)l->work_dim ? l->local[k] : 1;
-    uint64_t off = k < (int)l->work_dim ? l->offset[k] : 0;
-    if (group) {
-      g[k] = v[k] * loc + lid[k];
-      if (v[k] * loc >= glob || g[k] >= glob) {
+    glob[k] = k < (int)l->work_dim ? l->global[k] : 1;
+    loc[k] = k < (int)l->work_dim && l->local[k] ? l->local[k] : 1;
+    off[k] = k < (int)l->work_dim ? l->offset[k] : 0;
+    offset |= off[k] != 0;
+  }
+  for (int k = 0; k < 3 && !bad; k++) {
+    if (group && v[k] * loc[k] >= glob[k]) {
+      uint64_t ng = (glob[k] + loc[k] - 1) / loc[k];
+      fprintf(s->out,
+              "invalid work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): the launch has %" PRIu64
+              " group%s in dimension %d\n",
+              v[0], v[1], v[2], ng, ng == 1 ? "" : "s", k);
+      bad = 1;
+    } else if (!group && (v[k] < off[k] || v[k] - off[k] >= glob[k])) {
+      if (offset)
         fprintf(s->out,
-                "invalid work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): the launch has %" PRIu64
-                " group%s in dimension %d\n",
-                v[0], v[1], v[2], (glob + loc - 1) / loc, (glob + loc - 1) / loc == 1 ? "" : "s",
-                k);
-        return;
-      }
-    } else {
-      if (v[k] < off || v[k] - off >= glob) {
+                "invalid work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                "): global ids run from (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") to (%" PRIu64
+                ",%" PRIu64 ",%" PRIu64 ")\n",
+                v[0], v[1], v[2], off[0], off[1], off[2], off[0] + glob[0] - 1,
+                off[1] + glob[1] - 1, off[2] + glob[2] - 1);
+      else
         fprintf(s->out,
                 "invalid work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): global size is (%" PRIu64
                 ",%" PRIu64 ",%" PRIu64 ")\n",
-                v[0], v[1], v[2], l->global[0], l->work_dim > 1 ? l->global[1] : 1,
-                l->work_dim > 2 ? l->global[2] : 1);
-        return;
-      }
-      g[k] = v[k] - off;
+                v[0], v[1], v[2], glob[0], glob[1], glob[2]);
+      bad = 1;
     }
+    g[k] = group ? v[k] * loc[k] + lid[k] : v[k] - off[k];
   }
-  uint64_t g1 = l->work_dim > 1 ? l->global[1] : 1;
-  (void)g1;
-  uint64_t gx = l->global[0], gy = l->work_dim > 1 ? l->global[1] : 1;
+  if (bad) return;
+  for (int k = 0; k < 3; k++) {
+    if (g[k] < glob[k]) continue;
+    /* the last work-group of a non-uniform range is smaller */
+    uint64_t sz[3];
+    for (int j = 0; j < 3; j++)
+      sz[j] = glob[j] - v[j] * loc[j] < loc[j] ? glob[j] - v[j] * loc[j] : loc[j];
+    fprintf(s->out,
+            "work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") has no local id (%" PRIu64 ",%" PRIu64
+            ",%" PRIu64 "): its size is (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")\n",
+            v[0], v[1], v[2], lid[0], lid[1], lid[2], sz[0], sz[1], sz[2]);
+    return;
+  }
+  uint64_t gx = glob[0], gy = glob[1];
   s->focus = g[0] + g[1] * gx + g[2] * gx * gy;
   /* a work-item not started yet starts: its arguments get their values */
   dbg_item_enter(s, s->focus);
