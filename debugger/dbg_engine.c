@@ -575,7 +575,7 @@ static void bp_add(struct dbg_session *s, const char *arg, int temp) {
   while (isspace((unsigned char)*arg))
     arg++;
   if (!*arg) {
-    fprintf(s->out, "break needs a location: FILE:LINE, LINE or KERNEL\n");
+    fprintf(s->out, "%s needs a location: FILE:LINE, LINE or KERNEL\n", temp ? "tbreak" : "break");
     return;
   }
   if (s->nbp == MAX_BP) {
@@ -595,7 +595,7 @@ static void bp_add(struct dbg_session *s, const char *arg, int temp) {
       cond++;
     char err[200];
     if (!*cond) {
-      fprintf(s->out, "usage: break LOCATION if CONDITION\n");
+      fprintf(s->out, "usage: %s LOCATION if CONDITION\n", temp ? "tbreak" : "break");
       return;
     }
     if (!dbg_cond_parses(cond, err, sizeof(err))) {
