@@ -299,7 +299,6 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
     rest++;
   if (!strcmp(sub, "focus")) {
     s->focus = item;
-    dbg_item_enter(s, item);
     fprintf(s->out, "^mi {\"focus\":%" PRIu64 "}\n", item);
     return;
   }
