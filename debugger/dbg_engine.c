@@ -144,13 +144,15 @@ static void ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n) {
 
 static void where(struct dbg_session *s, const char *why) {
   char ids[160];
+  /* "Breakpoint 1, k work-item ..." but "Switching to k work-item ..." */
+  const char *sep = why && !strcmp(why, "Switching to") ? " " : ", ";
   ids_str(s, s->focus, ids, sizeof(ids));
   uint32_t line = dbg_item_line(s, s->focus);
   if (!line) {
-    fprintf(s->out, "%s%s%s has finished\n", why ? why : "", why ? ", " : "", ids);
+    fprintf(s->out, "%s%s%s has finished\n", why ? why : "", why ? sep : "", ids);
     return;
   }
-  fprintf(s->out, "%s%s%s %s at %s:%u\n", why ? why : "", why ? ", " : "", s->k->name, ids,
+  fprintf(s->out, "%s%s%s %s at %s:%u\n", why ? why : "", why ? sep : "", s->k->name, ids,
           base(s->file), line);
   show_line(s, line);
 }
