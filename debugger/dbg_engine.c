@@ -148,13 +148,15 @@ static void ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n) {
 
 static void where(struct dbg_session *s, const char *why) {
   char ids[160];
+  /* "Breakpoint 1, k work-item ..." but "Switching to k work-item ..." */
+  const char *sep = why && !strcmp(why, "Switching to") ? " " : ", ";
   ids_str(s, s->focus, ids, sizeof(ids));
   uint32_t line = dbg_item_line(s, s->focus);
   if (!line) {
-    fprintf(s->out, "%s%s%s has finished\n", why ? why : "", why ? ", " : "", ids);
+    fprintf(s->out, "%s%s%s has finished\n", why ? why : "", why ? sep : "", ids);
     return;
   }
-  fprintf(s->out, "%s%s%s %s at %s:%u\n", why ? why : "", why ? ", " : "", s->k->name, ids,
+  fprintf(s->out, "%s%s%s %s at %s:%u\n", why ? why : "", why ? sep : "", s->k->name, ids,
           base(s->file), line);
   show_line(s, line);
 }
@@ -426,12 +428,23 @@ static int mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, ui
   return 1;
 }
 
+/* Whether breakpoint b names the program of the launch: its file, or, for
+ * a program no file matched (named after its first kernel), any kernel of
+ * the program, so `break count:20` works whichever kernel comes first. */
+static int bp_file_match(struct dbg_session *s, const struct bp *b) {
+  if (!b->file[0] || !strcmp(base(b->file), base(s->file))) return 1;
+  const struct lsi_program *p = s->l ? s->l->prog : NULL;
+  if (!p || !p->nkernels || strcmp(s->file, p->kernels[0].name)) return 0;
+  for (uint32_t k = 0; k < p->nkernels; k++)
+    if (!strcmp(b->file, p->kernels[k].name)) return 1;
+  return 0;
+}
+
 /* The first line at or after b->line where a statement of the program's
  * file starts, over every kernel of the program (so a line in one kernel
  * never binds to a later line of another), if this kernel has it; else 0. */
 uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
-  if (!s->k || !b->line) return 0;
-  if (b->file[0] && strcmp(base(b->file), base(s->file))) return 0;
+  if (!s->k || !b->line || !bp_file_match(s, b)) return 0;
   uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
   for (uint32_t m = 0; m < s->dbg->nmk; m++)
     if (mk_start_line(s, &s->dbg->mk[m], file) == b->line && mk_at_line(s, &s->dbg->mk[m], b->line))
@@ -508,8 +521,7 @@ static void bp_bind(struct dbg_session *s) {
       s->bpset[pc] = 1;
       b->bound = 1;
     }
-    if (!b->enabled || !b->line) continue;
-    if (b->file[0] && strcmp(base(b->file), base(s->file))) continue;
+    if (!b->enabled || !b->line || !bp_file_match(s, b)) continue;
     b->bound = 1;
     if (s->nlines && b->line > s->nlines && !b->warned) {
       fprintf(s->out, "Breakpoint %d: line %u is past the end of %s (%u lines).\n", b->id, b->line,
@@ -559,7 +571,7 @@ static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
 /* A file breakpoint no program seen so far matches. */
 static int bp_pending(struct dbg_session *s, const struct bp *b) {
   if (!b->line || !b->file[0] || b->bound) return 0;
-  if (s->file && !strcmp(base(b->file), base(s->file))) return 0;
+  if (s->file && bp_file_match(s, b)) return 0;
   for (int i = 0; i < s->nfiles; i++)
     if (!strcmp(base(b->file), base(s->files[i]))) return 0;
   return s->host_mode || s->file;
@@ -569,7 +581,7 @@ static void bp_add(struct dbg_session *s, const char *arg, int temp) {
   while (isspace((unsigned char)*arg))
     arg++;
   if (!*arg) {
-    fprintf(s->out, "break needs a location: FILE:LINE, LINE or KERNEL\n");
+    fprintf(s->out, "%s needs a location: FILE:LINE, LINE or KERNEL\n", temp ? "tbreak" : "break");
     return;
   }
   if (s->nbp == MAX_BP) {
@@ -589,7 +601,7 @@ static void bp_add(struct dbg_session *s, const char *arg, int temp) {
       cond++;
     char err[200];
     if (!*cond) {
-      fprintf(s->out, "usage: break LOCATION if CONDITION\n");
+      fprintf(s->out, "usage: %s LOCATION if CONDITION\n", temp ? "tbreak" : "break");
       return;
     }
     if (!dbg_cond_parses(cond, err, sizeof(err))) {
@@ -783,12 +795,28 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
   struct bp *b = bp_at(s, pc);
   if (!b) return 0;
   if (b->cond[0]) {
-    uint64_t save = s->focus;
+    uint64_t save = s->focus, save_item = s->frame_item;
+    uint32_t save_pc = s->frame_pc;
+    int save_frame = s->frame;
     s->focus = item;
+    /* a statement that calls an inlined function stops where the call
+     * starts, inside it: the condition speaks of the breakpoint's line, so
+     * it sees the frame of that line (the caller's), not the callee's */
+    uint32_t line = dbg_bp_line(s, b);
+    struct dbg_frame fr[DBG_MAX_FRAMES];
+    int n = line ? dbg_frames(s, item, fr, DBG_MAX_FRAMES) : 0;
+    for (int i = 1; i < n && fr[0].line != line; i++)
+      if (fr[i].line == line) {
+        dbg_frame_select(s, i);
+        break;
+      }
     struct dbg_val v;
     char err[200];
     int bad = eval(s, b->cond, &v, err, sizeof(err));
     s->focus = save;
+    s->frame = save_frame;
+    s->frame_item = save_item;
+    s->frame_pc = save_pc;
     if (bad) {
       fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
       return 1;
@@ -955,6 +983,39 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
   if ((m->role == CC_MK_STMT || m->role == CC_MK_LOOP_BODY) && m->line_first == a->from_line)
     return 0;
   return 1;
+}
+
+/* Stops at the first statement of the kernel, as `start` does, asking no
+ * breakpoint or watchpoint on the way. */
+static int enter_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
+  (void)item;
+  (void)arg;
+  const struct cc_microkernel *m = mk_at(s, pc);
+  if (!m) return 0;
+  if (m->role == CC_MK_EXIT) return 1;
+  if (brace_only(s, m->line_first) || flow_before_work(s, m)) return 0;
+  return !((m->role == CC_MK_STMT || m->role == CC_MK_LOOP_BODY) &&
+           m->line_first == s->dbg->line_first);
+}
+
+void dbg_item_enter(struct dbg_session *s, uint64_t item) {
+  if (!s->sd || simt_dbg_state(s->sd, item, NULL) != SIMT_DBG_FRESH) return;
+  /* its whole work-group starts, as work-groups do: they stay in step */
+  uint64_t g = simt_dbg_group_of(s->sd, item);
+  uint64_t n = simt_dbg_group_items(s->sd, g, NULL, 0);
+  uint64_t *items = malloc((n ? n : 1) * sizeof(uint64_t));
+  if (!items) return;
+  simt_dbg_group_items(s->sd, g, items, n);
+  int paused = s->paused;
+  s->paused = 0;
+  dbg_poll_fn poll = s->interrupt;
+  s->interrupt = NULL; /* nothing runs at full speed here: no pause to take */
+  for (uint64_t i = 0; i < n; i++)
+    if (simt_dbg_state(s->sd, items[i], NULL) == SIMT_DBG_FRESH)
+      run_item(s, items[i], s->stepset, enter_accept, NULL);
+  s->interrupt = poll;
+  s->paused = paused;
+  free(items);
 }
 
 static int step_item(struct dbg_session *s, int mode) {
@@ -1243,39 +1304,57 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
     return;
   }
   const struct dev_launch *l = s->l;
-  uint64_t lid[3];
+  uint64_t lid[3], glob[3], loc[3], off[3], g[3];
   simt_dbg_ids(s->sd, s->focus, NULL, lid, NULL);
-  uint64_t g[3];
+  int bad = 0, offset = 0;
   for (int k = 0; k < 3; k++) {
-    uint64_t glob = k < (int)l->work_dim ? l->global[k] : 1;
-    uint64_t loc = k < (int)l->work_dim ? l->local[k] : 1;
-    uint64_t off = k < (int)l->work_dim ? l->offset[k] : 0;
-    if (group) {
-      g[k] = v[k] * loc + lid[k];
-      if (v[k] * loc >= glob || g[k] >= glob) {
+    glob[k] = k < (int)l->work_dim ? l->global[k] : 1;
+    loc[k] = k < (int)l->work_dim && l->local[k] ? l->local[k] : 1;
+    off[k] = k < (int)l->work_dim ? l->offset[k] : 0;
+    offset |= off[k] != 0;
+  }
+  for (int k = 0; k < 3 && !bad; k++) {
+    if (group && v[k] * loc[k] >= glob[k]) {
+      uint64_t ng = (glob[k] + loc[k] - 1) / loc[k];
+      fprintf(s->out,
+              "invalid work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): the launch has %" PRIu64
+              " group%s in dimension %d\n",
+              v[0], v[1], v[2], ng, ng == 1 ? "" : "s", k);
+      bad = 1;
+    } else if (!group && (v[k] < off[k] || v[k] - off[k] >= glob[k])) {
+      if (offset)
         fprintf(s->out,
-                "invalid work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): the launch has %" PRIu64
-                " group%s in dimension %d\n",
-                v[0], v[1], v[2], (glob + loc - 1) / loc, (glob + loc - 1) / loc == 1 ? "" : "s",
-                k);
-        return;
-      }
-    } else {
-      if (v[k] < off || v[k] - off >= glob) {
+                "invalid work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                "): global ids run from (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") to (%" PRIu64
+                ",%" PRIu64 ",%" PRIu64 ")\n",
+                v[0], v[1], v[2], off[0], off[1], off[2], off[0] + glob[0] - 1,
+                off[1] + glob[1] - 1, off[2] + glob[2] - 1);
+      else
         fprintf(s->out,
                 "invalid work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): global size is (%" PRIu64
                 ",%" PRIu64 ",%" PRIu64 ")\n",
-                v[0], v[1], v[2], l->global[0], l->work_dim > 1 ? l->global[1] : 1,
-                l->work_dim > 2 ? l->global[2] : 1);
-        return;
-      }
-      g[k] = v[k] - off;
+                v[0], v[1], v[2], glob[0], glob[1], glob[2]);
+      bad = 1;
     }
+    g[k] = group ? v[k] * loc[k] + lid[k] : v[k] - off[k];
   }
-  uint64_t g1 = l->work_dim > 1 ? l->global[1] : 1;
-  (void)g1;
-  uint64_t gx = l->global[0], gy = l->work_dim > 1 ? l->global[1] : 1;
+  if (bad) return;
+  for (int k = 0; k < 3; k++) {
+    if (g[k] < glob[k]) continue;
+    /* the last work-group of a non-uniform range is smaller */
+    uint64_t sz[3];
+    for (int j = 0; j < 3; j++)
+      sz[j] = glob[j] - v[j] * loc[j] < loc[j] ? glob[j] - v[j] * loc[j] : loc[j];
+    fprintf(s->out,
+            "work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") has no local id (%" PRIu64 ",%" PRIu64
+            ",%" PRIu64 "): its size is (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")\n",
+            v[0], v[1], v[2], lid[0], lid[1], lid[2], sz[0], sz[1], sz[2]);
+    return;
+  }
+  uint64_t gx = glob[0], gy = glob[1];
   s->focus = g[0] + g[1] * gx + g[2] * gx * gy;
+  /* a work-item not started yet starts: its arguments get their values */
+  dbg_item_enter(s, s->focus);
   where(s, "Switching to");
 }
 
@@ -1560,6 +1639,13 @@ static int entry_if(struct dbg_session *s) {
   return run_full(s);
 }
 
+/* Remembers the name of a program's file (or kernel) a launch came from. */
+static void note_file(struct dbg_session *s, const char *name) {
+  for (int i = 0; i < s->nfiles; i++)
+    if (!strcmp(s->files[i], name)) return;
+  if (s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(name);
+}
+
 int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
                const char *source, const char *file, struct dev_exception *exc, int *quit) {
   char err[160];
@@ -1598,10 +1684,12 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   int entry = s->stop_entry;
   s->stop_entry = 0;
   s->stopped = 0;
-  int known = 0;
-  for (int i = 0; i < s->nfiles; i++)
-    known |= !strcmp(s->files[i], s->file);
-  if (!known && s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(s->file);
+  note_file(s, s->file);
+  /* a program named after its first kernel: breakpoints may name any of them */
+  const struct lsi_program *lp = l->prog;
+  if (lp && lp->nkernels && !strcmp(s->file, lp->kernels[0].name))
+    for (uint32_t k = 1; k < lp->nkernels; k++)
+      note_file(s, lp->kernels[k].name);
   /* kernel breakpoints: one without a condition stops work-item 0 at entry,
    * else the first work-item one's condition holds for there */
   int conds = 0;

@@ -7,6 +7,7 @@
  * about sessions, breakpoints or the device.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -509,6 +510,62 @@ static struct dbg_val sizeof_of(struct P *p) {
   return mk_int((int64_t)size_of(&v), 0, 8);
 }
 
+static void bad_number(struct P *p, const char *st, int range) {
+  char num[48];
+  size_t n = 0;
+  while (n < sizeof(num) - 1 && (isalnum((unsigned char)st[n]) || st[n] == '_' || st[n] == '.'))
+    n++;
+  snprintf(num, sizeof(num), "%.*s", (int)n, st);
+  fail(p, range ? "integer constant '%s' is too large" : "invalid number '%s'", num);
+}
+
+/* A numeric constant, typed as C types it: a floating constant is a double
+ * unless suffixed f; an integer constant (decimal, 0x hex or 0 octal) takes
+ * the first of int, uint (hex and octal only), long, ulong that holds it,
+ * narrowed by its u and l suffixes. */
+static struct dbg_val number(struct P *p) {
+  const char *st = p->s;
+  char *end;
+  int hex = st[0] == '0' && (st[1] == 'x' || st[1] == 'X');
+  const char *d = st;
+  while (!hex && isdigit((unsigned char)*d))
+    d++;
+  if (!hex && (*d == '.' || *d == 'e' || *d == 'E')) {
+    struct dbg_val v = mk_fp(strtod(st, &end), 8); /* a double, as in C, unless suffixed f */
+    if (*end == 'f' || *end == 'F') {
+      v = mk_fp((float)v.f, 4);
+      end++;
+    }
+    p->s = end;
+    if (isalnum((unsigned char)*end) || *end == '_' || *end == '.') bad_number(p, st, 0);
+    return v;
+  }
+  errno = 0;
+  uint64_t u = strtoull(st, &end, hex ? 16 : st[0] == '0' ? 8 : 10);
+  int range = errno == ERANGE, uns = 0, lng = 0;
+  for (;;) {
+    if ((*end == 'u' || *end == 'U') && !uns) {
+      uns = 1;
+      end++;
+    } else if ((*end == 'l' || *end == 'L') && !lng) {
+      lng = 1;
+      end += end[1] == end[0] ? 2 : 1; /* l or ll: both 64 bits */
+    } else {
+      break;
+    }
+  }
+  p->s = end;
+  if (range || isalnum((unsigned char)*end) || *end == '_' || *end == '.') {
+    bad_number(p, st, range);
+    return mk_int(0, 1, 4);
+  }
+  int octhex = hex || st[0] == '0';
+  if (!uns && !lng && u <= INT32_MAX) return mk_int((int64_t)u, 1, 4);
+  if (!lng && (uns || octhex) && u <= UINT32_MAX) return mk_int((int64_t)u, 0, 4);
+  if (!uns && u <= INT64_MAX) return mk_int((int64_t)u, 1, 8);
+  return mk_int((int64_t)u, 0, 8);
+}
+
 static struct dbg_val primary(struct P *p) {
   ws(p);
   struct dbg_val v = mk_int(0, 1, 4);
@@ -545,27 +602,7 @@ static struct dbg_val primary(struct P *p) {
     p->s = c + 2;
     return mk_int(ch, 1, 4);
   }
-  if (isdigit((unsigned char)*p->s) || *p->s == '.') {
-    char *end;
-    const char *st = p->s;
-    if (st[0] == '0' && (st[1] == 'x' || st[1] == 'X')) {
-      v = mk_int((int64_t)strtoull(st, &end, 16), 1, 4);
-    } else {
-      v = mk_int((int64_t)strtoll(st, &end, 10), 1, 4);
-      if (*end == '.' || *end == 'e' || *end == 'E') {
-        v = mk_fp(strtod(st, &end), 4); /* a double, as in C, unless suffixed f */
-        if (*end == 'f' || *end == 'F')
-          v.f = (float)v.f;
-        else
-          v = mk_fp(v.f, 8);
-      }
-    }
-    p->s = end;
-    while (*p->s == 'f' || *p->s == 'u' || *p->s == 'U' || *p->s == 'l' || *p->s == 'L')
-      p->s++;
-    if (v.kind == DBG_INT && (v.i > INT32_MAX || v.i < INT32_MIN)) v.size = 8;
-    return v;
-  }
+  if (isdigit((unsigned char)*p->s) || *p->s == '.') return number(p);
   if (isalpha((unsigned char)*p->s) || *p->s == '_') {
     char name[64];
     read_name(p, name, sizeof(name));

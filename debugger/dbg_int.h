@@ -137,6 +137,11 @@ uint32_t dbg_item_line(struct dbg_session *s, uint64_t item);
 /* The inlined call (index + 1 into dbg->inl) an item is in, 0 in the
  * kernel body or when it has finished. */
 uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item);
+/* Runs an item that has not started, and the other items of its work-group
+ * that have not, to the kernel's first statement (the prologue gives the
+ * arguments their values), as `start` does; else nothing. Focus changes use
+ * it, so a focused item always has its arguments. */
+void dbg_item_enter(struct dbg_session *s, uint64_t item);
 /* The environment the evaluator sees for the focused item. */
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
 /* The line a breakpoint binds to in the current launch's kernel, or 0. */
