@@ -956,6 +956,9 @@ static int step_item(struct dbg_session *s, int mode) {
     fprintf(s->out, "The work-item raised a device exception and cannot run on.\n");
     return ST_NONE;
   }
+  /* a breakpoint hit of the last pass not reported yet: resuming the item
+   * reports it first, without moving it */
+  if (dbg_pass_take(s, it)) return ST_BP;
   struct step_arg a = {mode, dbg_item_line(s, it), finish_depth(s, it)};
   s->whit = 0;
   for (;;) {
@@ -1010,6 +1013,16 @@ static int step_set(struct dbg_session *s, int mode) {
   if (!any) {
     fprintf(s->out, "Every work-item of the stepping scope has finished.\n");
     goto out;
+  }
+  /* breakpoint hits of the last pass not reported yet, the focus's first:
+   * the first one that stands is reported, and nothing moves */
+  for (uint64_t k = 0; k < n; k++) {
+    uint64_t it = k == 0 ? s->focus : k <= s->focus ? k - 1 : k;
+    if (phase[it] && dbg_pass_take(s, it)) {
+      s->focus = it;
+      rc = ST_BP;
+      goto out;
+    }
   }
   s->whit = 0;
   for (int progress = 1; progress;) {
@@ -1399,6 +1412,15 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       list_ranges(s, "not yet launched", 0);
       list_ranges(s, "in progress", 1);
       list_ranges(s, "logically complete", 2);
+      /* the last pass's breakpoint hits still to be reported (of items
+       * still at a breakpoint) */
+      unsigned np = 0;
+      for (unsigned i = 0; i < s->npending; i++) {
+        uint32_t pc;
+        if (simt_dbg_state(s->sd, s->pending[i], &pc) != SIMT_DBG_RUN || !s->bpset[pc]) continue;
+        fprintf(s->out, "%s %" PRIu64, np++ ? "" : "breakpoint hits to report:", s->pending[i]);
+      }
+      if (np) fprintf(s->out, " (%u)\n", np);
     } else
       fprintf(s->out, "unknown info command '%s' (breakpoints, locals, args, workitems)\n", arg);
   } else if (is(cmd, "list", 1)) {

@@ -163,6 +163,10 @@ void dbg_frame_command(struct dbg_session *s, const char *cmd, const char *arg);
  * a pending breakpoint hit, else runs a pass (seed 000). Returns an enum
  * stop, or -1 when the pass cannot be used (a watchpoint needs stepping). */
 int dbg_pass_run(struct dbg_session *s);
+/* Takes item's breakpoint hit off the pass's hits still to be reported:
+ * whether it still stands (the item is at an enabled breakpoint whose
+ * condition holds), so resuming the item reports it first. */
+int dbg_pass_take(struct dbg_session *s, uint64_t item);
 /* `set pass all|in-progress` and `set watchdog MS`. */
 void dbg_pass_set(struct dbg_session *s, const char *arg);
 

@@ -57,15 +57,25 @@ static int any_watch(struct dbg_session *s) {
   return 0;
 }
 
+/* Takes item's hit off the list of those still to be reported; whether it
+ * still stands (the item is at an enabled breakpoint whose condition holds). */
+int dbg_pass_take(struct dbg_session *s, uint64_t item) {
+  unsigned i = 0;
+  while (i < s->npending && s->pending[i] != item)
+    i++;
+  if (i == s->npending) return 0;
+  memmove(s->pending + i, s->pending + i + 1, (--s->npending - i) * sizeof(s->pending[0]));
+  uint32_t pc;
+  return simt_dbg_state(s->sd, item, &pc) == SIMT_DBG_RUN && s->bpset[pc] &&
+         dbg_bp_accept(s, item, pc);
+}
+
 int dbg_pass_run(struct dbg_session *s) {
   s->whit = 0;
   /* hits of the last pass not reported yet, while their breakpoint stands */
   while (s->npending) {
     uint64_t it = s->pending[0];
-    memmove(s->pending, s->pending + 1, --s->npending * sizeof(s->pending[0]));
-    uint32_t pc;
-    if (simt_dbg_state(s->sd, it, &pc) == SIMT_DBG_RUN && s->bpset[pc] &&
-        dbg_bp_accept(s, it, pc)) {
+    if (dbg_pass_take(s, it)) {
       s->focus = it;
       return ST_BP;
     }
