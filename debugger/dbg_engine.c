@@ -749,6 +749,7 @@ static int catch_up(struct dbg_session *s, uint64_t it) {
   uint32_t pc;
   int st = simt_dbg_state(s->sd, it, &pc), rc;
   if (st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) return ST_NONE;
+  if ((rc = dbg_pass_take_assert(s, it))) return rc;
   if (s->catchset[pc] && catch_accept(s, it, pc, simt_dbg_asked(s->sd, it))) {
     simt_dbg_mark_asked(s->sd, it);
     rc = ST_STEP;
@@ -1010,6 +1011,8 @@ static int step_item(struct dbg_session *s, int mode) {
   /* a breakpoint hit of the last pass not reported yet: resuming the item
    * reports it first, without moving it */
   if (dbg_pass_take(s, it)) return ST_BP;
+  int pa = dbg_pass_take_assert(s, it);
+  if (pa) return pa;
   struct step_arg a = {mode, dbg_item_line(s, it), finish_depth(s, it)};
   s->whit = 0;
   catch_prepare(s);
@@ -1079,6 +1082,7 @@ static int step_set(struct dbg_session *s, int mode) {
       rc = ST_BP;
       goto out;
     }
+    if (phase[it] && (rc = dbg_pass_take_assert(s, it))) goto out;
   }
   s->whit = 0;
   catch_prepare(s);
@@ -1654,6 +1658,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   s->focus = 0;
   s->passes = 0;
   s->npending = 0;
+  s->pend_assert = 0;
   s->last_run = s->last_skipped = 0;
   s->have_exc = 0;
   s->asserted = 0;
@@ -1729,6 +1734,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
     memset(s->bpset, 0, s->k->ninsns + 1);
     s->nbp = 0;
     s->npending = 0;
+    s->pend_assert = 0;
     s->inprog_only = 0;
     while (!s->have_exc && !all_done(s)) {
       int r = run_full(s);

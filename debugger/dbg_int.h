@@ -84,6 +84,11 @@ struct dbg_session {
    * routine counts */
   uint64_t pending[64];
   unsigned npending;
+  /* a failed assertion of the last pass still to be reported (a watched
+   * change in the same pass was reported first): its item and message */
+  int pend_assert;
+  uint64_t pend_item;
+  struct dev_exception pend_exc;
   int watching;        /* the pass stops at statements for a watchpoint */
   uint64_t watch_item; /* the item whose watched value changed */
   int inprog_only;
@@ -168,6 +173,9 @@ int dbg_pass_run(struct dbg_session *s);
  * whether it still stands (the item is at an enabled breakpoint whose
  * condition holds), so resuming the item reports it first. */
 int dbg_pass_take(struct dbg_session *s, uint64_t item);
+/* Reports the failed assertion of the last pass still to be reported when
+ * item failed it (UINT64_MAX: any item): ST_ASSERT, else 0. */
+int dbg_pass_take_assert(struct dbg_session *s, uint64_t item);
 /* `set pass all|in-progress` and `set watchdog MS`. */
 void dbg_pass_set(struct dbg_session *s, const char *arg);
 

@@ -70,8 +70,19 @@ int dbg_pass_take(struct dbg_session *s, uint64_t item) {
          dbg_bp_accept(s, item, pc);
 }
 
+/* The failed assertion of the last pass still to be reported, if item is
+ * the one that failed it (UINT64_MAX: whichever): reported now. */
+int dbg_pass_take_assert(struct dbg_session *s, uint64_t item) {
+  if (!s->pend_assert || (item != UINT64_MAX && item != s->pend_item)) return 0;
+  s->pend_assert = 0;
+  return dbg_assert_stop(s, s->pend_item, &s->pend_exc);
+}
+
 int dbg_pass_run(struct dbg_session *s) {
   s->whit = 0;
+  /* an assertion that stopped the last pass, after its watched change */
+  int a = dbg_pass_take_assert(s, UINT64_MAX);
+  if (a) return a;
   /* hits of the last pass not reported yet, while their breakpoint stands */
   while (s->npending) {
     uint64_t it = s->pending[0];
@@ -125,7 +136,19 @@ int dbg_pass_run(struct dbg_session *s) {
      * stopped the pass: each was asked, so report it on a later continue */
     s->npending = 0;
     for (unsigned i = 0; i < p.nhits; i++)
-      if (p.hits[i] != p.item) s->pending[s->npending++] = p.hits[i];
+      if (p.hits[i] != p.item && (!s->whit || p.hits[i] != s->watch_item))
+        s->pending[s->npending++] = p.hits[i];
+    if (s->whit) {
+      /* another worker saw a watched value change (it had changed before
+       * its item's next statement; the assertion came meanwhile): the
+       * change first, as gdb reports a watchpoint before a signal that
+       * comes with it, the assertion on the next continue */
+      s->pend_assert = 1;
+      s->pend_item = p.item;
+      s->pend_exc = p.exc;
+      s->focus = s->watch_item;
+      return ST_WATCH;
+    }
     return dbg_assert_stop(s, p.item, &p.exc);
   case SIMT_DBG_PASS_FAULT:
     return dbg_exc_stop(s, p.item < simt_dbg_items(s->sd) ? p.item : s->focus, &p.exc);
