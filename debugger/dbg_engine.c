@@ -410,13 +410,47 @@ static uint32_t mk_start_line(struct dbg_session *s, const struct cc_microkernel
   return 0;
 }
 
+/* The first instruction of inlined call c (index + 1 into dbg->inl) and of
+ * the calls it makes. */
+static uint32_t call_first_pc(struct dbg_session *s, uint32_t c) {
+  for (uint32_t pc = 0; pc < s->k->ninsns; pc++) {
+    int depth = 0;
+    for (uint32_t d = s->dbg->pc_inl[pc]; d && d <= s->dbg->ninl && depth < DBG_MAX_FRAMES;
+         d = s->dbg->inl[d - 1].parent, depth++)
+      if (d == c) return pc;
+  }
+  return UINT32_MAX;
+}
+
+/* Whether a statement's first instruction belongs to line of the program's
+ * file: it is at the line, or in an inlined call made at the line (a call
+ * whose arguments need no code there, `x += seven();`, starts with the
+ * callee's first instruction; the statements after the call's start do
+ * not belong to the line). */
+static int mk_starts_at(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t file,
+                        uint32_t line) {
+  uint32_t at = mk_start_line(s, mk, file);
+  if (at == line) return 1;
+  if (!at || !s->dbg->pc_inl) return 0;
+  uint32_t pc = mk->pc_begin;
+  while (pc < mk->pc_end && !s->k->lines[pc].line)
+    pc++;
+  int depth = 0;
+  for (uint32_t c = pc < mk->pc_end ? s->dbg->pc_inl[pc] : 0;
+       c && c <= s->dbg->ninl && depth < DBG_MAX_FRAMES; c = s->dbg->inl[c - 1].parent, depth++)
+    if (s->dbg->inl[c - 1].call_line == line)
+      return call_first_pc(s, c) == pc; /* the call starts */
+  return 0;
+}
+
 /* Whether a breakpoint at line binds to mk: a statement shown at the line,
- * or, when none is, one that starts there (a call with nothing after it on
- * its line stops as the call starts, not after it at the next line). */
+ * or, when none is, one whose first instruction belongs to it (a call with
+ * nothing after it on its line stops as the call starts, not after it at
+ * the next line). */
 static int mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line) {
   if (mk->line_first == line) return 1;
   uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
-  if (mk_start_line(s, mk, file) != line) return 0;
+  if (!mk_starts_at(s, mk, file, line)) return 0;
   for (uint32_t m = 0; m < s->dbg->nmk; m++)
     if (s->dbg->mk[m].line_first == line && s->dbg->mk[m].file == file) return 0;
   return 1;
@@ -430,7 +464,7 @@ uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
   if (b->file[0] && strcmp(base(b->file), base(s->file))) return 0;
   uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
   for (uint32_t m = 0; m < s->dbg->nmk; m++)
-    if (mk_start_line(s, &s->dbg->mk[m], file) == b->line && mk_at_line(s, &s->dbg->mk[m], b->line))
+    if (mk_starts_at(s, &s->dbg->mk[m], file, b->line) && mk_at_line(s, &s->dbg->mk[m], b->line))
       return b->line;
   uint32_t best = UINT32_MAX;
   const struct lsi_program *p = s->l->prog;
