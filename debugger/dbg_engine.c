@@ -416,13 +416,47 @@ static uint32_t mk_start_line(struct dbg_session *s, const struct cc_microkernel
   return 0;
 }
 
+/* The first instruction of inlined call c (index + 1 into dbg->inl) and of
+ * the calls it makes. */
+static uint32_t call_first_pc(struct dbg_session *s, uint32_t c) {
+  for (uint32_t pc = 0; pc < s->k->ninsns; pc++) {
+    int depth = 0;
+    for (uint32_t d = s->dbg->pc_inl[pc]; d && d <= s->dbg->ninl && depth < DBG_MAX_FRAMES;
+         d = s->dbg->inl[d - 1].parent, depth++)
+      if (d == c) return pc;
+  }
+  return UINT32_MAX;
+}
+
+/* Whether a statement's first instruction belongs to line of the program's
+ * file: it is at the line, or in an inlined call made at the line (a call
+ * whose arguments need no code there, `x += seven();`, starts with the
+ * callee's first instruction; the statements after the call's start do
+ * not belong to the line). */
+static int mk_starts_at(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t file,
+                        uint32_t line) {
+  uint32_t at = mk_start_line(s, mk, file);
+  if (at == line) return 1;
+  if (!at || !s->dbg->pc_inl) return 0;
+  uint32_t pc = mk->pc_begin;
+  while (pc < mk->pc_end && !s->k->lines[pc].line)
+    pc++;
+  int depth = 0;
+  for (uint32_t c = pc < mk->pc_end ? s->dbg->pc_inl[pc] : 0;
+       c && c <= s->dbg->ninl && depth < DBG_MAX_FRAMES; c = s->dbg->inl[c - 1].parent, depth++)
+    if (s->dbg->inl[c - 1].call_line == line)
+      return call_first_pc(s, c) == pc; /* the call starts */
+  return 0;
+}
+
 /* Whether a breakpoint at line binds to mk: a statement shown at the line,
- * or, when none is, one that starts there (a call with nothing after it on
- * its line stops as the call starts, not after it at the next line). */
+ * or, when none is, one whose first instruction belongs to it (a call with
+ * nothing after it on its line stops as the call starts, not after it at
+ * the next line). */
 static int mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line) {
   if (mk->line_first == line) return 1;
   uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
-  if (mk_start_line(s, mk, file) != line) return 0;
+  if (!mk_starts_at(s, mk, file, line)) return 0;
   for (uint32_t m = 0; m < s->dbg->nmk; m++)
     if (s->dbg->mk[m].line_first == line && s->dbg->mk[m].file == file) return 0;
   return 1;
@@ -447,7 +481,7 @@ uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
   if (!s->k || !b->line || !bp_file_match(s, b)) return 0;
   uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
   for (uint32_t m = 0; m < s->dbg->nmk; m++)
-    if (mk_start_line(s, &s->dbg->mk[m], file) == b->line && mk_at_line(s, &s->dbg->mk[m], b->line))
+    if (mk_starts_at(s, &s->dbg->mk[m], file, b->line) && mk_at_line(s, &s->dbg->mk[m], b->line))
       return b->line;
   uint32_t best = UINT32_MAX;
   const struct lsi_program *p = s->l->prog;
@@ -733,8 +767,65 @@ int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_excep
   return ST_ASSERT;
 }
 
+static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at,
+                    int (*accept)(struct dbg_session *, uint64_t, uint32_t, void *), void *arg);
+static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg);
+
+/* Whether a work-item run on a stepped one's behalf (to the barrier or
+ * sub-group function it waits at) stops at pc, as a pass would stop it: a
+ * breakpoint whose condition holds, a change of its watched value. One
+ * already asked there stops only for a hit of the last pass still to be
+ * reported. */
+static int catch_accept(void *arg, uint64_t item, uint32_t pc, int asked) {
+  struct dbg_session *s = arg;
+  if (asked) return dbg_pass_take(s, item);
+  if (s->stepset[pc] && dbg_has_watch(s, item) && dbg_watch_changed(s, item)) return 1;
+  return s->bpset[pc] && bp_accept(s, item, pc, NULL);
+}
+
+static int catch_run_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
+  (void)arg;
+  return catch_accept(s, item, pc, 0);
+}
+
+/* Where catch_accept is asked: breakpoints, and every statement while a
+ * watchpoint is set. */
+static void catch_prepare(struct dbg_session *s) {
+  int watch = 0;
+  for (int i = 0; i < s->nbp; i++)
+    watch |= s->bps[i].watch[0] && s->bps[i].enabled;
+  for (uint32_t pc = 0; pc <= s->k->ninsns; pc++)
+    s->catchset[pc] = s->bpset[pc] | (watch ? s->stepset[pc] : 0);
+  simt_dbg_set_catch(s->sd, s->catchset, catch_accept, s);
+}
+
+/* Runs item, a member of a stepped item's work-group, to the barrier the
+ * stepped one waits at. ST_NONE when it got there (or finished); a stop on
+ * the way (ST_BP, ST_WATCH, ST_ASSERT, ST_EXC, ST_PAUSE) moves the focus
+ * to the item that stopped. */
+static int catch_up(struct dbg_session *s, uint64_t it) {
+  uint32_t pc;
+  int st = simt_dbg_state(s->sd, it, &pc), rc;
+  if (st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) return ST_NONE;
+  if ((rc = dbg_pass_take_assert(s, it))) return rc;
+  if (s->catchset[pc] && catch_accept(s, it, pc, simt_dbg_asked(s->sd, it))) {
+    simt_dbg_mark_asked(s->sd, it);
+    rc = ST_STEP;
+  } else {
+    rc = run_item(s, it, s->catchset, catch_run_accept, NULL);
+  }
+  if (rc == ST_STEP) {
+    s->focus = it;
+    return s->paused ? ST_PAUSE : s->whit ? ST_WATCH : ST_BP;
+  }
+  return rc == ST_DONE ? ST_NONE : rc;
+}
+
 /* Brings every item of the group of `item` to the barrier it waits at and
- * releases it. Returns ST_NONE or ST_EXC. */
+ * releases it (ST_NONE). Another item that stops on its way there (a
+ * breakpoint, a watched change, an assertion, an exception) ends the step
+ * (its enum stop, the focus moves to it), as a thread that hits a
+ * breakpoint while another one steps does in gdb; item keeps waiting. */
 static int barrier_sync(struct dbg_session *s, uint64_t item) {
   uint64_t g = simt_dbg_group_of(s->sd, item);
   uint64_t n = simt_dbg_group_items(s->sd, g, NULL, 0);
@@ -742,21 +833,8 @@ static int barrier_sync(struct dbg_session *s, uint64_t item) {
   simt_dbg_group_items(s->sd, g, its, n);
   struct dev_exception e;
   int rc = ST_NONE;
-  for (uint64_t i = 0; i < n && rc == ST_NONE; i++) {
-    for (unsigned r = 0;; r++) {
-      int st = simt_dbg_run(s->sd, its[i], NULL, BUDGET, &e, s->out);
-      if (st == SIMT_DBG_FAULT) {
-        rc = dbg_exc_stop(s, its[i], &e);
-        break;
-      }
-      if (st == SIMT_DBG_ASSERT) {
-        rc = dbg_assert_stop(s, its[i], &e);
-        break;
-      }
-      if (st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) break;
-      if (r > MAX_ROUNDS) break;
-    }
-  }
+  for (uint64_t i = 0; i < n && rc == ST_NONE; i++)
+    rc = catch_up(s, its[i]);
   if (rc == ST_NONE && simt_dbg_release(s->sd, g, &e) < 0) rc = dbg_exc_stop(s, item, &e);
   free(its);
   return rc;
@@ -775,7 +853,15 @@ static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at
       accept = NULL;
     }
     int st = simt_dbg_run(s->sd, item, stop_at, BUDGET, &e, s->out);
-    if (st == SIMT_DBG_ASSERT) return dbg_assert_stop(s, item, &e);
+    /* a work-item run on its behalf (its sub-group, to a sub-group
+     * function) stopped: the focus moves there, the item waits */
+    uint64_t who = simt_dbg_stop_item(s->sd);
+    if (st == SIMT_DBG_HIT) {
+      s->focus = who;
+      return s->whit ? ST_WATCH : ST_BP;
+    }
+    if (st == SIMT_DBG_ASSERT) return dbg_assert_stop(s, who, &e);
+    if (st == SIMT_DBG_FAULT && who != item) return dbg_exc_stop(s, who, &e);
     uint32_t pc;
     st = simt_dbg_state(s->sd, item, &pc);
     if (st == SIMT_DBG_FAULT) return dbg_exc_stop(s, item, &e);
@@ -1029,8 +1115,14 @@ static int step_item(struct dbg_session *s, int mode) {
     fprintf(s->out, "The work-item raised a device exception and cannot run on.\n");
     return ST_NONE;
   }
+  /* a breakpoint hit of the last pass not reported yet: resuming the item
+   * reports it first, without moving it */
+  if (dbg_pass_take(s, it)) return ST_BP;
+  int pa = dbg_pass_take_assert(s, it);
+  if (pa) return pa;
   struct step_arg a = {mode, dbg_item_line(s, it), finish_depth(s, it)};
   s->whit = 0;
+  catch_prepare(s);
   for (;;) {
     st = simt_dbg_state(s->sd, it, NULL);
     if (st == SIMT_DBG_BARRIER) {
@@ -1038,7 +1130,11 @@ static int step_item(struct dbg_session *s, int mode) {
       if (rc != ST_NONE) return rc;
       uint32_t pc;
       simt_dbg_state(s->sd, it, &pc);
-      if (s->stepset[pc] && step_accept(s, it, pc, &a)) return s->whit ? ST_WATCH : ST_STEP;
+      if (s->stepset[pc]) simt_dbg_mark_asked(s->sd, it); /* step_accept asks it there */
+      if (s->stepset[pc] && step_accept(s, it, pc, &a)) {
+        if (s->whit) return ST_WATCH;
+        return s->bpset[pc] && bp_accept(s, it, pc, NULL) ? ST_BP : ST_STEP;
+      }
     }
     int rc = run_item(s, it, s->stepset, step_accept, &a);
     if (rc == ST_STEP) {
@@ -1084,7 +1180,19 @@ static int step_set(struct dbg_session *s, int mode) {
     fprintf(s->out, "Every work-item of the stepping scope has finished.\n");
     goto out;
   }
+  /* breakpoint hits of the last pass not reported yet, the focus's first:
+   * the first one that stands is reported, and nothing moves */
+  for (uint64_t k = 0; k < n; k++) {
+    uint64_t it = k == 0 ? s->focus : k <= s->focus ? k - 1 : k;
+    if (phase[it] && dbg_pass_take(s, it)) {
+      s->focus = it;
+      rc = ST_BP;
+      goto out;
+    }
+    if (phase[it] && (rc = dbg_pass_take_assert(s, it))) goto out;
+  }
   s->whit = 0;
+  catch_prepare(s);
   for (int progress = 1; progress;) {
     progress = 0;
     for (uint64_t k = 0; k < n; k++) {
@@ -1096,7 +1204,7 @@ static int step_set(struct dbg_session *s, int mode) {
       }
       struct step_arg a = {mode, from[it], depth[it]};
       int r = run_item(s, it, s->stepset, step_accept, &a);
-      if (r == ST_EXC || r == ST_ASSERT) {
+      if (r == ST_EXC || r == ST_ASSERT || r == ST_BP || r == ST_WATCH) {
         rc = r;
         goto out;
       }
@@ -1125,6 +1233,7 @@ static int step_set(struct dbg_session *s, int mode) {
         uint32_t pc;
         simt_dbg_state(s->sd, j, &pc);
         struct step_arg a = {mode, from[j], depth[j]};
+        if (s->stepset[pc]) simt_dbg_mark_asked(s->sd, j); /* step_accept asks it there */
         phase[j] = s->stepset[pc] && step_accept(s, j, pc, &a) ? 2 : 1;
       }
       progress = 1;
@@ -1405,11 +1514,14 @@ static void edit_rebind(struct dbg_session *s) {
   s->frame = 0;
   free(s->stepset);
   free(s->bpset);
+  free(s->catchset);
   s->stepset = calloc(s->k->ninsns + 1, 1);
   s->bpset = calloc(s->k->ninsns + 1, 1);
+  s->catchset = calloc(s->k->ninsns + 1, 1);
   for (uint32_t m = 0; m < s->dbg->nmk; m++)
     s->stepset[s->dbg->mk[m].pc_begin] = 1;
   bp_bind(s);
+  catch_prepare(s);
 }
 
 /* ---- commands ---- */
@@ -1498,6 +1610,15 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       list_ranges(s, "not yet launched", 0);
       list_ranges(s, "in progress", 1);
       list_ranges(s, "logically complete", 2);
+      /* the last pass's breakpoint hits still to be reported (of items
+       * still at a breakpoint) */
+      unsigned np = 0;
+      for (unsigned i = 0; i < s->npending; i++) {
+        uint32_t pc;
+        if (simt_dbg_state(s->sd, s->pending[i], &pc) != SIMT_DBG_RUN || !s->bpset[pc]) continue;
+        fprintf(s->out, "%s %" PRIu64, np++ ? "" : "breakpoint hits to report:", s->pending[i]);
+      }
+      if (np) fprintf(s->out, " (%u)\n", np);
     } else
       fprintf(s->out, "unknown info command '%s' (breakpoints, locals, args, workitems)\n", arg);
   } else if (is(cmd, "list", 1)) {
@@ -1615,7 +1736,7 @@ static int entry_if(struct dbg_session *s) {
     struct step_arg a = {0, s->dbg->line_first, 0};
     int rc = run_item(s, it, s->stepset, step_accept, &a);
     if (rc != ST_STEP) {
-      s->focus = it;
+      if (rc == ST_DONE || rc == ST_NONE) s->focus = it;
       return rc;
     }
     for (int i = 0; i < s->nbp; i++) {
@@ -1670,12 +1791,15 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   split_lines(s, source);
   s->stepset = calloc(s->k->ninsns + 1, 1);
   s->bpset = calloc(s->k->ninsns + 1, 1);
+  s->catchset = calloc(s->k->ninsns + 1, 1);
   for (uint32_t m = 0; m < s->dbg->nmk; m++)
     s->stepset[s->dbg->mk[m].pc_begin] = 1;
   bp_bind(s);
+  catch_prepare(s);
   s->focus = 0;
   s->passes = 0;
   s->npending = 0;
+  s->pend_assert = 0;
   s->last_run = s->last_skipped = 0;
   s->have_exc = 0;
   s->asserted = 0;
@@ -1757,6 +1881,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
     memset(s->bpset, 0, s->k->ninsns + 1);
     s->nbp = 0;
     s->npending = 0;
+    s->pend_assert = 0;
     s->inprog_only = 0;
     while (!s->have_exc && !all_done(s)) {
       int r = run_full(s);
@@ -1791,6 +1916,8 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   s->lines = NULL;
   free(s->stepset);
   free(s->bpset);
+  free(s->catchset);
+  s->catchset = NULL;
   s->k = NULL;
   s->dbg = NULL;
   s->file = NULL;

@@ -59,6 +59,7 @@ struct dbg_session {
   char **lines;
   uint32_t nlines;
   uint8_t *stepset, *bpset;
+  uint8_t *catchset; /* where work-items run on a stepped one's behalf stop */
   uint64_t focus;
   int launched, finished, passes;
   struct dev_exception exc;
@@ -94,6 +95,11 @@ struct dbg_session {
    * routine counts */
   uint64_t pending[64];
   unsigned npending;
+  /* a failed assertion of the last pass still to be reported (a watched
+   * change in the same pass was reported first): its item and message */
+  int pend_assert;
+  uint64_t pend_item;
+  struct dev_exception pend_exc;
   int watching;        /* the pass stops at statements for a watchpoint */
   uint64_t watch_item; /* the item whose watched value changed */
   int inprog_only;
@@ -187,6 +193,13 @@ void dbg_frame_command(struct dbg_session *s, const char *cmd, const char *arg);
  * a pending breakpoint hit, else runs a pass (seed 000). Returns an enum
  * stop, or -1 when the pass cannot be used (a watchpoint needs stepping). */
 int dbg_pass_run(struct dbg_session *s);
+/* Takes item's breakpoint hit off the pass's hits still to be reported:
+ * whether it still stands (the item is at an enabled breakpoint whose
+ * condition holds), so resuming the item reports it first. */
+int dbg_pass_take(struct dbg_session *s, uint64_t item);
+/* Reports the failed assertion of the last pass still to be reported when
+ * item failed it (UINT64_MAX: any item): ST_ASSERT, else 0. */
+int dbg_pass_take_assert(struct dbg_session *s, uint64_t item);
 /* `set pass all|in-progress` and `set watchdog MS`. */
 void dbg_pass_set(struct dbg_session *s, const char *arg);
 

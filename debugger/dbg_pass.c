@@ -57,15 +57,36 @@ static int any_watch(struct dbg_session *s) {
   return 0;
 }
 
+/* Takes item's hit off the list of those still to be reported; whether it
+ * still stands (the item is at an enabled breakpoint whose condition holds). */
+int dbg_pass_take(struct dbg_session *s, uint64_t item) {
+  unsigned i = 0;
+  while (i < s->npending && s->pending[i] != item)
+    i++;
+  if (i == s->npending) return 0;
+  memmove(s->pending + i, s->pending + i + 1, (--s->npending - i) * sizeof(s->pending[0]));
+  uint32_t pc;
+  return simt_dbg_state(s->sd, item, &pc) == SIMT_DBG_RUN && s->bpset[pc] &&
+         dbg_bp_accept(s, item, pc);
+}
+
+/* The failed assertion of the last pass still to be reported, if item is
+ * the one that failed it (UINT64_MAX: whichever): reported now. */
+int dbg_pass_take_assert(struct dbg_session *s, uint64_t item) {
+  if (!s->pend_assert || (item != UINT64_MAX && item != s->pend_item)) return 0;
+  s->pend_assert = 0;
+  return dbg_assert_stop(s, s->pend_item, &s->pend_exc);
+}
+
 int dbg_pass_run(struct dbg_session *s) {
   s->whit = 0;
+  /* an assertion that stopped the last pass, after its watched change */
+  int a = dbg_pass_take_assert(s, UINT64_MAX);
+  if (a) return a;
   /* hits of the last pass not reported yet, while their breakpoint stands */
   while (s->npending) {
     uint64_t it = s->pending[0];
-    memmove(s->pending, s->pending + 1, --s->npending * sizeof(s->pending[0]));
-    uint32_t pc;
-    if (simt_dbg_state(s->sd, it, &pc) == SIMT_DBG_RUN && s->bpset[pc] &&
-        dbg_bp_accept(s, it, pc)) {
+    if (dbg_pass_take(s, it)) {
       s->focus = it;
       return ST_BP;
     }
@@ -115,7 +136,19 @@ int dbg_pass_run(struct dbg_session *s) {
      * stopped the pass: each was asked, so report it on a later continue */
     s->npending = 0;
     for (unsigned i = 0; i < p.nhits; i++)
-      if (p.hits[i] != p.item) s->pending[s->npending++] = p.hits[i];
+      if (p.hits[i] != p.item && (!s->whit || p.hits[i] != s->watch_item))
+        s->pending[s->npending++] = p.hits[i];
+    if (s->whit) {
+      /* another worker saw a watched value change (it had changed before
+       * its item's next statement; the assertion came meanwhile): the
+       * change first, as gdb reports a watchpoint before a signal that
+       * comes with it, the assertion on the next continue */
+      s->pend_assert = 1;
+      s->pend_item = p.item;
+      s->pend_exc = p.exc;
+      s->focus = s->watch_item;
+      return ST_WATCH;
+    }
     return dbg_assert_stop(s, p.item, &p.exc);
   case SIMT_DBG_PASS_FAULT:
     return dbg_exc_stop(s, p.item < simt_dbg_items(s->sd) ? p.item : s->focus, &p.exc);

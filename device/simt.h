@@ -84,6 +84,8 @@ enum simt_dbg_state {
   SIMT_DBG_FAULT,   /* raised a device exception */
   SIMT_DBG_ASSERT,  /* simt_dbg_run only: a failed assert(); the item stays in
                        progress just after the call, *exc says which */
+  SIMT_DBG_HIT,     /* simt_dbg_run only: a work-item run on the item's behalf
+                       stopped (simt_dbg_set_catch); the item waits where it was */
 };
 /* NULL with a message in err when the launch cannot run. The launch (and its
  * argbuf) is copied. */
@@ -109,8 +111,26 @@ uint64_t simt_dbg_group_items(const struct simt_dbg *s, uint64_t group, uint64_t
  * written to out. */
 int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint64_t budget,
                  struct dev_exception *exc, FILE *out);
+/* Work-items simt_dbg_run runs on an item's behalf (the other members of its
+ * sub-group, brought to a sub-group function it reached) stop at pcs flagged
+ * in stop_at when accept takes them; one that stands at a flagged pc when
+ * it is to run is asked first, with asked saying whether it was already
+ * asked there (or stopped there). Then the run ends with SIMT_DBG_HIT and
+ * the item waits before the function. NULL stop_at: they run to it. */
+void simt_dbg_set_catch(struct simt_dbg *s, const uint8_t *stop_at,
+                        int (*accept)(void *arg, uint64_t item, uint32_t pc, int asked), void *arg);
+/* The work-item whose stop ended the last simt_dbg_run: the item itself,
+ * or for SIMT_DBG_HIT, and a fault or failed assertion on the item's
+ * behalf, the one run for it. */
+uint64_t simt_dbg_stop_item(const struct simt_dbg *s);
+/* Whether item was already asked whether it stops at the pc it is at (it
+ * ran there alone, or a pass asked it there): a pass runs it on from
+ * there. simt_dbg_mark_asked notes that it has been. */
+int simt_dbg_asked(const struct simt_dbg *s, uint64_t item);
+void simt_dbg_mark_asked(struct simt_dbg *s, uint64_t item);
 /* Releases the barrier of a group when every item waits at the same one
- * (returns 1), 0 while some still run, -1 on barrier divergence (*exc). */
+ * (returns 1: none has been asked where it now is), 0 while some still
+ * run, -1 on barrier divergence (*exc). */
 int simt_dbg_release(struct simt_dbg *s, uint64_t group, struct dev_exception *exc);
 /* Host pointer for size bytes at a device address as item sees it (its
  * private frame, its group's local memory, global memory), or NULL. */

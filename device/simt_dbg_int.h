@@ -51,6 +51,13 @@ struct simt_dbg {
   const struct lsi_kernel *sg_k;
   uint8_t *sg_at, *sg_stop;
   bool sg_any, in_sync;
+  /* where the members sg_sync runs on an item's behalf are asked whether
+   * they stop (simt_dbg_set_catch), and the item whose stop ended the
+   * last simt_dbg_run */
+  const uint8_t *catch_at;
+  int (*catch_accept)(void *arg, uint64_t item, uint32_t pc, int asked);
+  void *catch_arg;
+  uint64_t stop_item;
   /* While a full-speed pass asks whether a lane stops, that lane seen live
    * on its warp: the item's state, memory and registers read from there. */
   bool live;

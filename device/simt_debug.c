@@ -433,17 +433,35 @@ static int sg_sync(struct simt_dbg *s, uint64_t g, uint64_t j, struct dev_except
   unsigned sw = s->run.sg_W;
   uint64_t first = j / sw * sw, n = cu->nitems - first < sw ? cu->nitems - first : sw;
   uint32_t pc = cu->warps[j].pc;
+  const uint8_t *asked = s->groups[g].asked;
+  const uint8_t *at = s->catch_at;
   s->in_sync = true;
   for (uint64_t m = first; m < first + n; m++) {
     struct simt_warp *mw = &cu->warps[m];
-    for (unsigned r = 0; m != j && r < (1u << 12); r++) {
+    uint64_t mi = item_at(s, cu, m);
+    if (m == j) continue;
+    /* one that stands at a flagged pc is asked first (again only when it
+     * still has a stop to report there) */
+    if (at && mw->state == SIMT_WARP_RUN && at[mw->pc] &&
+        s->catch_accept(s->catch_arg, mi, mw->pc, asked && asked[m]))
+      goto hit;
+    for (unsigned r = 0; r < (1u << 12); r++) {
       if (mw->state != SIMT_WARP_RUN || (mw->epoch && s->sg_at[mw->pc])) break;
-      int st = simt_dbg_run(s, item_at(s, cu, m), NULL, 1u << 14, exc, out);
+      int st = simt_dbg_run(s, mi, at, 1u << 14, exc, out);
       if (st == SIMT_DBG_FAULT || st == SIMT_DBG_ASSERT) {
         s->in_sync = false;
+        s->stop_item = mi;
         return st;
       }
+      if (at && mw->state == SIMT_WARP_RUN && at[mw->pc] &&
+          s->catch_accept(s->catch_arg, mi, mw->pc, 0))
+        goto hit;
     }
+    continue;
+  hit:
+    s->in_sync = false;
+    s->stop_item = mi;
+    return SIMT_DBG_HIT;
   }
   s->in_sync = false;
   uint64_t act = 0;
@@ -489,6 +507,7 @@ static int sg_sync(struct simt_dbg *s, uint64_t g, uint64_t j, struct dev_except
 int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint64_t budget,
                  struct dev_exception *exc, FILE *out) {
   if (item >= s->nitems) return SIMT_DBG_FAULT;
+  if (!s->in_sync) s->stop_item = item;
   uint64_t j, g = simt_dbg_locate(s, item, &j);
   struct simt_cu *cu = simt_dbg_group_get(s, g);
   if (!cu) return simt_dbg_state(s, item, NULL);
@@ -515,6 +534,29 @@ int simt_dbg_run(struct simt_dbg *s, uint64_t item, const uint8_t *stop_at, uint
     int st = run_once(s, item, g, j, cu, s->sg_stop, budget, exc, out);
     if (st != SIMT_DBG_RUN || !s->sg_at[w->pc] || (stop_at && stop_at[w->pc])) return st;
   }
+}
+
+void simt_dbg_set_catch(struct simt_dbg *s, const uint8_t *stop_at,
+                        int (*accept)(void *arg, uint64_t item, uint32_t pc, int asked),
+                        void *arg) {
+  s->catch_at = accept ? stop_at : NULL;
+  s->catch_accept = accept;
+  s->catch_arg = arg;
+}
+
+uint64_t simt_dbg_stop_item(const struct simt_dbg *s) {
+  return s->stop_item;
+}
+
+int simt_dbg_asked(const struct simt_dbg *s, uint64_t item) {
+  uint64_t j, g = simt_dbg_locate(s, item, &j);
+  if (item >= s->nitems || s->groups[g].state != 1 || !s->groups[g].asked) return 0;
+  return s->groups[g].asked[j];
+}
+
+void simt_dbg_mark_asked(struct simt_dbg *s, uint64_t item) {
+  uint64_t j, g = simt_dbg_locate(s, item, &j);
+  if (item < s->nitems && s->groups[g].state == 1 && s->groups[g].asked) s->groups[g].asked[j] = 1;
 }
 
 int simt_dbg_release(struct simt_dbg *s, uint64_t g, struct dev_exception *exc) {
@@ -555,6 +597,8 @@ int simt_dbg_release(struct simt_dbg *s, uint64_t g, struct dev_exception *exc) 
     w->dis[SIMT_REASON_BAR] = 0;
     w->pc = bar_pc;
     w->state = SIMT_WARP_RUN;
+    /* it arrives at the pc after the barrier: nobody asked it there yet */
+    if (s->groups[g].asked) s->groups[g].asked[i] = 0;
   }
   return 1;
 }

@@ -2,7 +2,8 @@
 # Random breakpoint/continue/step sequences over full-speed passes: with 1, 2
 # and 4 device workers and warps of 4, 8 and 32 lanes, every conditional
 # breakpoint is reported exactly once per work-item visit where its
-# condition holds (whether a pass or a step reaches it), and the buffers at
+# condition holds (whether a pass, a step, or a step of another work-item
+# that runs it to a barrier or sub-group function reaches it), and the buffers at
 # the end equal what the kernel computes undebugged (atomics counted once
 # per visit). $1 is the build folder; PASS_STRESS_RUNS sets the number of
 # random sessions per configuration (default 3), PASS_STRESS_SEED the seed.
@@ -33,6 +34,8 @@ for ((y = 0; y < GY; y++)); do
     ((x == 3 && gid % 4 > 0)) && want["2 $id"]=$((gid % 4))
     ((gid % 3 == 0 && y != 1)) && want["3 $id"]=1
     ((gid % 3 != 0 && gid % 5 == 1)) && want["4 $id"]=1
+    ((y % 2 == 0 && x % 4 == 3)) && want["5 $id"]=1
+    ((x == 1)) && want["6 $id"]=1
   done
 done
 want_out="out (arg 0) = {$(IFS=,; echo "${expect_out[*]}" | sed 's/,/, /g')}"
@@ -48,12 +51,16 @@ for threads in 1 2 4; do
         echo 'break 17 if x == 3'
         echo 'break 21 if y != 1'
         echo 'break 23 if gid % 5 == 1'
+        # before the barrier and the sub-group function: items run to them
+        # while another steps stop there too
+        echo 'break 11 if lid == 3'
+        echo 'break 14 if x == 1'
         if ((RANDOM % 2)); then
           # from kernel entry, item 0 steps alone across the barrier (and
           # maybe the sub-group function) first: the others are rebuilt
           echo 'break k'; echo run
           for ((i = RANDOM % 9; i >= 0; i--)); do echo next; done
-          echo 'delete 5'
+          echo 'delete 7'
         else
           echo run
         fi
