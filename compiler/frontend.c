@@ -25,7 +25,7 @@
 
 extern char **environ;
 
-#define CC_FORMAT_VERSION "4"
+#define CC_FORMAT_VERSION "5"
 
 const char *cc_version(void) {
   return "lockstep-cc " LOCKSTEP_VERSION " llvm " LOCKSTEP_LLVM_VERSION " fmt " CC_FORMAT_VERSION;
