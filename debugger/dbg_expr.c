@@ -989,7 +989,7 @@ static void store_vec(struct P *p, const struct dbg_val *dst, struct dbg_val src
   for (unsigned i = 0; i < dst->count; i++)
     for (unsigned j = i + 1; j < dst->count; j++)
       if (vec_lane(dst, i) >= 0 && vec_lane(dst, i) == vec_lane(dst, j)) {
-        fail(p, "%s", "cannot assign to vector components that name one component twice (.xx)");
+        fail(p, "%s", "cannot assign to a vector selection that names a component twice");
         return;
       }
   struct dbg_val vals[16], e;
