@@ -58,8 +58,8 @@ static const struct {
     {"signed char", DBG_INT, 1, 1},   {"float", DBG_FLT, 1, 4},  {"double", DBG_FLT, 1, 8},
 };
 
-/* Strips qualifiers into buf. */
-static void strip(const char *t, char *buf, size_t len) {
+/* Strips qualifiers into buf; all 0 keeps const and volatile. */
+static void strip_quals(const char *t, char *buf, size_t len, int all) {
   static const char *const quals[] = {"__global ",   "global ",   "__local ",   "local ",
                                       "__constant ", "constant ", "__private ", "private ",
                                       "const ",      "volatile ", "restrict ",  "__restrict "};
@@ -68,6 +68,7 @@ static void strip(const char *t, char *buf, size_t len) {
   for (int changed = 1; changed;) {
     changed = 0;
     for (size_t q = 0; q < sizeof(quals) / sizeof(quals[0]); q++) {
+      if (!all && (!strcmp(quals[q], "const ") || !strcmp(quals[q], "volatile "))) continue;
       char *at = strstr(tmp, quals[q]);
       if (at) {
         memmove(at, at + strlen(quals[q]), strlen(at + strlen(quals[q])) + 1);
@@ -79,6 +80,10 @@ static void strip(const char *t, char *buf, size_t len) {
   while (e > tmp && isspace((unsigned char)e[-1]))
     *--e = 0;
   snprintf(buf, len, "%s", tmp);
+}
+
+static void strip(const char *t, char *buf, size_t len) {
+  strip_quals(t, buf, len, 1);
 }
 
 /* The address-space qualifier a type spells, as "__global " (with the
@@ -127,8 +132,15 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
   const struct cc_type *st;
   strip(type, t, sizeof(t));
   memset(v, 0, sizeof(*v));
-  /* a pointer (or an array of them) keeps the address space it points to */
-  snprintf(v->type, sizeof(v->type), "%s%.50s", strchr(t, '*') ? space_qual(type) : "", t);
+  /* a pointer (or an array of them) keeps the address space and the const
+   * of what it points to */
+  if (strchr(t, '*')) {
+    char cv[128];
+    strip_quals(type, cv, sizeof(cv), 0);
+    snprintf(v->type, sizeof(v->type), "%s%.50s", space_qual(type), cv);
+  } else {
+    snprintf(v->type, sizeof(v->type), "%.63s", t);
+  }
   size_t n = strlen(t);
   int kind, sign;
   unsigned size, vec;
@@ -1315,8 +1327,6 @@ static void c_decl(const char *t, const char *name, char *buf, size_t len) {
   const char *br = strchr(sp, '['), *ptr = strstr(sp, "(*");
   if (ptr) /* a pointer to an array: int (*name)[3] */
     snprintf(buf, len, "%.*s%s%s", (int)(ptr - sp + 2), sp, name, strchr(ptr, ')'));
-  else if (br && br > sp && br[-1] == ' ')
-    snprintf(buf, len, "%.*s%s%s", (int)(br - sp - 1), sp, name, br);
   else if (br)
     snprintf(buf, len, "%.*s%s%s", (int)(br - sp), sp, name, br);
   else
