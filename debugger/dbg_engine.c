@@ -1392,6 +1392,33 @@ static int is(const char *cmd, const char *full, size_t minlen) {
 }
 
 /* Runs one command line. Returns 1 when the launch should resume. */
+/* `help`: the commands, one line each (debugger/README.md has the rest). */
+static void help_cmd(struct dbg_session *s) {
+  static const char *const cmds[][2] = {
+      {"break LOC [if EXPR], tbreak LOC", "breakpoints at FILE:LINE, LINE, KERNEL, FUNCTION"},
+      {"delete|enable|disable [N...]", "breakpoints by number"},
+      {"watch EXPR", "stop when the focused work-item's EXPR changes"},
+      {"run, start, continue", "run the launch (start: stop at entry)"},
+      {"step, next, finish, until", "step the work-items of the scope"},
+      {"scope workitem|workgroup|all|items A-B", "what steps advance"},
+      {"workitem GX [GY GZ], workgroup WX [WY WZ]", "the focus"},
+      {"backtrace, frame|up|down [N]", "inlined calls"},
+      {"list [LINE | FIRST,LAST]", "source lines"},
+      {"print[/F] EXPR", "F = x d u o t c; A@N is gdb's artificial array"},
+      {"whatis EXPR|TYPE, ptype EXPR|TYPE", "types (ptype shows a struct's fields)"},
+      {"x/NFU EXPR", "N units of U = b h w g bytes, F = x d u o f c"},
+      {"set var X = EXPR", "assign (a vector selection too: v.zx = w)"},
+      {"info breakpoints|locals|args|workitems", ""},
+      {"edit LINE TEXT", "replace a source line and go on"},
+      {"set watchdog MS, set pass all|in-progress", "how passes run"},
+      {"directory [DIR], quit", ""},
+  };
+  for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+    fprintf(s->out, cmds[i][1][0] ? "%-42s %s\n" : "%s%s\n", cmds[i][0], cmds[i][1]);
+  fprintf(s->out, "Vector components: v.x v.s3 v.sA v.zyx v.xxyy v.lo v.hi v.even v.odd; .hi and\n"
+                  ".odd of a 3-component vector end in its undefined w, shown <undefined>.\n");
+}
+
 /* Does text start with word w, then a space or its end? */
 static int is_word(const char *text, const char *w) {
   size_t n = strlen(w);
@@ -1476,6 +1503,8 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       fprintf(s->out, "No kernel is stopped.\n");
     else
       examine(s, arg);
+  } else if (!strcmp(cmd, "help") || !strcmp(cmd, "h")) {
+    help_cmd(s);
   } else if (!strcmp(cmd, "whatis") || !strcmp(cmd, "ptype")) {
     if (!live)
       fprintf(s->out, "No kernel is stopped.\n");

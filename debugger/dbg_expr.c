@@ -1,7 +1,9 @@
 /*
  * dbg_expr.c - the debugger's expression language: a subset of OpenCL C
- * (variables, a[i], v.x/v.s3, s.f, p->f, *p, &x, arithmetic, comparisons,
- * logic, casts, assignment) evaluated over one work-item's memory.
+ * (variables, a[i], every vector selection, s.f, p->f, *p, &x, arithmetic,
+ * comparisons, logic, casts, assignment) and gdb's artificial arrays (a@n),
+ * evaluated over one work-item's memory; printing values and types (whatis,
+ * ptype) as gdb does.
  *
  * It reaches memory and names only through struct dbg_env; it must not know
  * about sessions, breakpoints or the device.
