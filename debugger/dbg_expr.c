@@ -900,6 +900,10 @@ static struct dbg_val artificial(struct P *p, struct dbg_val l, struct dbg_val n
     return l;
   }
   uint64_t esize = size_of(&l), want = (uint64_t)n.i, fits;
+  if (!esize) {
+    fail(p, "%s", "only objects of a known size can be extended with '@'");
+    return l;
+  }
   if (l.lim) {
     fits = l.lim > l.addr ? (l.lim - l.addr) / esize : 0;
     if (fits > want) fits = want;
