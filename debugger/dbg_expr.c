@@ -404,7 +404,7 @@ static int vec_elem(struct P *p, const struct dbg_val *v, unsigned i, struct dbg
 }
 
 /* The components selector f names in a vector of count components (OpenCL
- * C 3.0 6.3.c): x y z w or r g b a (vectors of up to 4), s0-sF (S too),
+ * C 3.0 6.3.c): x y z w or r g b a (not mixed), s0-sF (S too, A-F or a-f),
  * lo hi even odd (a 3-component vector counts as 4 with w undefined: -1).
  * Returns how many (1, 2, 3, 4, 8 or 16) into idx, or 0 having failed. */
 static int swizzle(struct P *p, const char *f, unsigned count, const char *type, int *idx) {
