@@ -441,6 +441,17 @@ static unsigned tag_of(LLVMMetadataRef md) {
   return 0;
 }
 
+/* The address space qualifier (with a space after it) of what pointer type
+ * t points to, as spir64 numbers them: "" for private and generic pointers.
+ * The C API has no getter for it: the printed node says "dwarfAddressSpace: N". */
+static const char *pointee_space(LLVMContextRef ctx, LLVMMetadataRef t) {
+  char *txt = LLVMPrintValueToString(LLVMMetadataAsValue(ctx, t));
+  const char *a = txt ? strstr(txt, "dwarfAddressSpace: ") : NULL;
+  unsigned n = a ? (unsigned)strtoul(a + 19, NULL, 10) : 0;
+  LLVMDisposeMessage(txt);
+  return n == 1 ? "__global " : n == 2 ? "__constant " : n == 3 ? "__local " : "";
+}
+
 static void type_name(LLVMContextRef ctx, LLVMMetadataRef t, char *buf, size_t len, int depth) {
   if (!t || depth > 8) {
     snprintf(buf, len, "void");
@@ -453,7 +464,7 @@ static void type_name(LLVMContextRef ctx, LLVMMetadataRef t, char *buf, size_t l
   switch (tag) {
   case DW_TAG_pointer_type:
     type_name(ctx, md_op_md(ctx, t, 3), base, sizeof(base), depth + 1);
-    snprintf(buf, len, "%s *", base);
+    snprintf(buf, len, "%s%s *", pointee_space(ctx, t), base);
     return;
   case DW_TAG_const_type:
   case DW_TAG_volatile_type:

@@ -94,8 +94,22 @@ struct dbg_val {
   int64_t i;
   double f;
   uint64_t addr; /* lvalue address (0 = not an lvalue); ptr value in .i */
+  /* an lvalue inside a variable: the end of that variable (obj), which an
+   * artificial array (a[i]@n) must not pass; 0 when not known (memory
+   * reached through a pointer: the memory's own end counts) */
+  uint64_t lim;
+  char obj[32];
+  /* a vector whose components are not the count adjacent ones at addr (a
+   * swizzle such as .zyx or .xx, or .hi of a 3-vector): component i is
+   * component sel[i] of the vector at addr, DBG_UNDEF the undefined w of a
+   * 3-component vector that .hi and .odd select */
+  int swz;
+  unsigned char sel[16];
+  /* C's spelling without qualifiers, except a pointer's address space:
+   * "int", "float4", "int[16]", "struct box", "__global float *" */
   char type[64];
 };
+#define DBG_UNDEF 0xff
 enum { DBG_INT, DBG_FLT, DBG_PTR, DBG_ARR, DBG_VEC, DBG_STRUCT };
 struct cc_type;
 
@@ -108,6 +122,14 @@ struct dbg_env {
   int (*sreg)(void *ctx, const char *fn, unsigned dim, uint64_t *out);
   /* A struct layout by type name, or NULL (may be NULL: no structs). */
   const struct cc_type *(*type)(void *ctx, const char *name);
+  /* The struct layouts one by one (i from 0), NULL past the last (may be
+   * NULL): ptype finds the struct a typedef names. */
+  const struct cc_type *(*type_at)(void *ctx, unsigned i);
+  /* The address-space qualifier of the memory at addr, with a space after
+   * it ("__global ", "__local ", "__constant "; "" for private memory), and
+   * a name for that memory ("buffer 'in' (argument 0)"); both may be NULL. */
+  const char *(*space)(void *ctx, uint64_t addr);
+  void (*region)(void *ctx, uint64_t addr, char *buf, size_t n);
 };
 /* Whether text is an expression as far as its shape goes (a breakpoint
  * condition, before any work-item can evaluate it); else why not, in err. */
@@ -117,6 +139,13 @@ int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, c
              size_t errlen);
 /* Formats a value (hex when fmt == 'x'). */
 void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf, size_t len);
+/* A value's type as C spells it: "int [16]", "float (*)[3]", "__global float *". */
+void dbg_type_name(const struct dbg_val *v, char *buf, size_t len);
+/* `whatis TEXT` (expand 0) and `ptype TEXT` (expand 1, structs with their
+ * fields): TEXT is a type name or an expression, evaluated without reading
+ * its value. 0 with "type = ..." in buf (lines separated by '\n'), else an
+ * error message in buf. */
+int dbg_whatis(const struct dbg_env *env, const char *text, int expand, char *buf, size_t len);
 /* Parses a C type name into a value's type fields; 0 if unknown. Struct
  * types (and arrays of and pointers to them) need env's type hook (env may
  * be NULL: no structs). */

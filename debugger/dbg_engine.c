@@ -171,13 +171,58 @@ static const struct cc_type *type_hook(void *ctx, const char *name) {
 static void *mem(void *ctx, uint64_t addr, uint64_t size);
 static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out);
 
+static const struct cc_type *type_at(void *ctx, unsigned i) {
+  struct dbg_session *s = ctx;
+  return s->dbg && i < s->dbg->ntypes ? &s->dbg->types[i] : NULL;
+}
+
+static const char *space_of(void *ctx, uint64_t addr) {
+  (void)ctx;
+  switch (LSI_ADDR_SPACE(addr)) {
+  case LSI_SPACE_GLOBAL: return "__global ";
+  case LSI_SPACE_CONSTANT: return "__constant ";
+  case LSI_SPACE_LOCAL: return "__local ";
+  default: return "";
+  }
+}
+
+/* Names the memory addr is in: the buffer of a kernel argument, the
+ * program's data, __local or private memory. */
+static void region_of(void *ctx, uint64_t addr, char *buf, size_t n) {
+  struct dbg_session *s = ctx;
+  unsigned sp = LSI_ADDR_SPACE(addr);
+  if (sp == LSI_SPACE_LOCAL) {
+    snprintf(buf, n, "the work-group's __local memory");
+    return;
+  }
+  if (sp != LSI_SPACE_GLOBAL && sp != LSI_SPACE_CONSTANT) {
+    snprintf(buf, n, "the work-item's private memory");
+    return;
+  }
+  for (uint32_t j = 0; s->k && s->l && j < s->k->nargs; j++) {
+    const struct lsi_arg *a = &s->k->args[j];
+    if (a->kind != LSI_ARG_GLOBAL && a->kind != LSI_ARG_CONSTANT) continue;
+    uint64_t v;
+    memcpy(&v, s->l->argbuf + a->buf_offset, 8);
+    if (v && LSI_ADDR_SPACE(v) == sp && LSI_ADDR_ID(v) == LSI_ADDR_ID(addr)) {
+      snprintf(buf, n, "buffer '%s' (argument %u)", a->name && *a->name ? a->name : "?", j);
+      return;
+    }
+  }
+  if (s->l && s->l->data_base && LSI_ADDR_ID(s->l->data_base) == LSI_ADDR_ID(addr))
+    snprintf(buf, n, "the program's global data");
+  else
+    snprintf(buf, n, "buffer #%u", LSI_ADDR_ID(addr));
+}
+
 static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
   struct dbg_session *s = ctx;
   static char msg[160];
   const char *why = NULL;
   const struct cc_symbol *sym = dbg_frame_symbol(s, name, &why);
   if (!sym) return why;
-  struct dbg_env env = {s, NULL, mem, sreg, type_hook};
+  struct dbg_env env;
+  dbg_session_env(s, &env);
   if (!dbg_type_resolve(&env, sym->type_name, v)) {
     snprintf(msg, sizeof(msg), "variable '%s' has type '%s' the debugger cannot show", name,
              sym->type_name);
@@ -255,11 +300,28 @@ void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {
   env->mem = mem;
   env->sreg = sreg;
   env->type = type_hook;
+  env->type_at = type_at;
+  env->space = space_of;
+  env->region = region_of;
 }
 
 static int eval(struct dbg_session *s, const char *text, struct dbg_val *v, char *err, size_t n) {
-  struct dbg_env env = {s, lookup, mem, sreg, type_hook};
+  struct dbg_env env;
+  dbg_session_env(s, &env);
   return dbg_eval(&env, text, v, err, n);
+}
+
+/* `whatis EXPR|TYPE` (expand 0), `ptype EXPR|TYPE` (expand 1). */
+static void whatis_cmd(struct dbg_session *s, const char *arg, int expand) {
+  if (!*arg) {
+    fprintf(s->out, "%s needs an expression or a type name\n", expand ? "ptype" : "whatis");
+    return;
+  }
+  struct dbg_env env;
+  dbg_session_env(s, &env);
+  char buf[4096];
+  dbg_whatis(&env, arg, expand, buf, sizeof(buf));
+  fprintf(s->out, "%s\n", buf);
 }
 
 static void print_expr(struct dbg_session *s, const char *arg) {
@@ -285,7 +347,8 @@ static void print_expr(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "%s\n", err);
     return;
   }
-  struct dbg_env env = {s, lookup, mem, sreg, type_hook};
+  struct dbg_env env;
+  dbg_session_env(s, &env);
   dbg_format(&env, &v, fmt, buf, sizeof(buf));
   fprintf(s->out, "$ = %s\n", buf);
 }
@@ -386,7 +449,8 @@ static void info_vars(struct dbg_session *s, int args) {
     if (eval(s, ex, &v, err, sizeof(err))) {
       fprintf(s->out, "%s = <%s>\n", y->name, err);
     } else {
-      struct dbg_env env = {s, lookup, mem, sreg, type_hook};
+      struct dbg_env env;
+      dbg_session_env(s, &env);
       dbg_format(&env, &v, 0, buf, sizeof(buf));
       fprintf(s->out, "%s = %s\n", y->name, buf);
     }
@@ -928,7 +992,8 @@ static int watch_value(struct dbg_session *s, const struct bp *b, char *buf, siz
   char err[200];
   int bad = eval(s, b->watch, &v, err, sizeof(err));
   if (!bad) {
-    struct dbg_env env = {s, lookup, mem, sreg, type_hook};
+    struct dbg_env env;
+    dbg_session_env(s, &env);
     dbg_format(&env, &v, 0, buf, n);
   }
   s->focus = save;
@@ -1532,6 +1597,33 @@ static int is(const char *cmd, const char *full, size_t minlen) {
 }
 
 /* Runs one command line. Returns 1 when the launch should resume. */
+/* `help`: the commands, one line each (debugger/README.md has the rest). */
+static void help_cmd(struct dbg_session *s) {
+  static const char *const cmds[][2] = {
+      {"break LOC [if EXPR], tbreak LOC", "breakpoints at FILE:LINE, LINE, KERNEL, FUNCTION"},
+      {"delete|enable|disable [N...]", "breakpoints by number"},
+      {"watch EXPR", "stop when the focused work-item's EXPR changes"},
+      {"run, start, continue", "run the launch (start: stop at entry)"},
+      {"step, next, finish, until", "step the work-items of the scope"},
+      {"scope workitem|workgroup|all|items A-B", "what steps advance"},
+      {"workitem GX [GY GZ], workgroup WX [WY WZ]", "the focus"},
+      {"backtrace, frame|up|down [N]", "inlined calls"},
+      {"list [LINE | FIRST,LAST]", "source lines"},
+      {"print[/F] EXPR", "F = x d u o t c; A@N is gdb's artificial array"},
+      {"whatis EXPR|TYPE, ptype EXPR|TYPE", "types (ptype shows a struct's fields)"},
+      {"x/NFU EXPR", "N units of U = b h w g bytes, F = x d u o f c"},
+      {"set var X = EXPR", "assign (a vector selection too: v.zx = w)"},
+      {"info breakpoints|locals|args|workitems", ""},
+      {"edit LINE TEXT", "replace a source line and go on"},
+      {"set watchdog MS, set pass all|in-progress", "how passes run"},
+      {"directory [DIR], quit", ""},
+  };
+  for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+    fprintf(s->out, cmds[i][1][0] ? "%-42s %s\n" : "%s%s\n", cmds[i][0], cmds[i][1]);
+  fprintf(s->out, "Vector components: v.x v.s3 v.sA v.zyx v.xxyy v.lo v.hi v.even v.odd; .hi and\n"
+                  ".odd of a 3-component vector end in its undefined w, shown <undefined>.\n");
+}
+
 /* Does text start with word w, then a space or its end? */
 static int is_word(const char *text, const char *w) {
   size_t n = strlen(w);
@@ -1631,6 +1723,13 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       fprintf(s->out, "No kernel is stopped.\n");
     else
       examine(s, arg);
+  } else if (!strcmp(cmd, "help") || !strcmp(cmd, "h")) {
+    help_cmd(s);
+  } else if (!strcmp(cmd, "whatis") || !strcmp(cmd, "ptype")) {
+    if (!live)
+      fprintf(s->out, "No kernel is stopped.\n");
+    else
+      whatis_cmd(s, arg, cmd[0] == 'p');
   } else if (is(cmd, "print", 1) || is(cmd, "p", 1)) {
     if (!live)
       fprintf(s->out, "No kernel is stopped.\n");

@@ -1,7 +1,9 @@
 /*
  * dbg_expr.c - the debugger's expression language: a subset of OpenCL C
- * (variables, a[i], v.x/v.s3, s.f, p->f, *p, &x, arithmetic, comparisons,
- * logic, casts, assignment) evaluated over one work-item's memory.
+ * (variables, a[i], every vector selection, s.f, p->f, *p, &x, arithmetic,
+ * comparisons, logic, casts, assignment) and gdb's artificial arrays (a@n),
+ * evaluated over one work-item's memory; printing values and types (whatis,
+ * ptype) as gdb does.
  *
  * It reaches memory and names only through struct dbg_env; it must not know
  * about sessions, breakpoints or the device.
@@ -22,7 +24,8 @@ struct P {
   char *err;
   size_t errlen;
   int failed;
-  int dry; /* the branch of a conditional not taken: parsed, stores nothing */
+  int dry;      /* the branch of a conditional not taken: parsed, stores nothing */
+  int typeonly; /* whatis/ptype: the value itself is not read */
 };
 
 static void fail(struct P *p, const char *fmt, const char *arg) {
@@ -55,11 +58,11 @@ static const struct {
     {"int", DBG_INT, 1, 4},           {"uint", DBG_INT, 0, 4},   {"unsigned int", DBG_INT, 0, 4},
     {"unsigned", DBG_INT, 0, 4},      {"long", DBG_INT, 1, 8},   {"ulong", DBG_INT, 0, 8},
     {"unsigned long", DBG_INT, 0, 8}, {"size_t", DBG_INT, 0, 8}, {"bool", DBG_INT, 0, 1},
-    {"float", DBG_FLT, 1, 4},         {"double", DBG_FLT, 1, 8},
+    {"signed char", DBG_INT, 1, 1},   {"float", DBG_FLT, 1, 4},  {"double", DBG_FLT, 1, 8},
 };
 
-/* Strips qualifiers into buf. */
-static void strip(const char *t, char *buf, size_t len) {
+/* Strips qualifiers into buf; all 0 keeps const and volatile. */
+static void strip_quals(const char *t, char *buf, size_t len, int all) {
   static const char *const quals[] = {"__global ",   "global ",   "__local ",   "local ",
                                       "__constant ", "constant ", "__private ", "private ",
                                       "const ",      "volatile ", "restrict ",  "__restrict "};
@@ -68,6 +71,7 @@ static void strip(const char *t, char *buf, size_t len) {
   for (int changed = 1; changed;) {
     changed = 0;
     for (size_t q = 0; q < sizeof(quals) / sizeof(quals[0]); q++) {
+      if (!all && (!strcmp(quals[q], "const ") || !strcmp(quals[q], "volatile "))) continue;
       char *at = strstr(tmp, quals[q]);
       if (at) {
         memmove(at, at + strlen(quals[q]), strlen(at + strlen(quals[q])) + 1);
@@ -79,6 +83,28 @@ static void strip(const char *t, char *buf, size_t len) {
   while (e > tmp && isspace((unsigned char)e[-1]))
     *--e = 0;
   snprintf(buf, len, "%s", tmp);
+}
+
+static void strip(const char *t, char *buf, size_t len) {
+  strip_quals(t, buf, len, 1);
+}
+
+/* The address-space qualifier a type spells, as "__global " (with the
+ * space), or "". */
+static const char *space_qual(const char *t) {
+  static const char *const sp[][2] = {
+      {"global", "__global "}, {"local", "__local "}, {"constant", "__constant "}};
+  for (const char *w = t; *w; w++) {
+    if (w > t && (isalnum((unsigned char)w[-1]) || w[-1] == '_')) continue;
+    const char *b = w;
+    while (*b == '_')
+      b++;
+    for (size_t i = 0; i < sizeof(sp) / sizeof(sp[0]); i++) {
+      size_t n = strlen(sp[i][0]);
+      if (!strncmp(b, sp[i][0], n) && !isalnum((unsigned char)b[n]) && b[n] != '_') return sp[i][1];
+    }
+  }
+  return "";
 }
 
 static int scalar_type(const char *t, int *kind, int *sign, unsigned *size, unsigned *vec) {
@@ -109,7 +135,15 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
   const struct cc_type *st;
   strip(type, t, sizeof(t));
   memset(v, 0, sizeof(*v));
-  snprintf(v->type, sizeof(v->type), "%.63s", t);
+  /* a pointer (or an array of them) keeps the address space and the const
+   * of what it points to */
+  if (strchr(t, '*')) {
+    char cv[128];
+    strip_quals(type, cv, sizeof(cv), 0);
+    snprintf(v->type, sizeof(v->type), "%s%.50s", space_qual(type), cv);
+  } else {
+    snprintf(v->type, sizeof(v->type), "%.63s", t);
+  }
   size_t n = strlen(t);
   int kind, sign;
   unsigned size, vec;
@@ -152,10 +186,19 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
       struct dbg_val e;
       snprintf(sub, sizeof(sub), "%s%s", el, rest);
       if (!dbg_type_resolve(env, sub, &e) || e.kind != DBG_ARR) return 0;
-      snprintf(v->type, sizeof(v->type), "%.63s", t);
       v->kind = DBG_ARR;
       v->ekind = DBG_ARR;
       v->size = e.size * e.count;
+      v->count = (unsigned)strtoul(br + 1, NULL, 10);
+      return 1;
+    }
+    size_t el_n = strlen(el);
+    while (el_n && el[el_n - 1] == ' ')
+      el[--el_n] = 0;
+    if (el_n && el[el_n - 1] == '*') { /* an array of pointers */
+      v->kind = DBG_ARR;
+      v->ekind = DBG_PTR;
+      v->size = 8;
       v->count = (unsigned)strtoul(br + 1, NULL, 10);
       return 1;
     }
@@ -215,8 +258,9 @@ static void elem_of(const struct dbg_env *env, const struct dbg_val *c, struct d
     snprintf(sub, sizeof(sub), "%s", c->type);
     char *star = strrchr(sub, '*');
     if (star) *star = 0;
-  } else if (c->kind == DBG_ARR && c->ekind == DBG_ARR) {
-    /* a row of an array of arrays: T[a][b]... drops its first dimension */
+  } else if (c->kind == DBG_ARR && (c->ekind == DBG_ARR || c->ekind == DBG_PTR)) {
+    /* a row of an array of arrays: T[a][b]... drops its first dimension (an
+     * element of an array of pointers T *[a] too) */
     const char *br = strchr(c->type, '['), *end = br ? strchr(br, ']') : NULL;
     snprintf(sub, sizeof(sub), "%.*s%s", br ? (int)(br - c->type) : 0, c->type, end ? end + 1 : "");
   }
@@ -230,7 +274,8 @@ static void elem_of(const struct dbg_env *env, const struct dbg_val *c, struct d
   e->is_signed = c->esigned;
   e->size = c->kind == DBG_PTR ? c->count : c->size;
   e->addr = addr;
-  snprintf(e->type, sizeof(e->type), "%s", c->type);
+  /* what a pointer points to has no address space in its type */
+  strip(c->type, e->type, sizeof(e->type));
   char *cut = strpbrk(e->type, "[*");
   if (cut) *cut = 0;
   for (char *x = e->type + strlen(e->type);
@@ -257,6 +302,8 @@ static int field_of(struct P *p, const struct dbg_val *v, const char *f, struct 
       return 0;
     }
     out->addr = v->addr + t->fields[i].offset;
+    out->lim = v->lim;
+    memcpy(out->obj, v->obj, sizeof(out->obj));
     return 1;
   }
   char m[160];
@@ -335,33 +382,93 @@ static double as_f(const struct dbg_val *v) {
 static struct dbg_val expr(struct P *p);
 static struct dbg_val unary(struct P *p);
 
-/* The components a selector names in a vector of count (3 has the storage
- * of 4): x y z w, s0-sF, lo hi even odd; how many (0: none, -1: bad). */
-static int swizzle(const char *f, unsigned count, int *idx) {
-  unsigned n = (unsigned)strlen(f), store = count == 3 ? 4 : count, half = store / 2;
-  int k = 0;
-  if (!strcmp(f, "lo") || !strcmp(f, "hi") || !strcmp(f, "even") || !strcmp(f, "odd")) {
-    if (count < 2) return -1;
-    for (unsigned i = 0; i < half; i++)
-      idx[k++] = (int)(f[0] == 'l' ? i : f[0] == 'h' ? half + i : f[0] == 'e' ? 2 * i : 2 * i + 1);
-  } else if (f[0] == 's' || f[0] == 'S') {
-    if (n < 2 || n > 17) return -1;
-    for (unsigned i = 1; i < n; i++) {
-      if (!isxdigit((unsigned char)f[i])) return -1;
-      char c[2] = {f[i], 0};
-      idx[k++] = (int)strtol(c, NULL, 16);
-    }
-  } else {
-    if (n < 1 || n > 4) return -1;
-    for (unsigned i = 0; i < n; i++) {
-      const char *c = strchr("xyzw", f[i]);
-      if (!c || !*c) return -1;
-      idx[k++] = (int)(c - "xyzw");
-    }
+/* Component i of vector v: its index in the vector at v->addr, or -1
+ * for the undefined w of a 3-component vector (.hi, .odd). */
+static int vec_lane(const struct dbg_val *v, unsigned i) {
+  if (!v->swz) return (int)i;
+  return v->sel[i] == DBG_UNDEF ? -1 : v->sel[i];
+}
+
+/* Component i of vector v (an lvalue), into *e; 0 (failed) when it is undefined. */
+static int vec_elem(struct P *p, const struct dbg_val *v, unsigned i, struct dbg_val *e) {
+  int lane = vec_lane(v, i);
+  if (lane < 0) {
+    fail(p, "%s",
+         "that component is undefined: .hi and .odd of a 3-component vector end in its w, "
+         "which it does not have");
+    return 0;
   }
-  if (k != 1 && k != 2 && k != 3 && k != 4 && k != 8 && k != 16) return -1;
+  elem_of(p->env, v, e, v->addr + (uint64_t)lane * v->size);
+  e->lim = v->lim;
+  memcpy(e->obj, v->obj, sizeof(e->obj));
+  return 1;
+}
+
+/* The components selector f names in a vector of count components (OpenCL
+ * C 3.0 6.3.c): x y z w or r g b a (not mixed), s0-sF (S too, A-F or a-f),
+ * lo hi even odd (a 3-component vector counts as 4 with w undefined: -1).
+ * Returns how many (1, 2, 3, 4, 8 or 16) into idx, or 0 having failed. */
+static int swizzle(struct P *p, const char *f, unsigned count, const char *type, int *idx) {
+  unsigned n = (unsigned)strlen(f), half = (count == 3 ? 4 : count) / 2;
+  int k = 0;
+  char m[200];
+  if (!strcmp(f, "lo") || !strcmp(f, "hi") || !strcmp(f, "even") || !strcmp(f, "odd")) {
+    for (unsigned i = 0; i < half; i++) {
+      unsigned c = f[0] == 'l' ? i : f[0] == 'h' ? half + i : f[0] == 'e' ? 2 * i : 2 * i + 1;
+      idx[k++] = c < count ? (int)c : -1;
+    }
+    return k;
+  }
+  if (!n) {
+    fail(p, "%s", "expected a component or field name after '.'");
+    return 0;
+  }
+  static const char *const sets[] = {"xyzw", "rgba"};
+  int set = -1, numeric = f[0] == 's' || f[0] == 'S';
+  for (unsigned i = numeric; i < n; i++) {
+    int here = -1;
+    for (int q = 0; q < 2; q++)
+      if (strchr(sets[q], f[i])) here = q;
+    int mixed = numeric ? here >= 0 && !isxdigit((unsigned char)f[i])
+                        : (here >= 0 && set >= 0 && here != set) || f[i] == 's' || f[i] == 'S';
+    if (mixed) {
+      snprintf(m, sizeof(m), "'.%.20s' mixes the %s component names", f,
+               numeric || f[i] == 's' || f[i] == 'S' ? "xyzw (or rgba) and s0-sF"
+                                                     : "xyzw and rgba");
+      fail(p, "%s", m);
+      return 0;
+    }
+    if (numeric ? !isxdigit((unsigned char)f[i]) : here < 0) {
+      fail(p, "no component '%s' in this vector", f);
+      return 0;
+    }
+    set = here;
+    char c[2] = {f[i], 0};
+    if (k < 16)
+      idx[k] = numeric ? (int)strtol(c, NULL, 16) : (int)(strchr(sets[here], f[i]) - sets[here]);
+    k++;
+  }
+  if (numeric && n == 1) {
+    fail(p, "%s", "'.s' needs component numbers: .s0 to .sF");
+    return 0;
+  }
+  if (k != 1 && k != 2 && k != 3 && k != 4 && k != 8 && k != 16) {
+    snprintf(m, sizeof(m), "'.%.20s' selects %d components; a selection has 1, 2, 3, 4, 8 or 16", f,
+             k);
+    fail(p, "%s", m);
+    return 0;
+  }
   for (int i = 0; i < k; i++)
-    if ((unsigned)idx[i] >= count) return -1;
+    if ((unsigned)idx[i] >= count) {
+      char name[4];
+      if (numeric)
+        snprintf(name, sizeof(name), "s%c", f[1 + i]);
+      else
+        snprintf(name, sizeof(name), "%c", f[i]);
+      snprintf(m, sizeof(m), "no component '%s' in %.40s: it has %u components", name, type, count);
+      fail(p, "%s", m);
+      return 0;
+    }
   return k;
 }
 
@@ -389,9 +496,15 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
           return v;
         }
         struct dbg_val e;
-        elem_of(p->env, &v, &e, v.addr + (uint64_t)ix.i * v.size);
+        if (v.kind == DBG_VEC) {
+          if (!vec_elem(p, &v, (unsigned)ix.i, &e)) return v;
+        } else {
+          elem_of(p->env, &v, &e, v.addr + (uint64_t)ix.i * v.size);
+          e.lim = v.lim;
+          memcpy(e.obj, v.obj, sizeof(e.obj));
+        }
         v = e;
-      } else if (v.kind == DBG_PTR || (v.addr && v.kind == DBG_PTR)) {
+      } else if (v.kind == DBG_PTR) {
         struct dbg_val pv = rv(p, v);
         if (pv.ekind < 0) fail(p, "%s", "cannot index a pointer to this type");
         struct dbg_val e;
@@ -426,23 +539,16 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         fail(p, "'.%s' needs a struct or a vector", f);
         return v;
       }
-      int idx[16], ni = swizzle(f, v.count, idx);
-      if (ni <= 0) {
-        fail(p, "no component '%s' in this vector", f);
-        return v;
-      }
+      int idx[16], ni = swizzle(p, f, v.count, v.type, idx);
+      if (ni <= 0) return v;
       if (ni == 1) {
         struct dbg_val e;
-        elem_of(p->env, &v, &e, v.addr + (uint64_t)idx[0] * v.size);
+        if (!vec_elem(p, &v, (unsigned)idx[0], &e)) return v;
         v = e;
         continue;
       }
-      for (int i = 1; i < ni; i++)
-        if (idx[i] != idx[0] + i) {
-          fail(p, "'.%s' selects components that are not adjacent; print them one at a time", f);
-          return v;
-        }
-      /* adjacent components: a shorter vector over the same memory */
+      /* a vector of ni components of the same memory: adjacent ones are a
+       * shorter vector at their address, others keep the map */
       struct dbg_val e;
       elem_of(p->env, &v, &e, 0);
       size_t tl = strlen(e.type);
@@ -452,7 +558,17 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
       e.esigned = v.esigned;
       e.size = v.size;
       e.count = (unsigned)ni;
-      e.addr = v.addr + (uint64_t)idx[0] * v.size;
+      e.lim = v.lim;
+      memcpy(e.obj, v.obj, sizeof(e.obj));
+      int lanes[16], adjacent = 1;
+      for (int i = 0; i < ni; i++) {
+        lanes[i] = idx[i] < 0 ? -1 : vec_lane(&v, (unsigned)idx[i]);
+        if (lanes[i] < 0 || lanes[i] != lanes[0] + i) adjacent = 0;
+      }
+      e.addr = v.addr + (adjacent ? (uint64_t)lanes[0] * v.size : 0);
+      e.swz = !adjacent;
+      for (int i = 0; i < ni && !adjacent; i++)
+        e.sel[i] = lanes[i] < 0 ? DBG_UNDEF : (unsigned char)lanes[i];
       v = e;
     } else {
       return v;
@@ -621,6 +737,10 @@ static struct dbg_val primary(struct P *p) {
     }
     const char *e = p->env->lookup(p->env->ctx, name, &v);
     if (e) fail(p, "%s", e);
+    if (!e && v.addr) { /* what an artificial array from it may reach */
+      v.lim = v.addr + size_of(&v);
+      snprintf(v.obj, sizeof(v.obj), "%.31s", name);
+    }
     return postfix(p, v);
   }
   fail(p, "syntax error at '%s'", *p->s ? p->s : "end of expression");
@@ -665,6 +785,10 @@ static struct dbg_val unary(struct P *p) {
       fail(p, "%s", "cannot take the address of a value that is not in memory");
       return v;
     }
+    if (v.swz) {
+      fail(p, "%s", "cannot take the address of vector components that are not adjacent");
+      return v;
+    }
     struct dbg_val r = mk_int((int64_t)v.addr, 0, 8);
     r.kind = DBG_PTR;
     /* a pointer to the whole vector or array, as in C */
@@ -673,7 +797,9 @@ static struct dbg_val unary(struct P *p) {
     r.count = v.kind == DBG_VEC   ? v.size * (v.count == 3 ? 4 : v.count)
               : v.kind == DBG_ARR ? v.size * v.count
                                   : v.size;
-    snprintf(r.type, sizeof(r.type), "%.60s *", v.type);
+    /* a pointer to memory of an address space says so, as C spells it */
+    const char *sp = v.kind != DBG_PTR && p->env->space ? p->env->space(p->env->ctx, v.addr) : "";
+    snprintf(r.type, sizeof(r.type), "%s%.50s *", sp ? sp : "", v.type);
     return r;
   }
   if (try_cast(p, &t)) {
@@ -694,10 +820,11 @@ static struct dbg_val unary(struct P *p) {
   return primary(p);
 }
 
-/* Binary operators by precedence level. */
+/* Binary operators by precedence level; gdb's artificial arrays (a[i]@n)
+ * bind looser than + and tighter than shifts, as in gdb. */
 static const char *const levels[][6] = {
-    {"||"},       {"&&"},     {"|"},           {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"},
-    {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"},
+    {"||"},       {"&&"}, {"|"},      {"^"},           {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"},
+    {"<<", ">>"}, {"@"},  {"+", "-"}, {"*", "/", "%"},
 };
 #define NLEVELS (int)(sizeof(levels) / sizeof(levels[0]))
 
@@ -774,6 +901,87 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
   return mk_int(r, sign, size);
 }
 
+/* How many elements of esize bytes from addr the memory there holds, at
+ * most want. */
+static uint64_t mem_fits(struct P *p, uint64_t addr, uint64_t esize, uint64_t want) {
+  if (p->env->mem(p->env->ctx, addr, esize * want)) return want;
+  uint64_t lo = 0, hi = want - 1; /* the answer is in [lo, hi] */
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (p->env->mem(p->env->ctx, addr, esize * mid))
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/* gdb's artificial array l@n: n objects like l from l's address on. */
+static struct dbg_val artificial(struct P *p, struct dbg_val l, struct dbg_val n) {
+  char m[300];
+  if (n.kind != DBG_INT) {
+    fail(p, "%s", "the count after '@' must be an integer");
+    return l;
+  }
+  if (n.i <= 0 || n.i > (1 << 20)) {
+    snprintf(m, sizeof(m), "the count after '@' must be 1 to %d, not %" PRId64, 1 << 20, n.i);
+    fail(p, "%s", m);
+    return l;
+  }
+  if (!l.addr) {
+    fail(p, "%s", "only values in memory can be extended with '@'");
+    return l;
+  }
+  if (l.swz) {
+    fail(p, "%s", "vector components that are not adjacent cannot be extended with '@'");
+    return l;
+  }
+  uint64_t esize = size_of(&l), want = (uint64_t)n.i, fits;
+  if (!esize) {
+    fail(p, "%s", "only objects of a known size can be extended with '@'");
+    return l;
+  }
+  if (l.lim) {
+    fits = l.lim > l.addr ? (l.lim - l.addr) / esize : 0;
+    if (fits > want) fits = want;
+  } else {
+    fits = p->dry ? want : mem_fits(p, l.addr, esize, want);
+  }
+  if (!fits && !l.lim && !p->dry) {
+    snprintf(m, sizeof(m), "Cannot access memory at address 0x%" PRIx64, l.addr);
+    fail(p, "%s", m);
+    return l;
+  }
+  if (fits < want && !p->dry) {
+    char where[160] = "";
+    if (l.lim)
+      snprintf(where, sizeof(where), "variable '%s'", l.obj);
+    else if (p->env->region)
+      p->env->region(p->env->ctx, l.addr, where, sizeof(where));
+    if (!where[0]) snprintf(where, sizeof(where), "its memory");
+    snprintf(m, sizeof(m),
+             "only %" PRIu64 " element%s from there to the end of %s (asked for %" PRIu64 ")", fits,
+             fits == 1 ? "" : "s", where, want);
+    fail(p, "%s", m);
+    return l;
+  }
+  struct dbg_val a = l;
+  a.kind = DBG_ARR;
+  a.ekind = l.kind;
+  a.esigned = l.kind == DBG_ARR || l.kind == DBG_VEC ? l.esigned : l.is_signed;
+  a.is_signed = 0;
+  a.size = (unsigned)esize;
+  a.count = (unsigned)want;
+  a.i = 0;
+  a.f = 0;
+  if (!a.lim) a.lim = l.addr + esize * want;
+  /* T[n], or T[n][k] when the objects are arrays T[k] themselves */
+  char *br = strchr(l.type, '[');
+  size_t at = br ? (size_t)(br - l.type) : strlen(l.type);
+  snprintf(a.type, sizeof(a.type), "%.*s[%" PRIu64 "]%s", (int)at, l.type, want, l.type + at);
+  return a;
+}
+
 static struct dbg_val binary(struct P *p, int level) {
   if (level == NLEVELS) return unary(p);
   struct dbg_val a = binary(p, level + 1);
@@ -786,6 +994,12 @@ static struct dbg_val binary(struct P *p, int level) {
         break;
       }
     if (!op) return a;
+    if (op[0] == '@') {
+      struct dbg_val n = rv(p, binary(p, level + 1));
+      if (p->failed) return a;
+      a = artificial(p, a, n);
+      continue;
+    }
     struct dbg_val x = rv(p, a);
     struct dbg_val y = rv(p, binary(p, level + 1));
     if (p->failed) return a;
@@ -817,6 +1031,44 @@ static void store(struct P *p, struct dbg_val *dst, struct dbg_val v) {
     raw = (uint64_t)(v.kind == DBG_FLT ? (int64_t)v.f : v.i);
   }
   memcpy(m, &raw, dst->size);
+}
+
+/* Assigns to the components of vector dst: a vector of as many components
+ * (each converted) or a scalar (to every one), as OpenCL C does. The
+ * undefined w of a 3-component vector's .hi or .odd is not written. */
+static void store_vec(struct P *p, const struct dbg_val *dst, struct dbg_val src) {
+  if (!dst->addr) {
+    fail(p, "%s", "left operand of assignment is not in memory");
+    return;
+  }
+  for (unsigned i = 0; i < dst->count; i++)
+    for (unsigned j = i + 1; j < dst->count; j++)
+      if (vec_lane(dst, i) >= 0 && vec_lane(dst, i) == vec_lane(dst, j)) {
+        fail(p, "%s", "cannot assign to a vector selection that names a component twice");
+        return;
+      }
+  struct dbg_val vals[16], e;
+  if (src.kind == DBG_VEC) {
+    if (src.count != dst->count) {
+      char m[120];
+      snprintf(m, sizeof(m), "cannot assign %u components to %u", src.count, dst->count);
+      fail(p, "%s", m);
+      return;
+    }
+    for (unsigned i = 0; i < src.count && !p->failed; i++)
+      if (vec_elem(p, &src, i, &e)) vals[i] = rv(p, e);
+  } else {
+    struct dbg_val x = rv(p, src);
+    for (unsigned i = 0; i < dst->count; i++)
+      vals[i] = x;
+  }
+  /* every value is read before any is written: v.xy = v.yx swaps */
+  for (unsigned i = 0; i < dst->count && !p->failed; i++) {
+    int lane = vec_lane(dst, i);
+    if (lane < 0) continue;
+    elem_of(p->env, dst, &e, dst->addr + (uint64_t)lane * dst->size);
+    store(p, &e, vals[i]);
+  }
 }
 
 /* One branch of c ? a : b: the one not taken is only parsed (what it
@@ -854,6 +1106,11 @@ static struct dbg_val expr(struct P *p) {
   ws(p);
   if (p->s[0] == '=' && p->s[1] != '=') {
     p->s++;
+    if (a.kind == DBG_VEC && !p->failed) {
+      struct dbg_val b = expr(p);
+      if (!p->failed) store_vec(p, &a, b);
+      return a;
+    }
     struct dbg_val b = rv(p, expr(p));
     if (p->failed) return a;
     store(p, &a, b);
@@ -861,15 +1118,84 @@ static struct dbg_val expr(struct P *p) {
   return a;
 }
 
-int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
-             size_t errlen) {
-  struct P p = {env, text, err, errlen, 0};
+static int eval_text(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
+                     size_t errlen, int typeonly) {
+  struct P p = {env, text, err, errlen, 0, 0, typeonly};
   struct dbg_val v = expr(&p);
   ws(&p);
   if (!p.failed && *p.s) fail(&p, "syntax error at '%s'", p.s);
-  if (!p.failed) load(&p, &v);
+  if (!p.failed && !typeonly) load(&p, &v);
   *out = v;
   return p.failed;
+}
+
+int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
+             size_t errlen) {
+  return eval_text(env, text, out, err, errlen, 0);
+}
+
+/* ---- printing values ---- */
+
+/* A char type (char, uchar, signed or unsigned char): printed with its
+ * character, as gdb does. */
+static int is_char(const struct dbg_val *v) {
+  return v->kind == DBG_INT && v->size == 1 &&
+         (!strcmp(v->type, "char") || !strcmp(v->type, "uchar") ||
+          !strcmp(v->type, "unsigned char") || !strcmp(v->type, "signed char"));
+}
+
+/* Byte c as C writes it between quote characters: 'a', '\n', '\\', '\000'. */
+static int char_esc(unsigned c, int quote, char *out) {
+  switch (c) {
+  case '\a': return sprintf(out, "\\a");
+  case '\b': return sprintf(out, "\\b");
+  case '\f': return sprintf(out, "\\f");
+  case '\n': return sprintf(out, "\\n");
+  case '\r': return sprintf(out, "\\r");
+  case '\t': return sprintf(out, "\\t");
+  case '\v': return sprintf(out, "\\v");
+  default: break;
+  }
+  if (c == (unsigned)quote || c == '\\') return sprintf(out, "\\%c", c);
+  if (c >= 0x20 && c < 0x7f) return sprintf(out, "%c", c);
+  return sprintf(out, "\\%03o", c & 0xff);
+}
+
+/* A char array as gdb prints it: a string without its last NUL, runs of
+ * more than 10 equal bytes as 'c' <repeats N times>, 200 bytes at most. */
+static void fmt_string(const uint8_t *m, size_t count, char *buf, size_t len) {
+  enum { REPEATS = 10, MAX = 200 };
+  size_t n = count, i = 0, k = 0, things = 0;
+  int state = 0; /* 0 nothing yet, 1 inside a "string", 2 after a repeat block */
+  if (n && !m[n - 1]) n--;
+  buf[0] = 0;
+  if (!n) {
+    snprintf(buf, len, "\"\"");
+    return;
+  }
+  while (i < n && things < MAX && k + 48 < len) {
+    size_t run = 1;
+    while (i + run < n && m[i + run] == m[i])
+      run++;
+    char c[8];
+    if (run > REPEATS) {
+      char_esc(m[i], '\'', c);
+      k += (size_t)snprintf(buf + k, len - k, "%s%s'%s' <repeats %zu times>",
+                            state == 1 ? "\"" : "", state ? ", " : "", c, run);
+      state = 2;
+      things += REPEATS;
+      i += run;
+      continue;
+    }
+    if (state != 1) k += (size_t)snprintf(buf + k, len - k, "%s\"", state == 2 ? ", " : "");
+    state = 1;
+    for (size_t j = 0; j < run && things < MAX && k + 16 < len; j++, i++, things++) {
+      char_esc(m[i], '"', c);
+      k += (size_t)snprintf(buf + k, len - k, "%s", c);
+    }
+  }
+  if (state == 1) k += (size_t)snprintf(buf + k, len - k, "\"");
+  if (i < n) snprintf(buf + k, len - k, "...");
 }
 
 static void fmt_scalar(const struct dbg_val *v, int fmt, char *buf, size_t len) {
@@ -888,7 +1214,9 @@ static void fmt_scalar(const struct dbg_val *v, int fmt, char *buf, size_t len) 
       snprintf(buf, len, v->size == 8 ? "%.17g" : "%.9g", v->f);
     }
   } else if (v->kind == DBG_PTR) {
-    snprintf(buf, len, "(%s) 0x%" PRIx64, v->type, (uint64_t)v->i);
+    char t[96];
+    dbg_type_name(v, t, sizeof(t));
+    snprintf(buf, len, "(%s) 0x%" PRIx64, t, (uint64_t)v->i);
   } else if (fmt == 'x' || fmt == 'o' || fmt == 't' || fmt == 'u') {
     uint64_t u = (uint64_t)v->i;
     if (v->size < 8) u &= (UINT64_C(1) << (8 * v->size)) - 1;
@@ -909,12 +1237,13 @@ static void fmt_scalar(const struct dbg_val *v, int fmt, char *buf, size_t len) 
   } else if (fmt == 'd') {
     int sh = 64 - 8 * (int)(v->size ? v->size : 8);
     snprintf(buf, len, "%" PRId64, sh > 0 ? (int64_t)((uint64_t)v->i << sh) >> sh : v->i);
-  } else if (fmt == 'c') {
-    int c = (int)(int8_t)v->i;
-    if (isprint(c & 0xff) && c >= 0)
-      snprintf(buf, len, "%d '%c'", c, c);
-    else
-      snprintf(buf, len, "%d '\\%03o'", c, c & 0xff);
+  } else if (fmt == 'c' || (!fmt && is_char(v))) {
+    /* the number (a char's own signedness; /c of a wider one is a char's),
+     * then the character */
+    int64_t x = is_char(v) && !v->is_signed ? (int64_t)(uint8_t)v->i : (int64_t)(int8_t)v->i;
+    char c[8];
+    char_esc((unsigned)(uint8_t)v->i, '\'', c);
+    snprintf(buf, len, "%" PRId64 " '%s'", x, c);
   } else if (v->is_signed) {
     snprintf(buf, len, "%" PRId64, v->i);
   } else {
@@ -955,6 +1284,15 @@ static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int 
     return strlen(buf);
   }
   if (depth > 8) return (size_t)snprintf(buf, len, "{...}");
+  if (!fmt && v->kind == DBG_ARR && v->ekind == DBG_INT && v->size == 1 && v->addr) {
+    struct dbg_val e;
+    elem_of(env, v, &e, v->addr);
+    const uint8_t *m = is_char(&e) ? env->mem(env->ctx, v->addr, v->count) : NULL;
+    if (m) {
+      fmt_string(m, v->count, buf, len);
+      return strlen(buf);
+    }
+  }
   size_t n = 0;
   n += (size_t)snprintf(buf + n, len - n, "{");
   if (v->kind == DBG_STRUCT) {
@@ -970,12 +1308,19 @@ static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int 
       n = format_member(env, &e, fmt, buf, len, n, depth);
     }
   } else {
-    for (unsigned i = 0; i < v->count && n < len - 32; i++) {
+    unsigned i = 0;
+    for (; i < v->count && n < len - 32; i++) {
       struct dbg_val e;
-      elem_of(env, v, &e, v->addr + (uint64_t)i * v->size);
+      int lane = v->kind == DBG_VEC ? vec_lane(v, i) : (int)i;
       if (i) n += (size_t)snprintf(buf + n, len - n, ", ");
+      if (lane < 0) { /* the w of a 3-component vector's .hi or .odd */
+        n += (size_t)snprintf(buf + n, len - n, "<undefined>");
+        continue;
+      }
+      elem_of(env, v, &e, v->addr + (uint64_t)lane * v->size);
       n = format_member(env, &e, fmt, buf, len, n, depth);
     }
+    if (i < v->count && n < len - 5) n += (size_t)snprintf(buf + n, len - n, "...");
   }
   if (n < len - 2) n += (size_t)snprintf(buf + n, len - n, "}");
   return n;
@@ -984,6 +1329,126 @@ static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int 
 void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf,
                 size_t len) {
   format_at(env, v, fmt, buf, len, 0);
+}
+
+/* ---- types: whatis, ptype ---- */
+
+/* A type as C spells it, from the evaluator's spelling t: "int[16]" is
+ * "int [16]", "float[3] *" "float (*)[3]", "float * *" "float **". */
+static void c_spelling(const char *t, char *buf, size_t len) {
+  const char *br = strchr(t, '['), *end = strrchr(t, ']');
+  char base[96];
+  size_t k = 0;
+  /* the part before any dimensions, with "* *" as "**" */
+  for (const char *c = t; *c && c != br && k + 1 < sizeof(base); c++)
+    if (!(*c == ' ' && c[1] == '*' && k && base[k - 1] == '*')) base[k++] = *c;
+  while (k && base[k - 1] == ' ')
+    k--;
+  base[k] = 0;
+  if (!br || !end || end < br) {
+    snprintf(buf, len, "%s", base);
+    return;
+  }
+  int stars = 0;
+  for (const char *c = end + 1; *c; c++)
+    stars += *c == '*';
+  if (stars)
+    snprintf(buf, len, "%s (%.*s)%.*s", base, stars, "****************", (int)(end + 1 - br), br);
+  else
+    snprintf(buf, len, "%s%s%.*s", base, k && base[k - 1] == '*' ? "" : " ", (int)(end + 1 - br),
+             br);
+}
+
+void dbg_type_name(const struct dbg_val *v, char *buf, size_t len) {
+  c_spelling(v->type, buf, len);
+}
+
+/* A declaration of name with type t (a field of ptype's struct). */
+static void c_decl(const char *t, const char *name, char *buf, size_t len) {
+  char sp[160];
+  c_spelling(t, sp, sizeof(sp));
+  const char *br = strchr(sp, '['), *ptr = strstr(sp, "(*");
+  if (ptr) /* a pointer to an array: int (*name)[3] */
+    snprintf(buf, len, "%.*s%s%s", (int)(ptr - sp + 2), sp, name, strchr(ptr, ')'));
+  else if (br)
+    snprintf(buf, len, "%.*s%s%s", (int)(br - sp), sp, name, br);
+  else
+    snprintf(buf, len, "%s%s%s", sp, sp[0] && sp[strlen(sp) - 1] == '*' ? "" : " ", name);
+}
+
+/* Whether struct layouts a and b are the same (a typedef of a struct). */
+static int same_layout(const struct cc_type *a, const struct cc_type *b) {
+  if (a->size != b->size || a->nfields != b->nfields) return 0;
+  for (uint32_t i = 0; i < a->nfields; i++)
+    if (strcmp(a->fields[i].name, b->fields[i].name) ||
+        a->fields[i].offset != b->fields[i].offset ||
+        strcmp(a->fields[i].type_name, b->fields[i].type_name))
+      return 0;
+  return 1;
+}
+
+/* ptype's struct t (named name): "struct box {\n    int x;\n}", a typedef
+ * as the struct it names ("struct {" when that has no name). */
+static void ptype_struct(const struct dbg_env *env, const struct cc_type *t, const char *name,
+                         char *buf, size_t len) {
+  char head[80];
+  if (!strncmp(name, "struct ", 7) || !strncmp(name, "union ", 6)) {
+    snprintf(head, sizeof(head), "%.70s", name);
+  } else {
+    const struct cc_type *o = NULL;
+    for (unsigned i = 0; env->type_at && (o = env->type_at(env->ctx, i)); i++)
+      if ((!strncmp(o->name, "struct ", 7) || !strncmp(o->name, "union ", 6)) && same_layout(o, t))
+        break;
+    int is_union = t->nfields > 1;
+    for (uint32_t i = 0; i < t->nfields; i++)
+      if (t->fields[i].offset) is_union = 0;
+    snprintf(head, sizeof(head), "%.70s", o ? o->name : is_union ? "union" : "struct");
+  }
+  size_t n = (size_t)snprintf(buf, len, "%s {\n", head);
+  for (uint32_t i = 0; i < t->nfields && n + 8 < len; i++) {
+    char d[200];
+    c_decl(t->fields[i].type_name, t->fields[i].name, d, sizeof(d));
+    n += (size_t)snprintf(buf + n, len - n, "    %s;\n", d);
+  }
+  if (n + 2 < len) snprintf(buf + n, len - n, "}");
+}
+
+int dbg_whatis(const struct dbg_env *env, const char *text, int expand, char *buf, size_t len) {
+  struct dbg_val v;
+  char t[128], err[200];
+  while (isspace((unsigned char)*text))
+    text++;
+  snprintf(t, sizeof(t), "%s", text);
+  for (size_t n = strlen(t); n && isspace((unsigned char)t[n - 1]);)
+    t[--n] = 0;
+  /* a type name (int4, struct box, float *), else an expression */
+  int is_type = t[0] && !strpbrk(t, "()+-/%&|^!~<>=?:.@'\"") && dbg_type_resolve(env, t, &v);
+  if (!is_type && (!strncmp(t, "struct ", 7) || !strncmp(t, "union ", 6))) {
+    snprintf(buf, len, "no type '%.100s' in this kernel's debug information", t);
+    return 1;
+  }
+  if (!is_type && eval_text(env, t, &v, err, sizeof(err), 1)) {
+    snprintf(buf, len, "%s", err);
+    return 1;
+  }
+  char name[96];
+  dbg_type_name(&v, name, sizeof(name));
+  /* ptype shows the struct a value is (or points to, or is an array of) */
+  char base[96];
+  strip(v.type, base, sizeof(base));
+  base[strcspn(base, "[*")] = 0;
+  for (size_t n = strlen(base); n && base[n - 1] == ' ';)
+    base[--n] = 0;
+  const struct cc_type *st = expand ? struct_type(env, base) : NULL;
+  const char *at = st ? strstr(name, base) : NULL;
+  if (!at) {
+    snprintf(buf, len, "type = %s", name);
+    return 0;
+  }
+  char body[2048];
+  ptype_struct(env, st, base, body, sizeof(body));
+  snprintf(buf, len, "type = %.*s%s%s", (int)(at - name), name, body, at + strlen(base));
+  return 0;
 }
 
 /* ---- checking a condition before there is anything to evaluate it on ---- */
@@ -1011,7 +1476,7 @@ static int check_sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
 }
 
 int dbg_cond_parses(const char *text, char *err, size_t errlen) {
-  struct dbg_env env = {NULL, check_lookup, check_mem, check_sreg, NULL};
+  struct dbg_env env = {NULL, check_lookup, check_mem, check_sreg, NULL, NULL, NULL, NULL};
   struct dbg_val v;
   if (!dbg_eval(&env, text, &v, err, errlen)) return 1;
   /* only the shape of the text counts: names, types and memory are known

@@ -130,8 +130,10 @@ static void val_fields(struct dbg_session *s, const struct dbg_val *v) {
   static const char *const kinds[] = {"int", "float", "pointer", "array", "vector", "struct"};
   fprintf(f, "\"value\":");
   jstr(f, buf);
+  char tn[96]; /* as whatis shows it */
+  dbg_type_name(v, tn, sizeof(tn));
   fprintf(f, ",\"type\":");
-  jstr(f, v->type);
+  jstr(f, tn);
   const struct cc_type *t = v->kind == DBG_STRUCT ? env.type(env.ctx, v->type) : NULL;
   fprintf(f, ",\"kind\":\"%s\",\"count\":%u", v->kind >= 0 && v->kind <= 5 ? kinds[v->kind] : "?",
           v->kind == DBG_ARR || v->kind == DBG_VEC ? v->count
@@ -162,8 +164,14 @@ static void eval_record(struct dbg_session *s, const char *name, const char *exp
     fprintf(f, ",\"error\":");
     jstr(f, err);
     if (sym) {
+      char tn[96];
+      struct dbg_val t;
+      if (dbg_type_resolve(&env, sym->type_name, &t))
+        dbg_type_name(&t, tn, sizeof(tn));
+      else
+        snprintf(tn, sizeof(tn), "%s", sym->type_name);
       fprintf(f, ",\"type\":");
-      jstr(f, sym->type_name);
+      jstr(f, tn);
     }
   } else {
     fprintf(f, ",");

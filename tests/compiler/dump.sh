@@ -33,7 +33,7 @@ for w in "${want[@]}"; do
   printf '%s\n' "$out" | grep -qF -- "$w" || bad "listing lacks '$w'"
 done
 printf '%s\n' "$out" | grep -qE '^ +j +int +private\+[0-9]+ size 4  lines 6-8' || bad "symbol j with scope 6-8 missing"
-printf '%s\n' "$out" | grep -qE '^ +data +float \* +private' || bad "parameter data missing"
+printf '%s\n' "$out" | grep -qE '^ +data +__global float \* +private' || bad "parameter data missing"
 tmp=$(mktemp -d)
 printf '__kernel void k(__global int *o) {\n  o[0] = 1\n}\n' > "$tmp/broken.cl"
 err=$("$build/lockstep" compile --dump "$tmp/broken.cl" 2>&1)

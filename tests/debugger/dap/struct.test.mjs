@@ -72,6 +72,14 @@ test('inlined frames and struct variables', async () => {
     assert.equal(priv.gid.value, '0');
     assert.equal(priv.p.value, '{x = 0, y = 1}');
     assert.equal(priv.v, undefined, "twice()'s parameter is not the kernel's");
+    // types are spelled as `whatis` spells them: pointers with their address space
+    assert.equal(args.out.type, '__global int *');
+    assert.equal(args.in.type, '__global point *');
+    assert.equal(priv.p.type, 'point');
+    ev = await dc.evaluateRequest({ expression: '&p', frameId: frames[1].id, context: 'watch' });
+    assert.equal(ev.body.type, 'point *');
+    ev = await dc.evaluateRequest({ expression: '-exec whatis in', frameId: frames[1].id, context: 'repl' });
+    assert.equal(ev.body.result.trim(), 'type = __global point *');
 
     // a step inside twice(): its local r = v * 2, which setVariable in the
     // inlined frame writes (and puts back, so p.x is 2 at line 12)
