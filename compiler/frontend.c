@@ -25,7 +25,7 @@
 
 extern char **environ;
 
-#define CC_FORMAT_VERSION "5"
+#define CC_FORMAT_VERSION "6"
 
 const char *cc_version(void) {
   return "lockstep-cc " LOCKSTEP_VERSION " llvm " LOCKSTEP_LLVM_VERSION " fmt " CC_FORMAT_VERSION;

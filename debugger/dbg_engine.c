@@ -1611,9 +1611,10 @@ static void help_cmd(struct dbg_session *s) {
       {"list [LINE | FIRST,LAST]", "source lines"},
       {"print[/F] EXPR", "F = x d u o t c; A@N is gdb's artificial array"},
       {"whatis EXPR|TYPE, ptype EXPR|TYPE", "types (ptype shows a struct's fields)"},
+      {"display[/F] [EXPR], undisplay [N...]", "expressions shown at every stop"},
       {"x/NFU EXPR", "N units of U = b h w g bytes, F = x d u o f c"},
       {"set var X = EXPR", "assign (a vector selection too: v.zx = w)"},
-      {"info breakpoints|locals|args|workitems", ""},
+      {"info breakpoints|display|locals|args|workitems", ""},
       {"edit LINE TEXT", "replace a source line and go on"},
       {"set watchdog MS, set pass all|in-progress", "how passes run"},
       {"directory [DIR], quit", ""},
@@ -1712,7 +1713,8 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       }
       if (np) fprintf(s->out, " (%u)\n", np);
     } else
-      fprintf(s->out, "unknown info command '%s' (breakpoints, locals, args, workitems)\n", arg);
+      fprintf(s->out, "unknown info command '%s' (breakpoints, display, locals, args, workitems)\n",
+              arg);
   } else if (is(cmd, "list", 1)) {
     if (!live)
       fprintf(s->out, "No kernel is stopped.\n");
