@@ -49,6 +49,8 @@ struct dev_exception {
   uint64_t group_id[3];
   uint64_t local_id[3];
   uint64_t address;  /* faulting device address, when the fault has one */
+  uint32_t pc;       /* the faulting instruction (lockstep compile --dump), */
+  int have_pc;       /* when known */
   char message[512]; /* one-line human-readable report */
 };
 

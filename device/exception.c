@@ -18,10 +18,12 @@ size_t dev_exception_format(const struct dev_exception *e, char *buf, size_t n) 
     snprintf(where, sizeof where, " at %s:%u", e->file, e->line);
   else if (e->line)
     snprintf(where, sizeof where, " at line %u", e->line);
-  /* only memory faults have an address */
+  /* memory faults name the address; the others their instruction */
   char addr[40] = "";
   if (e->trap >= LSI_TRAP_OUT_OF_BOUNDS && e->trap <= LSI_TRAP_WRITE_READ_ONLY)
     snprintf(addr, sizeof addr, " (address 0x%016" PRIx64 ")", e->address);
+  else if (e->have_pc)
+    snprintf(addr, sizeof addr, " (instruction %04" PRIu32 ")", e->pc);
   return (size_t)snprintf(buf, n,
                           "device exception in kernel '%s'%s, work-item (%" PRIu64 ",%" PRIu64
                           ",%" PRIu64 ") of work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64

@@ -51,6 +51,8 @@ static void vfault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint3
     memset(e, 0, sizeof(*e));
     e->trap = trap;
     e->kernel = k->name;
+    e->pc = pc;
+    e->have_pc = pc < k->ninsns;
     if (k->lines && pc < k->ninsns) {
       e->line = k->lines[pc].line;
       if (run->l->prog && k->lines[pc].file < run->l->prog->nfiles)

@@ -6,8 +6,8 @@
  * LOCKSTEP_RECONVERGENCE=stack). For each: the event
  * gets a negative status, stderr gets exactly one report naming the kernel,
  * file:line, work-item and work-group, pfn_notify gets the same text, another
- * buffer is intact and the next kernel runs normally. Only the memory fault
- * (misaligned) names an address.
+ * buffer is intact and the next kernel runs normally. The memory fault
+ * (misaligned) names its address, the others their instruction.
  */
 #include "util/host_util.h"
 
@@ -165,8 +165,10 @@ int main(int argc, char **argv) {
   EXPECT(strstr(report, "work-item (") != NULL);
   EXPECT(strstr(report, "work-group (") != NULL);
   EXPECT(strstr(report, c->words) != NULL);
-  /* the misaligned store names its address; the other kinds have none */
+  /* the misaligned store names its address, the other kinds their
+   * instruction */
   EXPECT((strstr(report, "(address 0x") != NULL) == !strcmp(c->kind, "misaligned"));
+  EXPECT((strstr(report, "(instruction ") != NULL) == !!strcmp(c->kind, "misaligned"));
   EXPECT(notified[0] != '\0' && strstr(report, notified) != NULL);
   fprintf(stderr, "faults %s: stderr said: %s", c->kind, report);
 
