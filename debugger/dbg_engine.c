@@ -843,7 +843,7 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
 static int catch_accept(void *arg, uint64_t item, uint32_t pc, int asked) {
   struct dbg_session *s = arg;
   if (asked) return dbg_pass_take(s, item);
-  if (s->stepset[pc] && dbg_has_watch(s, item) && dbg_watch_changed(s, item)) return 1;
+  if (s->watchset[pc] && dbg_has_watch(s, item) && dbg_watch_changed(s, item)) return 1;
   return s->bpset[pc] && bp_accept(s, item, pc, NULL);
 }
 
@@ -859,7 +859,7 @@ static void catch_prepare(struct dbg_session *s) {
   for (int i = 0; i < s->nbp; i++)
     watch |= s->bps[i].watch[0] && s->bps[i].enabled;
   for (uint32_t pc = 0; pc <= s->k->ninsns; pc++)
-    s->catchset[pc] = s->bpset[pc] | (watch ? s->stepset[pc] : 0);
+    s->catchset[pc] = s->bpset[pc] | (watch ? s->watchset[pc] : 0);
   simt_dbg_set_catch(s->sd, s->catchset, catch_accept, s);
 }
 
@@ -1121,7 +1121,7 @@ static int flow_before_work(struct dbg_session *s, const struct cc_microkernel *
 static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
   struct step_arg *a = arg;
   const struct cc_microkernel *m = mk_at(s, pc);
-  if (dbg_watch_changed(s, item)) return 1;
+  if (s->watchset[pc] && dbg_watch_changed(s, item)) return 1;
   if (s->bpset[pc] && bp_accept(s, item, pc, NULL)) return 1;
   if (!m) return 0;
   if (m->role == CC_MK_EXIT) return a->mode != 2;
@@ -1573,20 +1573,34 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "%u\t%s\n", i, s->lines[i - 1]);
 }
 
-/* After an edit: statement starts and breakpoints of the new code, and the
- * innermost frame. */
-static void edit_rebind(struct dbg_session *s) {
-  s->frame = 0;
+/* The stops of the launch's kernel: statement starts, the ones a watched
+ * change is shown at (not a line of braces alone, not a loop's branch back
+ * before its statement: the statement after it shows the change), the
+ * breakpoints. */
+static void stop_sets(struct dbg_session *s) {
+  size_t n = s->k->ninsns + 1;
   free(s->stepset);
+  free(s->watchset);
   free(s->bpset);
   free(s->catchset);
-  s->stepset = calloc(s->k->ninsns + 1, 1);
-  s->bpset = calloc(s->k->ninsns + 1, 1);
-  s->catchset = calloc(s->k->ninsns + 1, 1);
-  for (uint32_t m = 0; m < s->dbg->nmk; m++)
-    s->stepset[s->dbg->mk[m].pc_begin] = 1;
+  s->stepset = calloc(n, 1);
+  s->watchset = calloc(n, 1);
+  s->bpset = calloc(n, 1);
+  s->catchset = calloc(n, 1);
+  for (uint32_t q = 0; q < s->dbg->nmk; q++) {
+    const struct cc_microkernel *m = &s->dbg->mk[q];
+    s->stepset[m->pc_begin] = 1;
+    s->watchset[m->pc_begin] =
+        m->role == CC_MK_EXIT || !(brace_only(s, m->line_first) || flow_before_work(s, m));
+  }
   bp_bind(s);
   catch_prepare(s);
+}
+
+/* After an edit: the stops of the new code, and the innermost frame. */
+static void edit_rebind(struct dbg_session *s) {
+  s->frame = 0;
+  stop_sets(s);
 }
 
 /* ---- commands ---- */
@@ -1890,13 +1904,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   s->l = l;
   s->file = file ? file : s->k->name;
   split_lines(s, source);
-  s->stepset = calloc(s->k->ninsns + 1, 1);
-  s->bpset = calloc(s->k->ninsns + 1, 1);
-  s->catchset = calloc(s->k->ninsns + 1, 1);
-  for (uint32_t m = 0; m < s->dbg->nmk; m++)
-    s->stepset[s->dbg->mk[m].pc_begin] = 1;
-  bp_bind(s);
-  catch_prepare(s);
+  stop_sets(s);
   s->focus = 0;
   s->passes = 0;
   s->npending = 0;
@@ -2016,9 +2024,10 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   free(s->lines);
   s->lines = NULL;
   free(s->stepset);
+  free(s->watchset);
   free(s->bpset);
   free(s->catchset);
-  s->catchset = NULL;
+  s->stepset = s->watchset = s->bpset = s->catchset = NULL;
   s->k = NULL;
   s->dbg = NULL;
   s->file = NULL;

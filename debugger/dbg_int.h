@@ -59,6 +59,7 @@ struct dbg_session {
   char **lines;
   uint32_t nlines;
   uint8_t *stepset, *bpset;
+  uint8_t *watchset; /* the statements a watched change is shown at */
   uint8_t *catchset; /* where work-items run on a stepped one's behalf stop */
   uint64_t focus;
   int launched, finished, passes;

@@ -24,7 +24,7 @@
  * stops the pass (the pass flags it in s->whit and s->watch_item). */
 static int pass_accept(void *arg, uint64_t item, uint32_t pc) {
   struct dbg_session *s = arg;
-  if (s->watching && !s->whit && s->stepset[pc] && dbg_has_watch(s, item) &&
+  if (s->watching && !s->whit && s->watchset[pc] && dbg_has_watch(s, item) &&
       dbg_watch_changed(s, item)) {
     s->watch_item = item;
     return 1;
@@ -102,7 +102,7 @@ int dbg_pass_run(struct dbg_session *s) {
       return ST_PAUSE;
     }
     for (uint32_t i = 0; i < n; i++)
-      flags[i] = s->bpset[i] | s->stepset[i];
+      flags[i] = s->bpset[i] | s->watchset[i];
   }
   struct simt_dbg_pass p;
   memset(&p, 0, sizeof(p));
