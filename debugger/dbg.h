@@ -130,6 +130,9 @@ struct dbg_env {
    * a name for that memory ("buffer 'in' (argument 0)"); both may be NULL. */
   const char *(*space)(void *ctx, uint64_t addr);
   void (*region)(void *ctx, uint64_t addr, char *buf, size_t n);
+  /* A value-history reference: ref follows the '$' ("", "$", "$N", "N");
+   * 0 ok (fills *v, not an lvalue), or an error message. May be NULL. */
+  const char *(*history)(void *ctx, const char *ref, struct dbg_val *v);
 };
 /* Whether text is an expression as far as its shape goes (a breakpoint
  * condition, before any work-item can evaluate it); else why not, in err. */

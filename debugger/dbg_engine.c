@@ -38,6 +38,7 @@ void dbg_free(struct dbg_session *s) {
     free(s->files[i]);
   free(s->options);
   dbg_keep_free(s);
+  dbg_hist_free(s);
   free(s);
 }
 
@@ -303,6 +304,7 @@ void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {
   env->type_at = type_at;
   env->space = space_of;
   env->region = region_of;
+  env->history = dbg_hist_get;
 }
 
 static int eval(struct dbg_session *s, const char *text, struct dbg_val *v, char *err, size_t n) {
@@ -337,20 +339,33 @@ static void print_expr(struct dbg_session *s, const char *arg) {
   }
   while (isspace((unsigned char)*arg))
     arg++;
-  if (!*arg) {
+  if (!*arg && !s->nhist) {
     fprintf(s->out, "print needs an expression\n");
     return;
   }
+  if (!*arg) arg = "$"; /* the last value again, as gdb does */
   struct dbg_val v;
   char err[200], buf[4096];
-  if (eval(s, arg, &v, err, sizeof(err))) {
-    fprintf(s->out, "%s\n", err);
-    return;
+  char ref[64];
+  snprintf(ref, sizeof(ref), "%.*s", (int)strcspn(arg, " \t"), arg);
+  int kept = arg[strlen(ref) + strspn(arg + strlen(ref), " \t")] ? -1 : dbg_hist_kept(s, ref);
+  if (kept >= 0) { /* an aggregate from the history: its text, as a new value */
+    v = s->hist[kept].v;
+    snprintf(buf, sizeof(buf), "%s", s->hist[kept].text);
+  } else {
+    if (eval(s, arg, &v, err, sizeof(err))) {
+      fprintf(s->out, "%s\n", err);
+      return;
+    }
+    struct dbg_env env;
+    dbg_session_env(s, &env);
+    dbg_format(&env, &v, fmt, buf, sizeof(buf));
   }
-  struct dbg_env env;
-  dbg_session_env(s, &env);
-  dbg_format(&env, &v, fmt, buf, sizeof(buf));
-  fprintf(s->out, "$ = %s\n", buf);
+  int n = dbg_hist_push(s, &v, buf);
+  if (n)
+    fprintf(s->out, "$%d = %s\n", n, buf);
+  else
+    fprintf(s->out, "$ = %s\n", buf);
 }
 
 /* x/NFU EXPR: N units of U bytes (b h w g) from the address EXPR gives, in
@@ -1624,6 +1639,7 @@ static void help_cmd(struct dbg_session *s) {
       {"backtrace, frame|up|down [N]", "inlined calls"},
       {"list [LINE | FIRST,LAST]", "source lines"},
       {"print[/F] EXPR", "F = x d u o t c; A@N is gdb's artificial array"},
+      {"$N, $, $$, $$N", "values printed before (the value history)"},
       {"whatis EXPR|TYPE, ptype EXPR|TYPE", "types (ptype shows a struct's fields)"},
       {"display[/F] [EXPR], undisplay [N...]", "expressions shown at every stop"},
       {"x/NFU EXPR", "N units of U = b h w g bytes, F = x d u o f c"},

@@ -719,6 +719,20 @@ static struct dbg_val primary(struct P *p) {
     return mk_int(ch, 1, 4);
   }
   if (isdigit((unsigned char)*p->s) || *p->s == '.') return number(p);
+  if (*p->s == '$') { /* the value history: $, $N, $$, $$N */
+    char ref[24];
+    size_t n = 0;
+    const char *c = p->s + 1;
+    if (*c == '$') ref[n++] = *c++;
+    while (isdigit((unsigned char)*c) && n < sizeof(ref) - 1)
+      ref[n++] = *c++;
+    ref[n] = 0;
+    p->s = c;
+    const char *e = p->env->history ? p->env->history(p->env->ctx, ref, &v)
+                                    : "the value history cannot be used here";
+    if (e) fail(p, "%s", e);
+    return postfix(p, v);
+  }
   if (isalpha((unsigned char)*p->s) || *p->s == '_') {
     char name[64];
     read_name(p, name, sizeof(name));

@@ -50,6 +50,8 @@ struct dbg_session {
   int nbp, next_id;
   struct dbg_display disp[MAX_DISPLAYS];
   int ndisp, last_disp;
+  struct dbg_hist *hist; /* the value history: $1 is hist[0] */
+  int nhist, hcap;
   /* the launch */
   struct simt_dbg *sd;
   const struct lsi_kernel *k;
@@ -129,6 +131,19 @@ enum stop {
 };
 
 enum { SCOPE_ITEM, SCOPE_GROUP, SCOPE_ALL, SCOPE_ITEMS };
+
+/* dbg_hist.c: the value history. dbg_hist_get is dbg_env.history;
+ * dbg_hist_kept gives the index of the aggregate (kept as text) expr names
+ * alone, else -1; dbg_hist_push returns the new number, 0 when out of
+ * memory. */
+struct dbg_hist {
+  struct dbg_val v;
+  char *text;
+};
+const char *dbg_hist_get(void *ctx, const char *ref, struct dbg_val *v);
+int dbg_hist_kept(struct dbg_session *s, const char *expr);
+int dbg_hist_push(struct dbg_session *s, const struct dbg_val *v, const char *text);
+void dbg_hist_free(struct dbg_session *s);
 
 /* dbg_display.c: `display[/F] [EXPR]` (live: a kernel is stopped, so
  * show it now; returns -1 on a bad command), `undisplay [N...]`, `info

@@ -57,7 +57,7 @@ Breakpoint 2 at line 7 if gid == 5 && i == 2
 Breakpoint 2, k work-item (5,0,0) local (1,0,0) group (1,0,0) at k:7
 7	    acc += in[gid * 8 + i];
 (lockstep) print acc
-$ = 81
+$1 = 81
 (lockstep) edit 7     acc += 10 * in[gid * 8 + i];
 Line 7 is now:
 7	    acc += 10 * in[gid * 8 + i];
@@ -87,7 +87,7 @@ Breakpoint 1, k work-item (3,0,0) local (3,0,0) group (0,0,0) at k:7
 (lockstep) list 7,7
 7	    acc += in[gid * 8 + i];
 (lockstep) print acc
-$ = 24
+$1 = 24
 (lockstep) info locals
 gid = 3
 spare = 1
@@ -118,7 +118,7 @@ Breakpoint 1, k work-item (3,0,0) local (3,0,0) group (0,0,0) at k:7
 (lockstep) list 7,7
 No source for k: its program was linked from compiled objects.
 (lockstep) print acc
-$ = 24
+$1 = 24
 (lockstep) continue
 Kernel k finished.
 out: 6 38 70 102 134 166 198 230
@@ -149,7 +149,7 @@ Breakpoint 1 at line 9 if gid == 6
 Breakpoint 1, k work-item (6,0,0) local (2,0,0) group (1,0,0) at k:9
 9	  out[gid] = acc;
 (lockstep) print acc
-$ = 198
+$1 = 198
 (lockstep) continue
 Kernel k finished.
 out: 6 38 70 102 134 166 198 230
@@ -165,7 +165,7 @@ Kernel entry, k work-item (0,0,0) local (0,0,0) group (0,0,0) at k:3
 Breakpoint 2, k work-item (1,0,0) local (1,0,0) group (0,0,0) at k:7
 7	    acc += in[gid * 8 + i];
 (lockstep) print acc
-$ = 27
+$1 = 27
 (lockstep) delete 1
 (lockstep) info breakpoints
 Num  Type        Enb  Where

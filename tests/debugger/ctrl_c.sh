@@ -116,7 +116,7 @@ if start --kernel spin.cl --global 1 --spec "$tmp/spin.spec" -x "$tmp/cmds"; the
 spinning
 Interrupted in the loop
 (lockstep) print stop
-$ = 0
+$1 = 0
 (lockstep) set var stop = 3
 (lockstep) continue
 Kernel k finished.
@@ -159,7 +159,7 @@ The program is running host code; only kernels can be paused.
 spinning
 Interrupted in the loop
 (lockstep) print stop
-$ = 0
+$1 = 0
 (lockstep) set var stop = 3
 (lockstep) continue
 Kernel k finished.

@@ -24,7 +24,7 @@ if [ "$stops" != 4 ] || [ "$items" != "0 4 8 12 " ]; then
   echo "FAIL: expected one stop each for work-items 0 4 8 12, got $stops: $items"; fail=1
 fi
 # at every stop the printed gid is the stopped item's
-printed=$(grep -A1 '^(lockstep) print gid' "$tmp/debugged" | grep '^\$ = ' | sed 's/\$ = //' | sort -n | tr '\n' ' ')
+printed=$(grep -A1 '^(lockstep) print gid' "$tmp/debugged" | grep '^\$[0-9]* = ' | sed 's/^\$[0-9]* = //' | sort -n | tr '\n' ' ')
 if [ "$printed" != "0 4 8 12 " ]; then
   echo "FAIL: print gid at the stops gave $printed"; fail=1
 fi

@@ -1,0 +1,97 @@
+/*
+ * dbg_hist.c - the value history, as in gdb: each `print` records its value
+ * as $1, $2, ...; expressions read them back as `$N`, `$` (the last), `$$`
+ * (the one before) and `$$N` (N before the last). Scalars and pointers are
+ * kept by value; a vector, array or struct is kept as the text it printed
+ * (memory it was read from may change): `print $N` shows that text again,
+ * and an expression cannot take it apart. The history lasts as long as the
+ * session does.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debugger/dbg_int.h"
+
+/* The history index (0-based) ref names, or -1 with the reason in msg.
+ * ref is what follows the first '$': "" , "$", "$N" or "N". */
+static int resolve(const struct dbg_session *s, const char *ref, char *msg, size_t n) {
+  long k;
+  char *end;
+  if (!*ref) {
+    k = s->nhist;
+  } else if (ref[0] == '$') {
+    long back = ref[1] ? strtol(ref + 1, &end, 10) : 1;
+    if (ref[1] && (*end || !isdigit((unsigned char)ref[1]))) back = -1;
+    k = back < 0 ? -1 : s->nhist - back;
+  } else {
+    k = strtol(ref, &end, 10);
+    if (*end || !isdigit((unsigned char)ref[0])) k = -1;
+  }
+  if (!s->nhist) {
+    snprintf(msg, n, "History is empty.");
+    return -1;
+  }
+  if (k < 1 || k > s->nhist) {
+    if (k > s->nhist)
+      snprintf(msg, n, "History has not yet reached $%ld.", k);
+    else
+      snprintf(msg, n, "No history value $%s (the history holds $1 to $%d).", ref, s->nhist);
+    return -1;
+  }
+  return (int)k - 1;
+}
+
+static int scalar(const struct dbg_val *v) {
+  return v->kind == DBG_INT || v->kind == DBG_FLT || v->kind == DBG_PTR;
+}
+
+const char *dbg_hist_get(void *ctx, const char *ref, struct dbg_val *v) {
+  struct dbg_session *s = ctx;
+  static char msg[160];
+  int i = resolve(s, ref, msg, sizeof(msg));
+  if (i < 0) return msg;
+  if (!scalar(&s->hist[i].v)) {
+    snprintf(msg, sizeof(msg), "$%d holds a %s, kept as its text: print it alone", i + 1,
+             s->hist[i].v.kind == DBG_STRUCT ? "struct"
+             : s->hist[i].v.kind == DBG_VEC  ? "vector"
+                                             : "array");
+    return msg;
+  }
+  *v = s->hist[i].v;
+  return NULL;
+}
+
+int dbg_hist_kept(struct dbg_session *s, const char *expr) {
+  if (*expr != '$') return -1;
+  char msg[160];
+  int i = resolve(s, expr + 1, msg, sizeof(msg));
+  return i >= 0 && !scalar(&s->hist[i].v) ? i : -1;
+}
+
+int dbg_hist_push(struct dbg_session *s, const struct dbg_val *v, const char *text) {
+  if (s->nhist == s->hcap) {
+    int cap = s->hcap ? s->hcap * 2 : 64;
+    struct dbg_hist *h = realloc(s->hist, (size_t)cap * sizeof(*h));
+    if (!h) return 0;
+    s->hist = h;
+    s->hcap = cap;
+  }
+  struct dbg_hist *h = &s->hist[s->nhist];
+  h->v = *v;
+  h->v.addr = 0; /* a value, no longer the object it was read from */
+  h->v.lim = 0;
+  h->v.obj[0] = 0;
+  h->text = strdup(text);
+  if (!h->text) return 0;
+  return ++s->nhist;
+}
+
+void dbg_hist_free(struct dbg_session *s) {
+  for (int i = 0; i < s->nhist; i++)
+    free(s->hist[i].text);
+  free(s->hist);
+  s->hist = NULL;
+  s->nhist = s->hcap = 0;
+}
