@@ -1169,6 +1169,37 @@ void dbg_item_enter(struct dbg_session *s, uint64_t item) {
   free(items);
 }
 
+void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs) {
+  if (!s->sd || !s->dbg || !s->k || simt_dbg_state(s->sd, item, NULL) != SIMT_DBG_FRESH) return;
+  for (uint32_t i = 0; i < s->dbg->nsyms; i++) {
+    const struct cc_symbol *y = &s->dbg->syms[i];
+    if (!y->arg_index || y->inl || y->space != CC_SYM_PRIVATE || y->arg_index > s->k->nargs)
+      continue;
+    const struct lsi_arg *a = &s->k->args[y->arg_index - 1];
+    uint32_t n = 1, esz = 8;
+    if (a->kind == LSI_ARG_VALUE) {
+      n = a->nregs;
+      esz = a->elem_size;
+    } else if (a->kind != LSI_ARG_GLOBAL && a->kind != LSI_ARG_CONSTANT &&
+               a->kind != LSI_ARG_LOCAL) {
+      continue; /* a struct by value lives in the private frame already */
+    }
+    if (!esz || esz > 8) continue;
+    uint8_t *slot = simt_dbg_mem(s->sd, item, LSI_ADDR(LSI_SPACE_PRIVATE, 0, y->offset), y->size);
+    for (uint32_t e = 0; slot && e < n && (uint64_t)(e + 1) * esz <= y->size; e++) {
+      uint64_t *r = simt_dbg_reg(s->sd, item, a->reg + e);
+      if (!r) break;
+      if (to_regs) {
+        uint64_t v = 0; /* as the launch loads it: zero-extended */
+        memcpy(&v, slot + (size_t)e * esz, esz);
+        *r = v;
+      } else {
+        memcpy(slot + (size_t)e * esz, r, esz);
+      }
+    }
+  }
+}
+
 static int step_item(struct dbg_session *s, int mode) {
   uint64_t it = s->focus;
   int st = simt_dbg_state(s->sd, it, NULL);

@@ -148,6 +148,12 @@ uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item);
  * arguments their values), as `start` does; else nothing. Focus changes use
  * it, so a focused item always has its arguments. */
 void dbg_item_enter(struct dbg_session *s, uint64_t item);
+/* A work-item that has not started holds its kernel arguments in the
+ * registers the launch gave them, and the prologue stores each into its
+ * variable in the private frame. to_regs 0 copies them there ahead of time,
+ * so they read with their values; 1 copies the variables back after a write,
+ * so the prologue stores what was written. Nothing for a started item. */
+void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs);
 /* The environment the evaluator sees for the focused item. */
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
 /* The line a breakpoint binds to in the current launch's kernel, or 0. */

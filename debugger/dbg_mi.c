@@ -315,6 +315,10 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
   int save_frame = s->frame;
   s->focus = item;
   dbg_frame_select(s, (int)frame);
+  /* a work-item not started yet: its arguments read with their values, and
+   * what a command writes into them is what it starts with */
+  int fresh_args = strcmp(sub, "frame") != 0;
+  if (fresh_args) dbg_item_fresh_args(s, item, 0);
   if (!strcmp(sub, "frame")) {
     fprintf(s->out, "^mi {");
     item_fields(s, item);
@@ -340,6 +344,7 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
     mi_error(s, "unknown mi command (on, off, breakpoints, threads, focus, frame, vars, eval, "
                 "read, write)");
   }
+  if (fresh_args) dbg_item_fresh_args(s, item, 1);
   s->focus = save;
   s->frame = save_frame;
   s->frame_item = save_item;
