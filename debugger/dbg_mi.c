@@ -97,8 +97,14 @@ void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id) {
 static void bp_records(struct dbg_session *s) {
   for (int i = 0; i < s->nbp; i++) {
     const struct bp *b = &s->bps[i];
-    fprintf(s->out, "^mi {\"bp\":%d,\"enabled\":%d,\"requested\":%u,\"bound\":%u,\"hits\":%d}\n",
-            b->id, b->enabled, b->line, dbg_bp_line(s, b), b->hits);
+    int fn = !b->line && b->kernel[0] && !b->watch[0];
+    fprintf(s->out, "^mi {\"bp\":%d,\"enabled\":%d,\"requested\":%u,\"bound\":%u,\"hits\":%d",
+            b->id, b->enabled, b->line, fn ? dbg_fn_bp_line(s, b) : dbg_bp_line(s, b), b->hits);
+    if (fn) {
+      fprintf(s->out, ",\"func\":");
+      jstr(s->out, b->kernel);
+    }
+    fprintf(s->out, "}\n");
   }
 }
 
