@@ -806,6 +806,14 @@ static void req_evaluate(const struct js *req, const struct js *a) {
     ok_body(req, &w);
     return;
   }
+  /* hovering or watching must not change the program: an assignment runs
+   * only from the debug console */
+  int sets = 0;
+  for (const char *p = expr; *p && !sets; p++)
+    sets = *p == '=' && p[1] != '=' && (p == expr || !strchr("=!<>", p[-1]));
+  if (sets && ctx && (!strcmp(ctx, "hover") || !strcmp(ctx, "watch")))
+    BAD("an assignment is evaluated only in the debug console (a hover or a watch does not "
+        "change the program)");
   dap_query(&r, "mi eval %" PRIu64 ":%d %s", item, frame, expr);
   const char *err = r.nrecs ? js_str(r.recs[0], "error") : "no answer from the engine";
   if (err) {

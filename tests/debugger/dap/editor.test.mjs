@@ -189,6 +189,15 @@ test('local memory after a barrier, a vector and a struct; bad requests fail', a
       await failure(dc.setVariableRequest({ variablesReference: priv.r.variablesReference, name: 'zz', value: '1' })),
       /no field 'zz'/,
     );
+    // a hover or a watch never changes the program; the console may
+    assert.match(await failure(dc.evaluateRequest({ expression: 'gid = 9', frameId: fid, context: 'hover' })), /assignment/);
+    assert.match(await failure(dc.evaluateRequest({ expression: 'lid = 0', frameId: fid, context: 'watch' })), /assignment/);
+    ev = await dc.evaluateRequest({ expression: 'gid == 5', frameId: fid, context: 'watch' });
+    assert.equal(ev.body.result, '1');
+    ev = await dc.evaluateRequest({ expression: 'r.b = 1.5f * 2', frameId: fid, context: 'repl' });
+    assert.equal(ev.body.result, '3');
+    ev = await dc.evaluateRequest({ expression: 'gid', frameId: fid, context: 'hover' });
+    assert.equal(ev.body.result, '5');
     assert.match(await failure(dc.stackTraceRequest({ threadId: 999 })), /no such thread/);
     assert.match(await failure(dc.nextRequest({ threadId: 999 })), /no such thread/);
 
