@@ -21,7 +21,9 @@
 struct dap_bp {
   int id;          /* DAP id */
   int engine_id;   /* the engine's number, 0 when not set there */
-  char path[1024]; /* source path as the client gave it */
+  char path[1024]; /* source path as the client gave it; empty for a function's */
+  char func[128];  /* a function breakpoint: the kernel or inlined function */
+  int invalid;     /* never sent to the engine (a name that is no identifier) */
   uint32_t line;   /* requested */
   uint32_t bound;  /* the line it binds to, 0 unknown */
   int verified;

@@ -10,6 +10,7 @@
  * read or write file descriptors itself.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -139,12 +140,21 @@ static void bp_json(struct jw *w, const struct dap_bp *b) {
   jw_obj(w);
   jw_kint(w, "id", b->id);
   jw_kbool(w, "verified", b->verified);
-  jw_kint(w, "line", b->verified && b->bound ? b->bound : b->line);
-  jw_key(w, "source");
-  jw_obj(w);
-  jw_kstr(w, "name", base(b->path));
-  jw_kstr(w, "path", b->path);
-  jw_end(w);
+  if (b->func[0]) {
+    /* where the function stops in the launch that bound it */
+    const char *file = js_str(D.launch, "file");
+    if (b->verified && b->bound) {
+      jw_kint(w, "line", b->bound);
+      if (file) source_obj(w, file);
+    }
+  } else {
+    jw_kint(w, "line", b->verified && b->bound ? b->bound : b->line);
+    jw_key(w, "source");
+    jw_obj(w);
+    jw_kstr(w, "name", base(b->path));
+    jw_kstr(w, "path", b->path);
+    jw_end(w);
+  }
   if (!b->verified && b->msg[0]) jw_kstr(w, "message", b->msg);
   jw_end(w);
 }
@@ -187,6 +197,8 @@ void dap_sync_bps(void) {
   }
   for (int i = 0; i < D.nbps; i++) {
     struct dap_bp *b = &D.bps[i];
+    b->engine_id = 0;
+    if (b->invalid) continue;
     char cond[512] = "";
     if (b->cond[0]) snprintf(cond, sizeof(cond), "(%s)", b->cond);
     if (D.have_focus_item) {
@@ -196,7 +208,10 @@ void dap_sync_bps(void) {
                " && get_global_id(2) == %" PRIu64,
                l ? " && " : "", D.focus_gid[0], D.focus_gid[1], D.focus_gid[2]);
     }
-    dap_query(&r, "break %s:%u%s%s", b->path, b->line, cond[0] ? " if " : "", cond);
+    if (b->func[0])
+      dap_query(&r, "break %s%s%s", b->func, cond[0] ? " if " : "", cond);
+    else
+      dap_query(&r, "break %s:%u%s%s", b->path, b->line, cond[0] ? " if " : "", cond);
     b->engine_id = 0;
     if (r.text && !strncmp(r.text, "Breakpoint ", 11)) b->engine_id = atoi(r.text + 11);
     if (b->engine_id && D.nline_eids < DAP_MAX_BPS) D.line_eids[D.nline_eids++] = b->engine_id;
@@ -207,6 +222,72 @@ void dap_sync_bps(void) {
     dap_bps_from_records(r.recs, r.nrecs, 1);
     dap_reply_free(&r);
   }
+}
+
+/* A hit condition the adapter cannot count leaves the breakpoint unverified. */
+static void check_hit(struct dap_bp *b) {
+  if (!b->hit[0]) return;
+  const char *q = b->hit + strspn(b->hit, " <>=%");
+  if (!*q || strspn(q, "0123456789 ") != strlen(q)) {
+    b->verified = 0;
+    snprintf(b->msg, sizeof(b->msg), "hit condition must be N, >= N, > N, == N, < N, <= N or %% N");
+  }
+}
+
+static int is_ident(const char *n) {
+  if (!n || !(isalpha((unsigned char)n[0]) || n[0] == '_')) return 0;
+  for (const char *p = n; *p; p++)
+    if (!isalnum((unsigned char)*p) && *p != '_') return 0;
+  return 1;
+}
+
+/* Replaces the function breakpoints: `break NAME` stops at a kernel's entry
+ * or where each call of a function inlined into the kernel starts; they
+ * bind (and are verified) when a launch has that function. */
+static void req_set_function_bps(const struct js *req, const struct js *a) {
+  const struct js *list = js_get(a, "breakpoints");
+  if (!list || list->type != JS_ARR) BAD("setFunctionBreakpoints needs a 'breakpoints' array");
+  for (size_t i = 0; i < list->n; i++) {
+    const char *name = js_str(&list->kids[i], "name");
+    if (!name || !*name) BAD("setFunctionBreakpoints: each breakpoint needs a 'name'");
+  }
+  int k = 0;
+  for (int i = 0; i < D.nbps; i++)
+    if (!D.bps[i].func[0]) D.bps[k++] = D.bps[i];
+  D.nbps = k;
+  int first = D.nbps;
+  for (size_t i = 0; i < list->n; i++) {
+    const struct js *e = &list->kids[i];
+    const char *name = js_str(e, "name"), *c = js_str(e, "condition"),
+               *h = js_str(e, "hitCondition");
+    if (D.nbps == DAP_MAX_BPS) BAD("too many breakpoints");
+    struct dap_bp *b = &D.bps[D.nbps++];
+    memset(b, 0, sizeof(*b));
+    b->id = D.next_bp_id++;
+    snprintf(b->func, sizeof(b->func), "%s", name);
+    if (c) snprintf(b->cond, sizeof(b->cond), "%s", c);
+    if (h) snprintf(b->hit, sizeof(b->hit), "%s", h);
+    if (!is_ident(name) || strlen(name) >= sizeof(b->func)) {
+      snprintf(b->msg, sizeof(b->msg), "'%.120s' is not a function name", name);
+      b->invalid = 1;
+    } else {
+      snprintf(b->msg, sizeof(b->msg),
+               "binds when a kernel that is, or calls, the function '%s' runs", name);
+    }
+    check_hit(b);
+  }
+  D.bps_dirty = 1;
+  dap_sync_bps();
+  struct jw w;
+  jw_init(&w);
+  jw_obj(&w);
+  jw_key(&w, "breakpoints");
+  jw_arr(&w);
+  for (int i = first; i < D.nbps; i++)
+    bp_json(&w, &D.bps[i]);
+  jw_end(&w);
+  jw_end(&w);
+  ok_body(req, &w);
 }
 
 static void req_set_breakpoints(const struct js *req, const struct js *a) {
@@ -265,14 +346,7 @@ static void req_set_breakpoints(const struct js *req, const struct js *a) {
     if (h) snprintf(b->hit, sizeof(b->hit), "%s", h);
     b->bound = bind_line(path, b->line, b->msg, sizeof(b->msg));
     b->verified = b->bound != 0;
-    if (h && *h) {
-      const char *q = h + strspn(h, " <>=%");
-      if (!*q || strspn(q, "0123456789 ") != strlen(q)) {
-        b->verified = 0;
-        snprintf(b->msg, sizeof(b->msg),
-                 "hit condition must be N, >= N, > N, == N, < N, <= N or %% N");
-      }
-    }
+    check_hit(b);
   }
   D.bps_dirty = 1;
   dap_sync_bps();
@@ -447,6 +521,19 @@ static void req_stack(const struct js *req, const struct js *a) {
   ok_body(req, &w);
 }
 
+/* 1 when the stopped launch has the work-item and its stack that frame. */
+static int frame_exists(uint64_t item, int frame) {
+  struct dap_reply r;
+  dap_query(&r, "mi frame %" PRIu64, item);
+  const struct js *f = r.nrecs ? r.recs[0] : NULL;
+  int ok = f && !js_get(f, "error");
+  const struct js *frames = ok ? js_get(f, "frames") : NULL;
+  size_t n = frames && frames->type == JS_ARR ? frames->n : 1;
+  ok = ok && (size_t)frame < n;
+  dap_reply_free(&r);
+  return ok;
+}
+
 /* A frame id is item * 64 + 1 + the frame's depth (0 the innermost). */
 static int frame_item(const struct js *req, const struct js *a, uint64_t *item, int *frame) {
   int64_t f;
@@ -456,7 +543,9 @@ static int frame_item(const struct js *req, const struct js *a, uint64_t *item, 
   }
   *item = (uint64_t)(f - 1) / 64;
   *frame = (int)((f - 1) % 64);
-  return 1;
+  if (frame_exists(*item, *frame)) return 1;
+  dap_respond(req, 0, "no such stack frame (frame ids last only until the program runs on)", NULL);
+  return 0;
 }
 
 static void req_scopes(const struct js *req, const struct js *a) {
@@ -690,10 +779,7 @@ static void req_evaluate(const struct js *req, const struct js *a) {
   uint64_t item = D.focus;
   int frame = 0;
   int64_t f;
-  if (js_int(a, "frameId", &f) && f >= 1) {
-    item = (uint64_t)(f - 1) / 64;
-    frame = (int)((f - 1) % 64);
-  }
+  if (js_int(a, "frameId", &f) && f >= 1 && !frame_item(req, a, &item, &frame)) return;
   struct dap_reply r;
   struct jw w;
   if (!strncmp(expr, "-exec ", 6) && (!ctx || !strcmp(ctx, "repl"))) {
@@ -720,6 +806,14 @@ static void req_evaluate(const struct js *req, const struct js *a) {
     ok_body(req, &w);
     return;
   }
+  /* hovering or watching must not change the program: an assignment runs
+   * only from the debug console */
+  int sets = 0;
+  for (const char *p = expr; *p && !sets; p++)
+    sets = *p == '=' && p[1] != '=' && (p == expr || !strchr("=!<>", p[-1]));
+  if (sets && ctx && (!strcmp(ctx, "hover") || !strcmp(ctx, "watch")))
+    BAD("an assignment is evaluated only in the debug console (a hover or a watch does not "
+        "change the program)");
   dap_query(&r, "mi eval %" PRIu64 ":%d %s", item, frame, expr);
   const char *err = r.nrecs ? js_str(r.recs[0], "error") : "no answer from the engine";
   if (err) {
@@ -1040,7 +1134,7 @@ static void req_initialize(const struct js *req) {
               "\"supportsExceptionInfoRequest\":true,"
               "\"supportsDataBreakpoints\":true,"
               "\"supportsSteppingGranularity\":false,"
-              "\"supportsFunctionBreakpoints\":false,"
+              "\"supportsFunctionBreakpoints\":true,"
               "\"supportTerminateDebuggee\":true}");
   struct jw w;
   dap_event_begin(&w, "initialized");
@@ -1062,6 +1156,8 @@ void dap_request(const struct js *req) {
     BAD("attach is not supported: use launch with the host program");
   } else if (!strcmp(c, "setBreakpoints")) {
     req_set_breakpoints(req, a);
+  } else if (!strcmp(c, "setFunctionBreakpoints")) {
+    req_set_function_bps(req, a);
   } else if (!strcmp(c, "setExceptionBreakpoints")) {
     dap_respond(req, 1, NULL, "{\"breakpoints\":[]}");
   } else if (!strcmp(c, "configurationDone")) {

@@ -1184,6 +1184,57 @@ void dbg_item_enter(struct dbg_session *s, uint64_t item) {
   free(items);
 }
 
+void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs) {
+  if (!s->sd || !s->dbg || !s->k || simt_dbg_state(s->sd, item, NULL) != SIMT_DBG_FRESH) return;
+  for (uint32_t i = 0; i < s->dbg->nsyms; i++) {
+    const struct cc_symbol *y = &s->dbg->syms[i];
+    if (!y->arg_index || y->inl || y->space != CC_SYM_PRIVATE || y->arg_index > s->k->nargs)
+      continue;
+    const struct lsi_arg *a = &s->k->args[y->arg_index - 1];
+    uint32_t n = 1, esz = 8;
+    if (a->kind == LSI_ARG_VALUE) {
+      n = a->nregs;
+      esz = a->elem_size;
+    } else if (a->kind != LSI_ARG_GLOBAL && a->kind != LSI_ARG_CONSTANT &&
+               a->kind != LSI_ARG_LOCAL) {
+      continue; /* a struct by value lives in the private frame already */
+    }
+    if (!esz || esz > 8) continue;
+    uint8_t *slot = simt_dbg_mem(s->sd, item, LSI_ADDR(LSI_SPACE_PRIVATE, 0, y->offset), y->size);
+    for (uint32_t e = 0; slot && e < n && (uint64_t)(e + 1) * esz <= y->size; e++) {
+      uint64_t *r = simt_dbg_reg(s->sd, item, a->reg + e);
+      if (!r) break;
+      if (to_regs) {
+        uint64_t v = 0; /* as the launch loads it: zero-extended */
+        memcpy(&v, slot + (size_t)e * esz, esz);
+        *r = v;
+      } else {
+        memcpy(slot + (size_t)e * esz, r, esz);
+      }
+    }
+  }
+}
+
+uint32_t dbg_fn_bp_line(struct dbg_session *s, const struct bp *b) {
+  if (!s->k || !s->dbg || b->line || !b->kernel[0]) return 0;
+  if (!strcmp(b->kernel, s->k->name)) {
+    /* the kernel's first statement, where its entry stops */
+    for (uint32_t pc = 0; pc < s->k->ninsns; pc++) {
+      const struct cc_microkernel *m = mk_at(s, pc);
+      if (!m || m->pc_begin != pc || !enter_accept(s, 0, pc, NULL)) continue;
+      return m->role == CC_MK_EXIT ? 0 : m->line_first;
+    }
+    return 0;
+  }
+  for (uint32_t idx = 0; idx < s->dbg->ninl; idx++) {
+    if (strcmp(s->dbg->inl[idx].func, b->kernel)) continue;
+    uint32_t pc = call_entry(s, idx);
+    const struct cc_microkernel *m = pc != UINT32_MAX ? mk_at(s, pc) : NULL;
+    if (m) return m->line_first;
+  }
+  return 0;
+}
+
 static int step_item(struct dbg_session *s, int mode) {
   uint64_t it = s->focus;
   int st = simt_dbg_state(s->sd, it, NULL);
@@ -1374,15 +1425,16 @@ static void report(struct dbg_session *s, int rc) {
     simt_dbg_state(s->sd, s->focus, &pc);
     struct bp *b = rc == ST_BP ? bp_at(s, pc) : NULL;
     dbg_mi_stop(s,
-                rc == ST_BP                                           ? "breakpoint"
+                rc == ST_BP || (rc == ST_ENTRY && s->entry_bp)        ? "breakpoint"
                 : rc == ST_EXC || rc == ST_ASSERT                     ? "exception"
                 : rc == ST_ENTRY                                      ? "entry"
                 : rc == ST_PAUSE || rc == ST_TIMEOUT || rc == ST_IDLE ? "pause"
                 : rc == ST_WATCH                                      ? "watch"
                                                                       : "step",
-                rc == ST_WATCH ? s->whit
-                : b            ? b->id
-                               : 0);
+                rc == ST_WATCH   ? s->whit
+                : b              ? b->id
+                : rc == ST_ENTRY ? s->entry_bp
+                                 : 0);
   }
   if (rc == ST_BP) {
     uint32_t pc;
@@ -1881,6 +1933,7 @@ static int entry_if(struct dbg_session *s) {
       if (bad) fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
       if (bad || (v.kind == DBG_FLT ? v.f != 0 : v.i != 0)) {
         b->hits++;
+        s->entry_bp = b->id;
         if (b->temp) bp_delete(s, b->id);
         return ST_ENTRY;
       }
@@ -1932,6 +1985,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   s->finished = 0;
   int entry = s->stop_entry;
   s->stop_entry = 0;
+  s->entry_bp = 0;
   s->stopped = 0;
   note_file(s, s->file);
   /* a program named after its first kernel: breakpoints may name any of them */
@@ -1948,6 +2002,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
         conds = 1;
         continue;
       }
+      if (!entry || !s->entry_bp) s->entry_bp = s->bps[i].id;
       entry = 1;
       s->bps[i].hits++;
     }

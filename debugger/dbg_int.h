@@ -73,6 +73,7 @@ struct dbg_session {
   int paused; /* it did: the item running stops at its next statement */
   dbg_gone_fn temp_gone;
   int stop_entry;
+  int entry_bp;           /* the kernel breakpoint a launch stopped at entry for, 0 none */
   int host_mode, stopped; /* stopped: this launch has prompted */
   char *dirs[MAX_DIRS];
   int ndirs;
@@ -164,8 +165,18 @@ uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item);
  * arguments their values), as `start` does; else nothing. Focus changes use
  * it, so a focused item always has its arguments. */
 void dbg_item_enter(struct dbg_session *s, uint64_t item);
+/* A work-item that has not started holds its kernel arguments in the
+ * registers the launch gave them, and the prologue stores each into its
+ * variable in the private frame. to_regs 0 copies them there ahead of time,
+ * so they read with their values; 1 copies the variables back after a write,
+ * so the prologue stores what was written. Nothing for a started item. */
+void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs);
 /* The environment the evaluator sees for the focused item. */
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
+/* The line a function breakpoint (`break NAME`) stops at in the current
+ * launch: the kernel's entry, or where the first call of an inlined
+ * function of that name starts; 0 when the launch has neither. */
+uint32_t dbg_fn_bp_line(struct dbg_session *s, const struct bp *b);
 /* The line a breakpoint binds to in the current launch's kernel, or 0. */
 uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
 

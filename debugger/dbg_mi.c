@@ -97,8 +97,14 @@ void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id) {
 static void bp_records(struct dbg_session *s) {
   for (int i = 0; i < s->nbp; i++) {
     const struct bp *b = &s->bps[i];
-    fprintf(s->out, "^mi {\"bp\":%d,\"enabled\":%d,\"requested\":%u,\"bound\":%u,\"hits\":%d}\n",
-            b->id, b->enabled, b->line, dbg_bp_line(s, b), b->hits);
+    int fn = !b->line && b->kernel[0] && !b->watch[0];
+    fprintf(s->out, "^mi {\"bp\":%d,\"enabled\":%d,\"requested\":%u,\"bound\":%u,\"hits\":%d",
+            b->id, b->enabled, b->line, fn ? dbg_fn_bp_line(s, b) : dbg_bp_line(s, b), b->hits);
+    if (fn) {
+      fprintf(s->out, ",\"func\":");
+      jstr(s->out, b->kernel);
+    }
+    fprintf(s->out, "}\n");
   }
 }
 
@@ -315,6 +321,10 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
   int save_frame = s->frame;
   s->focus = item;
   dbg_frame_select(s, (int)frame);
+  /* a work-item not started yet: its arguments read with their values, and
+   * what a command writes into them is what it starts with */
+  int fresh_args = strcmp(sub, "frame") != 0;
+  if (fresh_args) dbg_item_fresh_args(s, item, 0);
   if (!strcmp(sub, "frame")) {
     fprintf(s->out, "^mi {");
     item_fields(s, item);
@@ -340,6 +350,7 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
     mi_error(s, "unknown mi command (on, off, breakpoints, threads, focus, frame, vars, eval, "
                 "read, write)");
   }
+  if (fresh_args) dbg_item_fresh_args(s, item, 1);
   s->focus = save;
   s->frame = save_frame;
   s->frame_item = save_item;

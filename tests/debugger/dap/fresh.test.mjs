@@ -1,0 +1,95 @@
+// fresh.test.mjs - `lockstep dap` on a thread whose work-group has not
+// started: host_grid (a 5x4 launch at offset (1,1) in 3x3 work-groups over a
+// 7x6 grid, kernel grid(__global int *o, int w) with w = 7) stops at entry;
+// a thread of the second work-group shows its kernel arguments with the
+// values the launch gives them, and a value set there is the one it starts
+// with. Tests only drive the adapter.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pkg from '@vscode/debugadapter-testsupport';
+const { DebugClient } = pkg;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const srcdir = path.resolve(here, '..');
+const build = process.env.LOCKSTEP_BUILD;
+if (!build) throw new Error('set LOCKSTEP_BUILD to the build folder');
+const lockstep = path.join(build, 'lockstep');
+const hostGrid = path.join(build, 'tests', 'debugger', 'host_grid');
+
+async function args(dc, threadId) {
+  const top = (await dc.stackTraceRequest({ threadId })).body.stackFrames[0];
+  const scopes = (await dc.scopesRequest({ frameId: top.id })).body.scopes;
+  const ref = scopes.find((s) => s.name === 'Global arguments').variablesReference;
+  const vars = (await dc.variablesRequest({ variablesReference: ref })).body.variables;
+  return { top, ref, v: Object.fromEntries(vars.map((x) => [x.name, x])) };
+}
+
+test('a thread of a work-group not started shows its arguments', async () => {
+  const dc = new DebugClient(lockstep, 'dap', 'lockstep', { env: process.env });
+  dc.defaultTimeout = 60000;
+  let stdout = '';
+  dc.on('output', (e) => {
+    if (e.body.category === 'stdout') stdout += e.body.output;
+  });
+  await dc.start();
+  try {
+    const initialized = dc.waitForEvent('initialized');
+    await dc.initializeRequest({ adapterID: 'lockstep', linesStartAt1: true });
+    await dc.launchRequest({ program: hostGrid, args: [], cwd: srcdir, stopOnEntry: true });
+    await initialized;
+    let stopped = dc.waitForEvent('stopped');
+    await dc.configurationDoneRequest();
+    const entry = (await stopped).body;
+    assert.equal(entry.reason, 'entry');
+    assert.equal(entry.threadId, 1);
+    const first = await args(dc, 1);
+    assert.equal(first.v.w.value, '7');
+    assert.match(first.v.o.value, /^\(__global int \*\) 0x[0-9a-f]+$/);
+    assert.notEqual(first.v.o.value, '(__global int *) 0x0');
+
+    // work-item (4,1) is item (4-1) + (1-1)*5 = 3, thread 4, in work-group
+    // (1,0), which has not started
+    const fresh = await args(dc, 4);
+    assert.equal(fresh.v.w.value, '7');
+    assert.equal(fresh.v.o.value, first.v.o.value);
+    assert.equal(fresh.v.w.type, 'int');
+    let ev = await dc.evaluateRequest({ expression: 'w * 2 + 1', frameId: fresh.top.id, context: 'hover' });
+    assert.equal(ev.body.result, '15');
+    ev = await dc.evaluateRequest({ expression: 'o[1 * w + 4]', frameId: fresh.top.id, context: 'watch' });
+    assert.equal(ev.body.result, '-1');
+    // what it is set to is what it starts with: w = 0 makes it write o[0 * 0 + 4]
+    const set = await dc.setVariableRequest({ variablesReference: fresh.ref, name: 'w', value: '0' });
+    assert.equal(set.body.value, '0');
+    assert.equal((await args(dc, 4)).v.w.value, '0');
+    stopped = dc.waitForEvent('stopped');
+    await dc.nextRequest({ threadId: 4 });
+    const step = (await stopped).body;
+    assert.equal(step.threadId, 4);
+    const after = await args(dc, 4);
+    assert.equal(after.top.line, 2);
+    assert.equal(after.v.w.value, '0');
+    assert.equal(after.v.o.value, first.v.o.value);
+    // its neighbour (5,1), item 4, started with it and kept w = 7
+    assert.equal((await args(dc, 5)).v.w.value, '7');
+
+    const terminated = dc.waitForEvent('terminated');
+    await dc.continueRequest({ threadId: 4 });
+    await terminated;
+    // rows y = 0..5 of x * 10 + y over x = 1..5, y = 1..4; (4,1) wrote
+    // row 0 instead of row 1
+    const rows = [
+      [-1, -1, -1, -1, 41, -1, -1],
+      [-1, 11, 21, 31, -1, 51, -1],
+      [-1, 12, 22, 32, 42, 52, -1],
+      [-1, 13, 23, 33, 43, 53, -1],
+      [-1, 14, 24, 34, 44, 54, -1],
+      [-1, -1, -1, -1, -1, -1, -1],
+    ];
+    const want = rows.map((r) => r.map((v) => ' ' + String(v).padStart(3)).join('') + '\n').join('');
+    assert.equal(stdout, want);
+  } finally {
+    await dc.stop();
+  }
+});
