@@ -725,6 +725,10 @@ static struct dbg_val primary(struct P *p) {
     if (!strcmp(name, "sizeof")) return sizeof_of(p);
     if (eat(p, "(")) {
       struct dbg_val a = mk_int(0, 1, 4);
+      uint64_t known = 0;
+      /* the name first: the arguments of an unknown function are not read */
+      if (!p->failed && !p->env->sreg(p->env->ctx, name, 0, &known))
+        fail(p, "unknown function '%s'", name);
       if (!eat(p, ")")) {
         a = rv(p, expr(p));
         if (!eat(p, ")")) fail(p, "%s", "expected ')'");
@@ -754,7 +758,7 @@ static struct dbg_val unary(struct P *p) {
     if (v.kind == DBG_FLT)
       v.f = -v.f;
     else
-      v.i = -v.i;
+      v.i = (int64_t)(0 - (uint64_t)v.i);
     return v;
   }
   if (eat(p, "+")) return rv(p, unary(p));
@@ -833,7 +837,8 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
   if (!strcmp(op, "||")) return mk_int(as_f(&a) != 0 || as_f(&b) != 0, 1, 4);
   int flt = a.kind == DBG_FLT || b.kind == DBG_FLT;
   if (a.kind == DBG_PTR && (!strcmp(op, "+") || !strcmp(op, "-")) && b.kind == DBG_INT) {
-    a.i += (op[0] == '+' ? 1 : -1) * b.i * (int64_t)(a.count ? a.count : 1);
+    uint64_t d = (uint64_t)b.i * (a.count ? a.count : 1);
+    a.i = (int64_t)(op[0] == '+' ? (uint64_t)a.i + d : (uint64_t)a.i - d);
     return a;
   }
   if (flt) {
@@ -863,18 +868,23 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
   uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
   if (size == 4 && !sign) ux &= 0xffffffffu, uy &= 0xffffffffu;
   int64_t r = 0;
+  /* + - * wrap around as the device's integers do (in uint64_t: no
+   * signed overflow here), then are cut to the operands' size */
   if (!strcmp(op, "+"))
-    r = x + y;
+    r = (int64_t)((uint64_t)x + (uint64_t)y);
   else if (!strcmp(op, "-"))
-    r = x - y;
+    r = (int64_t)((uint64_t)x - (uint64_t)y);
   else if (!strcmp(op, "*"))
-    r = x * y;
+    r = (int64_t)((uint64_t)x * (uint64_t)y);
   else if (!strcmp(op, "/") || !strcmp(op, "%")) {
     if (y == 0) {
       fail(p, "%s", "division by zero");
       return a;
     }
-    r = op[0] == '/' ? (sign ? x / y : (int64_t)(ux / uy)) : (sign ? x % y : (int64_t)(ux % uy));
+    if (sign && y == -1) /* INT64_MIN / -1 wraps to INT64_MIN, its remainder is 0 */
+      r = op[0] == '/' ? (int64_t)(0 - (uint64_t)x) : 0;
+    else
+      r = op[0] == '/' ? (sign ? x / y : (int64_t)(ux / uy)) : (sign ? x % y : (int64_t)(ux % uy));
   } else if (!strcmp(op, "&"))
     r = x & y;
   else if (!strcmp(op, "|"))
