@@ -1128,6 +1128,8 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
   if (a->mode == 2) return a->depth > 0 && depth_at(s, m) < a->depth;
   if (brace_only(s, m->line_first)) return 0;
   if (flow_before_work(s, m)) return 0;
+  if (a->mode == 3 && s->until_line) /* until LINE: there, or out of the selected frame */
+    return mk_at_line(s, m, s->until_line) || depth_at(s, m) < a->depth;
   if (a->mode == 3) return in_kernel(s, m) && m->line_first > a->from_line;
   /* next stays in the selected frame: it runs over calls, not out of the function */
   if (a->mode == 1 && depth_at(s, m) > a->depth) return 0;
@@ -1604,7 +1606,7 @@ static void help_cmd(struct dbg_session *s) {
       {"delete|enable|disable [N...]", "breakpoints by number"},
       {"watch EXPR", "stop when the focused work-item's EXPR changes"},
       {"run, start, continue", "run the launch (start: stop at entry)"},
-      {"step, next, finish, until", "step the work-items of the scope"},
+      {"step [N], next [N], finish, until [LINE]", "step the work-items of the scope"},
       {"scope workitem|workgroup|all|items A-B", "what steps advance"},
       {"workitem GX [GY GZ], workgroup WX [WY WZ]", "the focus"},
       {"backtrace, frame|up|down [N]", "inlined calls"},
@@ -1623,6 +1625,55 @@ static void help_cmd(struct dbg_session *s) {
     fprintf(s->out, cmds[i][1][0] ? "%-42s %s\n" : "%s%s\n", cmds[i][0], cmds[i][1]);
   fprintf(s->out, "Vector components: v.x v.s3 v.sA v.zyx v.xxyy v.lo v.hi v.even v.odd; .hi and\n"
                   ".odd of a 3-component vector end in its undefined w, shown <undefined>.\n");
+}
+
+/* The argument of a command that resumes: a count for step and next, a
+ * line for until and advance, none for continue and finish. Returns 1 when
+ * the launch should resume. */
+static int resume_args(struct dbg_session *s, const char *cmd, const char *arg, int *kind) {
+  s->until_line = 0;
+  s->repeat = 0;
+  *kind = cmd[0] == 'a' ? 'u' : cmd[0];
+  if (!*arg && cmd[0] != 'a') return 1;
+  if (cmd[0] == 'c' || cmd[0] == 'f') {
+    fprintf(s->out, "The \"%s\" command does not take any arguments.\n",
+            cmd[0] == 'c' ? "continue" : "finish");
+    return 0;
+  }
+  if (cmd[0] == 's' || cmd[0] == 'n') {
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (end == arg || *end || n < 1 || n > 1000000) {
+      fprintf(s->out, "usage: %s [N], N a number of steps from 1 on\n",
+              cmd[0] == 's' ? "step" : "next");
+      return 0;
+    }
+    s->repeat = (int)n - 1;
+    return 1;
+  }
+  /* until LINE, advance LINE: LINE or FILE:LINE of the launch's program */
+  struct bp b;
+  memset(&b, 0, sizeof(b));
+  const char *colon = strrchr(arg, ':');
+  const char *num = colon ? colon + 1 : arg;
+  if (!*num || strspn(num, "0123456789") != strlen(num) || !(b.line = (uint32_t)atol(num))) {
+    fprintf(s->out, "usage: %s LINE or FILE:LINE\n", cmd[0] == 'a' ? "advance" : "until");
+    return 0;
+  }
+  if (colon) snprintf(b.file, sizeof(b.file), "%.*s", (int)(colon - arg), arg);
+  if (!bp_file_match(s, &b)) {
+    fprintf(s->out, "No source file named %s in this launch (it runs %s).\n", b.file,
+            base(s->file));
+    return 0;
+  }
+  uint32_t line = dbg_bp_line(s, &b);
+  if (!line) {
+    fprintf(s->out, "Line %u of %s has no code of kernel %s at or after it.\n", b.line,
+            base(s->file), s->k->name);
+    return 0;
+  }
+  s->until_line = line;
+  return 1;
 }
 
 /* Does text start with word w, then a space or its end? */
@@ -1676,13 +1727,12 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
     *resume_kind = is(cmd, "start", 5) ? 'e' : 'r';
     return 1;
   } else if (is(cmd, "continue", 1) || is(cmd, "step", 1) || is(cmd, "next", 1) ||
-             is(cmd, "finish", 3) || is(cmd, "until", 1)) {
+             is(cmd, "finish", 3) || is(cmd, "until", 1) || is(cmd, "advance", 3)) {
     if (!live) {
       fprintf(s->out, "The kernel is not being run; use 'run' or 'start'.\n");
       return 0;
     }
-    *resume_kind = cmd[0];
-    return 1;
+    return resume_args(s, cmd, arg, resume_kind);
   } else if (is(cmd, "info", 1)) {
     if (is(arg, "breakpoints", 1))
       bp_info(s);
@@ -1966,16 +2016,25 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
       break;
     }
     int mode = kind == 's' ? 0 : kind == 'n' ? 1 : kind == 'u' ? 3 : 2;
-    s->asserted = 0;
-    s->paused = 0;
-    if (kind == 'c')
-      rc = run_full(s);
-    else if (s->scope != SCOPE_ITEM)
-      rc = step_set(s, mode);
-    else
-      rc = step_item(s, mode);
-    if (rc == ST_NONE) rc = ST_STEP;
-    watch_gc(s, 0);
+    /* step N, next N: the steps between are not shown */
+    for (int left = kind == 's' || kind == 'n' ? s->repeat : 0;; left--) {
+      s->asserted = 0;
+      s->paused = 0;
+      if (kind == 'c')
+        rc = run_full(s);
+      else if (s->scope != SCOPE_ITEM)
+        rc = step_set(s, mode);
+      else
+        rc = step_item(s, mode);
+      int moved = rc != ST_NONE;
+      if (rc == ST_NONE) rc = ST_STEP;
+      watch_gc(s, 0);
+      if (left <= 0 || !moved || rc != ST_STEP ||
+          simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE)
+        break;
+    }
+    s->until_line = 0;
+    s->repeat = 0;
   }
   if (s->quit && s->host_mode && !s->have_exc && !all_done(s)) {
     /* the front end left: finish the launch undebugged */

@@ -75,6 +75,10 @@ struct dbg_session {
   int ndirs;
   char *files[MAX_FILES]; /* files of the launches seen (host mode) */
   int nfiles;
+  /* `until LINE` / `advance LINE`: the line the step goes to (0: the next
+   * later line); `step N` / `next N`: how many more steps after this one */
+  uint32_t until_line;
+  int repeat;
   /* step scope: what step/next/finish/until advance together */
   int scope;                 /* SCOPE_* */
   uint64_t scope_a, scope_b; /* SCOPE_ITEMS: linear indices a..b */
