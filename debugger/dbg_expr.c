@@ -312,6 +312,12 @@ static int field_of(struct P *p, const struct dbg_val *v, const char *f, struct 
   return 0;
 }
 
+/* What a null pointer points to: address 0 is no memory (and an lvalue of
+ * address 0 is a value that is not in memory). */
+static void null_access(struct P *p) {
+  if (!p->typeonly && !p->dry) fail(p, "%s", "Cannot access memory at address 0x0");
+}
+
 /* Loads a scalar lvalue. */
 static void load(struct P *p, struct dbg_val *v) {
   if (!v->addr || (v->kind != DBG_INT && v->kind != DBG_FLT && v->kind != DBG_PTR)) return;
@@ -509,6 +515,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         if (pv.ekind < 0) fail(p, "%s", "cannot index a pointer to this type");
         struct dbg_val e;
         elem_of(p->env, &pv, &e, (uint64_t)pv.i + (uint64_t)ix.i * pv.count);
+        if (!e.addr) null_access(p);
         v = e;
       } else {
         fail(p, "%s", "cannot subscript something that is not an array or pointer");
@@ -524,7 +531,8 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
       }
       struct dbg_val sv, e;
       elem_of(p->env, &pv, &sv, (uint64_t)pv.i);
-      if (!field_of(p, &sv, f, &e)) return v;
+      if (!sv.addr) null_access(p);
+      if (p->failed || !field_of(p, &sv, f, &e)) return v;
       v = e;
     } else if (eat(p, ".")) {
       char f[64];
@@ -622,7 +630,10 @@ static struct dbg_val sizeof_of(struct P *p) {
       return mk_int((int64_t)size_of(&t), 0, 8);
     p->s = save;
   }
+  int typeonly = p->typeonly;
+  p->typeonly = 1; /* sizeof *p reads nothing through p */
   struct dbg_val v = unary(p);
+  p->typeonly = typeonly;
   return mk_int((int64_t)size_of(&v), 0, 8);
 }
 
@@ -780,6 +791,7 @@ static struct dbg_val unary(struct P *p) {
     }
     struct dbg_val e;
     elem_of(p->env, &v, &e, (uint64_t)v.i);
+    if (!e.addr) null_access(p);
     return e;
   }
   if (eat(p, "&")) {
@@ -1135,6 +1147,15 @@ static int eval_text(const struct dbg_env *env, const char *text, struct dbg_val
   ws(&p);
   if (!p.failed && *p.s) fail(&p, "syntax error at '%s'", p.s);
   if (!p.failed && !typeonly) load(&p, &v);
+  /* a struct, array or vector none of whose memory can be read (past a
+   * buffer's end, through a bad pointer) is an error, as a scalar is */
+  if (!p.failed && !typeonly && v.addr &&
+      (v.kind == DBG_STRUCT || v.kind == DBG_ARR || v.kind == DBG_VEC) &&
+      !env->mem(env->ctx, v.addr, 1)) {
+    char a[32];
+    snprintf(a, sizeof(a), "0x%" PRIx64, v.addr);
+    fail(&p, "Cannot access memory at address %s", a);
+  }
   *out = v;
   return p.failed;
 }
