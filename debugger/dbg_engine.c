@@ -152,6 +152,10 @@ static void where(struct dbg_session *s, const char *why) {
   const char *sep = why && !strcmp(why, "Switching to") ? " " : ", ";
   ids_str(s, s->focus, ids, sizeof(ids));
   uint32_t line = dbg_item_line(s, s->focus);
+  if (!line && why && *sep == ' ') {
+    fprintf(s->out, "%s %s %s, which has finished\n", why, s->k->name, ids);
+    return;
+  }
   if (!line) {
     fprintf(s->out, "%s%s%s has finished\n", why ? why : "", why ? sep : "", ids);
     return;
@@ -1176,10 +1180,12 @@ static int step_item(struct dbg_session *s, int mode) {
   int st = simt_dbg_state(s->sd, it, NULL);
   if (st == SIMT_DBG_DONE) {
     fprintf(s->out, "The work-item has finished; choose another with 'workitem' or 'continue'.\n");
+    s->no_move = 1;
     return ST_NONE;
   }
   if (st == SIMT_DBG_FAULT) {
     fprintf(s->out, "The work-item raised a device exception and cannot run on.\n");
+    s->no_move = 1;
     return ST_NONE;
   }
   /* a breakpoint hit of the last pass not reported yet: resuming the item
@@ -1245,6 +1251,7 @@ static int step_set(struct dbg_session *s, int mode) {
   }
   if (!any) {
     fprintf(s->out, "Every work-item of the stepping scope has finished.\n");
+    s->no_move = 1;
     goto out;
   }
   /* breakpoint hits of the last pass not reported yet, the focus's first:
@@ -2007,7 +2014,8 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
       if (!s->host_mode || s->stopped) report(s, rc);
       break;
     }
-    report(s, rc);
+    if (!s->no_move) report(s, rc); /* a step that ran nothing said why */
+    s->no_move = 0;
     s->stopped = 1;
     read_cmd(s, &kind);
     if (s->quit) break;
