@@ -1402,6 +1402,12 @@ static void report(struct dbg_session *s, int rc) {
     where(s, "Interrupted");
   } else if (rc == ST_TIMEOUT) {
     where(s, "Stopped by the watchdog");
+  } else if (rc == ST_ENTRY && s->entry_bp) { /* break KERNEL */
+    char why[64];
+    snprintf(why, sizeof(why), "%s %d", s->entry_temp ? "Temporary breakpoint" : "Breakpoint",
+             s->entry_bp);
+    s->entry_bp = 0;
+    where(s, why);
   } else if (rc == ST_STEP || rc == ST_ENTRY) {
     where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
   } else if (rc == ST_EXC) {
@@ -1908,6 +1914,8 @@ static int entry_if(struct dbg_session *s) {
       if (bad) fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
       if (bad || (v.kind == DBG_FLT ? v.f != 0 : v.i != 0)) {
         b->hits++;
+        s->entry_bp = b->id;
+        s->entry_temp = b->temp;
         if (b->temp) bp_delete(s, b->id);
         return ST_ENTRY;
       }
@@ -1965,6 +1973,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   s->finished = 0;
   int entry = s->stop_entry;
   s->stop_entry = 0;
+  s->entry_bp = 0;
   s->stopped = 0;
   note_file(s, s->file);
   /* a program named after its first kernel: breakpoints may name any of them */
@@ -1980,6 +1989,9 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
       if (s->bps[i].cond[0]) {
         conds = 1;
         continue;
+      }
+      if (!entry || s->entry_bp) { /* the stop names the first one (not `start`) */
+        if (!s->entry_bp) s->entry_bp = s->bps[i].id, s->entry_temp = s->bps[i].temp;
       }
       entry = 1;
       s->bps[i].hits++;

@@ -79,7 +79,8 @@ struct dbg_session {
    * later line); `step N` / `next N`: how many more steps after this one */
   uint32_t until_line;
   int repeat;
-  int no_move; /* the last step ran nothing (and said why): no stop to show */
+  int no_move;              /* the last step ran nothing (and said why): no stop to show */
+  int entry_bp, entry_temp; /* the kernel breakpoint the launch stops at entry for */
   /* step scope: what step/next/finish/until advance together */
   int scope;                 /* SCOPE_* */
   uint64_t scope_a, scope_b; /* SCOPE_ITEMS: linear indices a..b */
