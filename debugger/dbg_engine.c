@@ -146,12 +146,22 @@ static void ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n) {
            g[0], g[1], g[2], l[0], l[1], l[2], w[0], w[1], w[2]);
 }
 
+/* The frames the focus's stop is shown up from its statement, at the line
+ * of a call that starts there (a step stopped there), else 0. */
+static int call_stop_now(struct dbg_session *s) {
+  uint32_t pc = 0;
+  if (!s->call_stop || s->call_item != s->focus) return 0;
+  simt_dbg_state(s->sd, s->focus, &pc);
+  return pc == s->call_pc ? s->call_stop : 0;
+}
+
 static void where(struct dbg_session *s, const char *why) {
   char ids[160];
   /* "Breakpoint 1, k work-item ..." but "Switching to k work-item ..." */
   const char *sep = why && !strcmp(why, "Switching to") ? " " : ", ";
   ids_str(s, s->focus, ids, sizeof(ids));
   uint32_t line = dbg_item_line(s, s->focus);
+  if (line && call_stop_now(s) && dbg_frame_selected(s)) line = dbg_frame_current(s).line;
   if (!line && why && *sep == ' ') {
     fprintf(s->out, "%s %s %s, which has finished\n", why, s->k->name, ids);
     return;
@@ -1078,8 +1088,11 @@ static int run_full(struct dbg_session *s) {
 struct step_arg {
   int mode; /* 0 step, 1 next, 2 finish, 3 until (a later line of the kernel) */
   uint32_t from_line;
-  int depth; /* the selected frame's inlined calls: finish stops at a statement of fewer (0:
-                the work-item's end), next at none of more */
+  int depth;        /* the selected frame's inlined calls: finish stops at a statement of fewer (0:
+                       the work-item's end), next at none of more */
+  int calls;        /* stop where a call made from the frame starts (call_start) */
+  uint32_t in_call; /* a call whose start the step began at: not a stop until it is left */
+  uint32_t from;    /* the inlined call (index + 1) of the frame the step runs in */
 };
 
 /* How many inlined calls the statement at pc is in, as its frames show. */
@@ -1094,6 +1107,39 @@ static int depth_at(struct dbg_session *s, const struct cc_microkernel *m) {
   for (; c && c <= s->dbg->ninl && n < DBG_MAX_FRAMES; n++)
     c = s->dbg->inl[c - 1].parent;
   return n;
+}
+
+/* The inlined call (index + 1) statement m belongs to at depth inlined
+ * calls (m's own call or one of its callers); 0 for the kernel's frame. */
+static uint32_t call_at_depth(struct dbg_session *s, const struct cc_microkernel *m, int depth) {
+  int n = depth_at(s, m);
+  if (depth <= 0 || n < depth || !s->dbg->pc_inl) return 0;
+  uint32_t c = s->dbg->pc_inl[m->pc_begin];
+  for (uint32_t q = m->pc_begin; q < m->pc_end; q++)
+    if (s->k->lines[q].line == m->line_first) {
+      c = s->dbg->pc_inl[q];
+      break;
+    }
+  for (int i = n; i > depth && c && c <= s->dbg->ninl; i--)
+    c = s->dbg->inl[c - 1].parent;
+  return c <= s->dbg->ninl ? c : 0;
+}
+
+/* Whether statement m is where an inlined call made from a frame of depth
+ * inlined calls starts: a statement of the call (at depth + 1) that passes
+ * its arguments or is its first own statement (call_entry). Returns how
+ * many frames m is below that frame (0: it is not), *call the call's index
+ * + 1. */
+static int call_start(struct dbg_session *s, const struct cc_microkernel *m, int depth,
+                      uint32_t *call) {
+  int n = depth_at(s, m);
+  if (n <= depth) return 0;
+  uint32_t c = call_at_depth(s, m, depth + 1);
+  if (!c) return 0;
+  uint32_t entry = call_entry(s, c - 1);
+  if (entry == UINT32_MAX || m->pc_begin > entry) return 0;
+  if (call) *call = c;
+  return n - depth;
 }
 
 /* finish leaves the selected frame: the inlined calls a work-item is in,
@@ -1129,6 +1175,16 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
   if (s->bpset[pc] && bp_accept(s, item, pc, NULL)) return 1;
   if (!m) return 0;
   if (m->role == CC_MK_EXIT) return a->mode != 2;
+  /* finish and next stop where a call made from the frame they run in
+   * starts, shown at the call's line (as gdb stops at the line of a call
+   * before `step` enters it) */
+  if (a->calls && (a->mode == 1 || a->mode == 2)) {
+    uint32_t c = 0;
+    int target = a->mode == 1 ? a->depth : a->depth - 1;
+    int k = target >= 0 ? call_start(s, m, target, &c) : 0;
+    if (!k || c != a->in_call) a->in_call = 0;
+    if (k && !a->in_call && c != a->from) return 1;
+  }
   if (a->mode == 2) return a->depth > 0 && depth_at(s, m) < a->depth;
   if (brace_only(s, m->line_first)) return 0;
   if (flow_before_work(s, m)) return 0;
@@ -1175,6 +1231,32 @@ void dbg_item_enter(struct dbg_session *s, uint64_t item) {
   free(items);
 }
 
+/* Stops at the pc arg points to (or the work-item's end), asking nothing. */
+static int at_pc_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
+  (void)item;
+  const struct cc_microkernel *m = mk_at(s, pc);
+  return pc == *(const uint32_t *)arg || (m && m->role == CC_MK_EXIT);
+}
+
+/* A step that stopped where a call made from a frame of depth inlined
+ * calls starts shows the stop in that frame, at the call's line. */
+static void call_stop_at(struct dbg_session *s, uint64_t it, uint32_t pc, int depth,
+                         uint32_t from) {
+  const struct cc_microkernel *m = mk_at(s, pc);
+  int k = 0;
+  uint32_t c = 0;
+  /* the frame the step ran in, or a caller it returned to (when it left
+   * the call of that frame) */
+  for (int d = depth; m && m->pc_begin == pc && !k && d >= 0; d--)
+    if (d == depth || !from || call_at_depth(s, m, depth) != from) k = call_start(s, m, d, &c);
+  if (!k) return;
+  s->call_stop = k;
+  s->call_idx = c;
+  s->call_item = it;
+  s->call_pc = pc;
+  dbg_frame_select(s, k);
+}
+
 static int step_item(struct dbg_session *s, int mode) {
   uint64_t it = s->focus;
   int st = simt_dbg_state(s->sd, it, NULL);
@@ -1193,7 +1275,34 @@ static int step_item(struct dbg_session *s, int mode) {
   if (dbg_pass_take(s, it)) return ST_BP;
   int pa = dbg_pass_take_assert(s, it);
   if (pa) return pa;
-  struct step_arg a = {mode, dbg_item_line(s, it), finish_depth(s, it)};
+  /* at a call's line (a call stop): step enters the call without running */
+  int k = call_stop_now(s);
+  if (k && mode == 0) {
+    /* step enters the call: to its first own statement, past the passing
+     * of its arguments */
+    uint32_t entry = call_entry(s, s->call_idx - 1), pc;
+    simt_dbg_state(s->sd, it, &pc);
+    s->call_stop = 0;
+    if (pc != entry) {
+      int rc = run_item(s, it, s->stepset, at_pc_accept, &entry);
+      simt_dbg_state(s->sd, it, &pc);
+      if (rc != ST_STEP || pc != entry) return rc;
+      if (s->bpset[pc] && bp_accept(s, it, pc, NULL)) return ST_BP;
+    }
+    /* a call whose first statement starts another: at that call's line */
+    if (k > 1) {
+      struct dbg_frame fr[DBG_MAX_FRAMES];
+      call_stop_at(s, it, pc, dbg_frames(s, it, fr, DBG_MAX_FRAMES) - k, 0);
+    }
+    return ST_STEP;
+  }
+  struct step_arg a = {mode,
+                       k ? dbg_frame_current(s).line : dbg_item_line(s, it),
+                       finish_depth(s, it),
+                       1,
+                       k ? s->call_idx : 0,
+                       dbg_frame_current(s).inl};
+  s->call_stop = 0;
   s->whit = 0;
   catch_prepare(s);
   for (;;) {
@@ -1214,7 +1323,12 @@ static int step_item(struct dbg_session *s, int mode) {
       uint32_t pc;
       simt_dbg_state(s->sd, it, &pc);
       if (s->whit) return ST_WATCH;
-      return s->bpset[pc] && bp_accept(s, it, pc, NULL) ? ST_BP : ST_STEP;
+      if (s->bpset[pc] && bp_accept(s, it, pc, NULL)) return ST_BP;
+      /* next and finish show a call they stop at the start of at its line
+       * (step goes on showing it in the callee, where the arguments pass) */
+      if (a.mode == 1 || a.mode == 2)
+        call_stop_at(s, it, pc, a.mode == 2 ? a.depth - 1 : a.depth, a.from);
+      return ST_STEP;
     }
     if (rc != ST_NONE) return rc;
   }
@@ -1859,10 +1973,7 @@ static int read_cmd(struct dbg_session *s, int *kind) {
     int r = command(s, line, kind);
     free(line);
     fflush(s->out);
-    if (r) {
-      s->frame = 0; /* the items run on: the innermost frame again */
-      return 1;
-    }
+    if (r) return 1; /* a frame selection lasts until its item moves (dbg_frame_selected) */
   }
 }
 

@@ -81,6 +81,11 @@ struct dbg_session {
   int repeat;
   int no_move;              /* the last step ran nothing (and said why): no stop to show */
   int entry_bp, entry_temp; /* the kernel breakpoint the launch stops at entry for */
+  /* a step stopped where an inlined call starts, shown call_stop frames up
+   * at the call's line (while call_item stays at call_pc) */
+  int call_stop;
+  uint64_t call_item;
+  uint32_t call_pc, call_idx; /* call_idx: the call's index + 1 */
   /* step scope: what step/next/finish/until advance together */
   int scope;                 /* SCOPE_* */
   uint64_t scope_a, scope_b; /* SCOPE_ITEMS: linear indices a..b */
