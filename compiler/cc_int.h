@@ -24,6 +24,10 @@ char *cc_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cc_log_append(char **log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ir.c: bitcode -> optimised module -> lsi_program */
+/* How many functions the object calls that it neither defines nor gets
+ * from the device (builtins, printf, the compiler's own helpers); -1 when
+ * it does not parse. */
+int cc_bitcode_undefined(const struct cc_bitcode *bc);
 int cc_translate_build(const struct cc_bitcode *bc, const char *options, struct lsi_program **out,
                        char **log);
 

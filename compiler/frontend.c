@@ -355,10 +355,13 @@ int cc_compile(const char *source, const char *filename, const char *options,
                          "-I",
                          dir};
   unsigned nfixed = sizeof(fixed) / sizeof(fixed[0]);
-  char **argv = calloc(nfixed + (unsigned)o.nargs + 10, sizeof(char *));
+  char **argv = calloc(nfixed + (unsigned)o.nargs + 11, sizeof(char *));
   unsigned k = 0;
   for (unsigned i = 0; i < nfixed; i++)
     argv[k++] = (char *)fixed[i];
+  /* the slot of -fgnu89-inline, for the second try below */
+  unsigned gnu_slot = k;
+  argv[k++] = "-fno-gnu89-inline";
   /* Without optnone the module is optimised at link time; with it, the link
    * step sees a debug build. */
   if (!o.opt_disable && !o.debug) {
@@ -375,7 +378,6 @@ int cc_compile(const char *source, const char *filename, const char *options,
   argv[k++] = bc_path;
   argv[k] = NULL;
   int crc = run_clang(argv, err_path);
-  free(argv);
   size_t dlen = 0;
   char *diag = cc_read_file(err_path, &dlen);
   if (diag && dlen) cc_log_append(log, "%s", diag);
@@ -389,6 +391,26 @@ int cc_compile(const char *source, const char *filename, const char *options,
     out->data = cc_read_file(bc_path, &out->size);
     rc = out->data ? CC_OK : CC_BUILD_FAILURE;
   }
+  /* A plain `inline` function (not static, no extern declaration) is, as in
+   * C99, only an inline definition: compiled without optimisation, its
+   * calls are left to a definition no program gives. Drivers accept such
+   * helpers (pyopencl's own headers are full of them), so when some are
+   * left the source is compiled again with GNU inline semantics, where such
+   * a function is defined too, and that object is kept if it leaves no call
+   * undefined (an `extern inline` function, a C99 external definition, is
+   * one GNU inline leaves undefined). */
+  if (rc == CC_OK && cc_bitcode_undefined(out) > 0) {
+    argv[gnu_slot] = "-fgnu89-inline";
+    struct cc_bitcode gnu = {0};
+    if (run_clang(argv, err_path) == 0 && (gnu.data = cc_read_file(bc_path, &gnu.size)) &&
+        cc_bitcode_undefined(&gnu) == 0) {
+      free(out->data);
+      *out = gnu;
+    } else {
+      free(gnu.data);
+    }
+  }
+  free(argv);
   unlink(src_path);
   unlink(bc_path);
   unlink(err_path);

@@ -43,6 +43,25 @@ static LLVMModuleRef parse(LLVMContextRef ctx, const struct cc_bitcode *bc, char
   return m;
 }
 
+int cc_bitcode_undefined(const struct cc_bitcode *bc) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  char *log = NULL;
+  LLVMModuleRef m = parse(ctx, bc, &log);
+  free(log);
+  int n = m ? 0 : -1;
+  for (LLVMValueRef f = m ? LLVMGetFirstFunction(m) : NULL; f; f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (!LLVMIsDeclaration(f) || !LLVMGetFirstUse(f) || !strncmp(name, "_Z", 2) ||
+        !strncmp(name, "llvm.", 5) || !strncmp(name, "__", 2) || !strcmp(name, "printf"))
+      continue;
+    n++;
+  }
+  if (m) LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  return n;
+}
+
 /* Debug builds are those clang compiled without optimisation (optnone). */
 static int module_is_debug(LLVMModuleRef m) {
   unsigned optnone = attr_kind("optnone");

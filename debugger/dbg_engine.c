@@ -147,12 +147,26 @@ static void ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n) {
            g[0], g[1], g[2], l[0], l[1], l[2], w[0], w[1], w[2]);
 }
 
+/* The frames the focus's stop is shown up from its statement, at the line
+ * of a call that starts there (a step stopped there), else 0. */
+static int call_stop_now(struct dbg_session *s) {
+  uint32_t pc = 0;
+  if (!s->call_stop || s->call_item != s->focus) return 0;
+  simt_dbg_state(s->sd, s->focus, &pc);
+  return pc == s->call_pc ? s->call_stop : 0;
+}
+
 static void where(struct dbg_session *s, const char *why) {
   char ids[160];
   /* "Breakpoint 1, k work-item ..." but "Switching to k work-item ..." */
   const char *sep = why && !strcmp(why, "Switching to") ? " " : ", ";
   ids_str(s, s->focus, ids, sizeof(ids));
   uint32_t line = dbg_item_line(s, s->focus);
+  if (line && call_stop_now(s) && dbg_frame_selected(s)) line = dbg_frame_current(s).line;
+  if (!line && why && *sep == ' ') {
+    fprintf(s->out, "%s %s %s, which has finished\n", why, s->k->name, ids);
+    return;
+  }
   if (!line) {
     fprintf(s->out, "%s%s%s has finished\n", why ? why : "", why ? sep : "", ids);
     return;
@@ -1089,8 +1103,11 @@ static int run_full(struct dbg_session *s) {
 struct step_arg {
   int mode; /* 0 step, 1 next, 2 finish, 3 until (a later line of the kernel) */
   uint32_t from_line;
-  int depth; /* the selected frame's inlined calls: finish stops at a statement of fewer (0:
-                the work-item's end), next at none of more */
+  int depth;        /* the selected frame's inlined calls: finish stops at a statement of fewer (0:
+                       the work-item's end), next at none of more */
+  int calls;        /* stop where a call made from the frame starts (call_start) */
+  uint32_t in_call; /* a call whose start the step began at: not a stop until it is left */
+  uint32_t from;    /* the inlined call (index + 1) of the frame the step runs in */
 };
 
 /* How many inlined calls the statement at pc is in, as its frames show. */
@@ -1105,6 +1122,39 @@ static int depth_at(struct dbg_session *s, const struct cc_microkernel *m) {
   for (; c && c <= s->dbg->ninl && n < DBG_MAX_FRAMES; n++)
     c = s->dbg->inl[c - 1].parent;
   return n;
+}
+
+/* The inlined call (index + 1) statement m belongs to at depth inlined
+ * calls (m's own call or one of its callers); 0 for the kernel's frame. */
+static uint32_t call_at_depth(struct dbg_session *s, const struct cc_microkernel *m, int depth) {
+  int n = depth_at(s, m);
+  if (depth <= 0 || n < depth || !s->dbg->pc_inl) return 0;
+  uint32_t c = s->dbg->pc_inl[m->pc_begin];
+  for (uint32_t q = m->pc_begin; q < m->pc_end; q++)
+    if (s->k->lines[q].line == m->line_first) {
+      c = s->dbg->pc_inl[q];
+      break;
+    }
+  for (int i = n; i > depth && c && c <= s->dbg->ninl; i--)
+    c = s->dbg->inl[c - 1].parent;
+  return c <= s->dbg->ninl ? c : 0;
+}
+
+/* Whether statement m is where an inlined call made from a frame of depth
+ * inlined calls starts: a statement of the call (at depth + 1) that passes
+ * its arguments or is its first own statement (call_entry). Returns how
+ * many frames m is below that frame (0: it is not), *call the call's index
+ * + 1. */
+static int call_start(struct dbg_session *s, const struct cc_microkernel *m, int depth,
+                      uint32_t *call) {
+  int n = depth_at(s, m);
+  if (n <= depth) return 0;
+  uint32_t c = call_at_depth(s, m, depth + 1);
+  if (!c) return 0;
+  uint32_t entry = call_entry(s, c - 1);
+  if (entry == UINT32_MAX || m->pc_begin > entry) return 0;
+  if (call) *call = c;
+  return n - depth;
 }
 
 /* finish leaves the selected frame: the inlined calls a work-item is in,
@@ -1140,9 +1190,21 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
   if (s->bpset[pc] && bp_accept(s, item, pc, NULL)) return 1;
   if (!m) return 0;
   if (m->role == CC_MK_EXIT) return a->mode != 2;
+  /* finish and next stop where a call made from the frame they run in
+   * starts, shown at the call's line (as gdb stops at the line of a call
+   * before `step` enters it) */
+  if (a->calls && (a->mode == 1 || a->mode == 2)) {
+    uint32_t c = 0;
+    int target = a->mode == 1 ? a->depth : a->depth - 1;
+    int k = target >= 0 ? call_start(s, m, target, &c) : 0;
+    if (!k || c != a->in_call) a->in_call = 0;
+    if (k && !a->in_call && c != a->from) return 1;
+  }
   if (a->mode == 2) return a->depth > 0 && depth_at(s, m) < a->depth;
   if (brace_only(s, m->line_first)) return 0;
   if (flow_before_work(s, m)) return 0;
+  if (a->mode == 3 && s->until_line) /* until LINE: there, or out of the selected frame */
+    return mk_at_line(s, m, s->until_line) || depth_at(s, m) < a->depth;
   if (a->mode == 3) return in_kernel(s, m) && m->line_first > a->from_line;
   /* next stays in the selected frame: it runs over calls, not out of the function */
   if (a->mode == 1 && depth_at(s, m) > a->depth) return 0;
@@ -1235,15 +1297,43 @@ uint32_t dbg_fn_bp_line(struct dbg_session *s, const struct bp *b) {
   return 0;
 }
 
+/* Stops at the pc arg points to (or the work-item's end), asking nothing. */
+static int at_pc_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
+  (void)item;
+  const struct cc_microkernel *m = mk_at(s, pc);
+  return pc == *(const uint32_t *)arg || (m && m->role == CC_MK_EXIT);
+}
+
+/* A step that stopped where a call made from a frame of depth inlined
+ * calls starts shows the stop in that frame, at the call's line. */
+static void call_stop_at(struct dbg_session *s, uint64_t it, uint32_t pc, int depth,
+                         uint32_t from) {
+  const struct cc_microkernel *m = mk_at(s, pc);
+  int k = 0;
+  uint32_t c = 0;
+  /* the frame the step ran in, or a caller it returned to (when it left
+   * the call of that frame) */
+  for (int d = depth; m && m->pc_begin == pc && !k && d >= 0; d--)
+    if (d == depth || !from || call_at_depth(s, m, depth) != from) k = call_start(s, m, d, &c);
+  if (!k) return;
+  s->call_stop = k;
+  s->call_idx = c;
+  s->call_item = it;
+  s->call_pc = pc;
+  dbg_frame_select(s, k);
+}
+
 static int step_item(struct dbg_session *s, int mode) {
   uint64_t it = s->focus;
   int st = simt_dbg_state(s->sd, it, NULL);
   if (st == SIMT_DBG_DONE) {
     fprintf(s->out, "The work-item has finished; choose another with 'workitem' or 'continue'.\n");
+    s->no_move = 1;
     return ST_NONE;
   }
   if (st == SIMT_DBG_FAULT) {
     fprintf(s->out, "The work-item raised a device exception and cannot run on.\n");
+    s->no_move = 1;
     return ST_NONE;
   }
   /* a breakpoint hit of the last pass not reported yet: resuming the item
@@ -1251,7 +1341,34 @@ static int step_item(struct dbg_session *s, int mode) {
   if (dbg_pass_take(s, it)) return ST_BP;
   int pa = dbg_pass_take_assert(s, it);
   if (pa) return pa;
-  struct step_arg a = {mode, dbg_item_line(s, it), finish_depth(s, it)};
+  /* at a call's line (a call stop): step enters the call without running */
+  int k = call_stop_now(s);
+  if (k && mode == 0) {
+    /* step enters the call: to its first own statement, past the passing
+     * of its arguments */
+    uint32_t entry = call_entry(s, s->call_idx - 1), pc;
+    simt_dbg_state(s->sd, it, &pc);
+    s->call_stop = 0;
+    if (pc != entry) {
+      int rc = run_item(s, it, s->stepset, at_pc_accept, &entry);
+      simt_dbg_state(s->sd, it, &pc);
+      if (rc != ST_STEP || pc != entry) return rc;
+      if (s->bpset[pc] && bp_accept(s, it, pc, NULL)) return ST_BP;
+    }
+    /* a call whose first statement starts another: at that call's line */
+    if (k > 1) {
+      struct dbg_frame fr[DBG_MAX_FRAMES];
+      call_stop_at(s, it, pc, dbg_frames(s, it, fr, DBG_MAX_FRAMES) - k, 0);
+    }
+    return ST_STEP;
+  }
+  struct step_arg a = {mode,
+                       k ? dbg_frame_current(s).line : dbg_item_line(s, it),
+                       finish_depth(s, it),
+                       1,
+                       k ? s->call_idx : 0,
+                       dbg_frame_current(s).inl};
+  s->call_stop = 0;
   s->whit = 0;
   catch_prepare(s);
   for (;;) {
@@ -1272,7 +1389,12 @@ static int step_item(struct dbg_session *s, int mode) {
       uint32_t pc;
       simt_dbg_state(s->sd, it, &pc);
       if (s->whit) return ST_WATCH;
-      return s->bpset[pc] && bp_accept(s, it, pc, NULL) ? ST_BP : ST_STEP;
+      if (s->bpset[pc] && bp_accept(s, it, pc, NULL)) return ST_BP;
+      /* next and finish show a call they stop at the start of at its line
+       * (step goes on showing it in the callee, where the arguments pass) */
+      if (a.mode == 1 || a.mode == 2)
+        call_stop_at(s, it, pc, a.mode == 2 ? a.depth - 1 : a.depth, a.from);
+      return ST_STEP;
     }
     if (rc != ST_NONE) return rc;
   }
@@ -1309,6 +1431,7 @@ static int step_set(struct dbg_session *s, int mode) {
   }
   if (!any) {
     fprintf(s->out, "Every work-item of the stepping scope has finished.\n");
+    s->no_move = 1;
     goto out;
   }
   /* breakpoint hits of the last pass not reported yet, the focus's first:
@@ -1460,6 +1583,12 @@ static void report(struct dbg_session *s, int rc) {
     where(s, "Interrupted");
   } else if (rc == ST_TIMEOUT) {
     where(s, "Stopped by the watchdog");
+  } else if (rc == ST_ENTRY && s->entry_bp) { /* break KERNEL */
+    char why[64];
+    snprintf(why, sizeof(why), "%s %d", s->entry_temp ? "Temporary breakpoint" : "Breakpoint",
+             s->entry_bp);
+    s->entry_bp = 0;
+    where(s, why);
   } else if (rc == ST_STEP || rc == ST_ENTRY) {
     where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
   } else if (rc == ST_EXC) {
@@ -1685,7 +1814,7 @@ static void help_cmd(struct dbg_session *s) {
       {"delete|enable|disable [N...]", "breakpoints by number"},
       {"watch EXPR", "stop when the focused work-item's EXPR changes"},
       {"run, start, continue", "run the launch (start: stop at entry)"},
-      {"step, next, finish, until", "step the work-items of the scope"},
+      {"step [N], next [N], finish, until [LINE]", "step the work-items of the scope"},
       {"scope workitem|workgroup|all|items A-B", "what steps advance"},
       {"workitem GX [GY GZ], workgroup WX [WY WZ]", "the focus"},
       {"backtrace, frame|up|down [N]", "inlined calls"},
@@ -1705,6 +1834,55 @@ static void help_cmd(struct dbg_session *s) {
     fprintf(s->out, cmds[i][1][0] ? "%-42s %s\n" : "%s%s\n", cmds[i][0], cmds[i][1]);
   fprintf(s->out, "Vector components: v.x v.s3 v.sA v.zyx v.xxyy v.lo v.hi v.even v.odd; .hi and\n"
                   ".odd of a 3-component vector end in its undefined w, shown <undefined>.\n");
+}
+
+/* The argument of a command that resumes: a count for step and next, a
+ * line for until and advance, none for continue and finish. Returns 1 when
+ * the launch should resume. */
+static int resume_args(struct dbg_session *s, const char *cmd, const char *arg, int *kind) {
+  s->until_line = 0;
+  s->repeat = 0;
+  *kind = cmd[0] == 'a' ? 'u' : cmd[0];
+  if (!*arg && cmd[0] != 'a') return 1;
+  if (cmd[0] == 'c' || cmd[0] == 'f') {
+    fprintf(s->out, "The \"%s\" command does not take any arguments.\n",
+            cmd[0] == 'c' ? "continue" : "finish");
+    return 0;
+  }
+  if (cmd[0] == 's' || cmd[0] == 'n') {
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (end == arg || *end || n < 1 || n > 1000000) {
+      fprintf(s->out, "usage: %s [N], N a number of steps from 1 on\n",
+              cmd[0] == 's' ? "step" : "next");
+      return 0;
+    }
+    s->repeat = (int)n - 1;
+    return 1;
+  }
+  /* until LINE, advance LINE: LINE or FILE:LINE of the launch's program */
+  struct bp b;
+  memset(&b, 0, sizeof(b));
+  const char *colon = strrchr(arg, ':');
+  const char *num = colon ? colon + 1 : arg;
+  if (!*num || strspn(num, "0123456789") != strlen(num) || !(b.line = (uint32_t)atol(num))) {
+    fprintf(s->out, "usage: %s LINE or FILE:LINE\n", cmd[0] == 'a' ? "advance" : "until");
+    return 0;
+  }
+  if (colon) snprintf(b.file, sizeof(b.file), "%.*s", (int)(colon - arg), arg);
+  if (!bp_file_match(s, &b)) {
+    fprintf(s->out, "No source file named %s in this launch (it runs %s).\n", b.file,
+            base(s->file));
+    return 0;
+  }
+  uint32_t line = dbg_bp_line(s, &b);
+  if (!line) {
+    fprintf(s->out, "Line %u of %s has no code of kernel %s at or after it.\n", b.line,
+            base(s->file), s->k->name);
+    return 0;
+  }
+  s->until_line = line;
+  return 1;
 }
 
 /* Does text start with word w, then a space or its end? */
@@ -1758,13 +1936,12 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
     *resume_kind = is(cmd, "start", 5) ? 'e' : 'r';
     return 1;
   } else if (is(cmd, "continue", 1) || is(cmd, "step", 1) || is(cmd, "next", 1) ||
-             is(cmd, "finish", 3) || is(cmd, "until", 1)) {
+             is(cmd, "finish", 3) || is(cmd, "until", 1) || is(cmd, "advance", 3)) {
     if (!live) {
       fprintf(s->out, "The kernel is not being run; use 'run' or 'start'.\n");
       return 0;
     }
-    *resume_kind = cmd[0];
-    return 1;
+    return resume_args(s, cmd, arg, resume_kind);
   } else if (is(cmd, "info", 1)) {
     if (is(arg, "breakpoints", 1))
       bp_info(s);
@@ -1878,10 +2055,7 @@ static int read_cmd(struct dbg_session *s, int *kind) {
     int r = command(s, line, kind);
     free(line);
     fflush(s->out);
-    if (r) {
-      s->frame = 0; /* the items run on: the innermost frame again */
-      return 1;
-    }
+    if (r) return 1; /* a frame selection lasts until its item moves (dbg_frame_selected) */
   }
 }
 
@@ -1934,6 +2108,7 @@ static int entry_if(struct dbg_session *s) {
       if (bad || (v.kind == DBG_FLT ? v.f != 0 : v.i != 0)) {
         b->hits++;
         s->entry_bp = b->id;
+        s->entry_temp = b->temp;
         if (b->temp) bp_delete(s, b->id);
         return ST_ENTRY;
       }
@@ -2002,7 +2177,9 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
         conds = 1;
         continue;
       }
-      if (!entry || !s->entry_bp) s->entry_bp = s->bps[i].id;
+      if (!entry || s->entry_bp) { /* the stop names the first one (not `start`) */
+        if (!s->entry_bp) s->entry_bp = s->bps[i].id, s->entry_temp = s->bps[i].temp;
+      }
       entry = 1;
       s->bps[i].hits++;
     }
@@ -2036,7 +2213,8 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
       if (!s->host_mode || s->stopped) report(s, rc);
       break;
     }
-    report(s, rc);
+    if (!s->no_move) report(s, rc); /* a step that ran nothing said why */
+    s->no_move = 0;
     s->stopped = 1;
     read_cmd(s, &kind);
     if (s->quit) break;
@@ -2045,16 +2223,25 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
       break;
     }
     int mode = kind == 's' ? 0 : kind == 'n' ? 1 : kind == 'u' ? 3 : 2;
-    s->asserted = 0;
-    s->paused = 0;
-    if (kind == 'c')
-      rc = run_full(s);
-    else if (s->scope != SCOPE_ITEM)
-      rc = step_set(s, mode);
-    else
-      rc = step_item(s, mode);
-    if (rc == ST_NONE) rc = ST_STEP;
-    watch_gc(s, 0);
+    /* step N, next N: the steps between are not shown */
+    for (int left = kind == 's' || kind == 'n' ? s->repeat : 0;; left--) {
+      s->asserted = 0;
+      s->paused = 0;
+      if (kind == 'c')
+        rc = run_full(s);
+      else if (s->scope != SCOPE_ITEM)
+        rc = step_set(s, mode);
+      else
+        rc = step_item(s, mode);
+      int moved = rc != ST_NONE;
+      if (rc == ST_NONE) rc = ST_STEP;
+      watch_gc(s, 0);
+      if (left <= 0 || !moved || rc != ST_STEP ||
+          simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE)
+        break;
+    }
+    s->until_line = 0;
+    s->repeat = 0;
   }
   if (s->quit && s->host_mode && !s->have_exc && !all_done(s)) {
     /* the front end left: finish the launch undebugged */

@@ -312,6 +312,12 @@ static int field_of(struct P *p, const struct dbg_val *v, const char *f, struct 
   return 0;
 }
 
+/* What a null pointer points to: address 0 is no memory (and an lvalue of
+ * address 0 is a value that is not in memory). */
+static void null_access(struct P *p) {
+  if (!p->typeonly && !p->dry) fail(p, "%s", "Cannot access memory at address 0x0");
+}
+
 /* Loads a scalar lvalue. */
 static void load(struct P *p, struct dbg_val *v) {
   if (!v->addr || (v->kind != DBG_INT && v->kind != DBG_FLT && v->kind != DBG_PTR)) return;
@@ -509,6 +515,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         if (pv.ekind < 0) fail(p, "%s", "cannot index a pointer to this type");
         struct dbg_val e;
         elem_of(p->env, &pv, &e, (uint64_t)pv.i + (uint64_t)ix.i * pv.count);
+        if (!e.addr) null_access(p);
         v = e;
       } else {
         fail(p, "%s", "cannot subscript something that is not an array or pointer");
@@ -524,7 +531,8 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
       }
       struct dbg_val sv, e;
       elem_of(p->env, &pv, &sv, (uint64_t)pv.i);
-      if (!field_of(p, &sv, f, &e)) return v;
+      if (!sv.addr) null_access(p);
+      if (p->failed || !field_of(p, &sv, f, &e)) return v;
       v = e;
     } else if (eat(p, ".")) {
       char f[64];
@@ -622,7 +630,10 @@ static struct dbg_val sizeof_of(struct P *p) {
       return mk_int((int64_t)size_of(&t), 0, 8);
     p->s = save;
   }
+  int typeonly = p->typeonly;
+  p->typeonly = 1; /* sizeof *p reads nothing through p */
   struct dbg_val v = unary(p);
+  p->typeonly = typeonly;
   return mk_int((int64_t)size_of(&v), 0, 8);
 }
 
@@ -739,6 +750,10 @@ static struct dbg_val primary(struct P *p) {
     if (!strcmp(name, "sizeof")) return sizeof_of(p);
     if (eat(p, "(")) {
       struct dbg_val a = mk_int(0, 1, 4);
+      uint64_t known = 0;
+      /* the name first: the arguments of an unknown function are not read */
+      if (!p->failed && !p->env->sreg(p->env->ctx, name, 0, &known))
+        fail(p, "unknown function '%s'", name);
       if (!eat(p, ")")) {
         a = rv(p, expr(p));
         if (!eat(p, ")")) fail(p, "%s", "expected ')'");
@@ -768,7 +783,7 @@ static struct dbg_val unary(struct P *p) {
     if (v.kind == DBG_FLT)
       v.f = -v.f;
     else
-      v.i = -v.i;
+      v.i = (int64_t)(0 - (uint64_t)v.i);
     return v;
   }
   if (eat(p, "+")) return rv(p, unary(p));
@@ -790,6 +805,7 @@ static struct dbg_val unary(struct P *p) {
     }
     struct dbg_val e;
     elem_of(p->env, &v, &e, (uint64_t)v.i);
+    if (!e.addr) null_access(p);
     return e;
   }
   if (eat(p, "&")) {
@@ -847,7 +863,8 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
   if (!strcmp(op, "||")) return mk_int(as_f(&a) != 0 || as_f(&b) != 0, 1, 4);
   int flt = a.kind == DBG_FLT || b.kind == DBG_FLT;
   if (a.kind == DBG_PTR && (!strcmp(op, "+") || !strcmp(op, "-")) && b.kind == DBG_INT) {
-    a.i += (op[0] == '+' ? 1 : -1) * b.i * (int64_t)(a.count ? a.count : 1);
+    uint64_t d = (uint64_t)b.i * (a.count ? a.count : 1);
+    a.i = (int64_t)(op[0] == '+' ? (uint64_t)a.i + d : (uint64_t)a.i - d);
     return a;
   }
   if (flt) {
@@ -877,18 +894,23 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
   uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
   if (size == 4 && !sign) ux &= 0xffffffffu, uy &= 0xffffffffu;
   int64_t r = 0;
+  /* + - * wrap around as the device's integers do (in uint64_t: no
+   * signed overflow here), then are cut to the operands' size */
   if (!strcmp(op, "+"))
-    r = x + y;
+    r = (int64_t)((uint64_t)x + (uint64_t)y);
   else if (!strcmp(op, "-"))
-    r = x - y;
+    r = (int64_t)((uint64_t)x - (uint64_t)y);
   else if (!strcmp(op, "*"))
-    r = x * y;
+    r = (int64_t)((uint64_t)x * (uint64_t)y);
   else if (!strcmp(op, "/") || !strcmp(op, "%")) {
     if (y == 0) {
       fail(p, "%s", "division by zero");
       return a;
     }
-    r = op[0] == '/' ? (sign ? x / y : (int64_t)(ux / uy)) : (sign ? x % y : (int64_t)(ux % uy));
+    if (sign && y == -1) /* INT64_MIN / -1 wraps to INT64_MIN, its remainder is 0 */
+      r = op[0] == '/' ? (int64_t)(0 - (uint64_t)x) : 0;
+    else
+      r = op[0] == '/' ? (sign ? x / y : (int64_t)(ux / uy)) : (sign ? x % y : (int64_t)(ux % uy));
   } else if (!strcmp(op, "&"))
     r = x & y;
   else if (!strcmp(op, "|"))
@@ -1139,6 +1161,15 @@ static int eval_text(const struct dbg_env *env, const char *text, struct dbg_val
   ws(&p);
   if (!p.failed && *p.s) fail(&p, "syntax error at '%s'", p.s);
   if (!p.failed && !typeonly) load(&p, &v);
+  /* a struct, array or vector none of whose memory can be read (past a
+   * buffer's end, through a bad pointer) is an error, as a scalar is */
+  if (!p.failed && !typeonly && v.addr &&
+      (v.kind == DBG_STRUCT || v.kind == DBG_ARR || v.kind == DBG_VEC) &&
+      !env->mem(env->ctx, v.addr, 1)) {
+    char a[32];
+    snprintf(a, sizeof(a), "0x%" PRIx64, v.addr);
+    fail(&p, "Cannot access memory at address %s", a);
+  }
   *out = v;
   return p.failed;
 }

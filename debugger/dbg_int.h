@@ -73,12 +73,22 @@ struct dbg_session {
   int paused; /* it did: the item running stops at its next statement */
   dbg_gone_fn temp_gone;
   int stop_entry;
-  int entry_bp;           /* the kernel breakpoint a launch stopped at entry for, 0 none */
   int host_mode, stopped; /* stopped: this launch has prompted */
   char *dirs[MAX_DIRS];
   int ndirs;
   char *files[MAX_FILES]; /* files of the launches seen (host mode) */
   int nfiles;
+  /* `until LINE` / `advance LINE`: the line the step goes to (0: the next
+   * later line); `step N` / `next N`: how many more steps after this one */
+  uint32_t until_line;
+  int repeat;
+  int no_move;              /* the last step ran nothing (and said why): no stop to show */
+  int entry_bp, entry_temp; /* the kernel breakpoint the launch stops at entry for */
+  /* a step stopped where an inlined call starts, shown call_stop frames up
+   * at the call's line (while call_item stays at call_pc) */
+  int call_stop;
+  uint64_t call_item;
+  uint32_t call_pc, call_idx; /* call_idx: the call's index + 1 */
   /* step scope: what step/next/finish/until advance together */
   int scope;                 /* SCOPE_* */
   uint64_t scope_a, scope_b; /* SCOPE_ITEMS: linear indices a..b */

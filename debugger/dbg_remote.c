@@ -221,11 +221,15 @@ int dbg_remote_active(void) {
   return sess != NULL && !detached;
 }
 
-/* 1 when the file at path holds exactly text (trailing white space aside). */
-static int same_text(const char *path, const char *text, size_t tlen) {
+/* How the file at path matches a program's text: 2 when it holds exactly
+ * text (trailing white space aside), 1 when it holds the text's first lines
+ * and the lines after them define no kernel (pyopencl's cache appends a
+ * `__constant int pyopencl_defeat_cache_...` line to every source it
+ * builds), else 0. *plen gets the length of the file's text. */
+static int same_text(const char *path, const char *text, size_t tlen, size_t *plen) {
   struct stat st;
   if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_SOURCE_FILE) return 0;
-  if ((size_t)st.st_size + 64 < tlen || tlen + 64 < (size_t)st.st_size) return 0;
+  if (tlen + 64 < (size_t)st.st_size) return 0;
   FILE *f = fopen(path, "rb");
   if (!f) return 0;
   char *buf = malloc((size_t)st.st_size + 1);
@@ -234,12 +238,23 @@ static int same_text(const char *path, const char *text, size_t tlen) {
   if (!buf) return 0;
   while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\n' || buf[n - 1] == '\t' || buf[n - 1] == '\r'))
     n--;
-  int same = n == tlen && !memcmp(buf, text, n);
+  int same = 0;
+  if (n == tlen && !memcmp(buf, text, n))
+    same = 2;
+  else if (n && n < tlen && !memcmp(buf, text, n)) {
+    /* the file ends at the end of one of the text's lines */
+    size_t i = n;
+    while (i < tlen && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+      i++;
+    if (i < tlen && text[i] == '\n' && !memmem(text + i, tlen - i, "kernel", 6)) same = 1;
+  }
   free(buf);
+  *plen = n;
   return same;
 }
 
-/* Finds a file whose contents are the program's source. */
+/* Finds a file whose contents are the program's source, else the longest
+ * file whose contents are its first lines (see same_text). */
 static int find_source(const char *src, char *file, size_t len) {
   size_t tlen = strlen(src);
   while (tlen && (src[tlen - 1] == ' ' || src[tlen - 1] == '\n' || src[tlen - 1] == '\t' ||
@@ -247,6 +262,7 @@ static int find_source(const char *src, char *file, size_t len) {
     tlen--;
   const char *const *dirs;
   int ndirs = dbg_source_dirs(sess, &dirs);
+  size_t best = 0; /* length of the longest first-lines match so far */
   for (int i = -1; i < ndirs; i++) {
     const char *dir = i < 0 ? "." : dirs[i];
     DIR *d = opendir(dir);
@@ -259,15 +275,18 @@ static int find_source(const char *src, char *file, size_t len) {
         snprintf(path, sizeof(path), "%s", e->d_name);
       else
         snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-      if (same_text(path, src, tlen)) {
+      size_t n = 0;
+      int same = same_text(path, src, tlen, &n);
+      if (same == 2 || (same == 1 && n > best)) {
         snprintf(file, len, "%s", path);
-        found = 1;
+        found = same == 2;
+        best = n;
       }
     }
     closedir(d);
     if (found) return 1;
   }
-  return 0;
+  return best > 0;
 }
 
 /* Waits until the front end has shown everything sent so far, so the host

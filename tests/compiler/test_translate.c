@@ -210,6 +210,22 @@ START_TEST(test_build_failures_name_the_line) {
 }
 END_TEST
 
+/* A plain `inline` helper (C99: an inline definition, no external one)
+ * builds with and without optimisation; an `extern inline` one (a C99
+ * external definition) still does too. */
+START_TEST(test_plain_inline_helpers) {
+  static const char *plain = "inline int twice(int x) { return 2 * x; }\n"
+                             "__kernel void k(__global int *o) { o[0] = twice(o[1]); }\n";
+  static const char *ext = "extern inline int dec(int x) { return x - 1; }\n"
+                           "__kernel void k(__global int *o) { o[0] = dec(o[1]); }\n";
+  const char *opts[] = {"", "-cl-opt-disable", "-g"};
+  for (unsigned i = 0; i < 3; i++) {
+    cc_program_free(build_ok(plain, opts[i]));
+    cc_program_free(build_ok(ext, opts[i]));
+  }
+}
+END_TEST
+
 START_TEST(test_binary_format) {
   struct lsi_program *p = build_ok(if_for_src, "-cl-opt-disable");
   uint8_t *bin;
@@ -391,6 +407,7 @@ int main(void) {
   CU_ADD(s, test_microkernels_and_symbols);
   CU_ADD(s, test_features_o0_and_o2);
   CU_ADD(s, test_build_failures_name_the_line);
+  CU_ADD(s, test_plain_inline_helpers);
   CU_ADD(s, test_binary_format);
   CU_ADD(s, test_inlined_symbols);
   CU_ADD(s, test_build_cache);

@@ -45,7 +45,7 @@ continue
 ' '(lockstep) break k
 Breakpoint 1 at kernel k
 (lockstep) run
-Kernel entry, k work-item (0,0,0) local (0,0,0) group (0,0,0) at k:3
+Breakpoint 1, k work-item (0,0,0) local (0,0,0) group (0,0,0) at k:3
 3	  int gid = get_global_id(0);
 (lockstep) list 5,7
 5	  int acc = 0;
@@ -159,7 +159,7 @@ The program is not being run; this takes effect when it runs again.
 (lockstep) tbreak k
 The program is not being run; this takes effect when it runs again.
 (lockstep) run
-Kernel entry, k work-item (0,0,0) local (0,0,0) group (0,0,0) at k:3
+Temporary breakpoint 3, k work-item (0,0,0) local (0,0,0) group (0,0,0) at k:3
 3	  int gid = get_global_id(0);
 (lockstep) continue
 Breakpoint 2, k work-item (1,0,0) local (1,0,0) group (0,0,0) at k:7

@@ -81,8 +81,13 @@ for threads in 1 2 4; do
       bad=0
       grep -qF "$want_out" "$out" || { echo "FAIL ($what): out differs"; bad=1; }
       grep -qF "$want_cnt" "$out" || { echo "FAIL ($what): the atomic counters differ"; bad=1; }
+      # `break k` (breakpoint 7) stops once, at work-item 0's entry
+      entry=$(grep -c '^Breakpoint 7, k work-item (0,0,0) ' "$out")
+      grep -qx 'break k' "$cmds" && wentry=1 || wentry=0
+      [ "$entry" = "$wentry" ] || { echo "FAIL ($what): $entry kernel entry stops, want $wentry"; bad=1; }
       declare -A got=()
       while read -r b id; do
+        [ "$b" = 7 ] && continue
         got["$b $id"]=$((${got["$b $id"]:-0} + 1))
       done < <(sed -n 's/^Breakpoint \([0-9]*\), k work-item (\([0-9]*\),\([0-9]*\),0).*/\1 \2,\3/p' "$out")
       for key in $(printf "%s\n" "${!want[@]}" "${!got[@]}" | sort -u | tr " " _); do
