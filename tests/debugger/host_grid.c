@@ -18,15 +18,10 @@ static const char *source = "__kernel void grid(__global int *o, int w) {\n"
                             "}\n";
 
 int main(void) {
-  cl_device_id dev = lsh_device();
   cl_int err;
-  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  CHECK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-  CHECK(err);
-  cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-  CHECK(err);
-  CHECK(clBuildProgram(p, 1, &dev, "-cl-std=CL2.0", NULL, NULL));
+  cl_context ctx;
+  cl_command_queue q;
+  cl_program p = lsh_build(source, "-cl-std=CL2.0", &ctx, &q);
   enum { W = 7, H = 6 };
   int o[W * H];
   for (int i = 0; i < W * H; i++)

@@ -36,20 +36,10 @@ int main(int argc, char **argv) {
   int launches = argc > 4 ? atoi(argv[4]) : 1;
   const char *src = slurp(argv[1]);
   size_t gs = (size_t)atoi(argv[2]), ls = (size_t)atoi(argv[3]);
-  cl_device_id dev = lsh_device();
   cl_int err;
-  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  CHECK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-  CHECK(err);
-  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  CHECK(err);
-  if (clBuildProgram(p, 1, &dev, "", NULL, NULL) != CL_SUCCESS) {
-    char log[8192] = "";
-    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf(stderr, "%s: build failed:\n%s\n", lsh_prog, log);
-    return 1;
-  }
+  cl_context ctx;
+  cl_command_queue q;
+  cl_program p = lsh_build(src, "", &ctx, &q);
   int *in = malloc(gs * 8 * sizeof(int)), *out = calloc(gs, sizeof(int));
   for (size_t i = 0; i < gs * 8; i++)
     in[i] = (int)i;

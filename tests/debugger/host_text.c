@@ -27,15 +27,10 @@ static const char *source =
     "}\n";
 
 int main(void) {
-  cl_device_id dev = lsh_device();
   cl_int err;
-  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  CHECK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-  CHECK(err);
-  cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-  CHECK(err);
-  CHECK(clBuildProgram(p, 1, &dev, "", NULL, NULL));
+  cl_context ctx;
+  cl_command_queue q;
+  cl_program p = lsh_build(source, "", &ctx, &q);
   enum { G = 16 };
   const char *text = "hello, lockstep";
   int n = (int)strlen(text), hist[8] = {0};

@@ -44,4 +44,25 @@ static inline cl_device_id lsh_device(void) {
   return d;
 }
 
+/* A context and an in-order queue on the Lockstep device, and a program
+ * built from src with options; a build failure prints the log and exits. */
+static inline cl_program lsh_build(const char *src, const char *options, cl_context *ctx,
+                                   cl_command_queue *q) {
+  cl_device_id dev = lsh_device();
+  cl_int err;
+  *ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  LSH_CHECK(err);
+  *q = clCreateCommandQueueWithProperties(*ctx, dev, NULL, &err);
+  LSH_CHECK(err);
+  cl_program p = clCreateProgramWithSource(*ctx, 1, &src, NULL, &err);
+  LSH_CHECK(err);
+  if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
+    char log[8192] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "%s: build failed:\n%s\n", lsh_prog, log);
+    exit(1);
+  }
+  return p;
+}
+
 #endif
