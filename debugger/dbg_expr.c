@@ -887,9 +887,13 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
     fail(p, "invalid operands to '%s' (floating point)", op);
     return a;
   }
-  unsigned size = a.size > b.size ? a.size : b.size;
+  int shift = !strcmp(op, "<<") || !strcmp(op, ">>");
+  /* a shift has the type of its promoted left operand, whose width masks
+   * the count (OpenCL C 6.3.j: 1 << 32 is 1); others the usual conversions */
+  unsigned size = shift || a.size > b.size ? a.size : b.size;
   if (size < 4) size = 4;
-  int sign = (a.is_signed || a.size < size) && (b.is_signed || b.size < size);
+  int sign = shift ? a.is_signed || a.size < 4
+                   : (a.is_signed || a.size < size) && (b.is_signed || b.size < size);
   int64_t x = a.i, y = b.i;
   uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
   if (size == 4 && !sign) ux &= 0xffffffffu, uy &= 0xffffffffu;
@@ -918,9 +922,9 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
   else if (!strcmp(op, "^"))
     r = x ^ y;
   else if (!strcmp(op, "<<"))
-    r = (int64_t)(ux << (y & 63));
+    r = (int64_t)(ux << (y & (8 * size - 1)));
   else if (!strcmp(op, ">>"))
-    r = sign ? x >> (y & 63) : (int64_t)(ux >> (y & 63));
+    r = sign ? x >> (y & (8 * size - 1)) : (int64_t)(ux >> (y & (8 * size - 1)));
   else if (!strcmp(op, "=="))
     return mk_int(sign ? x == y : ux == uy, 1, 4);
   else if (!strcmp(op, "!="))
