@@ -180,7 +180,23 @@ static int is_verb(const char *t, const char *verb, size_t min) {
 struct sticky {
   char **cmds;
   int n, cap;
+  /* what `info breakpoints` and `info display` showed at the program's
+   * last prompt (the library sends it), shown once the program exited;
+   * n_exit: how many of cmds there were then */
+  char *info[2];
+  int n_exit;
 };
+
+/* Adds a line of the library's `info b`/`info d` text. */
+static void info_add(struct sticky *k, int which, const char *text) {
+  size_t old = k->info[which] ? strlen(k->info[which]) : 0, n = strlen(text);
+  char *p = realloc(k->info[which], old + n + 2);
+  if (!p) return;
+  memcpy(p + old, text, n);
+  p[old + n] = '\n';
+  p[old + n + 1] = 0;
+  k->info[which] = p;
+}
 
 static int sticky_add(struct sticky *k, const char *t) {
   const char *arg = t + strcspn(t, " \t");
@@ -295,6 +311,13 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
       char del[32];
       snprintf(del, sizeof(del), "delete %d", atoi(line + 5));
       sticky_add(keep, del);
+    } else if (!strcmp(line, "info begin")) {
+      for (int w = 0; w < 2; w++) {
+        free(keep->info[w]);
+        keep->info[w] = NULL;
+      }
+    } else if (!strncmp(line, "info b ", 7) || !strncmp(line, "info d ", 7)) {
+      info_add(keep, line[5] == 'b', line + 7);
     } /* "hello" and lines of later protocol versions need nothing here */
   }
   free(r.buf);
@@ -362,10 +385,27 @@ int cli_debug_host(int argc, char **argv) {
     /* no program: `run` or `start` runs it again; breakpoint commands wait
      * for that run */
     again = NULL;
+    keep.n_exit = keep.n;
     for (char *cmd; !again && (cmd = next_command(in, batch != NULL));) {
       const char *t = cmd + strspn(cmd, " \t");
-      if (is_verb(t, "run", 1) || is_verb(t, "start", 5)) {
+      const char *arg = t + strcspn(t, " \t");
+      arg += strspn(arg, " \t");
+      int which = !is_verb(t, "info", 1) || !*arg  ? -1
+                  : is_verb(arg, "breakpoints", 1) ? 1
+                  : is_verb(arg, "display", 1)     ? 0
+                                                   : -1;
+      if (!*t || *t == '#') {
+        /* nothing to do: an empty line or a comment */
+      } else if (is_verb(t, "run", 1) || is_verb(t, "start", 5)) {
         again = t[0] == 's' ? "start" : "run";
+      } else if (which >= 0) {
+        /* as the program left them; later commands wait for the next run */
+        printf("%s", keep.info[which] ? keep.info[which] : "");
+        if (keep.n > keep.n_exit)
+          printf("(%d command%s given since the program exited take%s effect when it runs "
+                 "again)\n",
+                 keep.n - keep.n_exit, keep.n - keep.n_exit == 1 ? "" : "s",
+                 keep.n - keep.n_exit == 1 ? "s" : "");
       } else if (sticky_add(&keep, t)) {
         printf("The program is not being run; this takes effect when it runs again.\n");
       } else {
@@ -379,6 +419,8 @@ int cli_debug_host(int argc, char **argv) {
   for (int k = 0; k < keep.n; k++)
     free(keep.cmds[k]);
   free(keep.cmds);
+  free(keep.info[0]);
+  free(keep.info[1]);
   free(dirs);
   fflush(stdout);
   if (batch) fclose(in);

@@ -45,6 +45,9 @@ void dbg_set_temp_gone(struct dbg_session *s, dbg_gone_fn gone);
 /* The build options of the program the next launches come from (`edit`
  * rebuilds it with these and -g); NULL for none. */
 void dbg_set_build_options(struct dbg_session *s, const char *options);
+/* Writes what `info breakpoints` (what 1) or `info display` (what 0)
+ * shows to f. */
+void dbg_info_to(struct dbg_session *s, int what, FILE *f);
 /* Reads and runs commands until `run`/`start` (returns 0) or `quit`/end of
  * input (returns 1). */
 int dbg_prompt(struct dbg_session *s);

@@ -841,6 +841,16 @@ static void bp_info(struct dbg_session *s) {
   }
 }
 
+void dbg_info_to(struct dbg_session *s, int what, FILE *f) {
+  FILE *o = s->out;
+  s->out = f;
+  if (what)
+    bp_info(s);
+  else
+    dbg_display_info(s);
+  s->out = o;
+}
+
 /* ---- running ---- */
 
 /* Reports a device exception of an item. */

@@ -120,6 +120,32 @@ static void say_host(void) {
   if (!detached) send_all("host\n", 5);
 }
 
+/* Sends what `info breakpoints` and `info display` show (`info b TEXT`,
+ * `info d TEXT`, after `info begin`), so the front end can show them once
+ * the program has exited. */
+static void send_info(void) {
+  send_all("info begin\n", 11);
+  for (int what = 1; what >= 0; what--) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return;
+    dbg_info_to(sess, what, f);
+    fclose(f);
+    for (char *l = buf, *e; l && *l; l = e ? e + 1 : NULL) {
+      e = strchr(l, '\n');
+      if (e) *e = 0;
+      char head[8];
+      snprintf(head, sizeof(head), "info %c ", what ? 'b' : 'd');
+      send_all(head, strlen(head));
+      send_all(l, strlen(l));
+      send_all("\n", 1);
+      if (!e) break;
+    }
+    free(buf);
+  }
+}
+
 /* dbg_read_fn: asks the front end for one command. */
 static char *remote_read(void *ctx, const char *prompt) {
   (void)ctx;
@@ -128,6 +154,7 @@ static char *remote_read(void *ctx, const char *prompt) {
   if (line_len) send_out_line();
   running = 0;
   if (detached) return NULL;
+  send_info();
   send_all("prompt\n", 7);
   for (;;) {
     char *l = recv_line();
