@@ -141,6 +141,12 @@ static char *relay_line(struct relay *r) {
   }
 }
 
+/* Is the first word of t a form of verb (at least min letters)? */
+static int is_verb(const char *t, const char *verb, size_t min) {
+  size_t n = strcspn(t, " \t/");
+  return n >= min && n <= strlen(verb) && !strncmp(t, verb, n);
+}
+
 /* The next command for the engine, with local commands handled here.
  * NULL at end of input or on quit. */
 static char *next_command(FILE *in, int batch) {
@@ -160,19 +166,12 @@ static char *next_command(FILE *in, int batch) {
       free(l);
       continue;
     }
-    size_t n = strcspn(t, " \t");
-    if (n && n <= 4 && !strncmp(t, "quit", n)) {
+    if (is_verb(t, "quit", 1)) {
       free(l);
       return NULL;
     }
     return l;
   }
-}
-
-/* Is the first word of t a form of verb (at least min letters)? */
-static int is_verb(const char *t, const char *verb, size_t min) {
-  size_t n = strcspn(t, " \t/");
-  return n >= min && n <= strlen(verb) && !strncmp(t, verb, n);
 }
 
 /* Commands that outlive a run of the program: the breakpoints and settings
