@@ -340,17 +340,22 @@ static void whatis_cmd(struct dbg_session *s, const char *arg, int expand) {
   fprintf(s->out, "%s\n", buf);
 }
 
-static void print_expr(struct dbg_session *s, const char *arg) {
-  int fmt = 0;
-  if (arg[0] == '/') {
-    fmt = arg[1];
-    if (!fmt || !strchr("xduotc", fmt) || (arg[2] && !isspace((unsigned char)arg[2]))) {
-      fprintf(s->out, "invalid print format '/%.*s' (one of x d u o t c)\n",
-              (int)strcspn(arg + 1, " \t"), arg + 1);
-      return;
-    }
-    arg += 2;
+int dbg_format_letter(struct dbg_session *s, const char **arg, const char *cmd) {
+  const char *a = *arg;
+  if (a[0] != '/') return 0;
+  int fmt = a[1];
+  if (!fmt || !strchr("xduotc", fmt) || (a[2] && !isspace((unsigned char)a[2]))) {
+    fprintf(s->out, "invalid %s format '/%.*s' (one of x d u o t c)\n", cmd,
+            (int)strcspn(a + 1, " \t"), a + 1);
+    return -1;
   }
+  *arg = a + 2;
+  return fmt;
+}
+
+static void print_expr(struct dbg_session *s, const char *arg) {
+  int fmt = dbg_format_letter(s, &arg, "print");
+  if (fmt < 0) return;
   while (isspace((unsigned char)*arg))
     arg++;
   if (!*arg && !s->nhist) {

@@ -181,6 +181,10 @@ void dbg_item_enter(struct dbg_session *s, uint64_t item);
  * so they read with their values; 1 copies the variables back after a write,
  * so the prologue stores what was written. Nothing for a started item. */
 void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs);
+/* A print format letter, `/F` at the start of *arg (cmd's: `print`,
+ * `display`): the letter (*arg moves past it), 0 when there is none, -1
+ * when it is not one (said so). */
+int dbg_format_letter(struct dbg_session *s, const char **arg, const char *cmd);
 /* The environment the evaluator sees for the focused item. */
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
 /* The line a function breakpoint (`break NAME`) stops at in the current
