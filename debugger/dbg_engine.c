@@ -633,16 +633,19 @@ static uint32_t call_entry(struct dbg_session *s, uint32_t idx) {
   return best != UINT32_MAX ? best : first;
 }
 
-/* Is pc where a call of the inlined function name starts? */
-static int fn_entry_at(struct dbg_session *s, const char *name, uint32_t pc) {
-  for (uint32_t idx = 0; idx < s->dbg->ninl; idx++)
-    if (!strcmp(s->dbg->inl[idx].func, name) && call_entry(s, idx) == pc) return 1;
-  return 0;
+/* Notes b as the breakpoint of the statement starting at pc, unless an
+ * earlier one is. */
+static void bp_note(struct dbg_session *s, uint32_t pc, const struct bp *b) {
+  if (!s->bpid[pc]) s->bpid[pc] = b->id;
 }
 
+/* Where the breakpoints stop (bpset), and which breakpoint each statement
+ * start belongs to (bpid: the first enabled one, in order, at its function
+ * call's start or its line), so a hit looks it up instead of binding again. */
 static void bp_bind(struct dbg_session *s) {
   if (!s->k) return;
   memset(s->bpset, 0, s->k->ninsns + 1);
+  memset(s->bpid, 0, (s->k->ninsns + 1) * sizeof(s->bpid[0]));
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
     /* a function inlined into the kernel: where each of its calls starts */
@@ -652,6 +655,8 @@ static void bp_bind(struct dbg_session *s) {
       if (pc == UINT32_MAX) continue;
       s->bpset[pc] = 1;
       b->bound = 1;
+      const struct cc_microkernel *m = mk_at(s, pc);
+      if (m && m->pc_begin == pc) bp_note(s, pc, b);
     }
     if (!b->enabled || !b->line || !bp_file_match(s, b)) continue;
     b->bound = 1;
@@ -662,6 +667,10 @@ static void bp_bind(struct dbg_session *s) {
     }
     uint32_t best = dbg_bp_line(s, b);
     if (!best) continue;
+    for (uint32_t pc = 0; pc <= s->k->ninsns; pc++) {
+      const struct cc_microkernel *m = mk_at(s, pc);
+      if (m && m->pc_begin == pc && mk_at_line(s, m, best)) bp_note(s, pc, b);
+    }
     /* a loop's own line (for/while) stops once, as the loop starts; a while
      * loop's body ends with the branch back (a latch) and still stops */
     int has_init = 0, has_cond = 0, has_work = 0;
@@ -687,16 +696,11 @@ static void bp_bind(struct dbg_session *s) {
   }
 }
 
+/* The breakpoint a statement starting at pc belongs to (bp_bind noted it). */
 static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
-  const struct cc_microkernel *m = mk_at(s, pc);
-  if (!m || m->pc_begin != pc) return NULL;
-  for (int i = 0; i < s->nbp; i++) {
-    struct bp *b = &s->bps[i];
-    if (b->enabled && !b->line && fn_entry_at(s, b->kernel, pc)) return b;
-    if (!b->enabled || !b->line) continue;
-    uint32_t best = dbg_bp_line(s, b);
-    if (best && mk_at_line(s, m, best)) return b;
-  }
+  int id = s->bpid && s->k && pc <= s->k->ninsns ? s->bpid[pc] : 0;
+  for (int i = 0; id && i < s->nbp; i++)
+    if (s->bps[i].id == id) return &s->bps[i];
   return NULL;
 }
 
@@ -1793,10 +1797,12 @@ static void stop_sets(struct dbg_session *s) {
   free(s->stepset);
   free(s->watchset);
   free(s->bpset);
+  free(s->bpid);
   free(s->catchset);
   s->stepset = calloc(n, 1);
   s->watchset = calloc(n, 1);
   s->bpset = calloc(n, 1);
+  s->bpid = calloc(n, sizeof(s->bpid[0]));
   s->catchset = calloc(n, 1);
   for (uint32_t q = 0; q < s->dbg->nmk; q++) {
     const struct cc_microkernel *m = &s->dbg->mk[q];
@@ -2299,8 +2305,10 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   free(s->stepset);
   free(s->watchset);
   free(s->bpset);
+  free(s->bpid);
   free(s->catchset);
   s->stepset = s->watchset = s->bpset = s->catchset = NULL;
+  s->bpid = NULL;
   s->k = NULL;
   s->dbg = NULL;
   s->file = NULL;

@@ -61,6 +61,7 @@ struct dbg_session {
   char **lines;
   uint32_t nlines;
   uint8_t *stepset, *bpset;
+  int *bpid;         /* the breakpoint (id) of each statement start, 0: none */
   uint8_t *watchset; /* the statements a watched change is shown at */
   uint8_t *catchset; /* where work-items run on a stepped one's behalf stop */
   uint64_t focus;
