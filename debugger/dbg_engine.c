@@ -95,16 +95,21 @@ uint32_t dbg_item_line(struct dbg_session *s, uint64_t item) {
   return m ? m->line_first : s->dbg ? s->dbg->line_first : 0;
 }
 
+/* The inlined call (index + 1) the line statement m is shown at belongs
+ * to, 0 for the kernel's own code. */
+static uint32_t mk_call(struct dbg_session *s, const struct cc_microkernel *m) {
+  if (!s->dbg->pc_inl) return 0;
+  for (uint32_t q = m->pc_begin; q < m->pc_end; q++)
+    if (s->k->lines[q].line == m->line_first) return s->dbg->pc_inl[q];
+  return s->dbg->pc_inl[m->pc_begin];
+}
+
 uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item) {
   uint32_t pc;
   int st = simt_dbg_state(s->sd, item, &pc);
   if (st == SIMT_DBG_DONE || !s->dbg->pc_inl || pc >= s->k->ninsns) return 0;
   const struct cc_microkernel *m = st == SIMT_DBG_FAULT ? NULL : mk_at(s, pc);
-  if (!m) return s->dbg->pc_inl[pc];
-  /* the call the statement's shown line belongs to */
-  for (uint32_t q = m->pc_begin; q < m->pc_end; q++)
-    if (s->k->lines[q].line == m->line_first) return s->dbg->pc_inl[q];
-  return s->dbg->pc_inl[m->pc_begin];
+  return m ? mk_call(s, m) : s->dbg->pc_inl[pc];
 }
 
 static void backtrace_cmd(struct dbg_session *s) {
@@ -1131,12 +1136,7 @@ struct step_arg {
 
 /* How many inlined calls the statement at pc is in, as its frames show. */
 static int depth_at(struct dbg_session *s, const struct cc_microkernel *m) {
-  uint32_t c = s->dbg->pc_inl ? s->dbg->pc_inl[m->pc_begin] : 0;
-  for (uint32_t q = m->pc_begin; s->dbg->pc_inl && q < m->pc_end; q++)
-    if (s->k->lines[q].line == m->line_first) {
-      c = s->dbg->pc_inl[q];
-      break;
-    }
+  uint32_t c = mk_call(s, m);
   int n = 0;
   for (; c && c <= s->dbg->ninl && n < DBG_MAX_FRAMES; n++)
     c = s->dbg->inl[c - 1].parent;
@@ -1147,13 +1147,8 @@ static int depth_at(struct dbg_session *s, const struct cc_microkernel *m) {
  * calls (m's own call or one of its callers); 0 for the kernel's frame. */
 static uint32_t call_at_depth(struct dbg_session *s, const struct cc_microkernel *m, int depth) {
   int n = depth_at(s, m);
-  if (depth <= 0 || n < depth || !s->dbg->pc_inl) return 0;
-  uint32_t c = s->dbg->pc_inl[m->pc_begin];
-  for (uint32_t q = m->pc_begin; q < m->pc_end; q++)
-    if (s->k->lines[q].line == m->line_first) {
-      c = s->dbg->pc_inl[q];
-      break;
-    }
+  if (depth <= 0 || n < depth) return 0;
+  uint32_t c = mk_call(s, m);
   for (int i = n; i > depth && c && c <= s->dbg->ninl; i--)
     c = s->dbg->inl[c - 1].parent;
   return c <= s->dbg->ninl ? c : 0;
