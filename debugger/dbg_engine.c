@@ -620,22 +620,38 @@ static int mk_continues_line(struct dbg_session *s, uint32_t m, uint32_t line) {
   return preds > 0;
 }
 
-/* Where inlined call idx starts: the first statement of its own (its
- * arguments are passed by then), else, for a call that is all inside one
- * statement of its caller, that statement; UINT32_MAX when it has no code. */
-static uint32_t call_entry(struct dbg_session *s, uint32_t idx) {
-  uint32_t best = UINT32_MAX, first = UINT32_MAX;
-  for (uint32_t m = 0; s->dbg->pc_inl && m < s->dbg->nmk; m++) {
+/* Where each inlined call of the launch's kernel starts (call_entry): the
+ * first statement of its own (its arguments are passed by then), else, for
+ * a call that is all inside one statement of its caller, the statement its
+ * first instruction is in; UINT32_MAX when it has no code. */
+static void call_entries(struct dbg_session *s) {
+  uint32_t n = s->dbg->ninl;
+  const uint32_t *inl = s->dbg->pc_inl;
+  free(s->inl_entry);
+  s->inl_entry = malloc((n ? n : 1) * sizeof(uint32_t));
+  uint8_t *seen = calloc(n ? n : 1, 1);
+  for (uint32_t i = 0; s->inl_entry && i < n; i++)
+    s->inl_entry[i] = UINT32_MAX;
+  for (uint32_t m = 0; s->inl_entry && inl && m < s->dbg->nmk; m++) {
     uint32_t pc = s->dbg->mk[m].pc_begin;
-    if (pc < s->k->ninsns && s->dbg->pc_inl[pc] == idx + 1 && pc < best) best = pc;
+    if (pc < s->k->ninsns && inl[pc] && inl[pc] <= n && pc < s->inl_entry[inl[pc] - 1])
+      s->inl_entry[inl[pc] - 1] = pc;
   }
-  for (uint32_t pc = 0; best == UINT32_MAX && s->dbg->pc_inl && pc < s->k->ninsns; pc++)
-    if (s->dbg->pc_inl[pc] == idx + 1) {
+  for (uint32_t pc = 0; s->inl_entry && seen && inl && pc < s->k->ninsns; pc++) {
+    uint32_t c = inl[pc];
+    if (!c || c > n || seen[c - 1]) continue;
+    seen[c - 1] = 1;
+    if (s->inl_entry[c - 1] == UINT32_MAX) {
       const struct cc_microkernel *m = mk_at(s, pc);
-      first = m ? m->pc_begin : UINT32_MAX;
-      break;
+      s->inl_entry[c - 1] = m ? m->pc_begin : UINT32_MAX;
     }
-  return best != UINT32_MAX ? best : first;
+  }
+  free(seen);
+}
+
+/* Where inlined call idx starts (call_entries). */
+static uint32_t call_entry(struct dbg_session *s, uint32_t idx) {
+  return s->inl_entry && idx < s->dbg->ninl ? s->inl_entry[idx] : UINT32_MAX;
 }
 
 /* Notes b as the breakpoint of the statement starting at pc, unless an
@@ -1794,6 +1810,7 @@ static void stop_sets(struct dbg_session *s) {
   free(s->bpset);
   free(s->bpid);
   free(s->catchset);
+  call_entries(s);
   s->stepset = calloc(n, 1);
   s->watchset = calloc(n, 1);
   s->bpset = calloc(n, 1);
@@ -2304,6 +2321,8 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   free(s->catchset);
   s->stepset = s->watchset = s->bpset = s->catchset = NULL;
   s->bpid = NULL;
+  free(s->inl_entry);
+  s->inl_entry = NULL;
   s->k = NULL;
   s->dbg = NULL;
   s->file = NULL;
