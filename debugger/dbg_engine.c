@@ -113,18 +113,15 @@ uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item) {
 }
 
 static void backtrace_cmd(struct dbg_session *s) {
-  uint32_t ln = dbg_item_line(s, s->focus);
-  int depth = 0;
-  for (uint32_t fr = dbg_item_inline(s, s->focus); fr && depth < 64; depth++) {
-    const struct cc_inline *c = &s->dbg->inl[fr - 1];
-    fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", depth, c->func, base(s->file), ln);
-    ln = c->call_line;
-    fr = c->parent;
-  }
-  if (ln)
-    fprintf(s->out, "#%d  %s at %s:%u\n", depth, s->k->name, base(s->file), ln);
+  struct dbg_frame fr[DBG_MAX_FRAMES];
+  int n = dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES), d = n - 1;
+  for (int i = 0; i < d; i++)
+    fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", i, s->dbg->inl[fr[i].inl - 1].func,
+            base(s->file), fr[i].line);
+  if (fr[d].line)
+    fprintf(s->out, "#%d  %s at %s:%u\n", d, s->k->name, base(s->file), fr[d].line);
   else
-    fprintf(s->out, "#%d  %s (finished)\n", depth, s->k->name);
+    fprintf(s->out, "#%d  %s (finished)\n", d, s->k->name);
 }
 
 static int brace_only(struct dbg_session *s, uint32_t line) {
