@@ -921,9 +921,7 @@ static int catch_run_accept(struct dbg_session *s, uint64_t item, uint32_t pc, v
 /* Where catch_accept is asked: breakpoints, and every statement while a
  * watchpoint is set. */
 static void catch_prepare(struct dbg_session *s) {
-  int watch = 0;
-  for (int i = 0; i < s->nbp; i++)
-    watch |= s->bps[i].watch[0] && s->bps[i].enabled;
+  int watch = dbg_any_watch(s);
   for (uint32_t pc = 0; pc <= s->k->ninsns; pc++)
     s->catchset[pc] = s->bpset[pc] | (watch ? s->watchset[pc] : 0);
   simt_dbg_set_catch(s->sd, s->catchset, catch_accept, s);
@@ -1047,6 +1045,12 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
 int dbg_has_watch(struct dbg_session *s, uint64_t item) {
   for (int i = 0; i < s->nbp; i++)
     if (s->bps[i].watch[0] && s->bps[i].enabled && s->bps[i].witem == item) return 1;
+  return 0;
+}
+
+int dbg_any_watch(struct dbg_session *s) {
+  for (int i = 0; i < s->nbp; i++)
+    if (s->bps[i].watch[0] && s->bps[i].enabled) return 1;
   return 0;
 }
 

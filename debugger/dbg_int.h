@@ -201,9 +201,11 @@ uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
 int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
 int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
 int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
-/* Whether item has an enabled watchpoint; whether one of its watched
- * values changed (noted in s->whit, s->wold, s->wnew). */
+/* Whether item has an enabled watchpoint, whether any work-item has one;
+ * whether one of item's watched values changed (noted in s->whit, s->wold,
+ * s->wnew). */
 int dbg_has_watch(struct dbg_session *s, uint64_t item);
+int dbg_any_watch(struct dbg_session *s);
 int dbg_watch_changed(struct dbg_session *s, uint64_t item);
 
 /* dbg_frame.c: a work-item's frames are its inlined calls, innermost
