@@ -1232,8 +1232,7 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
     if (k && !a->in_call && c != a->from) return 1;
   }
   if (a->mode == 2) return a->depth > 0 && depth_at(s, m) < a->depth;
-  if (brace_only(s, m->line_first)) return 0;
-  if (flow_before_work(s, m)) return 0;
+  if (!s->watchset[m->pc_begin]) return 0;
   if (a->mode == 3 && s->until_line) /* until LINE: there, or out of the selected frame */
     return mk_at_line(s, m, s->until_line) || depth_at(s, m) < a->depth;
   if (a->mode == 3) return in_kernel(s, m) && m->line_first > a->from_line;
@@ -1252,7 +1251,7 @@ static int enter_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void 
   const struct cc_microkernel *m = mk_at(s, pc);
   if (!m) return 0;
   if (m->role == CC_MK_EXIT) return 1;
-  if (brace_only(s, m->line_first) || flow_before_work(s, m)) return 0;
+  if (!s->watchset[m->pc_begin]) return 0;
   return !((m->role == CC_MK_STMT || m->role == CC_MK_LOOP_BODY) &&
            m->line_first == s->dbg->line_first);
 }
@@ -1800,10 +1799,10 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "%u\t%s\n", i, s->lines[i - 1]);
 }
 
-/* The stops of the launch's kernel: statement starts, the ones a watched
- * change is shown at (not a line of braces alone, not a loop's branch back
- * before its statement: the statement after it shows the change), the
- * breakpoints. */
+/* The stops of the launch's kernel: statement starts, the ones a step or a
+ * watched change is shown at (not a line of braces alone, not a loop's
+ * branch back before its statement: the statement after it shows the
+ * stop), the breakpoints. */
 static void stop_sets(struct dbg_session *s) {
   size_t n = s->k->ninsns + 1;
   free(s->stepset);

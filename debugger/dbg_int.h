@@ -63,7 +63,7 @@ struct dbg_session {
   uint8_t *stepset, *bpset;
   int *bpid;           /* the breakpoint (id) of each statement start, 0: none */
   uint32_t *inl_entry; /* where each inlined call starts (dbg->ninl entries) */
-  uint8_t *watchset;   /* the statements a watched change is shown at */
+  uint8_t *watchset;   /* the statements a step or a watched change is shown at */
   uint8_t *catchset;   /* where work-items run on a stepped one's behalf stop */
   uint64_t focus;
   int launched, finished, passes;
