@@ -666,6 +666,7 @@ static void bp_bind(struct dbg_session *s) {
   memset(s->bpid, 0, (s->k->ninsns + 1) * sizeof(s->bpid[0]));
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
+    b->at = 0;
     /* a function inlined into the kernel: where each of its calls starts */
     for (uint32_t idx = 0; b->enabled && !b->line && idx < s->dbg->ninl; idx++) {
       if (strcmp(s->dbg->inl[idx].func, b->kernel)) continue;
@@ -683,7 +684,7 @@ static void bp_bind(struct dbg_session *s) {
               base(s->file), s->nlines);
       b->warned = 1;
     }
-    uint32_t best = dbg_bp_line(s, b);
+    uint32_t best = b->at = dbg_bp_line(s, b);
     if (!best) continue;
     for (uint32_t pc = 0; pc <= s->k->ninsns; pc++) {
       const struct cc_microkernel *m = mk_at(s, pc);
@@ -1016,7 +1017,7 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
     /* a statement that calls an inlined function stops where the call
      * starts, inside it: the condition speaks of the breakpoint's line, so
      * it sees the frame of that line (the caller's), not the callee's */
-    uint32_t line = dbg_bp_line(s, b);
+    uint32_t line = b->at;
     struct dbg_frame fr[DBG_MAX_FRAMES];
     int n = line ? dbg_frames(s, item, fr, DBG_MAX_FRAMES) : 0;
     for (int i = 1; i < n && fr[0].line != line; i++)

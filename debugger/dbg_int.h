@@ -21,8 +21,9 @@ struct bp {
   uint32_t line;  /* 0: a kernel-name breakpoint */
   char kernel[64];
   char cond[256];
-  int bound;  /* matched the file of a launch at least once */
-  int warned; /* said once that its line is past the end of the file */
+  int bound;   /* matched the file of a launch at least once */
+  uint32_t at; /* the line it binds to in the current launch (bp_bind), or 0 */
+  int warned;  /* said once that its line is past the end of the file */
   /* a watchpoint (line 0, no kernel): an expression of one work-item */
   char watch[128];
   uint64_t witem;
