@@ -273,39 +273,39 @@ static void *mem(void *ctx, uint64_t addr, uint64_t size) {
 }
 
 /* The work-item functions an expression may call, as the focused item
- * would get them: name, special register, whether it takes a dimension. */
+ * would get them: name, special register, whether it takes a dimension,
+ * and what it gives for a dimension past 2 (as OpenCL C: 1 for a size or a
+ * count, 0 for an id or an offset). */
 static const struct {
   const char *name;
-  unsigned sreg, dims;
+  unsigned sreg, dims, out_of_range;
 } item_fns[] = {
-    {"get_global_id", LSI_SREG_GLOBAL_ID_X, 1},
-    {"get_local_id", LSI_SREG_LOCAL_ID_X, 1},
-    {"get_group_id", LSI_SREG_GROUP_ID_X, 1},
-    {"get_global_size", LSI_SREG_GLOBAL_SIZE_X, 1},
-    {"get_local_size", LSI_SREG_LOCAL_SIZE_X, 1},
-    {"get_enqueued_local_size", LSI_SREG_ENQ_LOCAL_SIZE_X, 1},
-    {"get_num_groups", LSI_SREG_NUM_GROUPS_X, 1},
-    {"get_global_offset", LSI_SREG_GLOBAL_OFFSET_X, 1},
-    {"get_work_dim", LSI_SREG_WORK_DIM, 0},
-    {"get_local_linear_id", LSI_SREG_LOCAL_LINEAR_ID, 0},
-    {"get_global_linear_id", LSI_SREG_GLOBAL_LINEAR_ID, 0},
-    {"get_sub_group_id", LSI_SREG_SUB_GROUP_ID, 0},
-    {"get_sub_group_local_id", LSI_SREG_SUB_GROUP_LOCAL_ID, 0},
-    {"get_sub_group_size", LSI_SREG_SUB_GROUP_SIZE, 0},
-    {"get_max_sub_group_size", LSI_SREG_MAX_SUB_GROUP_SIZE, 0},
-    {"get_num_sub_groups", LSI_SREG_NUM_SUB_GROUPS, 0},
+    {"get_global_id", LSI_SREG_GLOBAL_ID_X, 1, 0},
+    {"get_local_id", LSI_SREG_LOCAL_ID_X, 1, 0},
+    {"get_group_id", LSI_SREG_GROUP_ID_X, 1, 0},
+    {"get_global_size", LSI_SREG_GLOBAL_SIZE_X, 1, 1},
+    {"get_local_size", LSI_SREG_LOCAL_SIZE_X, 1, 1},
+    {"get_enqueued_local_size", LSI_SREG_ENQ_LOCAL_SIZE_X, 1, 1},
+    {"get_num_groups", LSI_SREG_NUM_GROUPS_X, 1, 1},
+    {"get_global_offset", LSI_SREG_GLOBAL_OFFSET_X, 1, 0},
+    {"get_work_dim", LSI_SREG_WORK_DIM, 0, 0},
+    {"get_local_linear_id", LSI_SREG_LOCAL_LINEAR_ID, 0, 0},
+    {"get_global_linear_id", LSI_SREG_GLOBAL_LINEAR_ID, 0, 0},
+    {"get_sub_group_id", LSI_SREG_SUB_GROUP_ID, 0, 0},
+    {"get_sub_group_local_id", LSI_SREG_SUB_GROUP_LOCAL_ID, 0, 0},
+    {"get_sub_group_size", LSI_SREG_SUB_GROUP_SIZE, 0, 0},
+    {"get_max_sub_group_size", LSI_SREG_MAX_SUB_GROUP_SIZE, 0, 0},
+    {"get_num_sub_groups", LSI_SREG_NUM_SUB_GROUPS, 0, 0},
 };
 
 static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
   struct dbg_session *s = ctx;
   for (size_t i = 0; i < sizeof(item_fns) / sizeof(item_fns[0]); i++) {
     if (strcmp(fn, item_fns[i].name)) continue;
-    if (item_fns[i].dims && dim > 2) { /* as OpenCL C: out of range gives the default */
-      *out = !strcmp(fn, "get_global_size") || !strcmp(fn, "get_local_size") ||
-             !strcmp(fn, "get_enqueued_local_size") || !strcmp(fn, "get_num_groups");
-      return 1;
-    }
-    *out = simt_dbg_sreg(s->sd, s->focus, item_fns[i].sreg + (item_fns[i].dims ? dim : 0));
+    if (item_fns[i].dims && dim > 2)
+      *out = item_fns[i].out_of_range;
+    else
+      *out = simt_dbg_sreg(s->sd, s->focus, item_fns[i].sreg + (item_fns[i].dims ? dim : 0));
     return 1;
   }
   return 0;
