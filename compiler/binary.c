@@ -382,6 +382,7 @@ static int load_kernel(struct rbuf *r, struct lsi_kernel *k, const struct lsi_pr
     d->nmk = r_count(r, 52);
     d->mk = calloc(d->nmk + 1, sizeof(struct cc_microkernel));
     d->pc_to_mk = calloc(k->ninsns + 1, sizeof(uint32_t));
+    d->npc = d->pc_to_mk ? k->ninsns : 0;
     for (uint32_t i = 0; i < d->nmk; i++) {
       struct cc_microkernel *m = &d->mk[i];
       uint32_t *f[] = {&m->file,    &m->line_first, &m->line_last, &m->pc_begin, &m->pc_end,

@@ -98,7 +98,8 @@ struct cc_inline {
 struct cc_debug {
   uint32_t nmk;
   struct cc_microkernel *mk;
-  uint32_t *pc_to_mk; /* ninsns entries */
+  uint32_t *pc_to_mk; /* npc entries: the microkernel of each pc */
+  uint32_t npc;       /* the kernel's ninsns (not stored in binaries) */
   uint32_t nsyms;
   struct cc_symbol *syms;
   uint32_t line_first, line_last; /* the kernel function's line range */

@@ -77,10 +77,9 @@ const struct cc_type *cc_debug_find_type(const struct cc_debug *d, const char *n
 }
 
 const struct cc_microkernel *cc_debug_mk_at(const struct cc_debug *d, uint32_t pc) {
-  if (!d || !d->pc_to_mk || !d->nmk) return NULL;
-  for (uint32_t i = 0; i < d->nmk; i++)
-    if (pc >= d->mk[i].pc_begin && pc < d->mk[i].pc_end) return &d->mk[i];
-  return NULL;
+  if (!d || !d->pc_to_mk || !d->nmk || pc >= d->npc) return NULL;
+  const struct cc_microkernel *m = &d->mk[d->pc_to_mk[pc]];
+  return pc >= m->pc_begin && pc < m->pc_end ? m : NULL;
 }
 
 const struct cc_symbol *cc_debug_find_symbol(const struct cc_debug *d, const char *name,
@@ -294,6 +293,7 @@ static void build_microkernels(struct xl *x, struct cc_debug *d) {
   d->nmk = nc;
   d->mk = calloc(nc ? nc : 1, sizeof(struct cc_microkernel));
   d->pc_to_mk = calloc(k->ninsns ? k->ninsns : 1, sizeof(uint32_t));
+  d->npc = d->pc_to_mk ? k->ninsns : 0;
   for (unsigned i = 0; i < nc; i++) {
     struct cc_microkernel *mk = &d->mk[i];
     mk->id = i;

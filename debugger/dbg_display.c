@@ -34,16 +34,8 @@ void dbg_display_show(struct dbg_session *s) {
 }
 
 int dbg_display_cmd(struct dbg_session *s, const char *arg, int live) {
-  int fmt = 0;
-  if (*arg == '/') {
-    fmt = arg[1];
-    if (!fmt || !strchr("xduotc", fmt) || (arg[2] && !isspace((unsigned char)arg[2]))) {
-      fprintf(s->out, "invalid display format '/%.*s' (one of x d u o t c)\n",
-              (int)strcspn(arg + 1, " \t"), arg + 1);
-      return -1;
-    }
-    arg += 2;
-  }
+  int fmt = dbg_format_letter(s, &arg, "display");
+  if (fmt < 0) return -1;
   while (isspace((unsigned char)*arg))
     arg++;
   if (!*arg) {

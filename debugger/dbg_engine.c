@@ -95,31 +95,33 @@ uint32_t dbg_item_line(struct dbg_session *s, uint64_t item) {
   return m ? m->line_first : s->dbg ? s->dbg->line_first : 0;
 }
 
-uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item) {
-  uint32_t pc;
-  int st = simt_dbg_state(s->sd, item, &pc);
-  if (st == SIMT_DBG_DONE || !s->dbg->pc_inl || pc >= s->k->ninsns) return 0;
-  const struct cc_microkernel *m = st == SIMT_DBG_FAULT ? NULL : mk_at(s, pc);
-  if (!m) return s->dbg->pc_inl[pc];
-  /* the call the statement's shown line belongs to */
+/* The inlined call (index + 1) the line statement m is shown at belongs
+ * to, 0 for the kernel's own code. */
+static uint32_t mk_call(struct dbg_session *s, const struct cc_microkernel *m) {
+  if (!s->dbg->pc_inl) return 0;
   for (uint32_t q = m->pc_begin; q < m->pc_end; q++)
     if (s->k->lines[q].line == m->line_first) return s->dbg->pc_inl[q];
   return s->dbg->pc_inl[m->pc_begin];
 }
 
+uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item) {
+  uint32_t pc;
+  int st = simt_dbg_state(s->sd, item, &pc);
+  if (st == SIMT_DBG_DONE || !s->dbg->pc_inl || pc >= s->k->ninsns) return 0;
+  const struct cc_microkernel *m = st == SIMT_DBG_FAULT ? NULL : mk_at(s, pc);
+  return m ? mk_call(s, m) : s->dbg->pc_inl[pc];
+}
+
 static void backtrace_cmd(struct dbg_session *s) {
-  uint32_t ln = dbg_item_line(s, s->focus);
-  int depth = 0;
-  for (uint32_t fr = dbg_item_inline(s, s->focus); fr && depth < 64; depth++) {
-    const struct cc_inline *c = &s->dbg->inl[fr - 1];
-    fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", depth, c->func, base(s->file), ln);
-    ln = c->call_line;
-    fr = c->parent;
-  }
-  if (ln)
-    fprintf(s->out, "#%d  %s at %s:%u\n", depth, s->k->name, base(s->file), ln);
+  struct dbg_frame fr[DBG_MAX_FRAMES];
+  int n = dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES), d = n - 1;
+  for (int i = 0; i < d; i++)
+    fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", i, s->dbg->inl[fr[i].inl - 1].func,
+            base(s->file), fr[i].line);
+  if (fr[d].line)
+    fprintf(s->out, "#%d  %s at %s:%u\n", d, s->k->name, base(s->file), fr[d].line);
   else
-    fprintf(s->out, "#%d  %s (finished)\n", depth, s->k->name);
+    fprintf(s->out, "#%d  %s (finished)\n", d, s->k->name);
 }
 
 static int brace_only(struct dbg_session *s, uint32_t line) {
@@ -271,39 +273,39 @@ static void *mem(void *ctx, uint64_t addr, uint64_t size) {
 }
 
 /* The work-item functions an expression may call, as the focused item
- * would get them: name, special register, whether it takes a dimension. */
+ * would get them: name, special register, whether it takes a dimension,
+ * and what it gives for a dimension past 2 (as OpenCL C: 1 for a size or a
+ * count, 0 for an id or an offset). */
 static const struct {
   const char *name;
-  unsigned sreg, dims;
+  unsigned sreg, dims, out_of_range;
 } item_fns[] = {
-    {"get_global_id", LSI_SREG_GLOBAL_ID_X, 1},
-    {"get_local_id", LSI_SREG_LOCAL_ID_X, 1},
-    {"get_group_id", LSI_SREG_GROUP_ID_X, 1},
-    {"get_global_size", LSI_SREG_GLOBAL_SIZE_X, 1},
-    {"get_local_size", LSI_SREG_LOCAL_SIZE_X, 1},
-    {"get_enqueued_local_size", LSI_SREG_ENQ_LOCAL_SIZE_X, 1},
-    {"get_num_groups", LSI_SREG_NUM_GROUPS_X, 1},
-    {"get_global_offset", LSI_SREG_GLOBAL_OFFSET_X, 1},
-    {"get_work_dim", LSI_SREG_WORK_DIM, 0},
-    {"get_local_linear_id", LSI_SREG_LOCAL_LINEAR_ID, 0},
-    {"get_global_linear_id", LSI_SREG_GLOBAL_LINEAR_ID, 0},
-    {"get_sub_group_id", LSI_SREG_SUB_GROUP_ID, 0},
-    {"get_sub_group_local_id", LSI_SREG_SUB_GROUP_LOCAL_ID, 0},
-    {"get_sub_group_size", LSI_SREG_SUB_GROUP_SIZE, 0},
-    {"get_max_sub_group_size", LSI_SREG_MAX_SUB_GROUP_SIZE, 0},
-    {"get_num_sub_groups", LSI_SREG_NUM_SUB_GROUPS, 0},
+    {"get_global_id", LSI_SREG_GLOBAL_ID_X, 1, 0},
+    {"get_local_id", LSI_SREG_LOCAL_ID_X, 1, 0},
+    {"get_group_id", LSI_SREG_GROUP_ID_X, 1, 0},
+    {"get_global_size", LSI_SREG_GLOBAL_SIZE_X, 1, 1},
+    {"get_local_size", LSI_SREG_LOCAL_SIZE_X, 1, 1},
+    {"get_enqueued_local_size", LSI_SREG_ENQ_LOCAL_SIZE_X, 1, 1},
+    {"get_num_groups", LSI_SREG_NUM_GROUPS_X, 1, 1},
+    {"get_global_offset", LSI_SREG_GLOBAL_OFFSET_X, 1, 0},
+    {"get_work_dim", LSI_SREG_WORK_DIM, 0, 0},
+    {"get_local_linear_id", LSI_SREG_LOCAL_LINEAR_ID, 0, 0},
+    {"get_global_linear_id", LSI_SREG_GLOBAL_LINEAR_ID, 0, 0},
+    {"get_sub_group_id", LSI_SREG_SUB_GROUP_ID, 0, 0},
+    {"get_sub_group_local_id", LSI_SREG_SUB_GROUP_LOCAL_ID, 0, 0},
+    {"get_sub_group_size", LSI_SREG_SUB_GROUP_SIZE, 0, 0},
+    {"get_max_sub_group_size", LSI_SREG_MAX_SUB_GROUP_SIZE, 0, 0},
+    {"get_num_sub_groups", LSI_SREG_NUM_SUB_GROUPS, 0, 0},
 };
 
 static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
   struct dbg_session *s = ctx;
   for (size_t i = 0; i < sizeof(item_fns) / sizeof(item_fns[0]); i++) {
     if (strcmp(fn, item_fns[i].name)) continue;
-    if (item_fns[i].dims && dim > 2) { /* as OpenCL C: out of range gives the default */
-      *out = !strcmp(fn, "get_global_size") || !strcmp(fn, "get_local_size") ||
-             !strcmp(fn, "get_enqueued_local_size") || !strcmp(fn, "get_num_groups");
-      return 1;
-    }
-    *out = simt_dbg_sreg(s->sd, s->focus, item_fns[i].sreg + (item_fns[i].dims ? dim : 0));
+    if (item_fns[i].dims && dim > 2)
+      *out = item_fns[i].out_of_range;
+    else
+      *out = simt_dbg_sreg(s->sd, s->focus, item_fns[i].sreg + (item_fns[i].dims ? dim : 0));
     return 1;
   }
   return 0;
@@ -340,17 +342,22 @@ static void whatis_cmd(struct dbg_session *s, const char *arg, int expand) {
   fprintf(s->out, "%s\n", buf);
 }
 
-static void print_expr(struct dbg_session *s, const char *arg) {
-  int fmt = 0;
-  if (arg[0] == '/') {
-    fmt = arg[1];
-    if (!fmt || !strchr("xduotc", fmt) || (arg[2] && !isspace((unsigned char)arg[2]))) {
-      fprintf(s->out, "invalid print format '/%.*s' (one of x d u o t c)\n",
-              (int)strcspn(arg + 1, " \t"), arg + 1);
-      return;
-    }
-    arg += 2;
+int dbg_format_letter(struct dbg_session *s, const char **arg, const char *cmd) {
+  const char *a = *arg;
+  if (a[0] != '/') return 0;
+  int fmt = a[1];
+  if (!fmt || !strchr("xduotc", fmt) || (a[2] && !isspace((unsigned char)a[2]))) {
+    fprintf(s->out, "invalid %s format '/%.*s' (one of x d u o t c)\n", cmd,
+            (int)strcspn(a + 1, " \t"), a + 1);
+    return -1;
   }
+  *arg = a + 2;
+  return fmt;
+}
+
+static void print_expr(struct dbg_session *s, const char *arg) {
+  int fmt = dbg_format_letter(s, &arg, "print");
+  if (fmt < 0) return;
   while (isspace((unsigned char)*arg))
     arg++;
   if (!*arg && !s->nhist) {
@@ -610,36 +617,56 @@ static int mk_continues_line(struct dbg_session *s, uint32_t m, uint32_t line) {
   return preds > 0;
 }
 
-/* Where inlined call idx starts: the first statement of its own (its
- * arguments are passed by then), else, for a call that is all inside one
- * statement of its caller, that statement; UINT32_MAX when it has no code. */
-static uint32_t call_entry(struct dbg_session *s, uint32_t idx) {
-  uint32_t best = UINT32_MAX, first = UINT32_MAX;
-  for (uint32_t m = 0; s->dbg->pc_inl && m < s->dbg->nmk; m++) {
+/* Where each inlined call of the launch's kernel starts (call_entry): the
+ * first statement of its own (its arguments are passed by then), else, for
+ * a call that is all inside one statement of its caller, the statement its
+ * first instruction is in; UINT32_MAX when it has no code. */
+static void call_entries(struct dbg_session *s) {
+  uint32_t n = s->dbg->ninl;
+  const uint32_t *inl = s->dbg->pc_inl;
+  free(s->inl_entry);
+  s->inl_entry = malloc((n ? n : 1) * sizeof(uint32_t));
+  uint8_t *seen = calloc(n ? n : 1, 1);
+  for (uint32_t i = 0; s->inl_entry && i < n; i++)
+    s->inl_entry[i] = UINT32_MAX;
+  for (uint32_t m = 0; s->inl_entry && inl && m < s->dbg->nmk; m++) {
     uint32_t pc = s->dbg->mk[m].pc_begin;
-    if (pc < s->k->ninsns && s->dbg->pc_inl[pc] == idx + 1 && pc < best) best = pc;
+    if (pc < s->k->ninsns && inl[pc] && inl[pc] <= n && pc < s->inl_entry[inl[pc] - 1])
+      s->inl_entry[inl[pc] - 1] = pc;
   }
-  for (uint32_t pc = 0; best == UINT32_MAX && s->dbg->pc_inl && pc < s->k->ninsns; pc++)
-    if (s->dbg->pc_inl[pc] == idx + 1) {
+  for (uint32_t pc = 0; s->inl_entry && seen && inl && pc < s->k->ninsns; pc++) {
+    uint32_t c = inl[pc];
+    if (!c || c > n || seen[c - 1]) continue;
+    seen[c - 1] = 1;
+    if (s->inl_entry[c - 1] == UINT32_MAX) {
       const struct cc_microkernel *m = mk_at(s, pc);
-      first = m ? m->pc_begin : UINT32_MAX;
-      break;
+      s->inl_entry[c - 1] = m ? m->pc_begin : UINT32_MAX;
     }
-  return best != UINT32_MAX ? best : first;
+  }
+  free(seen);
 }
 
-/* Is pc where a call of the inlined function name starts? */
-static int fn_entry_at(struct dbg_session *s, const char *name, uint32_t pc) {
-  for (uint32_t idx = 0; idx < s->dbg->ninl; idx++)
-    if (!strcmp(s->dbg->inl[idx].func, name) && call_entry(s, idx) == pc) return 1;
-  return 0;
+/* Where inlined call idx starts (call_entries). */
+static uint32_t call_entry(struct dbg_session *s, uint32_t idx) {
+  return s->inl_entry && idx < s->dbg->ninl ? s->inl_entry[idx] : UINT32_MAX;
 }
 
+/* Notes b as the breakpoint of the statement starting at pc, unless an
+ * earlier one is. */
+static void bp_note(struct dbg_session *s, uint32_t pc, const struct bp *b) {
+  if (!s->bpid[pc]) s->bpid[pc] = b->id;
+}
+
+/* Where the breakpoints stop (bpset), and which breakpoint each statement
+ * start belongs to (bpid: the first enabled one, in order, at its function
+ * call's start or its line), so a hit looks it up instead of binding again. */
 static void bp_bind(struct dbg_session *s) {
   if (!s->k) return;
   memset(s->bpset, 0, s->k->ninsns + 1);
+  memset(s->bpid, 0, (s->k->ninsns + 1) * sizeof(s->bpid[0]));
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
+    b->at = 0;
     /* a function inlined into the kernel: where each of its calls starts */
     for (uint32_t idx = 0; b->enabled && !b->line && idx < s->dbg->ninl; idx++) {
       if (strcmp(s->dbg->inl[idx].func, b->kernel)) continue;
@@ -647,6 +674,8 @@ static void bp_bind(struct dbg_session *s) {
       if (pc == UINT32_MAX) continue;
       s->bpset[pc] = 1;
       b->bound = 1;
+      const struct cc_microkernel *m = mk_at(s, pc);
+      if (m && m->pc_begin == pc) bp_note(s, pc, b);
     }
     if (!b->enabled || !b->line || !bp_file_match(s, b)) continue;
     b->bound = 1;
@@ -655,8 +684,12 @@ static void bp_bind(struct dbg_session *s) {
               base(s->file), s->nlines);
       b->warned = 1;
     }
-    uint32_t best = dbg_bp_line(s, b);
+    uint32_t best = b->at = dbg_bp_line(s, b);
     if (!best) continue;
+    for (uint32_t pc = 0; pc <= s->k->ninsns; pc++) {
+      const struct cc_microkernel *m = mk_at(s, pc);
+      if (m && m->pc_begin == pc && mk_at_line(s, m, best)) bp_note(s, pc, b);
+    }
     /* a loop's own line (for/while) stops once, as the loop starts; a while
      * loop's body ends with the branch back (a latch) and still stops */
     int has_init = 0, has_cond = 0, has_work = 0;
@@ -682,16 +715,11 @@ static void bp_bind(struct dbg_session *s) {
   }
 }
 
+/* The breakpoint a statement starting at pc belongs to (bp_bind noted it). */
 static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
-  const struct cc_microkernel *m = mk_at(s, pc);
-  if (!m || m->pc_begin != pc) return NULL;
-  for (int i = 0; i < s->nbp; i++) {
-    struct bp *b = &s->bps[i];
-    if (b->enabled && !b->line && fn_entry_at(s, b->kernel, pc)) return b;
-    if (!b->enabled || !b->line) continue;
-    uint32_t best = dbg_bp_line(s, b);
-    if (best && mk_at_line(s, m, best)) return b;
-  }
+  int id = s->bpid && s->k && pc <= s->k->ninsns ? s->bpid[pc] : 0;
+  for (int i = 0; id && i < s->nbp; i++)
+    if (s->bps[i].id == id) return &s->bps[i];
   return NULL;
 }
 
@@ -894,9 +922,7 @@ static int catch_run_accept(struct dbg_session *s, uint64_t item, uint32_t pc, v
 /* Where catch_accept is asked: breakpoints, and every statement while a
  * watchpoint is set. */
 static void catch_prepare(struct dbg_session *s) {
-  int watch = 0;
-  for (int i = 0; i < s->nbp; i++)
-    watch |= s->bps[i].watch[0] && s->bps[i].enabled;
+  int watch = dbg_any_watch(s);
   for (uint32_t pc = 0; pc <= s->k->ninsns; pc++)
     s->catchset[pc] = s->bpset[pc] | (watch ? s->watchset[pc] : 0);
   simt_dbg_set_catch(s->sd, s->catchset, catch_accept, s);
@@ -991,7 +1017,7 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
     /* a statement that calls an inlined function stops where the call
      * starts, inside it: the condition speaks of the breakpoint's line, so
      * it sees the frame of that line (the caller's), not the callee's */
-    uint32_t line = dbg_bp_line(s, b);
+    uint32_t line = b->at;
     struct dbg_frame fr[DBG_MAX_FRAMES];
     int n = line ? dbg_frames(s, item, fr, DBG_MAX_FRAMES) : 0;
     for (int i = 1; i < n && fr[0].line != line; i++)
@@ -1020,6 +1046,12 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
 int dbg_has_watch(struct dbg_session *s, uint64_t item) {
   for (int i = 0; i < s->nbp; i++)
     if (s->bps[i].watch[0] && s->bps[i].enabled && s->bps[i].witem == item) return 1;
+  return 0;
+}
+
+int dbg_any_watch(struct dbg_session *s) {
+  for (int i = 0; i < s->nbp; i++)
+    if (s->bps[i].watch[0] && s->bps[i].enabled) return 1;
   return 0;
 }
 
@@ -1122,12 +1154,7 @@ struct step_arg {
 
 /* How many inlined calls the statement at pc is in, as its frames show. */
 static int depth_at(struct dbg_session *s, const struct cc_microkernel *m) {
-  uint32_t c = s->dbg->pc_inl ? s->dbg->pc_inl[m->pc_begin] : 0;
-  for (uint32_t q = m->pc_begin; s->dbg->pc_inl && q < m->pc_end; q++)
-    if (s->k->lines[q].line == m->line_first) {
-      c = s->dbg->pc_inl[q];
-      break;
-    }
+  uint32_t c = mk_call(s, m);
   int n = 0;
   for (; c && c <= s->dbg->ninl && n < DBG_MAX_FRAMES; n++)
     c = s->dbg->inl[c - 1].parent;
@@ -1138,13 +1165,8 @@ static int depth_at(struct dbg_session *s, const struct cc_microkernel *m) {
  * calls (m's own call or one of its callers); 0 for the kernel's frame. */
 static uint32_t call_at_depth(struct dbg_session *s, const struct cc_microkernel *m, int depth) {
   int n = depth_at(s, m);
-  if (depth <= 0 || n < depth || !s->dbg->pc_inl) return 0;
-  uint32_t c = s->dbg->pc_inl[m->pc_begin];
-  for (uint32_t q = m->pc_begin; q < m->pc_end; q++)
-    if (s->k->lines[q].line == m->line_first) {
-      c = s->dbg->pc_inl[q];
-      break;
-    }
+  if (depth <= 0 || n < depth) return 0;
+  uint32_t c = mk_call(s, m);
   for (int i = n; i > depth && c && c <= s->dbg->ninl; i--)
     c = s->dbg->inl[c - 1].parent;
   return c <= s->dbg->ninl ? c : 0;
@@ -1211,8 +1233,7 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
     if (k && !a->in_call && c != a->from) return 1;
   }
   if (a->mode == 2) return a->depth > 0 && depth_at(s, m) < a->depth;
-  if (brace_only(s, m->line_first)) return 0;
-  if (flow_before_work(s, m)) return 0;
+  if (!s->watchset[m->pc_begin]) return 0;
   if (a->mode == 3 && s->until_line) /* until LINE: there, or out of the selected frame */
     return mk_at_line(s, m, s->until_line) || depth_at(s, m) < a->depth;
   if (a->mode == 3) return in_kernel(s, m) && m->line_first > a->from_line;
@@ -1231,7 +1252,7 @@ static int enter_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void 
   const struct cc_microkernel *m = mk_at(s, pc);
   if (!m) return 0;
   if (m->role == CC_MK_EXIT) return 1;
-  if (brace_only(s, m->line_first) || flow_before_work(s, m)) return 0;
+  if (!s->watchset[m->pc_begin]) return 0;
   return !((m->role == CC_MK_STMT || m->role == CC_MK_LOOP_BODY) &&
            m->line_first == s->dbg->line_first);
 }
@@ -1779,19 +1800,22 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "%u\t%s\n", i, s->lines[i - 1]);
 }
 
-/* The stops of the launch's kernel: statement starts, the ones a watched
- * change is shown at (not a line of braces alone, not a loop's branch back
- * before its statement: the statement after it shows the change), the
- * breakpoints. */
+/* The stops of the launch's kernel: statement starts, the ones a step or a
+ * watched change is shown at (not a line of braces alone, not a loop's
+ * branch back before its statement: the statement after it shows the
+ * stop), the breakpoints. */
 static void stop_sets(struct dbg_session *s) {
   size_t n = s->k->ninsns + 1;
   free(s->stepset);
   free(s->watchset);
   free(s->bpset);
+  free(s->bpid);
   free(s->catchset);
+  call_entries(s);
   s->stepset = calloc(n, 1);
   s->watchset = calloc(n, 1);
   s->bpset = calloc(n, 1);
+  s->bpid = calloc(n, sizeof(s->bpid[0]));
   s->catchset = calloc(n, 1);
   for (uint32_t q = 0; q < s->dbg->nmk; q++) {
     const struct cc_microkernel *m = &s->dbg->mk[q];
@@ -2294,8 +2318,12 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   free(s->stepset);
   free(s->watchset);
   free(s->bpset);
+  free(s->bpid);
   free(s->catchset);
   s->stepset = s->watchset = s->bpset = s->catchset = NULL;
+  s->bpid = NULL;
+  free(s->inl_entry);
+  s->inl_entry = NULL;
   s->k = NULL;
   s->dbg = NULL;
   s->file = NULL;

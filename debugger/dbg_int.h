@@ -21,8 +21,9 @@ struct bp {
   uint32_t line;  /* 0: a kernel-name breakpoint */
   char kernel[64];
   char cond[256];
-  int bound;  /* matched the file of a launch at least once */
-  int warned; /* said once that its line is past the end of the file */
+  int bound;   /* matched the file of a launch at least once */
+  uint32_t at; /* the line it binds to in the current launch (bp_bind), or 0 */
+  int warned;  /* said once that its line is past the end of the file */
   /* a watchpoint (line 0, no kernel): an expression of one work-item */
   char watch[128];
   uint64_t witem;
@@ -61,8 +62,10 @@ struct dbg_session {
   char **lines;
   uint32_t nlines;
   uint8_t *stepset, *bpset;
-  uint8_t *watchset; /* the statements a watched change is shown at */
-  uint8_t *catchset; /* where work-items run on a stepped one's behalf stop */
+  int *bpid;           /* the breakpoint (id) of each statement start, 0: none */
+  uint32_t *inl_entry; /* where each inlined call starts (dbg->ninl entries) */
+  uint8_t *watchset;   /* the statements a step or a watched change is shown at */
+  uint8_t *catchset;   /* where work-items run on a stepped one's behalf stop */
   uint64_t focus;
   int launched, finished, passes;
   struct dev_exception exc;
@@ -181,6 +184,10 @@ void dbg_item_enter(struct dbg_session *s, uint64_t item);
  * so they read with their values; 1 copies the variables back after a write,
  * so the prologue stores what was written. Nothing for a started item. */
 void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs);
+/* A print format letter, `/F` at the start of *arg (cmd's: `print`,
+ * `display`): the letter (*arg moves past it), 0 when there is none, -1
+ * when it is not one (said so). */
+int dbg_format_letter(struct dbg_session *s, const char **arg, const char *cmd);
 /* The environment the evaluator sees for the focused item. */
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
 /* The line a function breakpoint (`break NAME`) stops at in the current
@@ -195,9 +202,11 @@ uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
 int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
 int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
 int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
-/* Whether item has an enabled watchpoint; whether one of its watched
- * values changed (noted in s->whit, s->wold, s->wnew). */
+/* Whether item has an enabled watchpoint, whether any work-item has one;
+ * whether one of item's watched values changed (noted in s->whit, s->wold,
+ * s->wnew). */
 int dbg_has_watch(struct dbg_session *s, uint64_t item);
+int dbg_any_watch(struct dbg_session *s);
 int dbg_watch_changed(struct dbg_session *s, uint64_t item);
 
 /* dbg_frame.c: a work-item's frames are its inlined calls, innermost

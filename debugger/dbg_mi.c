@@ -50,8 +50,7 @@ static void item_fields(struct dbg_session *s, uint64_t item) {
   FILE *f = s->out;
   uint64_t g[3], l[3], w[3];
   simt_dbg_ids(s->sd, item, g, l, w);
-  uint32_t pc = 0;
-  int st = simt_dbg_state(s->sd, item, &pc);
+  int st = simt_dbg_state(s->sd, item, NULL);
   fprintf(f, "\"item\":%" PRIu64, item);
   jids(f, "gid", g);
   jids(f, "lid", l);
@@ -62,25 +61,19 @@ static void item_fields(struct dbg_session *s, uint64_t item) {
   jstr(f, s->file);
   /* the inlined calls it is in, innermost first: the callee's line, then
    * each call site in its caller */
-  uint32_t fr = dbg_item_inline(s, item);
-  if (fr) {
+  struct dbg_frame fr[DBG_MAX_FRAMES];
+  int n = dbg_frames(s, item, fr, DBG_MAX_FRAMES);
+  if (n > 1) {
     fprintf(f, ",\"inlined\":");
-    jstr(f, s->dbg->inl[fr - 1].func);
+    jstr(f, s->dbg->inl[fr[0].inl - 1].func);
     fprintf(f, ",\"frames\":[");
-    uint32_t ln = dbg_item_line(s, item);
-    for (int d = 0; fr && d < 64; d++) {
-      const struct cc_inline *c = &s->dbg->inl[fr - 1];
+    for (int d = 0; d < n; d++) {
       fprintf(f, "%s{\"func\":", d ? "," : "");
-      jstr(f, c->func);
-      fprintf(f, ",\"line\":%u}", ln);
-      ln = c->call_line;
-      fr = c->parent;
+      jstr(f, fr[d].inl ? s->dbg->inl[fr[d].inl - 1].func : s->k->name);
+      fprintf(f, ",\"line\":%u}", fr[d].line);
     }
-    fprintf(f, ",{\"func\":");
-    jstr(f, s->k->name);
-    fprintf(f, ",\"line\":%u}]", ln);
+    fprintf(f, "]");
   }
-  (void)pc;
 }
 
 void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id) {

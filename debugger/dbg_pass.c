@@ -51,12 +51,6 @@ static uint64_t first_in_progress(struct dbg_session *s) {
   return bar != UINT64_MAX ? bar : s->focus;
 }
 
-static int any_watch(struct dbg_session *s) {
-  for (int i = 0; i < s->nbp; i++)
-    if (s->bps[i].watch[0] && s->bps[i].enabled) return 1;
-  return 0;
-}
-
 /* Takes item's hit off the list of those still to be reported; whether it
  * still stands (the item is at an enabled breakpoint whose condition holds). */
 int dbg_pass_take(struct dbg_session *s, uint64_t item) {
@@ -93,7 +87,7 @@ int dbg_pass_run(struct dbg_session *s) {
   }
   /* with a watchpoint, lanes stop at every statement to compare values */
   uint8_t *flags = s->bpset;
-  s->watching = any_watch(s);
+  s->watching = dbg_any_watch(s);
   if (s->watching) {
     uint32_t n = s->k->ninsns + 1;
     flags = malloc(n);
