@@ -561,10 +561,7 @@ static void ring_signal(void *ctx, unsigned stream, unsigned id) {
     __atomic_store_n(&e[DQ_EV_STATUS], (uint64_t)(int64_t)(dr->status < 0 ? dr->status : 0),
                      __ATOMIC_RELEASE);
     __atomic_store_n(&e[DQ_EV_DONE], 1, __ATOMIC_RELEASE);
-    uint64_t refs = __atomic_load_n(&e[DQ_EV_REFS], __ATOMIC_ACQUIRE);
-    while (refs && !__atomic_compare_exchange_n(&e[DQ_EV_REFS], &refs, refs - 1, false,
-                                                __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    }
+    dq_ev_unref(e);
   }
   memset(dr, 0, sizeof *dr);
   __atomic_store_n(&rec[DQ_R_BUSY], 0, __ATOMIC_RELEASE);
