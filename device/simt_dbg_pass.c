@@ -469,9 +469,13 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   } else if (!left) {
     p->why = SIMT_DBG_PASS_IDLE;
   } else {
+    /* with in_progress_only, groups never started are left: not done */
     p->why = SIMT_DBG_PASS_DONE;
-    for (uint64_t g = 0; g < run->total_groups; g++)
-      if (s->groups[g].state != 2) p->why = p->in_progress_only ? SIMT_DBG_PASS_IDLE : p->why;
+    for (uint64_t g = 0; p->in_progress_only && g < run->total_groups; g++)
+      if (s->groups[g].state != 2) {
+        p->why = SIMT_DBG_PASS_IDLE;
+        break;
+      }
   }
   pthread_mutex_destroy(&c.mu);
   simt_close(run);
