@@ -320,7 +320,6 @@ static uint32_t local_global(struct xl *x, LLVMValueRef g) {
   return (uint32_t)off;
 }
 
-/* Address of a global: value and relocation kind (see struct lsi_const). */
 int64_t xl_kernel_index(struct xl *x, LLVMValueRef fn) {
   int64_t i = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(x->mod); f; f = LLVMGetNextFunction(f)) {
@@ -344,6 +343,7 @@ static uint64_t function_value(struct xl *x, LLVMValueRef fn) {
   return (uint64_t)i;
 }
 
+/* Address of a global: value and relocation kind (see struct lsi_const). */
 static void global_addr(struct xl *x, LLVMValueRef g, uint64_t *val, uint32_t *reloc) {
   if (LLVMIsAFunction(g)) {
     *val = function_value(x, g);

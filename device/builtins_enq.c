@@ -70,12 +70,6 @@ static uint64_t event_new(struct dq_view *q, uint64_t refs) {
   return 0;
 }
 
-static void event_drop(uint64_t *e) {
-  uint64_t r = ld(&e[DQ_EV_REFS]);
-  while (r && !cas(&e[DQ_EV_REFS], r, r - 1))
-    r = ld(&e[DQ_EV_REFS]);
-}
-
 /* Claims a free launch record; its index or -1. */
 static int64_t record_new(struct dq_view *q) {
   for (uint32_t i = 0; i < q->nrec; i++) {
@@ -281,7 +275,7 @@ void bq_retain_event(BX_ARGS) {
 void bq_release_event(BX_ARGS) {
   (void)res, (void)nargs, (void)data;
   uint64_t *e = event_words(ln, arg[0]);
-  if (e) event_drop(e);
+  if (e) dq_ev_unref(e);
 }
 
 void bq_create_user_event(BX_ARGS) {

@@ -448,11 +448,18 @@ static bool kernel_enqueues(const struct lsi_kernel *k) {
   return false;
 }
 
-/* Under cp->lock: the ring with that handle. */
-static struct cp_ring *ring_find(struct cp *cp, uint64_t handle) {
+/* Under cp->lock: the stream of the live ring with that handle. */
+static struct cp_chan *ring_chan(struct cp *cp, uint64_t handle) {
   for (struct cp_chan *c = cp->chans; c && handle; c = c->next)
-    if (c->ring && !c->dead && c->ring->handle == handle) return c->ring;
+    if (c->ring && !c->dead && c->ring->handle == handle) return c;
   return NULL;
+}
+
+/* Under cp->lock: whether launches of program p may run from ring r. */
+static bool ring_knows(const struct cp_ring *r, const struct lsi_program *p) {
+  for (uint32_t i = 0; i < r->nprogs; i++)
+    if (r->progs[i] == p) return true;
+  return false;
 }
 
 /* Under cp->lock: whether a round of the ring is open (released X, Y not
@@ -478,10 +485,8 @@ static bool ring_prepare(struct cp_chan *ch, uint64_t idx) {
   struct cp_dqrun *dr = &r->runs[idx];
   const uint64_t *rec = &r->ref.mem[dq_rec_off(r->ref.n, (uint32_t)idx)];
   const struct lsi_program *p = (const struct lsi_program *)(uintptr_t)rec[DQ_R_PROG];
-  bool known = false;
   pthread_mutex_lock(&ch->cp->lock);
-  for (uint32_t i = 0; i < r->nprogs; i++)
-    known |= r->progs[i] == p;
+  bool known = ring_knows(r, p);
   pthread_mutex_unlock(&ch->cp->lock);
   memset(&dr->l, 0, sizeof dr->l);
   if (!known || rec[DQ_R_KERNEL] >= p->nkernels || rec[DQ_R_DIM] < 1 || rec[DQ_R_DIM] > 3) {
@@ -561,10 +566,7 @@ static void ring_signal(void *ctx, unsigned stream, unsigned id) {
     __atomic_store_n(&e[DQ_EV_STATUS], (uint64_t)(int64_t)(dr->status < 0 ? dr->status : 0),
                      __ATOMIC_RELEASE);
     __atomic_store_n(&e[DQ_EV_DONE], 1, __ATOMIC_RELEASE);
-    uint64_t refs = __atomic_load_n(&e[DQ_EV_REFS], __ATOMIC_ACQUIRE);
-    while (refs && !__atomic_compare_exchange_n(&e[DQ_EV_REFS], &refs, refs - 1, false,
-                                                __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    }
+    dq_ev_unref(e);
   }
   memset(dr, 0, sizeof *dr);
   __atomic_store_n(&rec[DQ_R_BUSY], 0, __ATOMIC_RELEASE);
@@ -596,15 +598,13 @@ static void gate_rings(struct cp_chan *ch, struct dev_cmd *cmd, struct cp_rec *r
       memcpy(&h[nh++], l->argbuf + l->kernel->args[j].buf_offset, 8);
   pthread_mutex_lock(&cp->lock);
   for (unsigned i = 0; i < nh && rec->nrings < DQ_MAX_QUEUES; i++) {
-    struct cp_ring *r = ring_find(cp, h[i]);
+    struct cp_chan *rc = ring_chan(cp, h[i]);
+    struct cp_ring *r = rc ? rc->ring : NULL;
     bool dup = false;
     for (unsigned q = 0; q < rec->nrings; q++)
       dup |= rec->rings[q] == r;
     if (!r || dup) continue;
-    bool known = false;
-    for (uint32_t p = 0; p < r->nprogs; p++)
-      known |= r->progs[p] == l->prog;
-    if (!known) {
+    if (!ring_knows(r, l->prog)) {
       if (r->nprogs == r->cap_progs) {
         uint32_t cap = r->cap_progs ? r->cap_progs * 2 : 4;
         const struct lsi_program **np = realloc(r->progs, cap * sizeof *np);
@@ -616,11 +616,8 @@ static void gate_rings(struct cp_chan *ch, struct dev_cmd *cmd, struct cp_rec *r
     }
     round[rec->nrings] = ++r->rounds;
     rec->rings[rec->nrings++] = r;
+    rc->prio = cmd->priority; /* the ring runs at the priority of the launches that feed it */
   }
-  /* The ring runs at the priority of the launches that feed it. */
-  for (unsigned q = 0; q < rec->nrings; q++)
-    for (struct cp_chan *c = cp->chans; c; c = c->next)
-      if (c->ring == rec->rings[q]) c->prio = cmd->priority;
   pthread_mutex_unlock(&cp->lock);
 }
 
@@ -983,11 +980,10 @@ int cp_add_ring(struct cp *cp, uint64_t handle, uint64_t *mem, uint32_t n, unsig
 
 void cp_release_ring(struct cp *cp, uint64_t handle) {
   pthread_mutex_lock(&cp->lock);
-  for (struct cp_chan *c = cp->chans; c; c = c->next)
-    if (c->ring && !c->dead && c->ring->handle == handle) {
-      c->dead = true;
-      if (!c->owned && idle(c)) chan_free(cp, c);
-      break;
-    }
+  struct cp_chan *c = ring_chan(cp, handle);
+  if (c) {
+    c->dead = true;
+    if (!c->owned && idle(c)) chan_free(cp, c);
+  }
   pthread_mutex_unlock(&cp->lock);
 }

@@ -29,6 +29,7 @@
 #ifndef LOCKSTEP_DEVICE_DQ_H
 #define LOCKSTEP_DEVICE_DQ_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "device/wq.h"
@@ -103,6 +104,14 @@ static inline uint64_t dq_rec_off(uint32_t n, uint32_t i) {
 }
 static inline uint64_t dq_words(uint32_t n) {
   return dq_rec_off(n, dq_records(n));
+}
+
+/* Drops one reference of an event slot (ev: its words), never below 0. */
+static inline void dq_ev_unref(uint64_t *ev) {
+  uint64_t r = __atomic_load_n(&ev[DQ_EV_REFS], __ATOMIC_ACQUIRE);
+  while (r && !__atomic_compare_exchange_n(&ev[DQ_EV_REFS], &r, r - 1, false, __ATOMIC_ACQ_REL,
+                                           __ATOMIC_ACQUIRE)) {
+  }
 }
 
 #endif

@@ -36,12 +36,16 @@ struct pass_ctx {
   _Atomic unsigned groups_run, groups_skipped;
 };
 
-static uint64_t lane_item(const struct simt_cu *cu, const struct simt_warp *w, unsigned lane) {
-  const struct dev_launch *l = cu->run->l;
-  uint64_t g[3];
-  for (int k = 0; k < 3; k++)
-    g[k] = cu->group_id[k] * l->local[k] + w->lid[k][lane];
-  return g[0] + g[1] * l->global[0] + g[2] * l->global[0] * l->global[1];
+/* The work-item a lane runs: its global linear id, as the kernel sees it. */
+static uint64_t lane_item(struct simt_cu *cu, struct simt_warp *w, unsigned lane) {
+  return simt_sreg(cu, w, lane, LSI_SREG_GLOBAL_LINEAR_ID);
+}
+
+/* The work-item an exception names. */
+static uint64_t exc_item(const struct simt_run *run, const struct dev_exception *e) {
+  const struct dev_launch *l = run->l;
+  return (e->global_id[0] - l->offset[0]) + (e->global_id[1] - l->offset[1]) * l->global[0] +
+         (e->global_id[2] - l->offset[2]) * l->global[0] * l->global[1];
 }
 
 /* Stops the pass (first reason wins) and every warp of the launch. */
@@ -258,13 +262,7 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
   }
   if (run->local_total) memcpy(hc->local, cu->local, run->local_total);
   /* the item whose exception or assertion stopped the pass */
-  uint64_t exc_item = UINT64_MAX;
-  if (run->have_exc && cu->faulted) {
-    const struct dev_exception *e = &run->exc;
-    uint64_t gx = e->global_id[0] - run->l->offset[0], gy = e->global_id[1] - run->l->offset[1],
-             gz = e->global_id[2] - run->l->offset[2];
-    exc_item = gx + gy * run->l->global[0] + gz * run->l->global[0] * run->l->global[1];
-  }
+  uint64_t fault_item = run->have_exc && cu->faulted ? exc_item(run, &run->exc) : UINT64_MAX;
   for (unsigned wi = 0; wi < cu->nwarps; wi++) {
     struct simt_warp *w = &cu->warps[wi];
     for (uint64_t m = w->exist; m; m &= m - 1) {
@@ -303,7 +301,7 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
       }
       hw->state = SIMT_WARP_RUN;
       hw->pc = pc;
-      if (lane_item(cu, w, lane) == exc_item) {
+      if (lane_item(cu, w, lane) == fault_item) {
         if (run->exc.trap == LSI_TRAP_ASSERT)
           hw->pc = pc + 1; /* a stop, not an end: the item resumes after the call */
         else
@@ -461,9 +459,7 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
     for (unsigned u = 0; e->trap == LSI_TRAP_ASSERT && u < run->ncus; u++)
       if (run->cus[u].faulted && run->cus[u].exc.trap != LSI_TRAP_ASSERT) e = &run->cus[u].exc;
     p->exc = *e;
-    p->item = (e->global_id[0] - run->l->offset[0]) +
-              (e->global_id[1] - run->l->offset[1]) * run->l->global[0] +
-              (e->global_id[2] - run->l->offset[2]) * run->l->global[0] * run->l->global[1];
+    p->item = exc_item(run, e);
     p->why = e->trap == LSI_TRAP_ASSERT ? SIMT_DBG_PASS_ASSERT : SIMT_DBG_PASS_FAULT;
   } else if (p->nhits) {
     p->why = SIMT_DBG_PASS_HIT;
@@ -473,9 +469,13 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   } else if (!left) {
     p->why = SIMT_DBG_PASS_IDLE;
   } else {
+    /* with in_progress_only, groups never started are left: not done */
     p->why = SIMT_DBG_PASS_DONE;
-    for (uint64_t g = 0; g < run->total_groups; g++)
-      if (s->groups[g].state != 2) p->why = p->in_progress_only ? SIMT_DBG_PASS_IDLE : p->why;
+    for (uint64_t g = 0; p->in_progress_only && g < run->total_groups; g++)
+      if (s->groups[g].state != 2) {
+        p->why = SIMT_DBG_PASS_IDLE;
+        break;
+      }
   }
   pthread_mutex_destroy(&c.mu);
   simt_close(run);

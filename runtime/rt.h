@@ -78,10 +78,10 @@ cl_platform_id rt_platform(void);
 cl_device_id rt_device(void);
 /* The device configuration in force (read from the environment once). */
 const struct dev_config *rt_config(void);
-/* The device's ops table and its instance, created on first use. Tests may
- * install another ops table (a stub device) before anything uses the device. */
 /* Whether the device has on-device queues (device-side enqueue). */
 bool rt_device_enqueue(void);
+/* The device's ops table and its instance, created on first use. Tests may
+ * install another ops table (a stub device) before anything uses the device. */
 const struct dev_ops *rt_dev_ops(void);
 struct dev_device *rt_dev(void);
 void rt_set_dev_ops(const struct dev_ops *ops);
