@@ -30,15 +30,6 @@ static unsigned char *slurp(const char *path, size_t *len) {
   return buf;
 }
 
-static void build(cl_program p, cl_device_id dev, const char *options) {
-  if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
-    char log[8192] = "";
-    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf(stderr, "%s: build failed:\n%s\n", lsh_prog, log);
-    exit(1);
-  }
-}
-
 static int save(cl_context ctx, cl_device_id dev, const char *cl, const char *out,
                 const char *options) {
   size_t len;
@@ -46,7 +37,7 @@ static int save(cl_context ctx, cl_device_id dev, const char *cl, const char *ou
   cl_int err;
   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   CHECK(err);
-  build(p, dev, options);
+  lsh_build_program(p, dev, options);
   size_t size;
   CHECK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
   unsigned char *bin = malloc(size);
@@ -68,7 +59,7 @@ static cl_program from_binary(cl_context ctx, cl_device_id dev, const char *path
   cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, &bin, &st, &err);
   CHECK(err);
   CHECK(st);
-  build(p, dev, "");
+  lsh_build_program(p, dev, "");
   return p;
 }
 

@@ -82,18 +82,11 @@ static void run(cl_context ctx, cl_command_queue q, cl_program p, cl_ulong big) 
 int main(int argc, char **argv) {
   const char *path = argc > 1 ? argv[1] : "host_vec.cl";
   const char *opts = "-DN=16 -DSCALE=3";
-  cl_device_id dev = lsh_device();
-  cl_int err;
-  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  CHECK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-  CHECK(err);
+  cl_context ctx;
+  cl_command_queue q;
 
   /* a cache miss: built from the source with the line appended */
-  const char *src = source(path);
-  cl_program ps = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  CHECK(err);
-  CHECK(clBuildProgram(ps, 1, &dev, opts, NULL, NULL));
+  cl_program ps = lsh_build(source(path), opts, &ctx, &q);
   run(ctx, q, ps, 0xFFFFFFFFFFFFFFF0ull);
 
   /* a cache hit: the binary of that build */
@@ -103,11 +96,12 @@ int main(int argc, char **argv) {
   if (!bin) return 1;
   CHECK(clGetProgramInfo(ps, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL));
   const unsigned char *cbin = bin;
-  cl_int status;
+  cl_device_id dev = lsh_context_device(ctx);
+  cl_int status, err;
   cl_program pb = clCreateProgramWithBinary(ctx, 1, &dev, &size, &cbin, &status, &err);
   CHECK(err);
   CHECK(status);
-  CHECK(clBuildProgram(pb, 1, &dev, opts, NULL, NULL));
+  lsh_build_program(pb, dev, opts);
   free(bin);
   run(ctx, q, pb, 0x7FFFFFFFFFFFFFFFull);
 

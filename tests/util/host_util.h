@@ -44,6 +44,16 @@ static inline cl_device_id lsh_device(void) {
   return d;
 }
 
+/* Builds p for dev with options; a failure prints the build log and exits. */
+static inline void lsh_build_program(cl_program p, cl_device_id dev, const char *options) {
+  if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
+    char log[8192] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "%s: build failed:\n%s\n", lsh_prog, log);
+    exit(1);
+  }
+}
+
 /* A context and an in-order queue on the Lockstep device, and a program
  * built from src with options; a build failure prints the log and exits. */
 static inline cl_program lsh_build(const char *src, const char *options, cl_context *ctx,
@@ -56,13 +66,15 @@ static inline cl_program lsh_build(const char *src, const char *options, cl_cont
   LSH_CHECK(err);
   cl_program p = clCreateProgramWithSource(*ctx, 1, &src, NULL, &err);
   LSH_CHECK(err);
-  if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
-    char log[8192] = "";
-    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf(stderr, "%s: build failed:\n%s\n", lsh_prog, log);
-    exit(1);
-  }
+  lsh_build_program(p, dev, options);
   return p;
+}
+
+/* The device of a context made by lsh_build. */
+static inline cl_device_id lsh_context_device(cl_context ctx) {
+  cl_device_id dev;
+  LSH_CHECK(clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof dev, &dev, NULL));
+  return dev;
 }
 
 #endif
