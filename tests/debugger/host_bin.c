@@ -84,13 +84,9 @@ static int run(cl_context ctx, cl_device_id dev, cl_program p) {
   int in[64], out[8] = {0};
   for (int i = 0; i < 64; i++)
     in[i] = i;
-  cl_mem din = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
-  CHECK(err);
-  cl_mem dout =
-      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof out, out, &err);
-  CHECK(err);
-  cl_kernel k = clCreateKernel(p, "k", &err);
-  CHECK(err);
+  cl_mem din = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof in, in);
+  cl_mem dout = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof out, out);
+  cl_kernel k = lsh_kernel(p, "k");
   CHECK(clSetKernelArg(k, 0, sizeof dout, &dout));
   CHECK(clSetKernelArg(k, 1, sizeof din, &din));
   CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gs, &ls, 0, NULL, NULL));

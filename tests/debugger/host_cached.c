@@ -35,7 +35,6 @@ static char *source(const char *path) {
 }
 
 static void run(cl_context ctx, cl_command_queue q, cl_program p, cl_ulong big) {
-  cl_int err;
   float a[4 * N], b[4 * N], o[4 * N];
   cl_uchar u[4 * N];
   double d[N];
@@ -43,18 +42,12 @@ static void run(cl_context ctx, cl_command_queue q, cl_program p, cl_ulong big) 
     a[i] = (float)i;
     b[i] = (float)i * 0.5f;
   }
-  cl_mem A = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
-  CHECK(err);
-  cl_mem B = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof b, b, &err);
-  CHECK(err);
-  cl_mem O = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof o, NULL, &err);
-  CHECK(err);
-  cl_mem U = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof u, NULL, &err);
-  CHECK(err);
-  cl_mem D = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof d, NULL, &err);
-  CHECK(err);
-  cl_kernel k = clCreateKernel(p, "vmath", &err);
-  CHECK(err);
+  cl_mem A = lsh_buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof a, a);
+  cl_mem B = lsh_buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof b, b);
+  cl_mem O = lsh_buffer(ctx, CL_MEM_WRITE_ONLY, sizeof o, NULL);
+  cl_mem U = lsh_buffer(ctx, CL_MEM_WRITE_ONLY, sizeof u, NULL);
+  cl_mem D = lsh_buffer(ctx, CL_MEM_WRITE_ONLY, sizeof d, NULL);
+  cl_kernel k = lsh_kernel(p, "vmath");
   CHECK(clSetKernelArg(k, 0, sizeof A, &A));
   CHECK(clSetKernelArg(k, 1, sizeof B, &B));
   CHECK(clSetKernelArg(k, 2, sizeof O, &O));

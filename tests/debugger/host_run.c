@@ -36,21 +36,15 @@ int main(int argc, char **argv) {
   int launches = argc > 4 ? atoi(argv[4]) : 1;
   const char *src = slurp(argv[1]);
   size_t gs = (size_t)atoi(argv[2]), ls = (size_t)atoi(argv[3]);
-  cl_int err;
   cl_context ctx;
   cl_command_queue q;
   cl_program p = lsh_build(src, "", &ctx, &q);
   int *in = malloc(gs * 8 * sizeof(int)), *out = calloc(gs, sizeof(int));
   for (size_t i = 0; i < gs * 8; i++)
     in[i] = (int)i;
-  cl_mem din =
-      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, gs * 8 * sizeof(int), in, &err);
-  CHECK(err);
-  cl_mem dout =
-      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, gs * sizeof(int), out, &err);
-  CHECK(err);
-  cl_kernel k = clCreateKernel(p, "k", &err);
-  CHECK(err);
+  cl_mem din = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, gs * 8 * sizeof(int), in);
+  cl_mem dout = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, gs * sizeof(int), out);
+  cl_kernel k = lsh_kernel(p, "k");
   CHECK(clSetKernelArg(k, 0, sizeof dout, &dout));
   CHECK(clSetKernelArg(k, 1, sizeof din, &din));
   if (argc > 5) {

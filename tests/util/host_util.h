@@ -44,6 +44,22 @@ static inline cl_device_id lsh_device(void) {
   return d;
 }
 
+/* A buffer of size bytes with flags (host: CL_MEM_COPY_HOST_PTR's data). */
+static inline cl_mem lsh_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host) {
+  cl_int err;
+  cl_mem m = clCreateBuffer(ctx, flags, size, host, &err);
+  LSH_CHECK(err);
+  return m;
+}
+
+/* Kernel `name` of a built program. */
+static inline cl_kernel lsh_kernel(cl_program p, const char *name) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  LSH_CHECK(err);
+  return k;
+}
+
 /* Builds p for dev with options; a failure prints the build log and exits. */
 static inline void lsh_build_program(cl_program p, cl_device_id dev, const char *options) {
   if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
