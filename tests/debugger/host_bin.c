@@ -17,26 +17,14 @@
 #define CHECK LSH_CHECK
 const char *lsh_prog = "host_bin";
 
-static unsigned char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "%s: cannot open %s\n", lsh_prog, path);
-    exit(1);
-  }
-  static unsigned char buf[1 << 20];
-  *len = fread(buf, 1, sizeof buf - 1, f);
-  buf[*len] = 0;
-  fclose(f);
-  return buf;
-}
-
 static int save(cl_context ctx, cl_device_id dev, const char *cl, const char *out,
                 const char *options) {
-  size_t len;
-  const char *src = (const char *)slurp(cl, &len);
+  char *text = lsh_read_file(cl, 0, NULL);
+  const char *src = text;
   cl_int err;
   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   CHECK(err);
+  free(text);
   lsh_build_program(p, dev, options);
   size_t size;
   CHECK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
@@ -54,21 +42,24 @@ static int save(cl_context ctx, cl_device_id dev, const char *cl, const char *ou
 
 static cl_program from_binary(cl_context ctx, cl_device_id dev, const char *path) {
   size_t len;
-  const unsigned char *bin = slurp(path, &len);
+  char *data = lsh_read_file(path, 0, &len);
+  const unsigned char *bin = (const unsigned char *)data;
   cl_int err, st;
   cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, &bin, &st, &err);
   CHECK(err);
   CHECK(st);
+  free(data);
   lsh_build_program(p, dev, "");
   return p;
 }
 
 static cl_program linked(cl_context ctx, cl_device_id dev, const char *cl) {
-  size_t len;
-  const char *src = (const char *)slurp(cl, &len);
+  char *text = lsh_read_file(cl, 0, NULL);
+  const char *src = text;
   cl_int err;
   cl_program obj = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   CHECK(err);
+  free(text);
   CHECK(clCompileProgram(obj, 1, &dev, "", 0, NULL, NULL, NULL, NULL));
   cl_program p = clLinkProgram(ctx, 1, &dev, "", 1, &obj, NULL, NULL, &err);
   CHECK(err);

@@ -21,15 +21,7 @@ static const char *suffix =
     "\n\n__constant int pyopencl_defeat_cache_b0dcb4fb57714a5ea5a6c392f8e0012e = 0;\n";
 
 static char *source(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "%s: cannot open %s\n", lsh_prog, path);
-    exit(1);
-  }
-  static char buf[65536];
-  size_t n = fread(buf, 1, sizeof buf - 200, f);
-  buf[n] = 0;
-  fclose(f);
+  char *buf = lsh_read_file(path, strlen(suffix), NULL);
   strcat(buf, suffix);
   return buf;
 }
@@ -79,7 +71,9 @@ int main(int argc, char **argv) {
   cl_command_queue q;
 
   /* a cache miss: built from the source with the line appended */
-  cl_program ps = lsh_build(source(path), opts, &ctx, &q);
+  char *src = source(path);
+  cl_program ps = lsh_build(src, opts, &ctx, &q);
+  free(src);
   run(ctx, q, ps, 0xFFFFFFFFFFFFFFF0ull);
 
   /* a cache hit: the binary of that build */

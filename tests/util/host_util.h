@@ -44,6 +44,24 @@ static inline cl_device_id lsh_device(void) {
   return d;
 }
 
+/* The file at path, NUL-terminated, with room for spare more bytes after
+ * it; *len (unless len is NULL) is its size. The caller frees it. A file
+ * that cannot be read ends the program. */
+static inline char *lsh_read_file(const char *path, size_t spare, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  long size = -1;
+  if (f && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+  char *buf = size >= 0 ? malloc((size_t)size + spare + 1) : NULL;
+  if (!buf || fseek(f, 0, SEEK_SET) != 0 || fread(buf, 1, (size_t)size, f) != (size_t)size) {
+    fprintf(stderr, "%s: cannot open %s\n", lsh_prog, path);
+    exit(1);
+  }
+  fclose(f);
+  buf[size] = 0;
+  if (len) *len = (size_t)size;
+  return buf;
+}
+
 /* A buffer of size bytes with flags (host: CL_MEM_COPY_HOST_PTR's data). */
 static inline cl_mem lsh_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host) {
   cl_int err;
