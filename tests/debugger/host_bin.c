@@ -17,14 +17,20 @@
 #define CHECK LSH_CHECK
 const char *lsh_prog = "host_bin";
 
-static int save(cl_context ctx, cl_device_id dev, const char *cl, const char *out,
-                const char *options) {
+/* A program made from the source in the file cl, not built yet. */
+static cl_program from_source(cl_context ctx, const char *cl) {
   char *text = lsh_read_file(cl, 0, NULL);
   const char *src = text;
   cl_int err;
   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   CHECK(err);
   free(text);
+  return p;
+}
+
+static int save(cl_context ctx, cl_device_id dev, const char *cl, const char *out,
+                const char *options) {
+  cl_program p = from_source(ctx, cl);
   lsh_build_program(p, dev, options);
   size_t size;
   CHECK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
@@ -54,13 +60,9 @@ static cl_program from_binary(cl_context ctx, cl_device_id dev, const char *path
 }
 
 static cl_program linked(cl_context ctx, cl_device_id dev, const char *cl) {
-  char *text = lsh_read_file(cl, 0, NULL);
-  const char *src = text;
-  cl_int err;
-  cl_program obj = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  CHECK(err);
-  free(text);
+  cl_program obj = from_source(ctx, cl);
   CHECK(clCompileProgram(obj, 1, &dev, "", 0, NULL, NULL, NULL, NULL));
+  cl_int err;
   cl_program p = clLinkProgram(ctx, 1, &dev, "", 1, &obj, NULL, NULL, &err);
   CHECK(err);
   clReleaseProgram(obj);
