@@ -17,36 +17,21 @@
 #define CHECK LSH_CHECK
 const char *lsh_prog = "host_bin";
 
-static unsigned char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "%s: cannot open %s\n", lsh_prog, path);
-    exit(1);
-  }
-  static unsigned char buf[1 << 20];
-  *len = fread(buf, 1, sizeof buf - 1, f);
-  buf[*len] = 0;
-  fclose(f);
-  return buf;
-}
-
-static void build(cl_program p, cl_device_id dev, const char *options) {
-  if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
-    char log[8192] = "";
-    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf(stderr, "%s: build failed:\n%s\n", lsh_prog, log);
-    exit(1);
-  }
+/* A program made from the source in the file cl, not built yet. */
+static cl_program from_source(cl_context ctx, const char *cl) {
+  char *text = lsh_read_file(cl, 0, NULL);
+  const char *src = text;
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  CHECK(err);
+  free(text);
+  return p;
 }
 
 static int save(cl_context ctx, cl_device_id dev, const char *cl, const char *out,
                 const char *options) {
-  size_t len;
-  const char *src = (const char *)slurp(cl, &len);
-  cl_int err;
-  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  CHECK(err);
-  build(p, dev, options);
+  cl_program p = from_source(ctx, cl);
+  lsh_build_program(p, dev, options);
   size_t size;
   CHECK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
   unsigned char *bin = malloc(size);
@@ -63,22 +48,21 @@ static int save(cl_context ctx, cl_device_id dev, const char *cl, const char *ou
 
 static cl_program from_binary(cl_context ctx, cl_device_id dev, const char *path) {
   size_t len;
-  const unsigned char *bin = slurp(path, &len);
+  char *data = lsh_read_file(path, 0, &len);
+  const unsigned char *bin = (const unsigned char *)data;
   cl_int err, st;
   cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, &bin, &st, &err);
   CHECK(err);
   CHECK(st);
-  build(p, dev, "");
+  free(data);
+  lsh_build_program(p, dev, "");
   return p;
 }
 
 static cl_program linked(cl_context ctx, cl_device_id dev, const char *cl) {
-  size_t len;
-  const char *src = (const char *)slurp(cl, &len);
-  cl_int err;
-  cl_program obj = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  CHECK(err);
+  cl_program obj = from_source(ctx, cl);
   CHECK(clCompileProgram(obj, 1, &dev, "", 0, NULL, NULL, NULL, NULL));
+  cl_int err;
   cl_program p = clLinkProgram(ctx, 1, &dev, "", 1, &obj, NULL, NULL, &err);
   CHECK(err);
   clReleaseProgram(obj);
@@ -93,13 +77,9 @@ static int run(cl_context ctx, cl_device_id dev, cl_program p) {
   int in[64], out[8] = {0};
   for (int i = 0; i < 64; i++)
     in[i] = i;
-  cl_mem din = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
-  CHECK(err);
-  cl_mem dout =
-      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof out, out, &err);
-  CHECK(err);
-  cl_kernel k = clCreateKernel(p, "k", &err);
-  CHECK(err);
+  cl_mem din = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof in, in);
+  cl_mem dout = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof out, out);
+  cl_kernel k = lsh_kernel(p, "k");
   CHECK(clSetKernelArg(k, 0, sizeof dout, &dout));
   CHECK(clSetKernelArg(k, 1, sizeof din, &din));
   CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gs, &ls, 0, NULL, NULL));

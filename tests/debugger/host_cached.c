@@ -21,21 +21,12 @@ static const char *suffix =
     "\n\n__constant int pyopencl_defeat_cache_b0dcb4fb57714a5ea5a6c392f8e0012e = 0;\n";
 
 static char *source(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "%s: cannot open %s\n", lsh_prog, path);
-    exit(1);
-  }
-  static char buf[65536];
-  size_t n = fread(buf, 1, sizeof buf - 200, f);
-  buf[n] = 0;
-  fclose(f);
+  char *buf = lsh_read_file(path, strlen(suffix), NULL);
   strcat(buf, suffix);
   return buf;
 }
 
 static void run(cl_context ctx, cl_command_queue q, cl_program p, cl_ulong big) {
-  cl_int err;
   float a[4 * N], b[4 * N], o[4 * N];
   cl_uchar u[4 * N];
   double d[N];
@@ -43,18 +34,12 @@ static void run(cl_context ctx, cl_command_queue q, cl_program p, cl_ulong big) 
     a[i] = (float)i;
     b[i] = (float)i * 0.5f;
   }
-  cl_mem A = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
-  CHECK(err);
-  cl_mem B = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof b, b, &err);
-  CHECK(err);
-  cl_mem O = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof o, NULL, &err);
-  CHECK(err);
-  cl_mem U = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof u, NULL, &err);
-  CHECK(err);
-  cl_mem D = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof d, NULL, &err);
-  CHECK(err);
-  cl_kernel k = clCreateKernel(p, "vmath", &err);
-  CHECK(err);
+  cl_mem A = lsh_buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof a, a);
+  cl_mem B = lsh_buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof b, b);
+  cl_mem O = lsh_buffer(ctx, CL_MEM_WRITE_ONLY, sizeof o, NULL);
+  cl_mem U = lsh_buffer(ctx, CL_MEM_WRITE_ONLY, sizeof u, NULL);
+  cl_mem D = lsh_buffer(ctx, CL_MEM_WRITE_ONLY, sizeof d, NULL);
+  cl_kernel k = lsh_kernel(p, "vmath");
   CHECK(clSetKernelArg(k, 0, sizeof A, &A));
   CHECK(clSetKernelArg(k, 1, sizeof B, &B));
   CHECK(clSetKernelArg(k, 2, sizeof O, &O));
@@ -82,18 +67,13 @@ static void run(cl_context ctx, cl_command_queue q, cl_program p, cl_ulong big) 
 int main(int argc, char **argv) {
   const char *path = argc > 1 ? argv[1] : "host_vec.cl";
   const char *opts = "-DN=16 -DSCALE=3";
-  cl_device_id dev = lsh_device();
-  cl_int err;
-  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  CHECK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-  CHECK(err);
+  cl_context ctx;
+  cl_command_queue q;
 
   /* a cache miss: built from the source with the line appended */
-  const char *src = source(path);
-  cl_program ps = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  CHECK(err);
-  CHECK(clBuildProgram(ps, 1, &dev, opts, NULL, NULL));
+  char *src = source(path);
+  cl_program ps = lsh_build(src, opts, &ctx, &q);
+  free(src);
   run(ctx, q, ps, 0xFFFFFFFFFFFFFFF0ull);
 
   /* a cache hit: the binary of that build */
@@ -103,11 +83,12 @@ int main(int argc, char **argv) {
   if (!bin) return 1;
   CHECK(clGetProgramInfo(ps, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL));
   const unsigned char *cbin = bin;
-  cl_int status;
+  cl_device_id dev = lsh_context_device(ctx);
+  cl_int status, err;
   cl_program pb = clCreateProgramWithBinary(ctx, 1, &dev, &size, &cbin, &status, &err);
   CHECK(err);
   CHECK(status);
-  CHECK(clBuildProgram(pb, 1, &dev, opts, NULL, NULL));
+  lsh_build_program(pb, dev, opts);
   free(bin);
   run(ctx, q, pb, 0x7FFFFFFFFFFFFFFFull);
 

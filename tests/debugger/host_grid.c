@@ -18,7 +18,6 @@ static const char *source = "__kernel void grid(__global int *o, int w) {\n"
                             "}\n";
 
 int main(void) {
-  cl_int err;
   cl_context ctx;
   cl_command_queue q;
   cl_program p = lsh_build(source, "-cl-std=CL2.0", &ctx, &q);
@@ -26,10 +25,8 @@ int main(void) {
   int o[W * H];
   for (int i = 0; i < W * H; i++)
     o[i] = -1;
-  cl_mem d = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof o, o, &err);
-  CHECK(err);
-  cl_kernel k = clCreateKernel(p, "grid", &err);
-  CHECK(err);
+  cl_mem d = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof o, o);
+  cl_kernel k = lsh_kernel(p, "grid");
   int w = W;
   CHECK(clSetKernelArg(k, 0, sizeof d, &d));
   CHECK(clSetKernelArg(k, 1, sizeof w, &w));

@@ -18,19 +18,6 @@ static const char *fill_source = "__kernel void fill(__global int *out, int v) {
                                  "  out[gid] = v + gid;\n"
                                  "}\n";
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "%s: cannot open %s\n", lsh_prog, path);
-    exit(1);
-  }
-  static char buf[65536];
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  buf[n] = 0;
-  fclose(f);
-  return buf;
-}
-
 static cl_program build(cl_context ctx, cl_device_id dev, const char *src) {
   cl_int err;
   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
@@ -49,7 +36,9 @@ int main(int argc, char **argv) {
   CHECK(err);
   cl_command_queue q2 = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
   CHECK(err);
-  cl_program pa = build(ctx, dev, slurp(path));
+  char *src = lsh_read_file(path, 0, NULL);
+  cl_program pa = build(ctx, dev, src);
+  free(src);
   cl_program pb = build(ctx, dev, fill_source);
 
   /* scale: data[i] = +-(n * i * factor) */

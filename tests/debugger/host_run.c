@@ -15,42 +15,24 @@
 #define CHECK LSH_CHECK
 const char *lsh_prog = "host_run";
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "%s: cannot open %s\n", lsh_prog, path);
-    exit(1);
-  }
-  static char buf[65536];
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  buf[n] = 0;
-  fclose(f);
-  return buf;
-}
-
 int main(int argc, char **argv) {
   if (argc < 4 || (argc > 5 && strcmp(argv[5], "wait"))) {
     fprintf(stderr, "usage: %s KERNEL.cl GLOBAL LOCAL [LAUNCHES [wait]]\n", lsh_prog);
     return 2;
   }
   int launches = argc > 4 ? atoi(argv[4]) : 1;
-  const char *src = slurp(argv[1]);
+  char *src = lsh_read_file(argv[1], 0, NULL);
   size_t gs = (size_t)atoi(argv[2]), ls = (size_t)atoi(argv[3]);
-  cl_int err;
   cl_context ctx;
   cl_command_queue q;
   cl_program p = lsh_build(src, "", &ctx, &q);
+  free(src);
   int *in = malloc(gs * 8 * sizeof(int)), *out = calloc(gs, sizeof(int));
   for (size_t i = 0; i < gs * 8; i++)
     in[i] = (int)i;
-  cl_mem din =
-      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, gs * 8 * sizeof(int), in, &err);
-  CHECK(err);
-  cl_mem dout =
-      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, gs * sizeof(int), out, &err);
-  CHECK(err);
-  cl_kernel k = clCreateKernel(p, "k", &err);
-  CHECK(err);
+  cl_mem din = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, gs * 8 * sizeof(int), in);
+  cl_mem dout = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, gs * sizeof(int), out);
+  cl_kernel k = lsh_kernel(p, "k");
   CHECK(clSetKernelArg(k, 0, sizeof dout, &dout));
   CHECK(clSetKernelArg(k, 1, sizeof din, &din));
   if (argc > 5) {

@@ -27,7 +27,6 @@ static const char *source =
     "}\n";
 
 int main(void) {
-  cl_int err;
   cl_context ctx;
   cl_command_queue q;
   cl_program p = lsh_build(source, "", &ctx, &q);
@@ -36,17 +35,11 @@ int main(void) {
   int n = (int)strlen(text), hist[8] = {0};
   unsigned char in[G] = {0}, out[G + 1] = {0};
   memcpy(in, text, (size_t)n);
-  cl_mem din = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, G, in, &err);
-  CHECK(err);
-  cl_mem dout = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, G, NULL, &err);
-  CHECK(err);
-  cl_mem dh =
-      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof hist, hist, &err);
-  CHECK(err);
-  cl_kernel ku = clCreateKernel(p, "upper", &err);
-  CHECK(err);
-  cl_kernel kc = clCreateKernel(p, "count", &err);
-  CHECK(err);
+  cl_mem din = lsh_buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, G, in);
+  cl_mem dout = lsh_buffer(ctx, CL_MEM_WRITE_ONLY, G, NULL);
+  cl_mem dh = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof hist, hist);
+  cl_kernel ku = lsh_kernel(p, "upper");
+  cl_kernel kc = lsh_kernel(p, "count");
   CHECK(clSetKernelArg(ku, 0, sizeof din, &din));
   CHECK(clSetKernelArg(ku, 1, sizeof dout, &dout));
   CHECK(clSetKernelArg(ku, 2, sizeof n, &n));

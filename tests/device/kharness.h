@@ -68,6 +68,19 @@ static inline cl_mem buf(size_t n, const void *init) {
 static inline void arg(cl_kernel k, cl_uint i, size_t n, const void *v) {
   ck_assert_int_eq(clSetKernelArg(k, i, n, v), CL_SUCCESS);
 }
+/* ARGS(k, KA(a), KA(b), ...) sets k's arguments 0, 1, ... to a, b, ... */
+struct kh_arg {
+  size_t size;
+  const void *value;
+};
+#define KA(x) ((struct kh_arg){sizeof(x), &(x)})
+static inline void kh_args(cl_kernel k, size_t n, const struct kh_arg *a) {
+  for (size_t i = 0; i < n; i++)
+    arg(k, (cl_uint)i, a[i].size, a[i].value);
+}
+#define ARGS(k, ...)                                                                               \
+  kh_args((k), sizeof((struct kh_arg[]){__VA_ARGS__}) / sizeof(struct kh_arg),                     \
+          (struct kh_arg[]){__VA_ARGS__})
 /* Runs an NDRange of dim dimensions; returns the event's final status. */
 static inline cl_int run_nd(cl_kernel k, cl_uint dim, const size_t *off, const size_t *global,
                             const size_t *local) {

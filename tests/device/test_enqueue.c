@@ -41,15 +41,30 @@ static cl_mem zeros(size_t n) {
   free(z);
   return m;
 }
+/* Kernel `many` over n work-items: each enqueues a child that writes
+ * out[i] = 3 * i + 1 and stores the enqueue's code in rc[i]. */
+static cl_kernel many(size_t n, cl_mem *out, cl_mem *rc) {
+  cl_kernel k = k20("many");
+  *out = zeros(sizeof(int) * n);
+  *rc = zeros(sizeof(int) * n);
+  ARGS(k, KA(*out), KA(*rc));
+  return k;
+}
+/* Every child of `many` over n work-items wrote its value. */
+static void check_many(cl_mem out, size_t n) {
+  int *got = malloc(sizeof(int) * n);
+  rd(out, got, sizeof(int) * n);
+  for (size_t i = 0; i < n; i++)
+    ck_assert_int_eq(got[i], 3 * (int)i + 1);
+  free(got);
+}
 
 START_TEST(recursive_tree) {
   enum { D = 6 };
   cl_kernel k = k20("tree");
   cl_mem out = zeros(sizeof(int) * (D + 1)), sum = zeros(sizeof(int));
   int maxd = D;
-  arg(k, 0, sizeof out, &out);
-  arg(k, 1, sizeof sum, &sum);
-  arg(k, 2, sizeof maxd, &maxd);
+  ARGS(k, KA(out), KA(sum), KA(maxd));
   ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
   int got[D + 1], s;
   rd(out, got, sizeof got);
@@ -92,9 +107,7 @@ START_TEST(bfs_frontiers) {
   }
   cl_kernel k = k20("bfs");
   cl_mem r = buf(sizeof rowp, rowp), c = buf(sizeof(int) * ne, cols), d = buf(sizeof dist, dist);
-  arg(k, 0, sizeof r, &r);
-  arg(k, 1, sizeof c, &c);
-  arg(k, 2, sizeof d, &d);
+  ARGS(k, KA(r), KA(c), KA(d));
   ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
   rd(d, dist, sizeof dist);
   for (int v = 0; v < V; v++)
@@ -108,18 +121,14 @@ END_TEST
 
 START_TEST(thousand_children) {
   enum { N = 1000 };
-  cl_kernel k = k20("many");
-  cl_mem out = zeros(sizeof(int) * N), rc = zeros(sizeof(int) * N);
-  arg(k, 0, sizeof out, &out);
-  arg(k, 1, sizeof rc, &rc);
+  cl_mem out, rc;
+  cl_kernel k = many(N, &out, &rc);
   ck_assert_int_eq(run(k, N, 8), CL_COMPLETE);
-  static int got[N], codes[N];
-  rd(out, got, sizeof got);
+  static int codes[N];
   rd(rc, codes, sizeof codes);
-  for (int i = 0; i < N; i++) {
+  for (int i = 0; i < N; i++)
     ck_assert_int_eq(codes[i], 0);
-    ck_assert_int_eq(got[i], 3 * i + 1);
-  }
+  check_many(out, N);
   clReleaseMemObject(out);
   clReleaseMemObject(rc);
   clReleaseKernel(k);
@@ -134,9 +143,7 @@ START_TEST(queue_full) {
   for (int round = 0; round < 3; round++) {
     cl_mem ran = zeros(sizeof(int) * N), rc = zeros(sizeof(int) * N);
     int n = N;
-    arg(k, 0, sizeof ran, &ran);
-    arg(k, 1, sizeof rc, &rc);
-    arg(k, 2, sizeof n, &n);
+    ARGS(k, KA(ran), KA(rc), KA(n));
     ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
     int r[N], c[N], ok = 0, full = 0;
     rd(ran, r, sizeof r);
@@ -163,11 +170,7 @@ START_TEST(captured_and_local_args) {
   float scale = 1.5f;
   cl_long big = 5ll << 40;
   cl_char c = 7;
-  arg(k, 0, sizeof out, &out);
-  arg(k, 1, sizeof out2, &out2);
-  arg(k, 2, sizeof scale, &scale);
-  arg(k, 3, sizeof big, &big);
-  arg(k, 4, sizeof c, &c);
+  ARGS(k, KA(out), KA(out2), KA(scale), KA(big), KA(c));
   ck_assert_int_eq(run(k, P, 1), CL_COMPLETE);
   static float f[100 * P];
   int g[8 * P];
@@ -189,9 +192,7 @@ END_TEST
 START_TEST(device_events) {
   cl_kernel k = k20("events");
   cl_mem b = zeros(sizeof(int) * 10), st = zeros(sizeof(int) * 9), pr = zeros(16);
-  arg(k, 0, sizeof b, &b);
-  arg(k, 1, sizeof st, &st);
-  arg(k, 2, sizeof pr, &pr);
+  ARGS(k, KA(b), KA(st), KA(pr));
   ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
   int v[10], s[9];
   rd(b, v, sizeof v);
@@ -213,8 +214,7 @@ END_TEST
 START_TEST(misuse_codes) {
   cl_kernel k = k20("misuse");
   cl_mem st = zeros(sizeof(int) * 7), ran = zeros(sizeof(int) * 7);
-  arg(k, 0, sizeof st, &st);
-  arg(k, 1, sizeof ran, &ran);
+  ARGS(k, KA(st), KA(ran));
   ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
   int s[7], r[7];
   rd(st, s, sizeof s);
@@ -234,8 +234,7 @@ START_TEST(queue_argument) {
   cl_command_queue other = make_dq(0, CL_FALSE);
   cl_kernel k = k20("onqueue");
   cl_mem out = zeros(sizeof(int) * 17);
-  arg(k, 0, sizeof other, &other);
-  arg(k, 1, sizeof out, &out);
+  ARGS(k, KA(other), KA(out));
   ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
   int v[17];
   rd(out, v, sizeof v);
@@ -287,15 +286,10 @@ START_TEST(queue_api) {
   ck_assert_ptr_eq(d, other);
   ck_assert_int_eq(clSetDefaultDeviceCommandQueue(ctx, dev, q), CL_INVALID_COMMAND_QUEUE);
   /* children go to the new default queue */
-  cl_kernel k = k20("many");
-  cl_mem out = zeros(sizeof(int) * 4), rc = zeros(sizeof(int) * 4);
-  arg(k, 0, sizeof out, &out);
-  arg(k, 1, sizeof rc, &rc);
+  cl_mem out, rc;
+  cl_kernel k = many(4, &out, &rc);
   ck_assert_int_eq(run(k, 4, 4), CL_COMPLETE);
-  int v[4];
-  rd(out, v, sizeof v);
-  for (int i = 0; i < 4; i++)
-    ck_assert_int_eq(v[i], 3 * i + 1);
+  check_many(out, 4);
   clReleaseKernel(k);
   clReleaseMemObject(out);
   clReleaseMemObject(rc);
@@ -306,10 +300,8 @@ END_TEST
 
 START_TEST(queue_released_while_busy) {
   enum { N = 200 };
-  cl_kernel k = k20("many");
-  cl_mem out = zeros(sizeof(int) * N), rc = zeros(sizeof(int) * N);
-  arg(k, 0, sizeof out, &out);
-  arg(k, 1, sizeof rc, &rc);
+  cl_mem out, rc;
+  cl_kernel k = many(N, &out, &rc);
   size_t g = N, l = 8;
   cl_event ev;
   ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, &ev), CL_SUCCESS);
@@ -317,10 +309,7 @@ START_TEST(queue_released_while_busy) {
   dq = NULL;
   ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
   clReleaseEvent(ev);
-  static int got[N];
-  rd(out, got, sizeof got);
-  for (int i = 0; i < N; i++)
-    ck_assert_int_eq(got[i], 3 * i + 1);
+  check_many(out, N);
   clReleaseMemObject(out);
   clReleaseMemObject(rc);
   clReleaseKernel(k);
@@ -339,9 +328,7 @@ START_TEST(claimed_for_opencl_c_3_0) {
   cl_kernel k = load_opts("enqueue", "tree", "-cl-std=CL3.0");
   cl_mem out = zeros(sizeof(int) * 4), sum = zeros(sizeof(int));
   int maxd = 3, got[4];
-  arg(k, 0, sizeof out, &out);
-  arg(k, 1, sizeof sum, &sum);
-  arg(k, 2, sizeof maxd, &maxd);
+  ARGS(k, KA(out), KA(sum), KA(maxd));
   ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
   rd(out, got, sizeof got);
   for (int d = 0; d < 4; d++)

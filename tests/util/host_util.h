@@ -44,6 +44,50 @@ static inline cl_device_id lsh_device(void) {
   return d;
 }
 
+/* The file at path, NUL-terminated, with room for spare more bytes after
+ * it; *len (unless len is NULL) is its size. The caller frees it. A file
+ * that cannot be read ends the program. */
+static inline char *lsh_read_file(const char *path, size_t spare, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  long size = -1;
+  if (f && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+  char *buf = size >= 0 ? malloc((size_t)size + spare + 1) : NULL;
+  if (!buf || fseek(f, 0, SEEK_SET) != 0 || fread(buf, 1, (size_t)size, f) != (size_t)size) {
+    fprintf(stderr, "%s: cannot open %s\n", lsh_prog, path);
+    exit(1);
+  }
+  fclose(f);
+  buf[size] = 0;
+  if (len) *len = (size_t)size;
+  return buf;
+}
+
+/* A buffer of size bytes with flags (host: CL_MEM_COPY_HOST_PTR's data). */
+static inline cl_mem lsh_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host) {
+  cl_int err;
+  cl_mem m = clCreateBuffer(ctx, flags, size, host, &err);
+  LSH_CHECK(err);
+  return m;
+}
+
+/* Kernel `name` of a built program. */
+static inline cl_kernel lsh_kernel(cl_program p, const char *name) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  LSH_CHECK(err);
+  return k;
+}
+
+/* Builds p for dev with options; a failure prints the build log and exits. */
+static inline void lsh_build_program(cl_program p, cl_device_id dev, const char *options) {
+  if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
+    char log[8192] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "%s: build failed:\n%s\n", lsh_prog, log);
+    exit(1);
+  }
+}
+
 /* A context and an in-order queue on the Lockstep device, and a program
  * built from src with options; a build failure prints the log and exits. */
 static inline cl_program lsh_build(const char *src, const char *options, cl_context *ctx,
@@ -56,13 +100,15 @@ static inline cl_program lsh_build(const char *src, const char *options, cl_cont
   LSH_CHECK(err);
   cl_program p = clCreateProgramWithSource(*ctx, 1, &src, NULL, &err);
   LSH_CHECK(err);
-  if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
-    char log[8192] = "";
-    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf(stderr, "%s: build failed:\n%s\n", lsh_prog, log);
-    exit(1);
-  }
+  lsh_build_program(p, dev, options);
   return p;
+}
+
+/* The device of a context made by lsh_build. */
+static inline cl_device_id lsh_context_device(cl_context ctx) {
+  cl_device_id dev;
+  LSH_CHECK(clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof dev, &dev, NULL));
+  return dev;
 }
 
 #endif

@@ -5,44 +5,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pkg from '@vscode/debugadapter-testsupport';
-const { DebugClient } = pkg;
+import { client, hostProgram, launch, srcdir, topScope } from './common.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const srcdir = path.resolve(here, '..');
-const build = process.env.LOCKSTEP_BUILD;
-if (!build) throw new Error('set LOCKSTEP_BUILD to the build folder');
-const lockstep = path.join(build, 'lockstep');
-const hostRun = path.join(build, 'tests', 'debugger', 'host_run');
-
-function client() {
-  const dc = new DebugClient(lockstep, 'dap', 'lockstep', { env: process.env });
-  dc.defaultTimeout = 60000;
-  dc.stdout = '';
-  dc.on('output', (e) => {
-    if (e.body.category === 'stdout') dc.stdout += e.body.output;
-  });
-  return dc;
-}
+const hostRun = hostProgram('host_run');
 
 // Launches host_run on a kernel; stops at the first of `lines` (or runs).
 async function start(dc, file, global, local, lines) {
-  await dc.start();
-  const initialized = dc.waitForEvent('initialized');
-  const init = await dc.initializeRequest({ adapterID: 'lockstep', linesStartAt1: true });
-  await dc.launchRequest({ program: hostRun, args: [file, String(global), String(local)], cwd: srcdir });
-  await initialized;
+  const init = await launch(dc, hostRun, [file, String(global), String(local)]);
   if (lines.length) await dc.setBreakpointsRequest({ source: { path: file }, breakpoints: lines.map((line) => ({ line })) });
   const stopped = lines.length ? dc.waitForEvent('stopped') : null;
   await dc.configurationDoneRequest();
   return { init, stopped: stopped ? (await stopped).body : null };
 }
 
-async function privateScope(dc, threadId) {
-  const top = (await dc.stackTraceRequest({ threadId })).body.stackFrames[0];
-  const scopes = (await dc.scopesRequest({ frameId: top.id })).body.scopes;
-  return { top, ref: scopes.find((s) => s.name === 'Private').variablesReference };
+function privateScope(dc, threadId) {
+  return topScope(dc, threadId, 'Private');
 }
 
 test('a data breakpoint set from the editor stops where the variable changes', async () => {

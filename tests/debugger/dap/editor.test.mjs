@@ -10,42 +10,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pkg from '@vscode/debugadapter-testsupport';
-const { DebugClient } = pkg;
+import { client, hostProgram, launch, srcdir, vars } from './common.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const srcdir = path.resolve(here, '..');
-const build = process.env.LOCKSTEP_BUILD;
-if (!build) throw new Error('set LOCKSTEP_BUILD to the build folder');
-const lockstep = path.join(build, 'lockstep');
-const hostRun = path.join(build, 'tests', 'debugger', 'host_run');
+const hostRun = hostProgram('host_run');
 const kernel = path.join(srcdir, 'dap_tile.cl');
 
-function client() {
-  const dc = new DebugClient(lockstep, 'dap', 'lockstep', { env: process.env });
-  dc.defaultTimeout = 60000;
-  dc.stdout = '';
-  dc.bpEvents = [];
-  dc.on('output', (e) => {
-    if (e.body.category === 'stdout') dc.stdout += e.body.output;
-  });
-  dc.on('breakpoint', (e) => dc.bpEvents.push(e.body.breakpoint));
-  return dc;
-}
-
-async function launch(dc) {
-  await dc.start();
-  const initialized = dc.waitForEvent('initialized');
-  const init = await dc.initializeRequest({ adapterID: 'lockstep', linesStartAt1: true });
-  await dc.launchRequest({ program: hostRun, args: [kernel, '8', '4'], cwd: srcdir });
-  await initialized;
-  return init.body;
-}
-
-async function vars(dc, ref) {
-  const r = await dc.variablesRequest({ variablesReference: ref });
-  return Object.fromEntries(r.body.variables.map((v) => [v.name, v]));
+// host_run: 8 work-items in work-groups of 4; returns the capabilities.
+async function launchTile(dc) {
+  return (await launch(dc, hostRun, [kernel, '8', '4'])).body;
 }
 
 async function failure(promise) {
@@ -60,7 +32,7 @@ async function failure(promise) {
 test('function breakpoints stop at a kernel entry and in an inlined helper', async () => {
   const dc = client();
   try {
-    const caps = await launch(dc);
+    const caps = await launchTile(dc);
     assert.equal(caps.supportsFunctionBreakpoints, true);
     const set = await dc.customRequest('setFunctionBreakpoints', {
       breakpoints: [
@@ -123,7 +95,7 @@ test('function breakpoints stop at a kernel entry and in an inlined helper', asy
 test('local memory after a barrier, a vector and a struct; bad requests fail', async () => {
   const dc = client();
   try {
-    await launch(dc);
+    await launchTile(dc);
     await dc.setBreakpointsRequest({ source: { path: kernel }, breakpoints: [{ line: 23, condition: 'gid == 5' }] });
     let stopped = dc.waitForEvent('stopped');
     await dc.configurationDoneRequest();

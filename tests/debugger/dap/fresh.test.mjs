@@ -6,39 +6,19 @@
 // with. Tests only drive the adapter.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pkg from '@vscode/debugadapter-testsupport';
-const { DebugClient } = pkg;
+import { client, hostProgram, launch, topScope, vars } from './common.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const srcdir = path.resolve(here, '..');
-const build = process.env.LOCKSTEP_BUILD;
-if (!build) throw new Error('set LOCKSTEP_BUILD to the build folder');
-const lockstep = path.join(build, 'lockstep');
-const hostGrid = path.join(build, 'tests', 'debugger', 'host_grid');
+const hostGrid = hostProgram('host_grid');
 
 async function args(dc, threadId) {
-  const top = (await dc.stackTraceRequest({ threadId })).body.stackFrames[0];
-  const scopes = (await dc.scopesRequest({ frameId: top.id })).body.scopes;
-  const ref = scopes.find((s) => s.name === 'Global arguments').variablesReference;
-  const vars = (await dc.variablesRequest({ variablesReference: ref })).body.variables;
-  return { top, ref, v: Object.fromEntries(vars.map((x) => [x.name, x])) };
+  const { top, ref } = await topScope(dc, threadId, 'Global arguments');
+  return { top, ref, v: await vars(dc, ref) };
 }
 
 test('a thread of a work-group not started shows its arguments', async () => {
-  const dc = new DebugClient(lockstep, 'dap', 'lockstep', { env: process.env });
-  dc.defaultTimeout = 60000;
-  let stdout = '';
-  dc.on('output', (e) => {
-    if (e.body.category === 'stdout') stdout += e.body.output;
-  });
-  await dc.start();
+  const dc = client();
   try {
-    const initialized = dc.waitForEvent('initialized');
-    await dc.initializeRequest({ adapterID: 'lockstep', linesStartAt1: true });
-    await dc.launchRequest({ program: hostGrid, args: [], cwd: srcdir, stopOnEntry: true });
-    await initialized;
+    await launch(dc, hostGrid, [], { stopOnEntry: true });
     let stopped = dc.waitForEvent('stopped');
     await dc.configurationDoneRequest();
     const entry = (await stopped).body;
@@ -88,7 +68,7 @@ test('a thread of a work-group not started shows its arguments', async () => {
       [-1, -1, -1, -1, -1, -1, -1],
     ];
     const want = rows.map((r) => r.map((v) => ' ' + String(v).padStart(3)).join('') + '\n').join('');
-    assert.equal(stdout, want);
+    assert.equal(dc.stdout, want);
   } finally {
     await dc.stop();
   }

@@ -5,14 +5,8 @@
 // still answers. It must not depend on a host program.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { spawn } from 'node:child_process';
-import pkg from '@vscode/debugadapter-testsupport';
-const { DebugClient } = pkg;
-
-const build = process.env.LOCKSTEP_BUILD;
-if (!build) throw new Error('set LOCKSTEP_BUILD to the build folder');
-const lockstep = path.join(build, 'lockstep');
+import { DebugClient, lockstep } from './common.mjs';
 
 // A raw connection: write any bytes, read whole messages.
 function raw() {

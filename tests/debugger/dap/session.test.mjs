@@ -6,49 +6,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pkg from '@vscode/debugadapter-testsupport';
-const { DebugClient } = pkg;
+import { client, hostProgram, launch, srcdir, vars } from './common.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const srcdir = path.resolve(here, '..');
-const build = process.env.LOCKSTEP_BUILD;
-if (!build) throw new Error('set LOCKSTEP_BUILD to the build folder');
-const lockstep = path.join(build, 'lockstep');
-const hostProg = path.join(build, 'tests', 'debugger', 'host_prog');
+const hostProg = hostProgram('host_prog');
 const kernel = path.join(srcdir, 'host_kernel.cl');
 
-function client() {
-  const dc = new DebugClient(lockstep, 'dap', 'lockstep', { env: process.env });
-  dc.defaultTimeout = 60000;
-  return dc;
-}
-
-function collect(dc, category) {
-  const out = { text: '' };
-  dc.on('output', (e) => {
-    if (e.body.category === category) out.text += e.body.output;
-  });
-  return out;
-}
-
 async function start(dc, launchArgs, lines) {
-  await dc.start();
-  const initialized = dc.waitForEvent('initialized');
-  const init = await dc.initializeRequest({ adapterID: 'lockstep', linesStartAt1: true });
-  await dc.launchRequest({ program: hostProg, args: [kernel], cwd: srcdir, ...launchArgs });
-  await initialized;
+  const init = await launch(dc, hostProg, [kernel], launchArgs);
   const bps = lines.length
     ? await dc.setBreakpointsRequest({ source: { path: kernel }, breakpoints: lines.map((l) => (typeof l === 'number' ? { line: l } : l)) })
     : null;
   const stopped = dc.waitForEvent('stopped');
   await dc.configurationDoneRequest();
   return { init, bps, stopped: await stopped };
-}
-
-async function vars(dc, ref) {
-  const r = await dc.variablesRequest({ variablesReference: ref });
-  return Object.fromEntries(r.body.variables.map((v) => [v.name, v]));
 }
 
 test('initialize reports honest capabilities', async () => {
@@ -68,7 +38,6 @@ test('initialize reports honest capabilities', async () => {
 
 test('breakpoint, scopes, stepping, threads, setVariable, memory, exit', async () => {
   const dc = client();
-  const stdout = collect(dc, 'stdout');
   try {
     // a breakpoint on the blank line 12 binds to the first line of count (13), not to scale
     const { bps, stopped } = await start(dc, {}, [8, 12]);
@@ -165,8 +134,8 @@ test('breakpoint, scopes, stepping, threads, setVariable, memory, exit', async (
     await dc.continueRequest({ threadId: inCount.body.threadId });
     assert.equal((await exited).body.exitCode, 0);
     await terminated;
-    assert.match(stdout.text, /scale: 0 100 12 -18 24 -30 36 -42/);
-    assert.match(stdout.text, /counter = 16, distinct tickets = yes/);
+    assert.match(dc.stdout, /scale: 0 100 12 -18 24 -30 36 -42/);
+    assert.match(dc.stdout, /counter = 16, distinct tickets = yes/);
   } finally {
     await dc.stop();
   }

@@ -7,36 +7,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pkg from '@vscode/debugadapter-testsupport';
-const { DebugClient } = pkg;
+import { client, hostProgram, launch, srcdir, vars } from './common.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const srcdir = path.resolve(here, '..');
-const build = process.env.LOCKSTEP_BUILD;
-if (!build) throw new Error('set LOCKSTEP_BUILD to the build folder');
-const lockstep = path.join(build, 'lockstep');
-const hostRun = path.join(build, 'tests', 'debugger', 'host_run');
+const hostRun = hostProgram('host_run');
 const kernel = path.join(srcdir, 'host_struct.cl');
 
-async function vars(dc, ref) {
-  const r = await dc.variablesRequest({ variablesReference: ref });
-  return Object.fromEntries(r.body.variables.map((v) => [v.name, v]));
-}
-
 test('inlined frames and struct variables', async () => {
-  const dc = new DebugClient(lockstep, 'dap', 'lockstep', { env: process.env });
-  dc.defaultTimeout = 60000;
-  let stdout = '';
-  dc.on('output', (e) => {
-    if (e.body.category === 'stdout') stdout += e.body.output;
-  });
-  await dc.start();
+  const dc = client();
   try {
-    const initialized = dc.waitForEvent('initialized');
-    await dc.initializeRequest({ adapterID: 'lockstep', linesStartAt1: true });
-    await dc.launchRequest({ program: hostRun, args: [kernel, '4', '4'], cwd: srcdir });
-    await initialized;
+    await launch(dc, hostRun, [kernel, '4', '4']);
     await dc.setBreakpointsRequest({ source: { path: kernel }, breakpoints: [{ line: 5 }] });
     let stopped = dc.waitForEvent('stopped');
     await dc.configurationDoneRequest();
@@ -129,26 +108,17 @@ test('inlined frames and struct variables', async () => {
     await dc.continueRequest({ threadId: tid });
     assert.equal((await exited).body.exitCode, 0);
     await terminated;
-    assert.match(stdout, /out: 42 9 15 21/);
+    assert.match(dc.stdout, /out: 42 9 15 21/);
   } finally {
     await dc.stop();
   }
 });
 
 test('a device exception stops at the faulting line', async () => {
-  const dc = new DebugClient(lockstep, 'dap', 'lockstep', { env: process.env });
-  dc.defaultTimeout = 60000;
-  let stdout = '';
-  dc.on('output', (e) => {
-    if (e.body.category === 'stdout') stdout += e.body.output;
-  });
-  await dc.start();
+  const dc = client();
   try {
     const fault = path.join(srcdir, 'fault.cl');
-    const initialized = dc.waitForEvent('initialized');
-    await dc.initializeRequest({ adapterID: 'lockstep', linesStartAt1: true });
-    await dc.launchRequest({ program: hostRun, args: [fault, '4', '2'], cwd: srcdir });
-    await initialized;
+    await launch(dc, hostRun, [fault, '4', '2']);
     const stopped = dc.waitForEvent('stopped');
     await dc.configurationDoneRequest();
     const ev = (await stopped).body;
@@ -165,26 +135,17 @@ test('a device exception stops at the faulting line', async () => {
     const exited = dc.waitForEvent('exited');
     await dc.continueRequest({ threadId: ev.threadId });
     await exited;
-    assert.match(stdout, /launch failed: status -5/);
+    assert.match(dc.stdout, /launch failed: status -5/);
   } finally {
     await dc.stop();
   }
 });
 
 test('a failed assert() stops like a breakpoint and the run goes on', async () => {
-  const dc = new DebugClient(lockstep, 'dap', 'lockstep', { env: process.env });
-  dc.defaultTimeout = 60000;
-  let stdout = '';
-  dc.on('output', (e) => {
-    if (e.body.category === 'stdout') stdout += e.body.output;
-  });
-  await dc.start();
+  const dc = client();
   try {
     const file = path.join(srcdir, 'assert.cl');
-    const initialized = dc.waitForEvent('initialized');
-    await dc.initializeRequest({ adapterID: 'lockstep', linesStartAt1: true });
-    await dc.launchRequest({ program: hostRun, args: [file, '4', '2'], cwd: srcdir });
-    await initialized;
+    await launch(dc, hostRun, [file, '4', '2']);
     const stopped = dc.waitForEvent('stopped');
     await dc.configurationDoneRequest();
     const ev = (await stopped).body;
@@ -202,7 +163,7 @@ test('a failed assert() stops like a breakpoint and the run goes on', async () =
     const exited = dc.waitForEvent('exited');
     await dc.continueRequest({ threadId: ev.threadId });
     await exited;
-    assert.match(stdout, /out: -32 -16 0 16/);
+    assert.match(dc.stdout, /out: -32 -16 0 16/);
   } finally {
     await dc.stop();
   }
