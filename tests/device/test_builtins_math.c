@@ -1,0 +1,696 @@
+/*
+ * test_builtins_math.c - the math builtins against the OpenCL C
+ * specification, float and double: the special cases of its edge-case
+ * tables (NaN, signalling NaN, +-inf, +-0, exact results), then accuracy
+ * sweeps within the specification's ULP limits against references computed
+ * in quadruple precision (__float128), never against the host's libm of the
+ * same precision. One table of statements makes the kernel (built once per
+ * type) and names the functions the cases use; nothing else lists them.
+ */
+#include <float.h>
+#include <limits.h>
+#include <quadmath.h>
+
+#include "kharness.h"
+
+/* The statements one work-item can run: a and b are the inputs of type T,
+ * k an int input; each sets r (a T result) and/or ir (an int result). */
+enum { R = 1, IR = 2 };
+static const struct fn {
+  const char *name, *stmt;
+  unsigned out;
+} fns[] = {
+    {"fmax", "r = fmax(a, b)", R},
+    {"fmin", "r = fmin(a, b)", R},
+    {"maxmag", "r = maxmag(a, b)", R},
+    {"minmag", "r = minmag(a, b)", R},
+    {"pow", "r = pow(a, b)", R},
+    {"powr", "r = powr(a, b)", R},
+    {"pown", "r = pown(a, k)", R},
+    {"rootn", "r = rootn(a, k)", R},
+    {"ilogb", "ir = ilogb(a)", IR},
+    {"logb", "r = logb(a)", R},
+    {"sinpi", "r = sinpi(a)", R},
+    {"cospi", "r = cospi(a)", R},
+    {"tanpi", "r = tanpi(a)", R},
+    {"cbrt", "r = cbrt(a)", R},
+    {"atan2pi", "r = atan2pi(a, b)", R},
+    {"atan2", "r = atan2(a, b)", R},
+    {"acospi", "r = acospi(a)", R},
+    {"asinpi", "r = asinpi(a)", R},
+    {"atanpi", "r = atanpi(a)", R},
+    {"exp10", "r = exp10(a)", R},
+    {"fdim", "r = fdim(a, b)", R},
+    {"fmod", "r = fmod(a, b)", R},
+    {"remainder", "r = remainder(a, b)", R},
+    {"nextafter", "r = nextafter(a, b)", R},
+    {"hypot", "r = hypot(a, b)", R},
+    {"copysign", "r = copysign(a, b)", R},
+    {"ldexp", "r = ldexp(a, k)", R},
+    {"frexp", "r = frexp(a, &ir)", R | IR},
+    {"ceil", "r = ceil(a)", R},
+    {"trunc", "r = trunc(a)", R},
+    {"round", "r = round(a)", R},
+    {"rint", "r = rint(a)", R},
+    {"sqrt", "r = sqrt(a)", R},
+    {"rsqrt", "r = rsqrt(a)", R},
+    {"length2", "r = length((V2)(a, b))", R},
+    {"length4", "r = length((V4)(a, b, b, a))", R},
+    {"distance2", "r = distance((V2)(a, b), (V2)(0))", R},
+    {"normalize2.x", "r = normalize((V2)(a, b)).x", R},
+    {"normalize2.y", "r = normalize((V2)(a, b)).y", R},
+    {"normalize4.w", "r = normalize((V4)(b, b, b, a)).w", R},
+    {"half_powr", "r = half_powr(a, b)", R},
+};
+enum { NFN = sizeof fns / sizeof fns[0] };
+
+static int fn_index(const char *name) {
+  for (int i = 0; i < NFN; i++)
+    if (!strcmp(fns[i].name, name)) return i;
+  ck_abort_msg("no function %s in the table", name);
+  return -1;
+}
+
+/* The kernel: out[g] = fns[fn[g]](x[g], y[g], k[g]), built for T. */
+static cl_kernel build(int dbl) {
+  static char src[16384];
+  size_t n = (size_t)snprintf(src, sizeof src,
+                              "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                              "__kernel void sp(__global const T *x, __global const T *y,\n"
+                              "  __global const int *kk, __global const int *fn,\n"
+                              "  __global T *out, __global int *iout) {\n"
+                              "  size_t g = get_global_id(0);\n"
+                              "  T a = x[g], b = y[g], r = 0;\n"
+                              "  int k = kk[g], ir = 0;\n"
+                              "  switch (fn[g]) {\n");
+  for (int i = 0; i < NFN; i++)
+    n += (size_t)snprintf(src + n, sizeof src - n, "  case %d: %s; break;\n", i, fns[i].stmt);
+  snprintf(src + n, sizeof src - n, "  }\n  out[g] = r;\n  iout[g] = ir;\n}\n");
+  const char *s = src;
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &s, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  const char *opts = dbl ? "-cl-std=CL3.0 -DT=double -DV2=double2 -DV4=double4"
+                         : "-cl-std=CL3.0 -DT=float -DV2=float2 -DV4=float4";
+  err = clBuildProgram(p, 1, &dev, opts, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    static char log[16384];
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    ck_abort_msg("build failed (%d):\n%s", err, log);
+  }
+  cl_kernel k = clCreateKernel(p, "sp", &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  clReleaseProgram(p);
+  return k;
+}
+
+/* Runs n work-items; x, y, out are arrays of float (dbl 0) or double. */
+static void run_sp(int dbl, size_t n, const void *x, const void *y, const int *k, const int *fn,
+                   void *out, int *iout) {
+  size_t sz = dbl ? 8 : 4;
+  cl_kernel kern = build(dbl);
+  cl_mem bx = buf(n * sz, x), by = buf(n * sz, y), bk = buf(n * 4, k), bf = buf(n * 4, fn);
+  cl_mem bo = buf(n * sz, NULL), bi = buf(n * 4, NULL);
+  ARGS(kern, KA(bx), KA(by), KA(bk), KA(bf), KA(bo), KA(bi));
+  ck_assert_int_eq(run(kern, n, 0), CL_COMPLETE);
+  rd(bo, out, n * sz);
+  rd(bi, iout, n * 4);
+  cl_mem all[] = {bx, by, bk, bf, bo, bi};
+  for (unsigned i = 0; i < 6; i++)
+    clReleaseMemObject(all[i]);
+  clReleaseKernel(kern);
+}
+
+/* ---- the special cases ---- */
+
+enum { FL = 1, DB = 2, BOTH = 3 }; /* which types a case is for */
+enum { SNX = 1, SNY = 2 };         /* x or y replaced by a signalling NaN */
+struct sc {
+  const char *fn;
+  double x, y;
+  int k;
+  double want; /* NaN: any NaN; else bit-exact unless ulp > 0 */
+  int iwant;
+  double ulp;
+  unsigned types, snan;
+};
+#define INF INFINITY
+#define QN  NAN
+#define C(fn, x, y, k, want)                                                                       \
+  { fn, x, y, k, want, 0, 0, BOTH, 0 }
+#define CI(fn, x, iwant)                                                                           \
+  { fn, x, 0, 0, 0, iwant, 0, BOTH, 0 }
+#define CU(fn, x, y, k, want, ulp)                                                                 \
+  { fn, x, y, k, want, 0, ulp, BOTH, 0 }
+#define CT(fn, x, y, k, want, ulp, type)                                                           \
+  { fn, x, y, k, want, 0, ulp, type, 0 }
+#define CS(fn, x, y, want, sn)                                                                     \
+  { fn, x, y, 0, want, 0, 0, BOTH, sn }
+
+static const struct sc cases[] = {
+    /* fmax/fmin/maxmag/minmag: a NaN operand gives the other one */
+    C("fmax", QN, 1, 0, 1),
+    C("fmax", 1, QN, 0, 1),
+    CS("fmax", 0, -2, -2, SNX),
+    CS("fmax", -2, 0, -2, SNY),
+    C("fmax", QN, QN, 0, QN),
+    C("fmax", -INF, QN, 0, -INF),
+    C("fmax", -0.0, 0.0, 0, 0.0),
+    C("fmax", 2, 3, 0, 3),
+    C("fmin", QN, 1, 0, 1),
+    C("fmin", 1, QN, 0, 1),
+    CS("fmin", 0, 5, 5, SNX),
+    CS("fmin", 5, 0, 5, SNY),
+    C("fmin", QN, QN, 0, QN),
+    C("fmin", INF, QN, 0, INF),
+    C("fmin", 0.0, -0.0, 0, -0.0),
+    C("maxmag", QN, -2, 0, -2),
+    C("maxmag", -2, QN, 0, -2),
+    CS("maxmag", 0, -2, -2, SNX),
+    CS("maxmag", -2, 0, -2, SNY),
+    C("maxmag", 3, -4, 0, -4),
+    C("maxmag", -3, 3, 0, 3),
+    C("maxmag", QN, QN, 0, QN),
+    C("minmag", QN, -2, 0, -2),
+    C("minmag", -2, QN, 0, -2),
+    CS("minmag", 0, -2, -2, SNX),
+    CS("minmag", -2, 0, -2, SNY),
+    C("minmag", 3, -4, 0, 3),
+    C("minmag", -3, 3, 0, -3),
+    /* powr: pow's cases differ */
+    C("powr", 2, 0.0, 0, 1),
+    C("powr", 2, -0.0, 0, 1),
+    C("powr", 0.0, -2, 0, INF),
+    C("powr", -0.0, -3, 0, INF),
+    C("powr", 0.0, -INF, 0, INF),
+    C("powr", -0.0, -INF, 0, INF),
+    C("powr", 0.0, 2, 0, 0.0),
+    C("powr", -0.0, 3, 0, 0.0),
+    C("powr", 0.0, INF, 0, 0.0),
+    C("powr", 1, 5.5, 0, 1),
+    C("powr", 1, -7, 0, 1),
+    C("powr", -2, 2, 0, QN),
+    C("powr", -INF, 2, 0, QN),
+    C("powr", -0x1p-20, 0.5, 0, QN),
+    C("powr", 0.0, 0.0, 0, QN),
+    C("powr", -0.0, -0.0, 0, QN),
+    C("powr", 0.0, -0.0, 0, QN),
+    C("powr", INF, 0.0, 0, QN),
+    C("powr", INF, -0.0, 0, QN),
+    C("powr", 1, INF, 0, QN),
+    C("powr", 1, -INF, 0, QN),
+    C("powr", 2, QN, 0, QN),
+    C("powr", QN, 1, 0, QN),
+    C("powr", QN, 0.0, 0, QN),
+    C("powr", 1, QN, 0, QN),
+    C("powr", 4, 0.5, 0, 2),
+    C("powr", INF, 2, 0, INF),
+    C("powr", INF, -2, 0, 0.0),
+    C("powr", 0.5, INF, 0, 0.0),
+    C("powr", 2, INF, 0, INF),
+    C("powr", 2, -INF, 0, 0.0),
+    CU("powr", 2, 10, 0, 1024, 16),
+    C("half_powr", -2, 2, 0, QN),
+    C("half_powr", 1, INF, 0, QN),
+    /* pow (C99 annex F and the OpenCL addition pow(+-0, -inf) = +inf) */
+    C("pow", -0.0, -INF, 0, INF),
+    C("pow", 0.0, -INF, 0, INF),
+    C("pow", 0.0, -3, 0, INF),
+    C("pow", -0.0, -3, 0, -INF),
+    C("pow", -0.0, 3, 0, -0.0),
+    C("pow", -0.0, 2, 0, 0.0),
+    C("pow", QN, 0.0, 0, 1),
+    C("pow", 1, QN, 0, 1),
+    C("pow", -1, INF, 0, 1),
+    C("pow", -2, 0.5, 0, QN),
+    C("pow", -INF, -3, 0, -0.0),
+    C("pow", -INF, 3, 0, -INF),
+    /* pown */
+    C("pown", QN, 0, 0, 1),
+    C("pown", INF, 0, 0, 1),
+    C("pown", 0.0, 0, 0, 1),
+    C("pown", -0.0, 0, -3, -INF),
+    C("pown", 0.0, 0, -3, INF),
+    C("pown", -0.0, 0, -2, INF),
+    C("pown", -0.0, 0, 2, 0.0),
+    C("pown", -0.0, 0, 3, -0.0),
+    C("pown", 2, 0, 10, 1024),
+    C("pown", -2, 0, 3, -8),
+    C("pown", 2, 0, -2, 0.25),
+    C("pown", QN, 0, 2, QN),
+    /* rootn */
+    C("rootn", 8, 0, 0, QN),
+    C("rootn", 0.0, 0, 0, QN),
+    C("rootn", INF, 0, 0, QN),
+    C("rootn", -8, 0, 2, QN),
+    C("rootn", -INF, 0, 2, QN),
+    C("rootn", -0x1p-30, 0, -4, QN),
+    C("rootn", -0.0, 0, -3, -INF),
+    C("rootn", 0.0, 0, -3, INF),
+    C("rootn", -0.0, 0, -2, INF),
+    C("rootn", 0.0, 0, -2, INF),
+    C("rootn", -0.0, 0, 2, 0.0),
+    C("rootn", 0.0, 0, 2, 0.0),
+    C("rootn", -0.0, 0, 3, -0.0),
+    C("rootn", 0.0, 0, 3, 0.0),
+    C("rootn", INF, 0, 3, INF),
+    C("rootn", -INF, 0, 3, -INF),
+    C("rootn", INF, 0, -2, 0.0),
+    C("rootn", -INF, 0, -3, -0.0),
+    C("rootn", QN, 0, 3, QN),
+    C("rootn", 1, 0, 7, 1),
+    C("rootn", -1, 0, 5, -1),
+    CU("rootn", -8, 0, 3, -2, 16),
+    CU("rootn", 8, 0, 3, 2, 16),
+    CU("rootn", -8, 0, -3, -0.5, 16),
+    CU("rootn", 16, 0, 4, 2, 16),
+    CU("rootn", 0x1p-600, 0, 3, 0x1p-200, 16),
+    /* ilogb (FP_ILOGB0 = INT_MIN, FP_ILOGBNAN = INT_MAX) and logb */
+    CI("ilogb", QN, INT_MAX),
+    CI("ilogb", -QN, INT_MAX),
+    CI("ilogb", 0.0, INT_MIN),
+    CI("ilogb", -0.0, INT_MIN),
+    CI("ilogb", INF, INT_MAX),
+    CI("ilogb", -INF, INT_MAX),
+    CI("ilogb", 1, 0),
+    CI("ilogb", -3, 1),
+    CI("ilogb", 0x1p-140, -140),
+    {"ilogb", 0, 0, 0, 0, INT_MAX, 0, BOTH, SNX},
+    C("logb", 0.0, 0, 0, -INF),
+    C("logb", -0.0, 0, 0, -INF),
+    C("logb", INF, 0, 0, INF),
+    C("logb", -INF, 0, 0, INF),
+    C("logb", QN, 0, 0, QN),
+    C("logb", 8, 0, 0, 3),
+    /* sinpi, cospi, tanpi */
+    C("sinpi", 0.0, 0, 0, 0.0),
+    C("sinpi", -0.0, 0, 0, -0.0),
+    C("sinpi", 1, 0, 0, 0.0),
+    C("sinpi", 2, 0, 0, 0.0),
+    C("sinpi", 7, 0, 0, 0.0),
+    C("sinpi", -1, 0, 0, -0.0),
+    C("sinpi", -4, 0, 0, -0.0),
+    C("sinpi", INF, 0, 0, QN),
+    C("sinpi", -INF, 0, 0, QN),
+    C("sinpi", QN, 0, 0, QN),
+    C("sinpi", 0.5, 0, 0, 1),
+    C("sinpi", -0.5, 0, 0, -1),
+    C("sinpi", 1.5, 0, 0, -1),
+    C("sinpi", 0x1p60, 0, 0, 0.0),
+    C("sinpi", -0x1p60, 0, 0, -0.0),
+    CT("sinpi", 0x1p52 + 1, 0, 0, 0.0, 0, DB),
+    CT("sinpi", 1 - 0x1p-24, 0, 0, 0x1.921fb54442d18p-23, 4, FL),
+    C("cospi", 0.0, 0, 0, 1),
+    C("cospi", -0.0, 0, 0, 1),
+    C("cospi", 0.5, 0, 0, 0.0),
+    C("cospi", -0.5, 0, 0, 0.0),
+    C("cospi", 1.5, 0, 0, 0.0),
+    C("cospi", -2.5, 0, 0, 0.0),
+    C("cospi", 0x1p20 + 0.5, 0, 0, 0.0),
+    C("cospi", 1, 0, 0, -1),
+    C("cospi", 2, 0, 0, 1),
+    C("cospi", -1, 0, 0, -1),
+    C("cospi", INF, 0, 0, QN),
+    C("cospi", QN, 0, 0, QN),
+    C("cospi", 0x1p60, 0, 0, 1),
+    CT("cospi", 0x1p52 + 1, 0, 0, -1, 0, DB),
+    C("tanpi", 0.0, 0, 0, 0.0),
+    C("tanpi", -0.0, 0, 0, -0.0),
+    C("tanpi", INF, 0, 0, QN),
+    C("tanpi", -INF, 0, 0, QN),
+    C("tanpi", QN, 0, 0, QN),
+    C("tanpi", 2, 0, 0, 0.0),
+    C("tanpi", -2, 0, 0, -0.0),
+    C("tanpi", 1, 0, 0, -0.0),
+    C("tanpi", -1, 0, 0, 0.0),
+    C("tanpi", 3, 0, 0, -0.0),
+    C("tanpi", -3, 0, 0, 0.0),
+    C("tanpi", 0.5, 0, 0, INF),
+    C("tanpi", 2.5, 0, 0, INF),
+    C("tanpi", -1.5, 0, 0, INF),
+    C("tanpi", 1.5, 0, 0, -INF),
+    C("tanpi", -0.5, 0, 0, -INF),
+    C("tanpi", 0x1p60, 0, 0, 0.0),
+    C("tanpi", -0x1p60, 0, 0, -0.0),
+    CT("tanpi", 0x1p52 + 1, 0, 0, -0.0, 0, DB),
+    CU("tanpi", 0.25, 0, 0, 1, 6),
+    CU("tanpi", -0.75, 0, 0, 1, 6),
+    /* cbrt */
+    C("cbrt", -0.0, 0, 0, -0.0),
+    C("cbrt", 0.0, 0, 0, 0.0),
+    C("cbrt", INF, 0, 0, INF),
+    C("cbrt", -INF, 0, 0, -INF),
+    C("cbrt", QN, 0, 0, QN),
+    CU("cbrt", 27, 0, 0, 3, 2),
+    CU("cbrt", -0.125, 0, 0, -0.5, 2),
+    /* atan2pi and the other pi functions */
+    C("atan2pi", 0.0, -0.0, 0, 1),
+    C("atan2pi", -0.0, -0.0, 0, -1),
+    C("atan2pi", 0.0, 0.0, 0, 0.0),
+    C("atan2pi", -0.0, 0.0, 0, -0.0),
+    C("atan2pi", 0.0, -2, 0, 1),
+    C("atan2pi", -0.0, -2, 0, -1),
+    C("atan2pi", 0.0, 2, 0, 0.0),
+    C("atan2pi", -0.0, 2, 0, -0.0),
+    C("atan2pi", -2, 0.0, 0, -0.5),
+    C("atan2pi", -2, -0.0, 0, -0.5),
+    C("atan2pi", 2, -0.0, 0, 0.5),
+    C("atan2pi", 2, 0.0, 0, 0.5),
+    C("atan2pi", 3, -INF, 0, 1),
+    C("atan2pi", -3, -INF, 0, -1),
+    C("atan2pi", 3, INF, 0, 0.0),
+    C("atan2pi", -3, INF, 0, -0.0),
+    C("atan2pi", INF, 5, 0, 0.5),
+    C("atan2pi", -INF, -5, 0, -0.5),
+    C("atan2pi", INF, -INF, 0, 0.75),
+    C("atan2pi", -INF, -INF, 0, -0.75),
+    C("atan2pi", INF, INF, 0, 0.25),
+    C("atan2pi", -INF, INF, 0, -0.25),
+    C("atan2pi", QN, 1, 0, QN),
+    C("atan2pi", 1, QN, 0, QN),
+    C("atan2", -0.0, -0.0, 0, -M_PI),
+    C("acospi", 1, 0, 0, 0.0),
+    C("acospi", 2, 0, 0, QN),
+    C("acospi", -1.5, 0, 0, QN),
+    CU("acospi", -1, 0, 0, 1, 5),
+    C("asinpi", 0.0, 0, 0, 0.0),
+    C("asinpi", -0.0, 0, 0, -0.0),
+    C("asinpi", 2, 0, 0, QN),
+    CU("asinpi", 1, 0, 0, 0.5, 5),
+    C("atanpi", 0.0, 0, 0, 0.0),
+    C("atanpi", -0.0, 0, 0, -0.0),
+    C("atanpi", INF, 0, 0, 0.5),
+    C("atanpi", -INF, 0, 0, -0.5),
+    /* exp10, fdim, fmod, remainder, nextafter, hypot, copysign, ldexp, frexp */
+    C("exp10", 0.0, 0, 0, 1),
+    C("exp10", -0.0, 0, 0, 1),
+    C("exp10", -INF, 0, 0, 0.0),
+    C("exp10", INF, 0, 0, INF),
+    CU("exp10", 2, 0, 0, 100, 3),
+    C("fdim", 1, QN, 0, QN),
+    C("fdim", QN, 1, 0, QN),
+    C("fdim", 3, 1, 0, 2),
+    C("fdim", 1, 3, 0, 0.0),
+    C("fdim", INF, INF, 0, 0.0),
+    C("fmod", 0.0, QN, 0, QN),
+    C("fmod", -0.0, 1, 0, -0.0),
+    C("fmod", INF, 1, 0, QN),
+    C("fmod", 1, 0.0, 0, QN),
+    C("fmod", 5.5, INF, 0, 5.5),
+    C("fmod", -5.5, 2, 0, -1.5),
+    C("remainder", 5, 2, 0, 1),
+    C("remainder", 7, 2, 0, -1),
+    C("remainder", 1, 0.0, 0, QN),
+    C("remainder", INF, 1, 0, QN),
+    C("remainder", -0.0, 1, 0, -0.0),
+    CT("nextafter", -0.0, 1, 0, 0x1p-149, 0, FL),
+    CT("nextafter", 0.0, -1, 0, -0x1p-149, 0, FL),
+    CT("nextafter", -0.0, 1, 0, 0x1p-1074, 0, DB),
+    CT("nextafter", 0.0, -1, 0, -0x1p-1074, 0, DB),
+    C("nextafter", QN, 1, 0, QN),
+    C("nextafter", 1, 1, 0, 1),
+    C("hypot", INF, QN, 0, INF),
+    C("hypot", QN, -INF, 0, INF),
+    CU("hypot", 3, 4, 0, 5, 4),
+    C("hypot", 0.0, -0.0, 0, 0.0),
+    C("copysign", 2, -0.0, 0, -2),
+    C("copysign", -INF, 1, 0, INF),
+    C("ldexp", 1, 0, 3, 8),
+    C("ldexp", -0.0, 0, 5, -0.0),
+    C("ldexp", INF, 0, -5, INF),
+    C("ldexp", QN, 0, 1, QN),
+    CT("ldexp", 1, 0, -149, 0x1p-149, 0, FL),
+    CT("ldexp", 1, 0, -1074, 0x1p-1074, 0, DB),
+    {"frexp", INF, 0, 0, INF, 0, 0, BOTH, 0},
+    {"frexp", -INF, 0, 0, -INF, 0, 0, BOTH, 0},
+    {"frexp", QN, 0, 0, QN, 0, 0, BOTH, 0},
+    {"frexp", 0.0, 0, 0, 0.0, 0, 0, BOTH, 0},
+    {"frexp", -0.0, 0, 0, -0.0, 0, 0, BOTH, 0},
+    {"frexp", 12, 0, 0, 0.75, 4, 0, BOTH, 0},
+    /* rounding functions: the -0 cases */
+    C("ceil", -0.5, 0, 0, -0.0),
+    C("trunc", -0.7, 0, 0, -0.0),
+    C("round", -0.4, 0, 0, -0.0),
+    C("rint", -0.5, 0, 0, -0.0),
+    C("rint", 2.5, 0, 0, 2),
+    C("rint", -3.5, 0, 0, -4),
+    /* sqrt, rsqrt */
+    C("sqrt", -0.0, 0, 0, -0.0),
+    C("sqrt", -1, 0, 0, QN),
+    C("sqrt", INF, 0, 0, INF),
+    C("rsqrt", 0.0, 0, 0, INF),
+    C("rsqrt", INF, 0, 0, 0.0),
+    C("rsqrt", -1, 0, 0, QN),
+    C("rsqrt", QN, 0, 0, QN),
+    /* geometric: NaN in, NaN out; no overflow or underflow in the middle */
+    C("length2", QN, 1, 0, QN),
+    C("length2", 1, QN, 0, QN),
+    C("length4", 2, QN, 0, QN),
+    C("length4", QN, 0.0, 0, QN),
+    C("length2", INF, 1, 0, INF),
+    C("length2", -0.0, 0.0, 0, 0.0),
+    CU("length2", 3, 4, 0, 5, 3),
+    CU("length4", 1, -1, 0, 2, 3),
+    CT("length2", 0x1p1000, 0x1p1000, 0, 0x1.6a09e667f3bcdp+1000, 3, DB),
+    CT("length2", 0x1p120, 0x1p120, 0, 0x1.6a09e667f3bcdp+120, 3, FL),
+    CT("length4", 0x1p1020, 0x1p1020, 0, 0x1p1021, 3, DB),
+    CT("length2", 3e-320, 4e-320, 0, 5e-320, 3, DB),
+    CT("length2", 0x1p-140, 0x1p-140, 0, 0x1.6a09e667f3bcdp-140, 3, FL),
+    CT("length2", DBL_MAX, DBL_MAX, 0, INF, 0, DB),
+    C("distance2", QN, 1, 0, QN),
+    CU("distance2", 3, 4, 0, 5, 3),
+    CT("distance2", 0x1p1000, 0x1p1000, 0, 0x1.6a09e667f3bcdp+1000, 3, DB),
+    C("normalize2.x", QN, 1, 0, QN),
+    C("normalize2.y", QN, 1, 0, QN),
+    C("normalize2.x", 1, QN, 0, QN),
+    C("normalize4.w", QN, 1, 0, QN),
+    C("normalize4.w", 1, QN, 0, QN),
+    C("normalize2.x", 0.0, 0.0, 0, 0.0),
+    C("normalize2.x", -0.0, 0.0, 0, -0.0),
+    C("normalize2.y", -0.0, -0.0, 0, -0.0),
+    C("normalize2.x", INF, 1, 0, 1),
+    C("normalize2.y", INF, 1, 0, 0.0),
+    C("normalize2.y", INF, -1, 0, -0.0),
+    CU("normalize2.x", -INF, INF, 0, -M_SQRT1_2, 3),
+    CU("normalize2.y", -INF, INF, 0, M_SQRT1_2, 3),
+    CU("normalize4.w", INF, -INF, 0, 0.5, 3),
+    CU("normalize2.x", 3, 4, 0, 0.6, 3),
+    CU("normalize2.y", 3, 4, 0, 0.8, 3),
+    CT("normalize2.x", DBL_MAX, DBL_MAX, 0, M_SQRT1_2, 3, DB),
+    CT("normalize2.y", DBL_MAX / 2, DBL_MAX, 0, 0x1.c9f25c5bfedd9p-1, 3, DB),
+    CT("normalize4.w", DBL_MAX, DBL_MAX, 0, 0.5, 3, DB),
+    CT("normalize2.x", FLT_MAX, FLT_MAX, 0, M_SQRT1_2, 3, FL),
+    CT("normalize2.y", 3e-320, 4e-320, 0, 0.8, 3, DB),
+    CT("normalize2.y", 0x3p-149, 0x4p-149, 0, 0.8, 3, FL),
+};
+enum { NCASE = sizeof cases / sizeof cases[0] };
+
+static float snan_f(void) {
+  uint32_t b = 0x7fa00000u;
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+static double snan_d(void) {
+  uint64_t b = UINT64_C(0x7ff4000000000000);
+  double d;
+  memcpy(&d, &b, 8);
+  return d;
+}
+
+/* Whether got matches want: any NaN for NaN, the same bits (so the sign of
+ * a zero or an infinity counts), or within ulp of want. */
+static int match(double got, double want, double ulp, int dbl) {
+  if (isnan(want)) return isnan(got);
+  if (ulp > 0 && !isinf(want) && want != 0)
+    return (dbl ? ulps_d(got, want) : ulps_f((float)got, want)) <= ulp;
+  return !memcmp(&got, &want, 8);
+}
+
+static void special(int dbl) {
+  static double x[NCASE], y[NCASE], out[NCASE];
+  static float xf[NCASE], yf[NCASE], outf[NCASE];
+  static int k[NCASE], fn[NCASE], iout[NCASE];
+  for (int i = 0; i < NCASE; i++) {
+    const struct sc *c = &cases[i];
+    x[i] = c->snan & SNX ? snan_d() : c->x;
+    y[i] = c->snan & SNY ? snan_d() : c->y;
+    xf[i] = c->snan & SNX ? snan_f() : (float)c->x;
+    yf[i] = c->snan & SNY ? snan_f() : (float)c->y;
+    k[i] = c->k;
+    fn[i] = fn_index(c->fn);
+  }
+  run_sp(dbl, NCASE, dbl ? (void *)x : (void *)xf, dbl ? (void *)y : (void *)yf, k, fn,
+         dbl ? (void *)out : (void *)outf, iout);
+  int bad = 0;
+  for (int i = 0; i < NCASE; i++) {
+    const struct sc *c = &cases[i];
+    if (!(c->types & (dbl ? DB : FL))) continue;
+    unsigned o = fns[fn[i]].out;
+    double got = dbl ? out[i] : (double)outf[i];
+    double want = dbl ? c->want : (double)(float)c->want;
+    int ok = (!(o & R) || match(got, want, c->ulp, dbl)) && (!(o & IR) || iout[i] == c->iwant);
+    if (!ok) {
+      fprintf(stderr, "%s %s(%a%s, %a%s, %d): got %a (%d) want %a (%d)\n", dbl ? "double" : "float",
+              c->fn, c->x, c->snan & SNX ? " sNaN" : "", c->y, c->snan & SNY ? " sNaN" : "", c->k,
+              got, iout[i], want, c->iwant);
+      bad++;
+    }
+  }
+  ck_assert_msg(bad == 0, "%d of the special cases are wrong (listed above)", bad);
+}
+
+START_TEST(special_float) {
+  special(0);
+}
+END_TEST
+START_TEST(special_double) {
+  special(1);
+}
+END_TEST
+
+/* ---- accuracy sweeps against __float128 references ---- */
+
+static const __float128 PIQ = M_PIq;
+
+/* sinpi of r in [0, 0.5], and the reductions shared by the three. */
+static __float128 sinpi_q(__float128 x) {
+  __float128 s = x < 0 ? -1 : 1, r = fmodq(fabsq(x), 2); /* exact */
+  if (r >= 1) r -= 1, s = -s;
+  if (r > 0.5Q) r = 1 - r;
+  return s * sinq(PIQ * r);
+}
+static __float128 cospi_q(__float128 x) {
+  __float128 r = fmodq(fabsq(x), 2), s = 1;
+  if (r >= 1) r -= 1, s = -1;
+  if (r > 0.5Q) r = 1 - r, s = -s;
+  return r == 0.5Q ? 0 : s * cosq(PIQ * r);
+}
+static __float128 tanpi_q(__float128 x) {
+  return sinpi_q(x) / cospi_q(x);
+}
+static __float128 cbrt_q(__float128 x) {
+  return cbrtq(x);
+}
+
+struct sweep {
+  const char *fn;
+  __float128 (*ref)(__float128);
+  double ulp_f, ulp_d;
+};
+
+/* Inputs near the zeros and poles of the pi functions and across the
+ * range: n/4 +- small offsets, and a spread over +-2^60. */
+static size_t sweep_inputs(double *x, size_t cap) {
+  static const double off[] = {0x1p-50, 0x1p-40, 0x1p-30, 0x1p-22, 0x1p-12, 0x1p-5, 0.1};
+  size_t n = 0;
+  for (int h = -12; h <= 12 && n + 14 <= cap; h++)
+    for (size_t j = 0; j < sizeof off / sizeof off[0]; j++) {
+      x[n++] = h / 4.0 + off[j];
+      x[n++] = h / 4.0 - off[j];
+    }
+  for (int e = -60; e <= 60 && n + 2 <= cap; e += 3) {
+    x[n++] = ldexp(1.0 + 0.37 * (e & 7), e) + 0.3;
+    x[n++] = -ldexp(1.0 + 0.61 * (e & 5), e) / 3.0;
+  }
+  return n;
+}
+
+static void sweep(int dbl, const struct sweep *s) {
+  enum { CAP = 512 };
+  static double x[CAP], y[CAP], out[CAP];
+  static float xf[CAP], yf[CAP], outf[CAP];
+  static int k[CAP], fn[CAP], iout[CAP];
+  size_t n = sweep_inputs(x, CAP);
+  int f = fn_index(s->fn);
+  for (size_t i = 0; i < n; i++) {
+    xf[i] = (float)x[i], yf[i] = 0, y[i] = 0, k[i] = 0, fn[i] = f;
+    if (!dbl) x[i] = xf[i];
+  }
+  run_sp(dbl, n, dbl ? (void *)x : (void *)xf, dbl ? (void *)y : (void *)yf, k, fn,
+         dbl ? (void *)out : (void *)outf, iout);
+  int bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    __float128 want = s->ref(x[i]);
+    double got = dbl ? out[i] : outf[i];
+    long double w = (long double)want;
+    double u = dbl ? ulps_d(got, w) : ulps_f((float)got, (double)want);
+    /* a result of the right sign below the smallest normal's ULP counts */
+    if (u > (dbl ? s->ulp_d : s->ulp_f)) {
+      if (bad++ < 8)
+        fprintf(stderr, "%s %s(%a): got %a want %La (%g ulp)\n", dbl ? "double" : "float", s->fn,
+                x[i], got, w, u);
+    }
+  }
+  ck_assert_msg(bad == 0, "%s %s: %d of %zu inputs beyond %g ulp", dbl ? "double" : "float", s->fn,
+                bad, n, dbl ? s->ulp_d : s->ulp_f);
+}
+
+static const struct sweep sweeps[] = {
+    {"sinpi", sinpi_q, 4, 4},
+    {"cospi", cospi_q, 4, 4},
+    {"tanpi", tanpi_q, 6, 6},
+    {"cbrt", cbrt_q, 2, 2},
+};
+enum { NSWEEP = sizeof sweeps / sizeof sweeps[0] };
+
+START_TEST(sweep_float) {
+  sweep(0, &sweeps[_i]);
+}
+END_TEST
+START_TEST(sweep_double) {
+  sweep(1, &sweeps[_i]);
+}
+END_TEST
+
+/* rootn and powr over ranges where 1/n or log(x) is inexact in double. */
+START_TEST(sweep_rootn_powr) {
+  enum { M = 240 };
+  static double x[M], y[M], out[M];
+  static int k[M], fn[M], iout[M];
+  int fr = fn_index("rootn"), fp = fn_index("powr");
+  for (int i = 0; i < M; i++) {
+    int e = (i * 37) % 2000 - 1000;
+    x[i] = ldexp(1.0 + (i % 13) / 13.0, e) * (i % 4 == 1 ? -1 : 1);
+    k[i] = (i % 9) - 4;
+    if (k[i] == 0 || (x[i] < 0 && k[i] % 2 == 0)) k[i] = 3;
+    y[i] = (i % 11 - 5) / 7.0;
+    fn[i] = i % 2 ? fr : fp;
+    if (fn[i] == fp) x[i] = fabs(x[i]);
+  }
+  run_sp(1, M, x, y, k, fn, out, iout);
+  int bad = 0;
+  for (int i = 0; i < M; i++) {
+    __float128 ax = fabsq(x[i]), want;
+    if (fn[i] == fr) {
+      want = powq(ax, 1 / (__float128)k[i]);
+      if (x[i] < 0) want = -want;
+    } else {
+      want = powq(ax, y[i]);
+    }
+    double u = ulps_d(out[i], (long double)want);
+    if (u > 16 && bad++ < 8)
+      fprintf(stderr, "%s(%a, %d / %a): got %a want %La (%g ulp)\n", fn[i] == fr ? "rootn" : "powr",
+              x[i], k[i], y[i], out[i], (long double)want, u);
+  }
+  ck_assert_msg(bad == 0, "%d rootn/powr results beyond 16 ulp", bad);
+}
+END_TEST
+
+static Suite *make(void) {
+  Suite *s = suite_create("device_builtins_math");
+  TCase *tc = tcase_create("math");
+  tcase_add_checked_fixture(tc, kh_setup, kh_teardown);
+  tcase_set_timeout(tc, 120);
+  KH_ADD(tc, special_float);
+  KH_ADD(tc, special_double);
+  tcase_add_loop_test(tc, sweep_float, 0, NSWEEP);
+  tcase_add_loop_test(tc, sweep_double, 0, NSWEEP);
+  KH_ADD(tc, sweep_rootn_powr);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  return kh_main(make);
+}
