@@ -716,37 +716,99 @@ START_TEST(sweep_double) {
 }
 END_TEST
 
-/* rootn and powr over ranges where 1/n or log(x) is inexact in double. */
-START_TEST(sweep_rootn_powr) {
-  enum { M = 240 };
+/* Two-argument functions (a, b or a, k), their quadruple-precision
+ * reference and ULP limits for float and double (fdim correctly rounded,
+ * fmod and remainder exact). */
+static __float128 pow_q(__float128 x, __float128 y, int k) {
+  return powq(x, y);
+}
+static __float128 pown_q(__float128 x, __float128 y, int k) {
+  return powq(x, k);
+}
+static __float128 rootn_q(__float128 x, __float128 y, int k) {
+  __float128 r = powq(fabsq(x), 1 / (__float128)k);
+  return x < 0 ? -r : r;
+}
+static __float128 atan2_q(__float128 x, __float128 y, int k) {
+  return atan2q(x, y);
+}
+static __float128 atan2pi_q(__float128 x, __float128 y, int k) {
+  return atan2q(x, y) / PIQ;
+}
+static __float128 hypot_q(__float128 x, __float128 y, int k) {
+  return hypotq(x, y);
+}
+static __float128 fmod_q(__float128 x, __float128 y, int k) {
+  return fmodq(x, y);
+}
+static __float128 remainder_q(__float128 x, __float128 y, int k) {
+  return remainderq(x, y);
+}
+static __float128 fdim_q(__float128 x, __float128 y, int k) {
+  return x > y ? x - y : 0;
+}
+enum { YPOW, YPOS, YANY, KINT }; /* what b or k is */
+static const struct sweep2 {
+  const char *fn;
+  __float128 (*ref)(__float128, __float128, int);
+  int second, abs_x;
+  double ulp_f, ulp_d;
+} sweeps2[] = {
+    {"pow", pow_q, YPOW, 0, 16, 16},           {"powr", pow_q, YPOW, 1, 16, 16},
+    {"pown", pown_q, KINT, 0, 16, 16},         {"rootn", rootn_q, KINT, 0, 16, 16},
+    {"atan2", atan2_q, YANY, 0, 6, 6},         {"atan2pi", atan2pi_q, YANY, 0, 6, 6},
+    {"hypot", hypot_q, YANY, 0, 4, 4},         {"fmod", fmod_q, YPOS, 0, 0, 0},
+    {"remainder", remainder_q, YANY, 0, 0, 0}, {"fdim", fdim_q, YANY, 0, 0.5, 0.5},
+};
+enum { NSWEEP2 = sizeof sweeps2 / sizeof sweeps2[0], PER2 = 240 };
+
+/* Inputs of sweeps2[s] number i: x over the whole exponent range of the
+ * type, b small (with integers) for the powers, else over the range too. */
+static void sweep2_input(int dbl, const struct sweep2 *s, int i, double *x, double *y, int *k) {
+  int span = dbl ? 2000 : 240;
+  *x = ldexp(1.0 + (i % 13) / 13.0, (i * 37) % span - span / 2) * (i % 4 == 1 ? -1 : 1);
+  if (s->abs_x) *x = fabs(*x);
+  *k = i % 9 - 4;
+  if (*k == 0 || (*x < 0 && *k % 2 == 0)) *k = 3;
+  if (s->second == YPOW)
+    *y = i % 3 ? (i % 11 - 5) / 7.0 : i % 7 - 3;
+  else
+    *y = ldexp(1.0 + (i % 7) / 7.0, (i * 53) % span - span / 2) * (i % 3 == 2 ? -1 : 1);
+  if (s->second == YPOS) *y = fabs(*y);
+}
+
+static void sweep2(int dbl) {
+  enum { M = NSWEEP2 * PER2 };
   static double x[M], y[M], out[M];
+  static float xf[M], yf[M], outf[M];
   static int k[M], fn[M], iout[M];
-  int fr = fn_index("rootn"), fp = fn_index("powr");
-  for (int i = 0; i < M; i++) {
-    int e = (i * 37) % 2000 - 1000;
-    x[i] = ldexp(1.0 + (i % 13) / 13.0, e) * (i % 4 == 1 ? -1 : 1);
-    k[i] = (i % 9) - 4;
-    if (k[i] == 0 || (x[i] < 0 && k[i] % 2 == 0)) k[i] = 3;
-    y[i] = (i % 11 - 5) / 7.0;
-    fn[i] = i % 2 ? fr : fp;
-    if (fn[i] == fp) x[i] = fabs(x[i]);
+  for (int j = 0; j < M; j++) {
+    const struct sweep2 *s = &sweeps2[j / PER2];
+    sweep2_input(dbl, s, j % PER2, &x[j], &y[j], &k[j]);
+    xf[j] = (float)x[j], yf[j] = (float)y[j], fn[j] = fn_index(s->fn);
+    if (!dbl) x[j] = xf[j], y[j] = yf[j];
   }
-  run_sp(1, M, x, y, k, fn, out, iout);
+  run_sp(dbl, M, dbl ? (void *)x : (void *)xf, dbl ? (void *)y : (void *)yf, k, fn,
+         dbl ? (void *)out : (void *)outf, iout);
   int bad = 0;
-  for (int i = 0; i < M; i++) {
-    __float128 ax = fabsq(x[i]), want;
-    if (fn[i] == fr) {
-      want = powq(ax, 1 / (__float128)k[i]);
-      if (x[i] < 0) want = -want;
-    } else {
-      want = powq(ax, y[i]);
-    }
-    double u = ulps_d(out[i], (long double)want);
-    if (u > 16 && bad++ < 8)
-      fprintf(stderr, "%s(%a, %d / %a): got %a want %La (%g ulp)\n", fn[i] == fr ? "rootn" : "powr",
-              x[i], k[i], y[i], out[i], (long double)want, u);
+  for (int j = 0; j < M; j++) {
+    const struct sweep2 *s = &sweeps2[j / PER2];
+    long double w = want_in(s->ref(x[j], y[j], k[j]), dbl);
+    double got = dbl ? out[j] : outf[j], lim = dbl ? s->ulp_d : s->ulp_f;
+    double u = dbl ? ulps_d(got, w) : ulps_f((float)got, (double)w);
+    if (u > lim && bad++ < 40)
+      fprintf(stderr, "%s %s(%a, %a, %d): got %a want %La (%g ulp > %g)\n",
+              dbl ? "double" : "float", s->fn, x[j], y[j], k[j], got, w, u, lim);
   }
-  ck_assert_msg(bad == 0, "%d rootn/powr results beyond 16 ulp", bad);
+  ck_assert_msg(bad == 0, "%d results beyond their ULP limit (listed above)", bad);
+}
+
+START_TEST(sweep2_float) {
+  sweep2(0);
+}
+END_TEST
+START_TEST(sweep2_double) {
+  sweep2(1);
 }
 END_TEST
 
@@ -759,7 +821,8 @@ static Suite *make(void) {
   KH_ADD(tc, special_double);
   KH_ADD(tc, sweep_float);
   KH_ADD(tc, sweep_double);
-  KH_ADD(tc, sweep_rootn_powr);
+  KH_ADD(tc, sweep2_float);
+  KH_ADD(tc, sweep2_double);
   suite_add_tcase(s, tc);
   return s;
 }
