@@ -1,7 +1,8 @@
 /*
  * builtins_math.c - math builtins that must not be left to the host's libm
  * of the same precision: the special cases of the OpenCL C specification
- * ("Edge Case Behavior": fmax/fmin/maxmag/minmag with a NaN, powr, rootn,
+ * ("Edge Case Behavior": fmax/fmin/maxmag/minmag with a NaN, pow/pown/hypot
+ * with a signalling NaN, powr, rootn,
  * ilogb's FP_ILOGBNAN, sinpi/cospi/tanpi at integers and half-integers,
  * normalize of infinite components) and the ULP limits that a double
  * computation of the same precision misses (fp64 sinpi/cospi/tanpi near
@@ -78,6 +79,19 @@ float bm_maxmag_f(float x, float y) {
 }
 float bm_minmag_f(float x, float y) {
   return (float)bm_minmag_d(x, y);
+}
+
+/* ---- pow, pown, hypot: C99's "even a NaN" cases hold for a signalling
+ * NaN too (libm's double forms return NaN for one) ---- */
+
+double bm_pow_d(double x, double y) {
+  return y == 0 || x == 1 ? 1.0 : pow(x, y);
+}
+double bm_pown_d(double x, int n) {
+  return n == 0 ? 1.0 : pow(x, (double)n);
+}
+double bm_hypot_d(double x, double y) {
+  return isinf(x) || isinf(y) ? INFINITY : hypot(x, y);
 }
 
 /* ---- powr, rootn, ilogb ---- */

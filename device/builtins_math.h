@@ -20,7 +20,13 @@ double bm_maxmag_d(double x, double y);
 float bm_minmag_f(float x, float y);
 double bm_minmag_d(double x, double y);
 
-/* powr (x^y for x >= 0 only), pown, rootn. */
+/* pow(x, +-0), pow(1, y), pown(x, 0) are 1 and hypot(+-inf, y) is +inf
+ * even for a signalling NaN. */
+double bm_pow_d(double x, double y);
+double bm_pown_d(double x, int n);
+double bm_hypot_d(double x, double y);
+
+/* powr (x^y for x >= 0 only), rootn. */
 float bm_powr_f(float x, float y);
 double bm_powr_d(double x, double y);
 float bm_rootn_f(float x, int n);

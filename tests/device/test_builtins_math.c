@@ -254,6 +254,12 @@ static const struct sc cases[] = {
     C("pow", -2, 0.5, 0, QN),
     C("pow", -INF, -3, 0, -0.0),
     C("pow", -INF, 3, 0, -INF),
+    /* "even a NaN": a signalling one too */
+    CS("pow", 0, 0.0, 1, SNX),
+    CS("pow", 1, 0, 1, SNY),
+    CS("pown", 0, 0, 1, SNX),
+    CS("hypot", INF, 0, INF, SNY),
+    CS("hypot", 0, -INF, INF, SNX),
     /* pown */
     C("pown", QN, 0, 0, 1),
     C("pown", INF, 0, 0, 1),
