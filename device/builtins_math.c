@@ -188,6 +188,15 @@ double bm_cbrt_d(double x) {
   return (double)cbrtl(x);
 }
 
+/* lgamma without libm's signgam: lanes run on several host threads. */
+double bm_lgamma_d(double x) {
+  int sign;
+  return lgamma_r(x, &sign);
+}
+float bm_lgamma_f(float x) {
+  return (float)bm_lgamma_d(x);
+}
+
 /* ---- length and normalize ---- */
 
 /* The components of v (float bits when !dbl) in long double; returns 1 if

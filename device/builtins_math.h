@@ -45,6 +45,10 @@ float bm_tanpi_f(float x);
 double bm_tanpi_d(double x);
 double bm_cbrt_d(double x);
 
+/* lgamma, without writing libm's global signgam. */
+float bm_lgamma_f(float x);
+double bm_lgamma_d(double x);
+
 /* length and normalize of n components (each as the bits of a float or a
  * double, as the builtins receive them): no overflow or underflow in the
  * middle, a NaN component gives NaN, infinite components as the

@@ -925,6 +925,20 @@ START_TEST(sweep2_double) {
 }
 END_TEST
 
+/* lgamma runs on the host threads that execute lanes: it must not write
+ * libm's global signgam (lgamma(-0.5) would set it to -1). */
+START_TEST(lgamma_keeps_signgam) {
+  double x[2] = {-0.5, -2.5}, y[2] = {0, 0}, out[2];
+  int k[2] = {0, 0}, fn[2], iout[2];
+  fn[0] = fn[1] = fn_index("lgamma");
+  signgam = 7;
+  run_sp(1, 2, x, y, k, fn, out, iout);
+  ck_assert_int_eq(signgam, 7);
+  ck_assert_msg(ulps_d(out[0], logl(2 * sqrtl(3.14159265358979323846264338327950288L))) <= 16,
+                "lgamma(-0.5) = %a", out[0]);
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_builtins_math");
   TCase *tc = tcase_create("math");
@@ -936,6 +950,7 @@ static Suite *make(void) {
   KH_ADD(tc, sweep_double);
   KH_ADD(tc, sweep2_float);
   KH_ADD(tc, sweep2_double);
+  KH_ADD(tc, lgamma_keeps_signgam);
   suite_add_tcase(s, tc);
   return s;
 }
