@@ -1,14 +1,15 @@
 /*
  * builtins_math.c - math builtins that must not be left to the host's libm
  * of the same precision: the special cases of the OpenCL C specification
- * ("Edge Case Behavior": fmax/fmin/maxmag/minmag with a NaN, pow/pown/hypot
- * with a signalling NaN, powr, rootn,
- * ilogb's FP_ILOGBNAN, sinpi/cospi/tanpi at integers and half-integers,
- * normalize of infinite components) and the ULP limits that a double
- * computation of the same precision misses (fp64 sinpi/cospi/tanpi near
- * their zeros, cbrt, rootn, length and normalize of large or tiny
- * components). Double forms evaluate in long double and round once; float
- * forms use the double ones. Pure functions: no lane state, no memory.
+ * ("Edge Case Behavior" and C99 annex F: fmax/fmin/maxmag/minmag with a
+ * NaN, pow/pown/hypot with a signalling NaN, powr, rootn, ilogb's
+ * FP_ILOGBNAN, sinpi/cospi/tanpi at integers and half-integers, normalize of
+ * infinite components) and the ULP limits that a double computation of the
+ * same precision misses (fp64 sinpi/cospi/tanpi near their zeros, cbrt,
+ * rootn, length and normalize of large or tiny components). Double forms
+ * evaluate in long double where libm's double falls short and round once;
+ * float forms use the double ones. Pure functions: no lane state, no
+ * memory, no global libm state (lgamma's signgam).
  */
 #include "device/builtins_math.h"
 
