@@ -21,13 +21,19 @@ const char *lsh_prog = "faults_report";
 
 #define N 256
 
-static const char *src =
+static const char *kernel_src =
     "__kernel void oob(__global int *out, __global int *in, int n) {\n" /* 1 */
     "  int i = get_global_id(0);\n"                                     /* 2 */
     "  out[n + i] = -1;\n"                                              /* 3: store */
     "  int v = in[n + i] + atomic_add(&out[n + 2 * i], 5);\n"           /* 4: load, atomic */
     "  int4 w = vload4(0, in + n + 4 * i);\n"                           /* 5: vload */
     "  out[i] = v + w.x + w.y + w.z + w.w + 1000 + i;\n"                /* 6: valid */
+    "}\n"
+    "typedef struct { int a[24]; } S;\n"                              /* 8 */
+    "__kernel void copy(__global S *dst, __global S *src, int n) {\n" /* 9 */
+    "  int i = get_global_id(0);\n"                                   /* 10 */
+    "  dst[i] = src[n + i];\n" /* 11: copy from past the end */
+    "  dst[n + i] = src[i];\n" /* 12: copy to past the end */
     "}\n";
 
 static int notified;
@@ -75,6 +81,49 @@ static int count_reports(const char *report, const char *line, int *has_line) {
   return n;
 }
 
+/* report: a struct copy (one memcpy) from past the end of its buffer gives
+ * zeros, one to past the end is dropped; one report per line. */
+static int struct_copies(cl_context ctx, cl_command_queue q, cl_program prog) {
+  enum { M = 64, W = 24 }; /* M structs of W ints */
+  static int dst_init[M * W], src_init[M * W];
+  for (int i = 0; i < M * W; i++)
+    dst_init[i] = 7, src_init[i] = i;
+  cl_mem dst = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof dst_init, dst_init);
+  cl_mem src = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof src_init, src_init);
+  cl_kernel k = lsh_kernel(prog, "copy");
+  int n = M;
+  LSH_CHECK(clSetKernelArg(k, 0, sizeof dst, &dst));
+  LSH_CHECK(clSetKernelArg(k, 1, sizeof src, &src));
+  LSH_CHECK(clSetKernelArg(k, 2, sizeof n, &n));
+  int before = notified;
+  size_t g = M;
+  cl_event ev;
+  LSH_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, &ev));
+  LSH_CHECK(clWaitForEvents(1, &ev));
+  cl_int status = -1;
+  LSH_CHECK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+  static int got[M * W], src_now[M * W];
+  LSH_CHECK(clEnqueueReadBuffer(q, dst, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+  LSH_CHECK(clEnqueueReadBuffer(q, src, CL_TRUE, 0, sizeof src_now, src_now, 0, NULL, NULL));
+  int nonzero = 0;
+  for (int i = 0; i < M * W; i++)
+    nonzero += got[i] != 0;
+  int failed = 0;
+  if (status != CL_COMPLETE || nonzero || notified - before != 2 ||
+      memcmp(src_now, src_init, sizeof src_now)) {
+    fprintf(stderr,
+            "faults_report report: struct copies: status %d, %d nonzero ints, %d reports "
+            "(expected CL_COMPLETE, 0, 2 and src intact)\n",
+            status, nonzero, notified - before);
+    failed = 1;
+  }
+  clReleaseEvent(ev);
+  clReleaseKernel(k);
+  clReleaseMemObject(dst);
+  clReleaseMemObject(src);
+  return failed;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return run_all(argv[0]);
   int report = !strcmp(argv[1], "report");
@@ -103,7 +152,7 @@ int main(int argc, char **argv) {
   cl_mem keep =
       lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof keep_init, keep_init);
   cl_mem in = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof in_init, in_init);
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &kernel_src, NULL, &err);
   CHECK(err);
   CHECK(clBuildProgram(prog, 1, &d, "", NULL, NULL));
   cl_kernel k = lsh_kernel(prog, "oob");
@@ -163,6 +212,8 @@ int main(int argc, char **argv) {
     EXPECT(untouched > 0);
   }
   fprintf(stderr, "faults_report %s: stderr said:\n%s", argv[1], text);
+
+  if (report) failed |= struct_copies(ctx, q, prog);
 
   /* the next launch on the same queue runs normally */
   n = 0;
