@@ -82,6 +82,17 @@ static void env_size(const char *name, uint64_t *field, uint64_t lo, uint64_t hi
   *field = v;
 }
 
+/* LOCKSTEP_FAULTS: what an invalid memory access does (README, Device
+ * exceptions). */
+static void env_faults(struct dev_config *cfg) {
+  const char *s = getenv("LOCKSTEP_FAULTS");
+  if (!s || !*s) return;
+  if (strcmp(s, "stop") == 0 || strcmp(s, "report") == 0)
+    cfg->faults_report = strcmp(s, "report") == 0;
+  else
+    bad("LOCKSTEP_FAULTS", s, "expected stop or report");
+}
+
 void dev_config_load(struct dev_config *cfg) {
   dev_config_defaults(cfg);
   env_uint("LOCKSTEP_COMPUTE_UNITS", &cfg->compute_units, 1, 1024, false);
@@ -96,6 +107,7 @@ void dev_config_load(struct dev_config *cfg) {
   env_size("LOCKSTEP_LOCAL_MEM_SIZE", &cfg->local_mem_size, UINT64_C(16) << 10, UINT64_C(1) << 30);
   env_uint("LOCKSTEP_MAX_WORK_GROUP_SIZE", &cfg->max_wg_size, 64, 4096, true);
   env_uint("LOCKSTEP_WATCHDOG_MS", &cfg->watchdog_ms, 10, 86400000, false);
+  env_faults(cfg);
   /* Keep the limits consistent with each other. */
   if (cfg->max_alloc_size > cfg->global_mem_size) {
     fprintf(stderr, "lockstep: LOCKSTEP_MAX_ALLOC_SIZE exceeds the global memory size; "

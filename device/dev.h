@@ -26,6 +26,7 @@ struct dev_config {
   unsigned max_wg_size;       /* LOCKSTEP_MAX_WORK_GROUP_SIZE */
   unsigned clock_mhz;         /* reported clock */
   unsigned watchdog_ms;       /* LOCKSTEP_WATCHDOG_MS: a launch running longer faults */
+  bool faults_report;         /* LOCKSTEP_FAULTS=report: report invalid accesses, go on */
 };
 
 /* Fills cfg with the defaults, then applies the LOCKSTEP_* environment
@@ -69,6 +70,11 @@ struct dev_launch {
   uint64_t local[3];      /* never 0: the runtime picks a size when the user passed NULL */
   const uint8_t *argbuf;  /* kernel->argbuf_size bytes, args at lsi_arg.buf_offset */
   uint64_t default_queue; /* get_default_queue(): an on-device queue handle, or 0 */
+  /* LOCKSTEP_FAULTS=report: called on a worker thread, once per source line,
+   * with an invalid access the kernel went on past (NULL: the device prints
+   * the report on stderr itself). */
+  void (*report)(void *arg, const struct dev_exception *e);
+  void *report_arg;
 };
 
 enum dev_cmd_kind {

@@ -283,6 +283,7 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
   if ((ad >> LSI_ADDR_ID_SHIFT) == mc->key && off + n <= mc->size && !(off & (n - 1)))
     return mc->host + off;
   void *p = simt_mem(cu, w, lane, pc, ad, n, kind);
+  if (p == cu->sink) return p; /* a dropped access (LOCKSTEP_FAULTS=report) */
   unsigned sp = LSI_ADDR_SPACE(ad);
   if (p && (sp == LSI_SPACE_GLOBAL || sp == LSI_SPACE_CONSTANT)) {
     struct dev_mem_entry *e = dev_mem_entry(cu->run->mem, ad);

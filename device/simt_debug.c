@@ -89,8 +89,11 @@ void simt_dbg_group_free(struct simt_cu *cu) {
   }
   free(cu->warps);
   free(cu->local);
+  free(cu->sink);
   cu->warps = NULL;
   cu->local = NULL;
+  cu->sink = NULL;
+  cu->sink_cap = 0;
   cu->cap_warps = cu->nwarps = 0;
 }
 

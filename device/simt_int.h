@@ -165,6 +165,17 @@ struct simt_run {
   struct simt_stats stats;
   char *out; /* printf output, flushed when the launch completes */
   size_t out_len, out_cap;
+  /* LOCKSTEP_FAULTS=report: invalid accesses are reported once per source
+   * line (the lines so far, under mu) and the kernel goes on */
+  bool report_faults;
+  struct simt_reported *reported;
+  unsigned nreported, cap_reported;
+};
+
+/* A source line (or, without line information, an instruction) whose
+ * invalid access was reported. */
+struct simt_reported {
+  uint32_t file, line;
 };
 
 /* One worker thread's compute unit: the resident work-group and its warps. */
@@ -179,6 +190,8 @@ struct simt_cu {
   uint64_t epoch; /* bumped by stores, exits and barriers (progress) */
   bool faulted;
   struct dev_exception exc; /* its first fault (the launch keeps the first of all) */
+  uint8_t *sink; /* LOCKSTEP_FAULTS=report: where a dropped access goes (zeroed for loads) */
+  uint64_t sink_cap;
   struct simt_stats st;
 };
 
@@ -196,12 +209,15 @@ void simt_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t
                 uint64_t addr, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 /* Slow path of an access check: reports the fault and returns NULL. kind is
- * 0 load, 1 store, 2 atomic. */
+ * 0 load, 1 store, 2 atomic. With LOCKSTEP_FAULTS=report it reports the
+ * access once per source line instead and returns cu->sink: size bytes that
+ * read as 0 and swallow stores (NULL, after a fault, only when that much
+ * host memory is not to be had). */
 void *simt_mem_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                      uint64_t addr, uint64_t size, int kind);
 
 /* Host pointer for an access of size bytes at addr by that lane, or NULL
- * after reporting a device exception. */
+ * after reporting a device exception (or cu->sink, see simt_mem_fault). */
 static inline __attribute__((always_inline)) void *simt_mem(struct simt_cu *cu, struct simt_warp *w,
                                                             unsigned lane, uint32_t pc,
                                                             uint64_t addr, uint64_t size,

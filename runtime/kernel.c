@@ -450,6 +450,16 @@ struct launch_ref {
   cl_mem mems[];
 };
 
+/* LOCKSTEP_FAULTS=report: an invalid access the kernel went on past gets the
+ * report a device exception gets, on stderr and to pfn_notify (a device
+ * worker thread calls this; the launch's event keeps the context alive). */
+static void launch_report(void *arg, const struct dev_exception *e) {
+  char msg[1400];
+  dev_exception_format(e, msg, sizeof msg);
+  fprintf(stderr, "lockstep: %s\n", msg);
+  rt_context_notify(arg, msg);
+}
+
 static void CL_CALLBACK launch_done(cl_event ev, cl_int status, void *user) {
   (void)ev;
   (void)status;
@@ -569,6 +579,8 @@ static cl_int ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim, co
     L.data_base = rt_program_data(p);
     L.work_dim = work_dim;
     L.argbuf = argbuf;
+    L.report = launch_report;
+    L.report_arg = q->context;
     pthread_mutex_lock(&q->context->lock);
     if ((ref->dq = q->context->default_dq)) {
       rt_retain(&ref->dq->obj);

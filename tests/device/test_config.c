@@ -83,10 +83,32 @@ START_TEST(bad_values_keep_defaults) {
 }
 END_TEST
 
+/* LOCKSTEP_FAULTS: stop by default, report when asked, a bad value keeps
+ * the default. */
+START_TEST(faults_setting) {
+  clear_env();
+  struct dev_config c;
+  unsetenv("LOCKSTEP_FAULTS");
+  dev_config_load(&c);
+  ck_assert(!c.faults_report);
+  setenv("LOCKSTEP_FAULTS", "report", 1);
+  dev_config_load(&c);
+  ck_assert(c.faults_report);
+  setenv("LOCKSTEP_FAULTS", "stop", 1);
+  dev_config_load(&c);
+  ck_assert(!c.faults_report);
+  setenv("LOCKSTEP_FAULTS", "continue", 1);
+  dev_config_load(&c);
+  ck_assert(!c.faults_report);
+  unsetenv("LOCKSTEP_FAULTS");
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("config");
   CU_ADD(s, defaults_are_a_small_gpu);
   CU_ADD(s, overrides);
   CU_ADD(s, bad_values_keep_defaults);
+  CU_ADD(s, faults_setting);
   return cu_run(s);
 }
