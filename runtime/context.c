@@ -141,7 +141,7 @@ void rt_context_destroy(cl_context ctx) {
   rt_object_kill(&ctx->obj);
   pthread_cond_destroy(&ctx->cond);
   pthread_mutex_destroy(&ctx->lock);
-  free(ctx);
+  rt_object_free(&ctx->obj, sizeof *ctx);
 }
 
 void rt_context_unref(cl_context ctx) {

@@ -294,23 +294,32 @@ void rt_event_destroy(cl_event ev) {
   free(ev->mems);
   if (ev->queue) rt_queue_unref(ev->queue);
   rt_context_unref(ev->context);
-  free(ev);
+  rt_object_free(&ev->obj, sizeof *ev);
 }
 
 void rt_event_unref(cl_event ev) {
   if (rt_release(&ev->obj) == 0) rt_event_destroy(ev);
 }
 
-cl_int rt_check_wait_list(cl_context ctx, cl_uint n, const cl_event *list) {
+cl_int rt_check_wait_list_in(const char *call, cl_context ctx, cl_uint n, const cl_event *list) {
   if ((n == 0) != (list == NULL)) return CL_INVALID_EVENT_WAIT_LIST;
   for (cl_uint i = 0; i < n; i++)
-    if (!rt_valid(list[i], RT_TAG_EVENT)) return CL_INVALID_EVENT_WAIT_LIST;
+    if (!rt_valid_in(call, list[i], RT_TAG_EVENT)) return CL_INVALID_EVENT_WAIT_LIST;
   for (cl_uint i = 0; i < n; i++)
     if (list[i]->context != ctx) return CL_INVALID_CONTEXT;
   return CL_SUCCESS;
 }
 
 /* ---- entry points ---- */
+
+/* The application's references to ev: the runtime's own (until completion,
+ * and one per pending dependency link) are not counted. */
+static cl_uint app_refs(cl_event ev) {
+  pthread_mutex_lock(&ev->context->lock);
+  cl_uint n = atomic_load(&ev->obj.refcount) - (ev->internal_ref ? 1 : 0) - ev->deps;
+  pthread_mutex_unlock(&ev->context->lock);
+  return n;
+}
 
 CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   cl_int err = CL_SUCCESS;
@@ -354,11 +363,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info par
     return rt_info(sz, pv, ret, &st, sizeof st);
   }
   case CL_EVENT_REFERENCE_COUNT: {
-    pthread_mutex_lock(&event->context->lock);
-    /* The runtime's own references (until completion, and one per pending
-     * dependency link) are not the application's. */
-    cl_uint n = atomic_load(&event->obj.refcount) - (event->internal_ref ? 1 : 0) - event->deps;
-    pthread_mutex_unlock(&event->context->lock);
+    cl_uint n = app_refs(event);
     return rt_info(sz, pv, ret, &n, sizeof n);
   }
   default: return CL_INVALID_VALUE;
@@ -367,12 +372,22 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info par
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {
   if (!rt_valid(event, RT_TAG_EVENT)) return CL_INVALID_EVENT;
+  if (app_refs(event) == 0) {
+    rt_report_dead(__func__, event);
+    return CL_INVALID_EVENT;
+  }
   rt_retain(&event->obj);
   return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
   if (!rt_valid(event, RT_TAG_EVENT)) return CL_INVALID_EVENT;
+  /* A pending command's event lives on for the runtime: releasing it once
+   * more than retained would take the runtime's reference. */
+  if (app_refs(event) == 0) {
+    rt_report_dead(__func__, event);
+    return CL_INVALID_EVENT;
+  }
   rt_event_unref(event);
   return CL_SUCCESS;
 }
