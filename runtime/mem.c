@@ -521,11 +521,12 @@ static void fill_rect(struct dev_rect *r, const size_t *src_origin, const size_t
 }
 
 /* Shared by the read and write rect forms: buffer side and host side. */
-static cl_int host_rect(cl_command_queue q, cl_mem buffer, bool read, const size_t *buffer_origin,
-                        const size_t *host_origin, const size_t *region, size_t buffer_row,
-                        size_t buffer_slice, size_t host_row, size_t host_slice, void *ptr,
-                        cl_uint n, const cl_event *wl, cl_event *event, cl_bool blocking) {
-  cl_int err = check_qm(q, buffer);
+static cl_int host_rect_in(const char *call, cl_command_queue q, cl_mem buffer, bool read,
+                           const size_t *buffer_origin, const size_t *host_origin,
+                           const size_t *region, size_t buffer_row, size_t buffer_slice,
+                           size_t host_row, size_t host_slice, void *ptr, cl_uint n,
+                           const cl_event *wl, cl_event *event, cl_bool blocking) {
+  cl_int err = check_qm_in(call, q, buffer);
   if (err != CL_SUCCESS) return err;
   if (!ptr || !buffer_origin || !host_origin || !region_ok(region)) return CL_INVALID_VALUE;
   if (rect_pitches(region, &buffer_row, &buffer_slice) != CL_SUCCESS ||
@@ -552,9 +553,10 @@ static cl_int host_rect(cl_command_queue q, cl_mem buffer, bool read, const size
                 buffer_slice);
     }
   }
-  return enqueue(q, read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, c, buffer,
-                 NULL, n, wl, event, blocking);
+  return enqueue_in(call, q, read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, c,
+                    buffer, NULL, n, wl, event, blocking);
 }
+#define host_rect(...) host_rect_in(__func__, __VA_ARGS__)
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
     cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
@@ -637,10 +639,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
 
 /* ---- map, unmap, migrate ---- */
 
-static cl_int map_buffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags flags,
-                         size_t offset, size_t size, cl_uint n, const cl_event *wl, cl_event *event,
-                         void **out) {
-  cl_int err = check_qm(q, m);
+static cl_int map_buffer_in(const char *call, cl_command_queue q, cl_mem m, cl_bool blocking,
+                            cl_map_flags flags, size_t offset, size_t size, cl_uint n,
+                            const cl_event *wl, cl_event *event, void **out) {
+  cl_int err = check_qm_in(call, q, m);
   struct rt_map *mp = NULL;
   if (err != CL_SUCCESS) goto out;
   const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
@@ -674,7 +676,8 @@ static cl_int map_buffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_
   void *ptr = mp->ptr;
   /* The storage is what the device uses, so the map itself moves no data:
    * it completes in queue order. */
-  err = enqueue(q, CL_COMMAND_MAP_BUFFER, new_cmd(DEV_CMD_NOP), m, NULL, n, wl, event, blocking);
+  err = enqueue_in(call, q, CL_COMMAND_MAP_BUFFER, new_cmd(DEV_CMD_NOP), m, NULL, n, wl, event,
+                   blocking);
   if (err != CL_SUCCESS) {
     pthread_mutex_lock(&m->lock);
     for (struct rt_map **pp = &m->maps; *pp; pp = &(*pp)->next) {
@@ -693,6 +696,7 @@ out:
   free(mp);
   return err;
 }
+#define map_buffer(...) map_buffer_in(__func__, __VA_ARGS__)
 
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer,
                                                   cl_bool blocking_map, cl_map_flags map_flags,
