@@ -264,9 +264,12 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
                                                     size_t param_value_size,
                                                     const void *param_value) {
   if (!rt_valid(kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
+  /* Both names are about SVM, which no device of the context supports
+   * (CL_DEVICE_SVM_CAPABILITIES is 0): that comes before any check of the
+   * value, so a NULL list of SVM pointers is CL_INVALID_OPERATION too. */
+  if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS) return CL_INVALID_OPERATION;
   if (!param_value) return CL_INVALID_VALUE;
   switch (param_name) {
-  case CL_KERNEL_EXEC_INFO_SVM_PTRS: return CL_INVALID_OPERATION;
   case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
     if (param_value_size != sizeof(cl_bool)) return CL_INVALID_VALUE;
     return *(const cl_bool *)param_value ? CL_INVALID_OPERATION : CL_SUCCESS;
