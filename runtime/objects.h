@@ -148,6 +148,11 @@ cl_int rt_event_wait(cl_event ev);
 void rt_event_destroy(cl_event ev);
 /* event.c: validates a wait list against ctx (CL_INVALID_EVENT_WAIT_LIST /
  * CL_INVALID_CONTEXT). */
+/* event.c: true when ev is an event the application still holds: live, and
+ * not only kept alive by the runtime's own references (a released handle is
+ * reported as used after its last release by `call`). */
+bool rt_event_valid_in(const char *call, cl_event ev);
+#define rt_event_valid(ev) rt_event_valid_in(__func__, (ev))
 cl_int rt_check_wait_list_in(const char *call, cl_context ctx, cl_uint n, const cl_event *list);
 #define rt_check_wait_list(...) rt_check_wait_list_in(__func__, __VA_ARGS__)
 

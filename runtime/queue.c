@@ -451,7 +451,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_
   if (!rt_valid(command_queue, RT_TAG_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
   if (num_events == 0 || !event_list) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < num_events; i++)
-    if (!rt_valid(event_list[i], RT_TAG_EVENT)) return CL_INVALID_EVENT;
+    if (!rt_event_valid(event_list[i])) return CL_INVALID_EVENT;
   for (cl_uint i = 0; i < num_events; i++)
     if (event_list[i]->context != command_queue->context) return CL_INVALID_CONTEXT;
   /* Later commands must wait for the listed events: a barrier on them. */
