@@ -34,6 +34,10 @@ struct dev_config {
  * default. */
 void dev_config_load(struct dev_config *cfg);
 void dev_config_defaults(struct dev_config *cfg);
+/* The default global memory for a host with `physical` bytes of memory
+ * (0: unknown), and the default largest allocation for a global size. */
+uint64_t dev_default_global_mem(uint64_t physical);
+uint64_t dev_default_max_alloc(uint64_t global);
 
 struct dev_device;
 struct lsi_program;
