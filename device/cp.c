@@ -115,6 +115,7 @@ struct cp_chan {
   uint32_t nrecs, cap_recs;
   uint64_t rng;
   uint32_t fresh;      /* steps since the stream was resumed */
+  uint64_t slice_end;  /* when its time slice, begun when a thread took it, ends */
   _Atomic int preempt; /* stop handing out work-groups: someone waits */
 };
 
@@ -669,13 +670,17 @@ static int top_priority(struct cp *cp, uint64_t now) {
   return top;
 }
 
-/* Under cp->lock: whether another stream waits that ch should give way to
- * (a higher priority, or an equal one after a slice). */
+/* Under cp->lock: whether another stream waits that ch should give way to:
+ * a higher priority at once, an equal one only once ch has used its slice
+ * and made progress in it. Replay is not progress: a stream that gave way
+ * right after replaying would be taken, replay and give way again, and with
+ * more streams than processor threads none would ever run a work-group. */
 static bool should_yield(struct cp *cp, struct cp_chan *ch) {
   uint64_t now = cp_now(cp);
+  bool slice_used = ch->fresh > 0 && now >= ch->slice_end;
   for (struct cp_chan *c = cp->chans; c; c = c->next)
     if (c != ch && has_work(c) && c->retry_at <= now &&
-        (c->prio > ch->prio || (c->prio == ch->prio && !c->owned)))
+        (c->prio > ch->prio || (c->prio == ch->prio && !c->owned && slice_used)))
       return true;
   return false;
 }
@@ -815,6 +820,8 @@ static void *cp_thread(void *arg) {
     ch->owned = true;
     ch->retry_at = 0;
     ch->last_run = ++cp->tick;
+    ch->fresh = 0;
+    ch->slice_end = cp_now(cp) + cp->slice_ns;
     atomic_store(&ch->preempt, 0);
     pthread_mutex_unlock(&cp->lock);
     run_chan(cp, ch);

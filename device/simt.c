@@ -578,12 +578,15 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
   }
 }
 
-/* Whether the pass asks for no more work-groups to be handed out. */
+/* Whether the pass asks for no more work-groups to be handed out. A pass
+ * whose deadline passed before it handed out any group still runs one, so
+ * that every pass not stopped by its caller makes progress. */
 static bool pass_stopped(struct simt_run *run) {
   const struct simt_pass *p = run->pass;
   if (!p) return false;
   if (p->stop && atomic_load_explicit(p->stop, memory_order_acquire)) return true;
-  return p->deadline_ns && dev_device_now_ns(run->dev) >= p->deadline_ns;
+  return p->deadline_ns && atomic_load(&run->next_group) > p->first &&
+         dev_device_now_ns(run->dev) >= p->deadline_ns;
 }
 
 static void worker(void *arg, unsigned k) {
