@@ -316,6 +316,44 @@ START_TEST(queue_released_while_busy) {
 }
 END_TEST
 
+START_TEST(four_device_queues) {
+  /* A launch gating four rings needs 4 + 3 * 4 operations. */
+  cl_command_queue o[3] = {make_dq(0, CL_FALSE), make_dq(0, CL_FALSE), make_dq(0, CL_FALSE)};
+  cl_kernel k = k20("fourq");
+  cl_mem out = zeros(sizeof(int) * 36);
+  ARGS(k, KA(o[0]), KA(o[1]), KA(o[2]), KA(out));
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  int v[36];
+  rd(out, v, sizeof v);
+  for (int i = 0; i < 4; i++) {
+    ck_assert_msg(v[i] == 0, "enqueue on queue %d: %d", i, v[i]);
+    for (int j = 0; j < 8; j++)
+      ck_assert_msg(v[4 + i * 8 + j] == 100 * i + j, "queue %d child %d: %d", i, j,
+                    v[4 + i * 8 + j]);
+  }
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  for (int i = 0; i < 3; i++)
+    clReleaseCommandQueue(o[i]);
+}
+END_TEST
+
+START_TEST(more_queue_args_than_queues) {
+  cl_command_queue other = make_dq(0, CL_FALSE);
+  cl_kernel k = k20("fiveq");
+  cl_mem out = zeros(sizeof(int) * 2);
+  ARGS(k, KA(dq), KA(dq), KA(dq), KA(dq), KA(other), KA(out));
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  int v[2];
+  rd(out, v, sizeof v);
+  ck_assert_int_eq(v[0], 0);
+  ck_assert_msg(v[1] == 77, "the child on the last queue argument had not run: %d", v[1]);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  clReleaseCommandQueue(other);
+}
+END_TEST
+
 START_TEST(claimed_for_opencl_c_3_0) {
   cl_name_version f[64];
   size_t size = 0;
@@ -355,6 +393,8 @@ static Suite *make(void) {
   KH_ADD(tc, queue_api);
   KH_ADD(tc, queue_released_while_busy);
   KH_ADD(tc, claimed_for_opencl_c_3_0);
+  KH_ADD(tc, four_device_queues);
+  KH_ADD(tc, more_queue_args_than_queues);
   suite_add_tcase(s, tc);
   return s;
 }

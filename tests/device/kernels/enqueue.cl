@@ -122,3 +122,18 @@ kernel void onqueue(queue_t q, global int *out) {
   out[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(16),
                           ^{ out[1 + get_global_id(0)] = get_global_id(0) * 7; });
 }
+
+/* Children on four device queues at once: the default one and three
+ * arguments; each child writes its own slot. */
+kernel void fourq(queue_t a, queue_t b, queue_t c, global int *out) {
+  queue_t qs[4] = {get_default_queue(), a, b, c};
+  for (int i = 0; i < 4; i++)
+    out[i] = enqueue_kernel(qs[i], CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(8),
+                            ^{ out[4 + i * 8 + get_global_id(0)] = 100 * i + get_global_id(0); });
+}
+
+/* More queue_t arguments than device queues: the one queue named only by
+ * the last argument runs its child before the parent completes. */
+kernel void fiveq(queue_t a, queue_t b, queue_t c, queue_t d, queue_t e, global int *out) {
+  out[0] = enqueue_kernel(e, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ out[1] = 77; });
+}
