@@ -579,6 +579,13 @@ static void ring_signal(void *ctx, unsigned stream, unsigned id) {
     __atomic_store_n(&e[DQ_EV_DONE], 1, __ATOMIC_RELEASE);
     dq_ev_unref(e);
   }
+  /* The command has passed its waits: the events it held may go. */
+  uint64_t nw = rec[DQ_R_NWAIT] < DQ_MAX_WAIT ? rec[DQ_R_NWAIT] : DQ_MAX_WAIT;
+  for (uint64_t i = 0; i < nw; i++) {
+    uint64_t *w = dev_mem_host(dev_device_mem(ch->cp->d), rec[DQ_R_WAIT + i], DQ_EV_WORDS * 8);
+    if (w) dq_ev_unref(w);
+  }
+  rec[DQ_R_NWAIT] = 0;
   memset(dr, 0, sizeof *dr);
   __atomic_store_n(&rec[DQ_R_BUSY], 0, __ATOMIC_RELEASE);
 }

@@ -18,7 +18,10 @@
  * changes nothing. The command block it writes is
  *   [acquire done >= 1 of each waited event ..., LAUNCH record, SIGNAL record]
  * (LAUNCH left out for a marker); the processor's SIGNAL completes the
- * record's event and frees the record.
+ * record's event and frees the record. Each waited event gains a reference
+ * when the block is written and loses it at that SIGNAL, so an event the
+ * kernel releases while a command still waits for it keeps its slot: a
+ * freed slot taken by a new event would make the waiter wait for that one.
  *
  * A device event (clk_event_t) is the byte address of its slot: a
  * reference count (0 = free slot), done (1 once complete), the status, and
@@ -55,7 +58,7 @@
 #define DQ_EV_TAG    0x4c534556454e5400ull
 
 /* Launch record words. */
-#define DQ_REC_WORDS 128
+#define DQ_REC_WORDS 160
 #define DQ_R_BUSY    0
 #define DQ_R_PROG    1 /* the program, as the processor registered it */
 #define DQ_R_KERNEL  2 /* kernel index in it; ~0 for a marker */
@@ -69,7 +72,10 @@
 #define DQ_R_ARGS    16 /* argument buffer, DQ_ARG_WORDS words */
 #define DQ_ARG_WORDS 16
 #define DQ_R_BLOCK   32 /* the block literal's copy */
-#define DQ_BLOCK_MAX ((DQ_REC_WORDS - DQ_R_BLOCK) * 8)
+#define DQ_BLOCK_MAX ((DQ_R_NWAIT - DQ_R_BLOCK) * 8)
+#define DQ_R_NWAIT   128 /* events the command waits for, each holding a reference */
+#define DQ_R_WAIT    129 /* their byte addresses, DQ_MAX_WAIT words */
+#define DQ_MAX_WAIT  (DQ_REC_WORDS - DQ_R_WAIT)
 #define DQ_NO_KERNEL (~0ull)
 
 /* CLK_* results of enqueue_kernel and enqueue_marker (OpenCL C 2.0). */
