@@ -63,6 +63,7 @@ static uint64_t event_new(struct dq_view *q, uint64_t refs) {
       st(&e[DQ_EV_STATUS], 2); /* CL_SUBMITTED */
       st(&e[DQ_EV_START], 0);
       st(&e[DQ_EV_END], 0);
+      st(&e[DQ_EV_CAPT], 0);
       st(&e[DQ_EV_MAGIC], DQ_EV_TAG);
       return q->handle + dq_ev_off(q->n, i) * 8;
     }
@@ -334,6 +335,12 @@ void bq_set_user_event_status(BX_ARGS) {
   st(&e[DQ_EV_START], now);
   st(&e[DQ_EV_END], now);
   st(&e[DQ_EV_STATUS], (uint64_t)(int64_t)status);
+  uint64_t dst = dq_ev_close(e), v[2];
+  uint64_t *p = dst ? dev_mem_host(ln->cu->run->mem, dst, sizeof v) : NULL;
+  if (p) { /* a capture parked before the event completed */
+    dq_ev_exec_time(e, v);
+    memcpy(p, v, sizeof v);
+  }
   st(&e[DQ_EV_DONE], 1);
 }
 
@@ -342,13 +349,26 @@ void bq_is_valid_event(BX_ARGS) {
   res[0] = event_words(ln, arg[0]) != NULL;
 }
 
+/* The values are written once the event completed: at once when it has,
+ * else by whoever completes it (the capture word, device/dq.h). */
 void bq_capture_profiling(BX_ARGS) {
   (void)res, (void)nargs, (void)data;
-  uint64_t *e = event_words(ln, arg[0]);
+  uint64_t *e = event_words(ln, arg[0]), v[2], dst = arg[2], cur = 0;
   if (!e || (uint32_t)arg[1] != 1 /* CLK_PROFILING_COMMAND_EXEC_TIME */) return;
-  uint64_t t0 = ld(&e[DQ_EV_START]), t1 = ld(&e[DQ_EV_END]);
-  uint64_t v[2] = {t1 > t0 ? t1 - t0 : 0, t1 > t0 ? t1 - t0 : 0};
-  write_mem(ln, arg[2], v, sizeof v);
+  /* The destination is checked now: a bad one faults here, in the kernel. */
+  if (!simt_mem_range(ln->cu, ln->w, ln->lane, ln->pc, dst, sizeof v, 1)) return;
+  if (dst == 0 || dst == DQ_EV_CLOSED) return;
+  if (__atomic_compare_exchange_n(&e[DQ_EV_CAPT], &cur, dst, false, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE))
+    return; /* parked: the completer writes it */
+  if (cur == DQ_EV_CLOSED) {
+    dq_ev_exec_time(e, v);
+    write_mem(ln, dst, v, sizeof v);
+    return;
+  }
+  simt_fault(ln->cu, ln->w, ln->lane, ln->pc, LSI_TRAP_UNSUPPORTED, dst,
+             "capture_event_profiling_info: the event already has a capture waiting for it to "
+             "complete (one at a time per event)");
 }
 
 /* ---- queries on blocks: data 0 work-group size, 1 preferred multiple ---- */

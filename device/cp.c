@@ -572,10 +572,16 @@ static void ring_signal(void *ctx, unsigned stream, unsigned id) {
   uint64_t ev = rec[DQ_R_EVENT], now = cp_now(ch->cp);
   uint64_t *e = ev ? dev_mem_host(dev_device_mem(ch->cp->d), ev, DQ_EV_WORDS * 8) : NULL;
   if (e) {
-    e[DQ_EV_START] = dr->started ? dr->t_start : now;
-    e[DQ_EV_END] = now;
+    __atomic_store_n(&e[DQ_EV_START], dr->started ? dr->t_start : now, __ATOMIC_RELEASE);
+    __atomic_store_n(&e[DQ_EV_END], now, __ATOMIC_RELEASE);
     __atomic_store_n(&e[DQ_EV_STATUS], (uint64_t)(int64_t)(dr->status < 0 ? dr->status : 0),
                      __ATOMIC_RELEASE);
+    uint64_t dst = dq_ev_close(e), v[2];
+    uint64_t *p = dst ? dev_mem_host(dev_device_mem(ch->cp->d), dst, sizeof v) : NULL;
+    if (p) { /* a capture parked before the command completed */
+      dq_ev_exec_time(e, v);
+      memcpy(p, v, sizeof v);
+    }
     __atomic_store_n(&e[DQ_EV_DONE], 1, __ATOMIC_RELEASE);
     dq_ev_unref(e);
   }
