@@ -407,6 +407,8 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   simt_deque_clear(&w->dq);
   w->state = SIMT_WARP_RUN;
   w->epoch = w->spins = 0;
+  w->yields = w->hang_hash = w->hang_since_ns = 0;
+  w->hang_pc = 0;
   uint64_t lx = first % cu->group_size[0], yz = first / cu->group_size[0];
   uint64_t ly = yz % cu->group_size[1], lz = yz / cu->group_size[1];
   for (unsigned i = 0; i < W; i++) { /* local ids, counted without dividing */
@@ -731,6 +733,7 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
   const char *st = getenv("LOCKSTEP_STATS");
   run->print_stats = st && *st && strcmp(st, "0") != 0;
   run->watchdog_ns = (uint64_t)cfg->watchdog_ms * 1000000u;
+  run->hang_ns = (uint64_t)(cfg->progress_ms ? cfg->progress_ms : 2000) * 1000000u;
   pthread_mutex_init(&run->mu, NULL);
   run->total_groups = 1;
   for (int j = 0; j < 3; j++) {
