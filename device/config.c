@@ -59,7 +59,8 @@ void dev_config_defaults(struct dev_config *cfg) {
       .private_mem_size = UINT64_C(64) << 10,
       .max_wg_size = 1024,
       .clock_mhz = 1000,
-      .watchdog_ms = 60000,
+      .watchdog_ms = 0, /* off: a long kernel is not a hang; no progress still faults */
+      .progress_ms = 2000,
   };
 }
 
@@ -137,8 +138,9 @@ void dev_config_load(struct dev_config *cfg) {
   env_size("LOCKSTEP_MAX_ALLOC_SIZE", &cfg->max_alloc_size, UINT64_C(1) << 20, MEM_SIZE_MAX);
   env_size("LOCKSTEP_LOCAL_MEM_SIZE", &cfg->local_mem_size, UINT64_C(16) << 10, UINT64_C(1) << 30);
   env_uint("LOCKSTEP_MAX_WORK_GROUP_SIZE", &cfg->max_wg_size, 64, 4096, true);
-  env_uint("LOCKSTEP_WATCHDOG_MS", &cfg->watchdog_ms, 10, 86400000, false);
   env_faults(cfg);
+  env_uint("LOCKSTEP_WATCHDOG_MS", &cfg->watchdog_ms, 0, 86400000, false);
+  env_uint("LOCKSTEP_PROGRESS_MS", &cfg->progress_ms, 1, 86400000, false);
   /* Keep the limits consistent with each other. */
   if (cfg->max_alloc_size > cfg->global_mem_size) {
     fprintf(stderr, "lockstep: LOCKSTEP_MAX_ALLOC_SIZE exceeds the global memory size; "

@@ -25,8 +25,9 @@ struct dev_config {
   uint64_t private_mem_size;  /* bytes of private memory per work-item */
   unsigned max_wg_size;       /* LOCKSTEP_MAX_WORK_GROUP_SIZE */
   unsigned clock_mhz;         /* reported clock */
-  unsigned watchdog_ms;       /* LOCKSTEP_WATCHDOG_MS: a launch running longer faults */
   bool faults_report;         /* LOCKSTEP_FAULTS=report: report invalid accesses, go on */
+  unsigned watchdog_ms;       /* LOCKSTEP_WATCHDOG_MS: a launch running longer faults (0 = off) */
+  unsigned progress_ms;       /* LOCKSTEP_PROGRESS_MS: a loop in the same state this long faults */
 };
 
 /* Fills cfg with the defaults, then applies the LOCKSTEP_* environment

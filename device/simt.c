@@ -487,6 +487,8 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   simt_deque_clear(&w->dq);
   w->state = SIMT_WARP_RUN;
   w->epoch = w->spins = 0;
+  w->yields = w->hang_hash = w->hang_since_ns = 0;
+  w->hang_pc = 0;
   uint64_t lx = first % cu->group_size[0], yz = first / cu->group_size[0];
   uint64_t ly = yz % cu->group_size[1], lz = yz / cu->group_size[1];
   for (unsigned i = 0; i < W; i++) { /* local ids, counted without dividing */
@@ -658,12 +660,15 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
   }
 }
 
-/* Whether the pass asks for no more work-groups to be handed out. */
+/* Whether the pass asks for no more work-groups to be handed out. A pass
+ * whose deadline passed before it handed out any group still runs one, so
+ * that every pass not stopped by its caller makes progress. */
 static bool pass_stopped(struct simt_run *run) {
   const struct simt_pass *p = run->pass;
   if (!p) return false;
   if (p->stop && atomic_load_explicit(p->stop, memory_order_acquire)) return true;
-  return p->deadline_ns && dev_device_now_ns(run->dev) >= p->deadline_ns;
+  return p->deadline_ns && atomic_load(&run->next_group) > p->first &&
+         dev_device_now_ns(run->dev) >= p->deadline_ns;
 }
 
 static void worker(void *arg, unsigned k) {
@@ -809,6 +814,7 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
   run->print_stats = st && *st && strcmp(st, "0") != 0;
   run->watchdog_ns = (uint64_t)cfg->watchdog_ms * 1000000u;
   run->report_faults = cfg->faults_report;
+  run->hang_ns = (uint64_t)(cfg->progress_ms ? cfg->progress_ms : 2000) * 1000000u;
   pthread_mutex_init(&run->mu, NULL);
   run->total_groups = 1;
   for (int j = 0; j < 3; j++) {

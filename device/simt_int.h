@@ -124,7 +124,16 @@ struct simt_warp {
   unsigned index;              /* warp number in its work-group */
   uint32_t lid[3][SIMT_MAX_W]; /* local id of each lane */
   uint64_t epoch, spins;       /* stack mode's forward-progress watchdog */
+  /* Forward progress (default mode): the warp's state at every
+   * SIMT_HANG_SAMPLE-th yield, and since when it has been the same. */
+  uint64_t yields, hang_hash, hang_since_ns;
+  uint32_t hang_pc;
 };
+
+/* Yields between two samples of a warp's state: a multiple of every loop
+ * period up to 16 (their least common multiple), so a loop repeating its
+ * state every 1..16 iterations shows the same state at every sample. */
+#define SIMT_HANG_SAMPLE 720720u
 
 struct simt_stats {
   uint64_t warp_insns, lane_insns, div_branches, yields, barrier_waits, recentres;
@@ -146,6 +155,8 @@ struct simt_run {
   uint64_t *local_arg_off; /* per kernel arg: local offset (LOCAL args) */
   uint64_t deadline_ns;    /* 0 = no watchdog; set per pass */
   uint64_t watchdog_ns;    /* 0 = no watchdog; the budget of the whole launch */
+  uint64_t hang_ns;        /* a warp whose sampled state stays the same this long
+                              makes no forward progress (LOCKSTEP_PROGRESS_MS) */
   uint64_t ran_ns;         /* time spent in passes so far */
   unsigned passes;         /* passes that ran work-groups */
   bool print_stats;        /* LOCKSTEP_STATS: one line when the launch closes */

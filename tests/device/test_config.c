@@ -46,6 +46,23 @@ START_TEST(defaults_are_a_small_gpu) {
 }
 END_TEST
 
+/* No watchdog unless asked for: a kernel that is merely slow on the
+ * simulator is not a hang (one that makes no progress still stops). */
+START_TEST(watchdog_off_by_default) {
+  unsetenv("LOCKSTEP_WATCHDOG_MS");
+  struct dev_config c;
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.watchdog_ms, 0);
+  setenv("LOCKSTEP_WATCHDOG_MS", "250", 1);
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.watchdog_ms, 250);
+  setenv("LOCKSTEP_WATCHDOG_MS", "0", 1);
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.watchdog_ms, 0);
+  unsetenv("LOCKSTEP_WATCHDOG_MS");
+}
+END_TEST
+
 START_TEST(overrides) {
   clear_env();
   setenv("LOCKSTEP_COMPUTE_UNITS", "3", 1);
@@ -145,6 +162,7 @@ int main(void) {
   Suite *s = suite_create("config");
   CU_ADD(s, defaults_are_a_small_gpu);
   CU_ADD(s, memory_defaults_from_physical);
+  CU_ADD(s, watchdog_off_by_default);
   CU_ADD(s, overrides);
   CU_ADD(s, bad_values_keep_defaults);
   CU_ADD(s, faults_setting);
