@@ -25,23 +25,44 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n) {
   return h;
 }
 
+/* Progress the other compute units of the launch have published: a loop
+ * that waits for another work-group is not hung while that group moves. */
+static uint64_t others_beat(const struct simt_cu *cu) {
+  const struct simt_run *run = cu->run;
+  uint64_t sum = 0;
+  for (unsigned c = 0; c < run->ncus; c++)
+    if (&run->cus[c] != cu) sum += atomic_load_explicit(&run->cus[c].beat, memory_order_relaxed);
+  return sum;
+}
+
 /* Called at each yield of a warp (a loop that is not counted): whether the
  * warp makes no forward progress. Every SIMT_HANG_SAMPLE-th yield it hashes
- * the warp's whole state - pc, active lanes, registers, private memory -
- * and its work-group's local memory; the same state for run->hang_ns means
- * the loop reads nothing that changes (a changed global value would show in
- * the register it was loaded into), so it would spin forever. A loop that
- * is merely long changes its state and is never stopped by this. */
+ * the whole work-group's state - every warp's pc, active lanes, registers
+ * and private memory, and the local memory - with the progress the other
+ * compute units published. The same state for run->hang_ns means the loop
+ * reads nothing that changes (a changed global value would show in the
+ * register it was loaded into) and nothing else moves that could change
+ * it, so it would spin forever. A loop that is merely long changes its
+ * state and is never stopped by this; a changed state counts as progress
+ * for the loops of other work-groups that wait on this one. */
 static bool no_progress(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act) {
   if (++w->yields % SIMT_HANG_SAMPLE) return false;
   const struct simt_run *run = cu->run;
   uint64_t h = hash_bytes(0xcbf29ce484222325ull, &pc, sizeof pc);
   h = hash_bytes(h, &act, sizeof act);
-  h = hash_bytes(h, w->reg, (size_t)run->k->nregs * run->W * sizeof *w->reg);
-  if (w->priv) h = hash_bytes(h, w->priv, (size_t)run->k->private_size * run->W);
+  for (unsigned i = 0; i < cu->nwarps; i++) {
+    const struct simt_warp *o = &cu->warps[i];
+    h = hash_bytes(h, &o->pc, sizeof o->pc);
+    h = hash_bytes(h, &o->active, sizeof o->active);
+    h = hash_bytes(h, o->reg, (size_t)run->k->nregs * run->W * sizeof *o->reg);
+    if (o->priv) h = hash_bytes(h, o->priv, (size_t)run->k->private_size * run->W);
+  }
   if (cu->local) h = hash_bytes(h, cu->local, run->local_total);
+  uint64_t beat = others_beat(cu);
+  h = hash_bytes(h, &beat, sizeof beat);
   uint64_t now = dev_device_now_ns(run->dev);
   if (h != w->hang_hash || pc != w->hang_pc || w->yields == SIMT_HANG_SAMPLE) {
+    cu->epoch++;
     w->hang_hash = h;
     w->hang_pc = pc;
     w->hang_since_ns = now;

@@ -627,6 +627,7 @@ bool simt_group_begin(struct simt_cu *cu, uint64_t g) {
   if (run->local_total) memset(cu->local, 0, run->local_total);
   for (unsigned i = 0; i < cu->nwarps; i++)
     warp_init(cu, &cu->warps[i], i);
+  cu->epoch++; /* a new group is progress */
   return true;
 }
 
@@ -642,6 +643,7 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
       if (w->state == SIMT_WARP_RUN) {
         uint64_t t0 = spans ? dev_device_now_ns(run->dev) : 0;
         simt_warp_run(cu, w, cu->nwarps == 1 ? SIMT_SLICE * 64 : SIMT_SLICE);
+        atomic_store_explicit(&cu->beat, cu->epoch, memory_order_relaxed);
         if (spans)
           p->warp_span(p->arg, (unsigned)(cu - run->cus), g, i, t0, dev_device_now_ns(run->dev));
       }

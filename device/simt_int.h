@@ -198,7 +198,10 @@ struct simt_cu {
   unsigned nwarps, cap_warps;
   struct simt_warp *warps;
   uint8_t *local;
-  uint64_t epoch; /* bumped by stores, exits and barriers (progress) */
+  uint64_t epoch;        /* bumped by stores, exits, barriers, new groups and changed
+                            sampled states (progress) */
+  _Atomic uint64_t beat; /* epoch as other compute units see it, published after
+                            every slice of a warp */
   bool faulted;
   struct dev_exception exc; /* its first fault (the launch keeps the first of all) */
   uint8_t *sink; /* LOCKSTEP_FAULTS=report: where a dropped access goes (zeroed for loads) */

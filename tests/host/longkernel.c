@@ -5,9 +5,11 @@
  * settings, which have no watchdog, and even when the progress check stops
  * a loop after 1 ms in the same state (LOCKSTEP_PROGRESS_MS=1); the same
  * kernel under an explicit LOCKSTEP_WATCHDOG_MS stops with a watchdog
- * device exception. With no argument it runs itself once per mode in a
- * fresh process:
- *   longkernel [default | watchdog]
+ * device exception. In the waiter mode a second work-group spins on a flag
+ * the first one sets after the long loop: the spinning loop's own state
+ * never changes, but the other group moves, so that is no hang either. With
+ * no argument it runs itself once per mode in a fresh process:
+ *   longkernel [default | watchdog | waiter]
  */
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,6 +30,17 @@ static const char *source = "__kernel void walk(__global uint *out, uint target)
                             "    n++;\n"
                             "  }\n"
                             "  out[0] = n;\n"
+                            "}\n"
+                            "__kernel void waiter(__global uint *out, uint target,\n"
+                            "                     volatile __global int *flag) {\n"
+                            "  if (get_group_id(0) == 0) {\n"
+                            "    walk(out, target);\n"
+                            "    atomic_xchg(flag, 1);\n"
+                            "  } else {\n"
+                            "    while (atomic_add(flag, 0) == 0)\n"
+                            "      ;\n"
+                            "    out[1] = 7u;\n"
+                            "  }\n"
                             "}\n";
 
 static int run_mode(const char *self, const char *mode, const char *watchdog) {
@@ -40,6 +53,8 @@ static int run_mode(const char *self, const char *mode, const char *watchdog) {
       unsetenv("LOCKSTEP_WATCHDOG_MS");
       setenv("LOCKSTEP_PROGRESS_MS", "1", 1);
     }
+    /* Two workers, so both groups of the waiter run at once. */
+    setenv("LOCKSTEP_HOST_THREADS", "2", 1);
     execl(self, self, mode, (char *)NULL);
     _exit(127);
   }
@@ -53,42 +68,52 @@ static int run_mode(const char *self, const char *mode, const char *watchdog) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    int failed = run_mode(argv[0], "default", NULL) | run_mode(argv[0], "watchdog", "20");
-    printf("longkernel: %s\n", failed ? "FAILED" : "completed by default, stopped by a watchdog");
+    int failed = run_mode(argv[0], "default", NULL) | run_mode(argv[0], "watchdog", "20") |
+                 run_mode(argv[0], "waiter", NULL);
+    printf("longkernel: %s\n", failed ? "FAILED"
+                                      : "completed by default, stopped by a watchdog, "
+                                        "a waiter not taken for a hang");
     return failed;
   }
-  int watchdog = strcmp(argv[1], "watchdog") == 0;
+  int watchdog = strcmp(argv[1], "watchdog") == 0, waiter = strcmp(argv[1], "waiter") == 0;
   cl_uint target = 1u;
   for (cl_uint i = 0; i < STEPS; i++)
     target = target * 1664525u + 1013904223u;
   cl_context ctx;
   cl_command_queue q;
   cl_program p = lsh_build(source, "", &ctx, &q);
-  cl_kernel k = lsh_kernel(p, "walk");
-  cl_uint zero = 0, n = 0;
-  cl_mem out = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero);
+  cl_kernel k = lsh_kernel(p, waiter ? "waiter" : "walk");
+  cl_uint zero[2] = {0, 0}, n[2] = {0, 0};
+  cl_mem out = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, zero);
+  cl_mem flag = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero[0], zero);
   CHECK(clSetKernelArg(k, 0, sizeof out, &out));
   CHECK(clSetKernelArg(k, 1, sizeof target, &target));
-  size_t g = 1;
+  if (waiter) CHECK(clSetKernelArg(k, 2, sizeof flag, &flag));
+  size_t g = waiter ? 2 : 1, l = 1;
   cl_event ev;
-  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, &ev));
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, &ev));
   clWaitForEvents(1, &ev);
   cl_int status = 1;
   CHECK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
-  CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof n, &n, 0, NULL, NULL));
+  CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof n, n, 0, NULL, NULL));
   int failed = 0;
   if (watchdog && status != CL_OUT_OF_RESOURCES) {
     fprintf(stderr, "longkernel: FAIL: under a 20 ms watchdog the kernel ended with %d\n", status);
     failed = 1;
   }
-  if (!watchdog && (status != CL_COMPLETE || n != STEPS)) {
+  if (!watchdog && (status != CL_COMPLETE || n[0] != STEPS)) {
     fprintf(stderr,
             "longkernel: FAIL: by default the kernel ended with %d after %u steps, want %u\n",
-            status, n, STEPS);
+            status, n[0], STEPS);
+    failed = 1;
+  }
+  if (waiter && n[1] != 7u) {
+    fprintf(stderr, "longkernel: FAIL: the waiting group did not finish (out[1] = %u)\n", n[1]);
     failed = 1;
   }
   clReleaseEvent(ev);
   clReleaseMemObject(out);
+  clReleaseMemObject(flag);
   clReleaseKernel(k);
   clReleaseProgram(p);
   clReleaseCommandQueue(q);
