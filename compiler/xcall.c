@@ -531,7 +531,7 @@ static void intrinsic(struct xl *x, LLVMValueRef I, const char *n) {
         xl_emit(x, LSI_SELECT, d + e, c, neg, sa, 0, 0);
         if (bits < W) xl_emit(x, LSI_TRUNC, d + e, d + e, 0, 0, bits, 0);
       } else if (starts(n, "llvm.fshl.") || starts(n, "llvm.fshr.")) {
-        emit_fsh(x, n[7] == 'l', d + e, a, b, xl_val(x, a2, e), bits);
+        emit_fsh(x, starts(n, "llvm.fshl."), d + e, a, b, xl_val(x, a2, e), bits);
       } else if (strstr(n, ".sat.") && (starts(n, "llvm.uadd") || starts(n, "llvm.usub") ||
                                         starts(n, "llvm.sadd") || starts(n, "llvm.ssub"))) {
         emit_sat(x, n + 5, d + e, a, b, bits);
