@@ -14,6 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
+
+#include "compiler/cc.h"
 #include "util/check_util.h"
 
 static cl_context ctx;
@@ -72,6 +77,52 @@ static void run(const char *src, const char *opts, size_t n, const void *in, siz
 }
 
 static const char *const opt_levels[] = {"-cl-opt-disable", ""};
+
+/* Runs textual LLVM IR defining "k(ptr addrspace(1) out, ptr addrspace(1)
+ * in)" through the compiler (cc_link) and the program-binary path of the
+ * API, like run(). The IR says itself whether it is optimised (optnone). */
+static void run_ir(const char *ir, size_t n, const void *in, size_t in_bytes, void *out,
+                   size_t out_bytes) {
+  LLVMContextRef lc = LLVMContextCreate();
+  LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "ir");
+  LLVMModuleRef m = NULL;
+  char *msg = NULL;
+  ck_assert_msg(!LLVMParseIRInContext(lc, mb, &m, &msg), "IR: %s", msg ? msg : "");
+  LLVMMemoryBufferRef bcb = LLVMWriteBitcodeToMemoryBuffer(m);
+  struct cc_bitcode bc = {(uint8_t *)LLVMGetBufferStart(bcb), LLVMGetBufferSize(bcb)}, lib;
+  struct lsi_program *prog = NULL;
+  char *log = NULL;
+  int rc = cc_link(&bc, 1, "", &prog, &lib, &log);
+  ck_assert_msg(rc == CC_OK, "translation failed (%d): %s", rc, log ? log : "");
+  free(log);
+  LLVMDisposeMemoryBuffer(bcb);
+  LLVMDisposeModule(m);
+  LLVMContextDispose(lc);
+  uint8_t *bin;
+  size_t len;
+  ck_assert_int_eq(cc_binary_save(prog, NULL, CC_BIN_EXECUTABLE, "", &bin, &len), CC_OK);
+  cc_program_free(prog);
+  cl_int err, st;
+  cl_program p =
+      clCreateProgramWithBinary(ctx, 1, &dev, &len, (const unsigned char **)&bin, &st, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  free(bin);
+  ck_assert_int_eq(clBuildProgram(p, 1, &dev, "", NULL, NULL), CL_SUCCESS);
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  memset(out, 0xa5, out_bytes);
+  cl_mem dout = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, out_bytes, out, &err);
+  cl_mem din = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, in_bytes, (void *)in, &err);
+  ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(cl_mem), &dout), CL_SUCCESS);
+  ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(cl_mem), &din), CL_SUCCESS);
+  ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &n, 0, NULL, NULL), CL_SUCCESS);
+  ck_assert_int_eq(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, out_bytes, out, 0, NULL, NULL),
+                   CL_SUCCESS);
+  clReleaseMemObject(dout);
+  clReleaseMemObject(din);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
 
 /* A deterministic spread of 64-bit inputs. */
 static void fill_inputs(uint64_t *v, unsigned n) {
@@ -143,12 +194,175 @@ START_TEST(test_funnel_shifts) {
 }
 END_TEST
 
+/* ---- bitcasts between vectors and integers, boolean vectors in memory ---- */
+#define NB 64
+#define BW 12
+static const char *bitcast_ir =
+    "target datalayout = \"e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-"
+    "v512:512-v1024:1024-G1\"\n"
+    "target triple = \"spir64-unknown-unknown\"\n"
+    "declare i64 @_Z13get_global_idj(i32)\n"
+    "define spir_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) #0 {\n"
+    "  %gid = call i64 @_Z13get_global_idj(i32 0)\n"
+    "  %pin = getelementptr i64, ptr addrspace(1) %in, i64 %gid\n"
+    "  %v = load i64, ptr addrspace(1) %pin\n"
+    "  %o = getelementptr [12 x i32], ptr addrspace(1) %out, i64 %gid\n"
+    /* 0, 1: i4 <-> <4 x i1> */
+    "  %t4 = trunc i64 %v to i4\n"
+    "  %b4 = bitcast i4 %t4 to <4 x i1>\n"
+    "  %e2 = extractelement <4 x i1> %b4, i32 2\n"
+    "  %z2 = zext i1 %e2 to i32\n"
+    "  store i32 %z2, ptr addrspace(1) %o\n"
+    "  %n4 = xor <4 x i1> %b4, <i1 1, i1 0, i1 0, i1 0>\n"
+    "  %r4 = bitcast <4 x i1> %n4 to i4\n"
+    "  %z4 = zext i4 %r4 to i32\n"
+    "  %o1 = getelementptr i32, ptr addrspace(1) %o, i64 1\n"
+    "  store i32 %z4, ptr addrspace(1) %o1\n"
+    /* 2: the sign mask of 8 bytes, <8 x i1> -> i8 */
+    "  %v8 = bitcast i64 %v to <8 x i8>\n"
+    "  %c8 = icmp ugt <8 x i8> %v8, <i8 127, i8 127, i8 127, i8 127, i8 127, i8 127, i8 127, "
+    "i8 127>\n"
+    "  %m8 = bitcast <8 x i1> %c8 to i8\n"
+    "  %z8 = zext i8 %m8 to i32\n"
+    "  %o2 = getelementptr i32, ptr addrspace(1) %o, i64 2\n"
+    "  store i32 %z8, ptr addrspace(1) %o2\n"
+    /* 3: i24 <-> <3 x i8> */
+    "  %t24 = trunc i64 %v to i24\n"
+    "  %v3 = bitcast i24 %t24 to <3 x i8>\n"
+    "  %s3 = add <3 x i8> %v3, <i8 1, i8 2, i8 3>\n"
+    "  %r24 = bitcast <3 x i8> %s3 to i24\n"
+    "  %z24 = zext i24 %r24 to i32\n"
+    "  %o3 = getelementptr i32, ptr addrspace(1) %o, i64 3\n"
+    "  store i32 %z24, ptr addrspace(1) %o3\n"
+    /* 4: i64 -> <2 x float> */
+    "  %f2 = bitcast i64 %v to <2 x float>\n"
+    "  %f1 = extractelement <2 x float> %f2, i32 1\n"
+    "  %u1 = bitcast float %f1 to i32\n"
+    "  %o4 = getelementptr i32, ptr addrspace(1) %o, i64 4\n"
+    "  store i32 %u1, ptr addrspace(1) %o4\n"
+    /* 5, 6: <4 x i16> -> <2 x i32> */
+    "  %h4 = bitcast i64 %v to <4 x i16>\n"
+    "  %w2 = bitcast <4 x i16> %h4 to <2 x i32>\n"
+    "  %w0 = extractelement <2 x i32> %w2, i32 0\n"
+    "  %w1 = extractelement <2 x i32> %w2, i32 1\n"
+    "  %o5 = getelementptr i32, ptr addrspace(1) %o, i64 5\n"
+    "  store i32 %w0, ptr addrspace(1) %o5\n"
+    "  %o6 = getelementptr i32, ptr addrspace(1) %o, i64 6\n"
+    "  store i32 %w1, ptr addrspace(1) %o6\n"
+    /* 7: i16 -> <16 x i1> -> <2 x i8> */
+    "  %t16 = trunc i64 %v to i16\n"
+    "  %b16 = bitcast i16 %t16 to <16 x i1>\n"
+    "  %y2 = bitcast <16 x i1> %b16 to <2 x i8>\n"
+    "  %y1 = extractelement <2 x i8> %y2, i32 1\n"
+    "  %zy = zext i8 %y1 to i32\n"
+    "  %o7 = getelementptr i32, ptr addrspace(1) %o, i64 7\n"
+    "  store i32 %zy, ptr addrspace(1) %o7\n"
+    /* 8: <2 x i32> -> <4 x i16>, element 3 */
+    "  %x2 = bitcast i64 %v to <2 x i32>\n"
+    "  %x4 = bitcast <2 x i32> %x2 to <4 x i16>\n"
+    "  %x3 = extractelement <4 x i16> %x4, i32 3\n"
+    "  %zx = zext i16 %x3 to i32\n"
+    "  %o8 = getelementptr i32, ptr addrspace(1) %o, i64 8\n"
+    "  store i32 %zx, ptr addrspace(1) %o8\n"
+    /* 9, 10, 11: boolean vectors in memory are bit fields */
+    "  %a1 = alloca i64, align 8\n"
+    "  store <8 x i1> %c8, ptr %a1\n"
+    "  %l9 = load i8, ptr %a1\n"
+    "  %z9 = zext i8 %l9 to i32\n"
+    "  %o9 = getelementptr i32, ptr addrspace(1) %o, i64 9\n"
+    "  store i32 %z9, ptr addrspace(1) %o9\n"
+    "  %sh = lshr i64 %v, 8\n"
+    "  %t8 = trunc i64 %sh to i8\n"
+    "  store i8 %t8, ptr %a1\n"
+    "  %l10 = load <8 x i1>, ptr %a1\n"
+    "  %e5 = extractelement <8 x i1> %l10, i32 5\n"
+    "  %z10 = zext i1 %e5 to i32\n"
+    "  %o10 = getelementptr i32, ptr addrspace(1) %o, i64 10\n"
+    "  store i32 %z10, ptr addrspace(1) %o10\n"
+    "  store i8 0, ptr %a1\n"
+    "  store <4 x i1> %b4, ptr %a1\n"
+    "  %l11 = load i8, ptr %a1\n"
+    "  %z11 = zext i8 %l11 to i32\n"
+    "  %o11 = getelementptr i32, ptr addrspace(1) %o, i64 11\n"
+    "  store i32 %z11, ptr addrspace(1) %o11\n"
+    "  ret void\n"
+    "}\n";
+
+static void ref_bitcast(uint64_t v, uint32_t *o) {
+  uint8_t mask = 0;
+  for (unsigned b = 0; b < 8; b++)
+    mask |= (uint8_t)(((v >> (8 * b + 7)) & 1) << b);
+  o[0] = (v >> 2) & 1;
+  o[1] = (uint32_t)((v ^ 1) & 15);
+  o[2] = mask;
+  o[3] = (uint32_t)(((v + 1) & 0xff) | ((((v >> 8) + 2) & 0xff) << 8) |
+                    ((((v >> 16) + 3) & 0xff) << 16));
+  o[4] = (uint32_t)(v >> 32);
+  o[5] = (uint32_t)v;
+  o[6] = (uint32_t)(v >> 32);
+  o[7] = (uint32_t)(v >> 8) & 0xff;
+  o[8] = (uint32_t)(v >> 48);
+  o[9] = mask;
+  o[10] = (v >> 13) & 1;
+  o[11] = (uint32_t)v & 15;
+}
+START_TEST(test_vector_integer_bitcasts) {
+  static const char *const attrs[] = {"noinline optnone", "nounwind"};
+  uint64_t in[NB];
+  fill_inputs(in, NB);
+  for (int a = 0; a < 2; a++) {
+    char ir[8192];
+    snprintf(ir, sizeof ir, "%sattributes #0 = { %s }\n", bitcast_ir, attrs[a]);
+    uint32_t out[NB * BW], want[BW];
+    run_ir(ir, NB, in, sizeof in, out, sizeof out);
+    for (unsigned i = 0; i < NB; i++) {
+      ref_bitcast(in[i], want);
+      for (unsigned j = 0; j < BW; j++)
+        ck_assert_msg(out[i * BW + j] == want[j], "[%s] item %u result %u: %#x, want %#x", attrs[a],
+                      i, j, out[i * BW + j], want[j]);
+    }
+  }
+}
+END_TEST
+
+/* The OpenCL C that LLVM turns into a boolean-vector bitcast (`any` of
+ * unrolled compares: bitcast <4 x i1> to i4). */
+static int32_t ref_any_differs(const int32_t *v, int32_t i) {
+  int32_t r = 0;
+  for (int j = 0; j < 4; j++)
+    if (v[j] != (0x0403020 | j)) r = -1;
+  return r ? r : i;
+}
+START_TEST(test_compare_chain) {
+  static const char *src = "kernel void k(global int *out, global const int *in) {\n"
+                           "  int i = get_global_id(0);\n"
+                           "  int r = i;\n"
+                           "  for (int j = 0; j < 4; ++j)\n"
+                           "    if (in[4 * i + j] != (0x0403020 | j)) r = -1;\n"
+                           "  out[i] = r;\n"
+                           "}\n";
+  enum { n = 32 };
+  int32_t in[4 * n], out[n];
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < 4; j++)
+      in[4 * i + j] = (0x0403020 | j) + (i % 5 == j ? 1 : 0);
+  for (int o = 0; o < 2; o++) {
+    run(src, opt_levels[o], n, in, sizeof in, out, sizeof out);
+    for (int i = 0; i < n; i++)
+      ck_assert_msg(out[i] == ref_any_differs(in + 4 * i, i), "[%s] out[%d] = %d", opt_levels[o], i,
+                    out[i]);
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("exec_ir");
   TCase *tc = tcase_create("exec_ir");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_funnel_shifts);
+  tcase_add_test(tc, test_vector_integer_bitcasts);
+  tcase_add_test(tc, test_compare_chain);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }
