@@ -278,6 +278,11 @@ static void setup_args(struct xl *x) {
       a->kind = pas == 3 ? LSI_ARG_LOCAL : pas == 2 ? LSI_ARG_CONSTANT : LSI_ARG_GLOBAL;
       a->size = 8;
       a->align = 8;
+      /* clang's align attribute carries the pointee's alignment */
+      LLVMAttributeRef al = LLVMGetEnumAttributeAtIndex(fn, i + 1, attr_kind("align"));
+      uint64_t pal = al ? LLVMGetEnumAttributeValue(al) : 0;
+      if (pas == 3 && pal && pal <= (1u << 16) && !(pal & (pal - 1)))
+        a->local_align = (uint32_t)pal;
       /* A block's kernel gets its literal (copied to global memory by the
        * enqueue) as a generic pointer. */
       if (pas == 4 && i == 0 && is_block_kernel(fn))
@@ -488,6 +493,7 @@ void cc_program_free(struct lsi_program *p) {
   }
   free(p->kernels);
   free(p->data_init);
+  free(p->data_relocs);
   for (uint32_t i = 0; i < p->nfiles; i++)
     free(p->files[i]);
   free(p->files);

@@ -278,7 +278,7 @@ static uint64_t half_bits(double d) {
   return r;
 }
 
-static void write_init(struct xl *x, LLVMValueRef c, uint8_t *dst, uint64_t room);
+static void write_init(struct xl *x, LLVMValueRef c, uint64_t at, uint64_t room);
 
 static uint32_t prog_global(struct xl *x, LLVMValueRef g) {
   struct xl_prog *P = x->prog;
@@ -299,7 +299,7 @@ static uint32_t prog_global(struct xl *x, LLVMValueRef g) {
   P->glob[P->nglob] = g;
   P->glob_off[P->nglob++] = (uint32_t)off;
   LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
-  if (init) write_init(x, init, P->p->data_init + off, size);
+  if (init) write_init(x, init, off, size);
   return (uint32_t)off;
 }
 
@@ -450,12 +450,20 @@ static void const_leaf(struct xl *x, LLVMValueRef c, unsigned i, uint64_t *val, 
   xl_fail(x, "unsupported constant");
 }
 
-static void write_init(struct xl *x, LLVMValueRef c, uint8_t *dst, uint64_t room) {
+static void add_data_reloc(struct xl *x, uint64_t at) {
+  struct lsi_program *p = x->prog->p;
+  p->data_relocs = realloc(p->data_relocs, sizeof(uint32_t) * (p->ndata_relocs + 1));
+  p->data_relocs[p->ndata_relocs++] = (uint32_t)at;
+}
+
+/* Writes constant c at byte `at` of the data segment (room bytes there are
+ * its own). Evaluating c may place further globals and so move data_init:
+ * the destination is recomputed for every leaf. */
+static void write_init(struct xl *x, LLVMValueRef c, uint64_t at, uint64_t room) {
   LLVMTypeRef t = LLVMTypeOf(c);
-  struct cc_leaf *lv = malloc(sizeof(struct cc_leaf) * XL_MAX_LEAVES);
   LLVMTypeKind tk = LLVMGetTypeKind(t);
-  if ((tk == LLVMArrayTypeKind || tk == LLVMStructTypeKind) && !LLVMIsAConstantAggregateZero(c) &&
-      !LLVMIsUndef(c)) {
+  if (LLVMIsAConstantAggregateZero(c) || LLVMIsUndef(c) || LLVMIsPoison(c)) return;
+  if (tk == LLVMArrayTypeKind || tk == LLVMStructTypeKind) {
     /* recurse per element so large arrays never hit the leaf limit */
     unsigned cnt = tk == LLVMStructTypeKind ? LLVMCountStructElementTypes(t)
                                             : (unsigned)LLVMGetArrayLength2(t);
@@ -463,25 +471,26 @@ static void write_init(struct xl *x, LLVMValueRef c, uint8_t *dst, uint64_t room
       uint64_t off = tk == LLVMStructTypeKind ? LLVMOffsetOfElement(x->td, t, k)
                                               : k * LLVMABISizeOfType(x->td, LLVMGetElementType(t));
       LLVMValueRef e = LLVMGetAggregateElement(c, k);
-      if (e && off < room) write_init(x, e, dst + off, room - off);
+      if (e && off < room) write_init(x, e, at + off, room - off);
     }
-    free(lv);
     return;
   }
-  if (LLVMIsAConstantAggregateZero(c) || LLVMIsUndef(c) || LLVMIsPoison(c)) {
-    free(lv);
-    return;
-  }
+  struct cc_leaf *lv = malloc(sizeof(struct cc_leaf) * XL_MAX_LEAVES);
   unsigned n = xl_leaves(x, t, lv);
   for (unsigned i = 0; i < n; i++) {
     uint64_t v;
     uint32_t reloc;
     const_leaf(x, c, i, &v, &reloc);
-    if (reloc) xl_fail(x, "program-scope pointers initialised with addresses are not supported");
     unsigned bytes = lv[i].kind == LK_INT ? (lv[i].bits + 7) / 8 : lv[i].bits / 8;
-    if (lv[i].off + bytes <= room)
-      for (unsigned b = 0; b < bytes; b++)
-        dst[lv[i].off + b] = (uint8_t)(v >> (8 * b));
+    if (lv[i].off + bytes > room) continue;
+    if (reloc && bytes != 8) {
+      free(lv);
+      xl_fail(x, "the address of a program-scope variable in an integer narrower than a pointer");
+    }
+    if (reloc) add_data_reloc(x, at + lv[i].off);
+    uint8_t *dst = x->prog->p->data_init + at + lv[i].off;
+    for (unsigned b = 0; b < bytes; b++)
+      dst[b] = (uint8_t)(v >> (8 * b));
   }
   free(lv);
 }

@@ -355,6 +355,128 @@ START_TEST(test_compare_chain) {
 }
 END_TEST
 
+/* ---- program-scope pointers initialised with addresses ---- */
+START_TEST(test_program_scope_pointers) {
+  static const char *src =
+      "global int a[4] = {10, 11, 12, 13};\n"
+      "constant int c[3] = {20, 21, 22};\n"
+      "global int *p = &a[1];\n"
+      "global int *global q = a + 3;\n"
+      "constant int *constant pc = &c[2];\n"
+      "typedef struct { int tag; global int *ptr; constant int *cp; } S;\n"
+      "global S s = {7, &a[2], c};\n"
+      "global int *arr[3] = {&a[0], 0, &a[3]};\n"
+      "global int **pp = &arr[2];\n"
+      "kernel void k(global int *out, global const int *in) {\n"
+      "  int i = get_global_id(0);\n"
+      "  if (i == 0) { *p += in[0]; p = &a[2]; }\n"
+      "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+      "  if (i == 1) {\n"
+      "    out[0] = *p; out[1] = *q; out[2] = *pc; out[3] = s.tag + *s.ptr + s.cp[1];\n"
+      "    out[4] = *arr[0] + *arr[2] + (arr[1] == 0); out[5] = **pp; out[6] = a[1];\n"
+      "  }\n"
+      "}\n";
+  int32_t in[1] = {100};
+  int32_t want[7] = {12, 13, 22, 7 + 12 + 21, 10 + 13 + 1, 13, 111};
+  for (int o = 0; o < 2; o++) {
+    int32_t out[7];
+    char opts[64];
+    snprintf(opts, sizeof opts, "-cl-std=CL2.0 %s", opt_levels[o]);
+    run(src, opts, 2, in, sizeof in, out, sizeof out);
+    for (int j = 0; j < 7; j++)
+      ck_assert_msg(out[j] == want[j], "[%s] out[%d] = %d, want %d", opts, j, out[j], want[j]);
+  }
+}
+END_TEST
+
+/* The relocations survive the program binary (CL_PROGRAM_BINARIES). */
+START_TEST(test_program_scope_pointers_binary) {
+  static const char *src = "global int a[2] = {5, 6};\n"
+                           "global int *p = &a[1];\n"
+                           "kernel void k(global int *out, global const int *in) {\n"
+                           "  out[0] = *p + in[0];\n"
+                           "}\n";
+  cl_program p = build(src, "-cl-std=CL2.0");
+  size_t len;
+  ck_assert_int_eq(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL),
+                   CL_SUCCESS);
+  unsigned char *bin = malloc(len);
+  ck_assert_int_eq(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL), CL_SUCCESS);
+  clReleaseProgram(p);
+  cl_int err, st;
+  p = clCreateProgramWithBinary(ctx, 1, &dev, &len, (const unsigned char **)&bin, &st, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  free(bin);
+  ck_assert_int_eq(clBuildProgram(p, 1, &dev, "", NULL, NULL), CL_SUCCESS);
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  int32_t in = 30, out = 0;
+  cl_mem dout = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, 4, &out, &err);
+  cl_mem din = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, 4, &in, &err);
+  ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(cl_mem), &dout), CL_SUCCESS);
+  ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(cl_mem), &din), CL_SUCCESS);
+  size_t one = 1;
+  ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL), CL_SUCCESS);
+  ck_assert_int_eq(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, 4, &out, 0, NULL, NULL), CL_SUCCESS);
+  ck_assert_int_eq(out, 36);
+  clReleaseMemObject(dout);
+  clReleaseMemObject(din);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+END_TEST
+
+/* ---- __local pointer arguments are aligned for their pointee ---- */
+START_TEST(test_local_arg_alignment) {
+  static const char *src =
+      "kernel void k(global ulong *out, global const int *in, local char *c,\n"
+      "              local int *i4, local long16 *p, local double16 *d, local void *v) {\n"
+      "  c[0] = 1;\n"
+      "  p[1] = (long16)(in[0]);\n"
+      "  d[0] = (double16)(2.0);\n"
+      "  out[0] = (ulong)c; out[1] = (ulong)i4; out[2] = (ulong)p;\n"
+      "  out[3] = (ulong)d; out[4] = (ulong)v; out[5] = p[1].sf + (long)d[0].s7;\n"
+      "}\n";
+  for (int o = 0; o < 2; o++) {
+    cl_program p = build(src, opt_levels[o]);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    uint64_t out[6] = {0};
+    int32_t in = 40;
+    cl_mem dout = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof out, out, &err);
+    cl_mem din = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof in, &in, &err);
+    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(cl_mem), &dout), CL_SUCCESS);
+    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(cl_mem), &din), CL_SUCCESS);
+    static const size_t sizes[] = {3, 4, 256, 128, 5};
+    for (cl_uint a = 0; a < 5; a++)
+      ck_assert_int_eq(clSetKernelArg(k, 2 + a, sizes[a], NULL), CL_SUCCESS);
+    cl_ulong lmem = 0;
+    ck_assert_int_eq(
+        clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL),
+        CL_SUCCESS);
+    size_t one = 1;
+    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                     CL_SUCCESS);
+    /* long16 and double16 need 128 bytes, int 4; a void pointee anything */
+    static const uint64_t need[] = {1, 4, 128, 128, 128};
+    for (int a = 0; a < 5; a++)
+      ck_assert_msg(out[a] % need[a] == 0, "[%s] local argument %d at %#llx, not %llu-aligned",
+                    opt_levels[o], a, (unsigned long long)out[a], (unsigned long long)need[a]);
+    ck_assert_uint_eq(out[5], 42);
+    /* the blocks, each aligned for its pointee (at least 16) and no more: 0-3,
+     * 16-20, 128-384, 384-512, 512-517 (CL_KERNEL_LOCAL_MEM_SIZE uses the
+     * device's layout) */
+    ck_assert_uint_eq(lmem, 517);
+    clReleaseMemObject(dout);
+    clReleaseMemObject(din);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("exec_ir");
   TCase *tc = tcase_create("exec_ir");
@@ -363,6 +485,9 @@ int main(void) {
   tcase_add_test(tc, test_funnel_shifts);
   tcase_add_test(tc, test_vector_integer_bitcasts);
   tcase_add_test(tc, test_compare_chain);
+  tcase_add_test(tc, test_program_scope_pointers);
+  tcase_add_test(tc, test_program_scope_pointers_binary);
+  tcase_add_test(tc, test_local_arg_alignment);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }
