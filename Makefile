@@ -7,7 +7,7 @@ CHECK_BUILD ?= build-check
 JOBS ?= $(shell nproc)
 ICD_ENV = OCL_ICD_VENDORS=$(CURDIR)/$(BUILD)/vendors
 
-.PHONY: run check deps build
+.PHONY: run check deps build hashcat
 deps:
 	@bash .ci/deps
 
@@ -26,3 +26,8 @@ check: deps
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLOCKSTEP_SANITIZE=ON
 	cmake --build $(CHECK_BUILD) -j$(JOBS)
 	ctest --test-dir $(CHECK_BUILD) --output-on-failure -j$(JOBS) --timeout 600 --repeat until-pass:2
+
+# hashcat's kernel self-test on the device (minutes; skipped without hashcat)
+hashcat: build
+	cmake -S . -B $(BUILD) -DLOCKSTEP_HASHCAT_TEST=ON
+	ctest --test-dir $(BUILD) -L hashcat --output-on-failure
