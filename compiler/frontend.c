@@ -87,7 +87,6 @@ static const char *const passthrough[] = {
 };
 /* Accepted and without effect on this device. */
 static const char *const ignored[] = {
-    "-cl-denorms-are-zero",
     "-cl-no-subgroup-ifp",
     "-enable-link-options",
     NULL,
@@ -167,6 +166,11 @@ int cc_options_parse(const char *options, int link, struct cc_options *o, char *
     } else if (!strcmp(a, "-Werror")) {
       o->werror = 1;
       add_arg(o, "-Werror");
+    } else if (!strcmp(a, "-cl-denorms-are-zero")) {
+      /* clang's driver drops it for spir64: ask its front end directly; the
+       * translator reads the function attribute it sets */
+      add_arg(o, "-Xclang");
+      add_arg(o, "-fdenormal-fp-math-f32=preserve-sign");
     } else if (in_list(passthrough, a)) {
       add_arg(o, a);
     } else if (in_list(ignored, a)) {

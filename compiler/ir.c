@@ -338,6 +338,16 @@ static void free_xl(struct xl *x) {
   free(x);
 }
 
+/* -cl-denorms-are-zero: clang marks the functions it compiled with it. */
+static int denorms_are_zero(LLVMValueRef fn) {
+  static const char k[] = "denormal-fp-math-f32";
+  LLVMAttributeRef a =
+      LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, k, sizeof k - 1);
+  unsigned len = 0;
+  const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+  return v && len >= 13 && (!strncmp(v, "preserve-sign", 13) || !strncmp(v, "positive-zero", 13));
+}
+
 static int translate_kernel(struct xl_prog *P, LLVMValueRef fn, struct lsi_kernel *k, char **log) {
   struct xl *x = calloc(1, sizeof(*x));
   x->prog = P;
@@ -356,6 +366,7 @@ static int translate_kernel(struct xl_prog *P, LLVMValueRef fn, struct lsi_kerne
   if (sp) x->cur_line = LLVMDISubprogramGetLine(sp);
   char err[256];
   if (cc_cfg_build(&x->cfg, fn, err, sizeof(err))) xl_fail(x, "%s", err);
+  x->ftz_f32 = denorms_are_zero(fn);
   x->priv_base_reg = xl_vreg(x, 1);
   xl_emit(x, LSI_SREG, x->priv_base_reg, 0, 0, 0, LSI_SREG_PRIVATE_BASE, 0);
   kernel_attributes(fn, k);

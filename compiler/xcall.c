@@ -549,9 +549,16 @@ static void intrinsic(struct xl *x, LLVMValueRef I, const char *n) {
   if (starts(n, "llvm.fmuladd.") || starts(n, "llvm.fma.")) {
     int dbl = strstr(n, "f64") != NULL;
     uint32_t d = xl_def(x, I);
-    for (unsigned e = 0; e < nl; e++)
-      xl_emit(x, dbl ? LSI_FMA_F64 : LSI_FMA_F32, d + e, xl_val(x, a0, e), xl_val(x, a1, e),
-              xl_val(x, a2, e), 0, 0);
+    for (unsigned e = 0; e < nl; e++) {
+      uint32_t a = xl_val(x, a0, e), b = xl_val(x, a1, e), c = xl_val(x, a2, e);
+      if (!dbl) {
+        a = xl_ftz_in(x, a);
+        b = xl_ftz_in(x, b);
+        c = xl_ftz_in(x, c);
+      }
+      xl_emit(x, dbl ? LSI_FMA_F64 : LSI_FMA_F32, d + e, a, b, c, 0, 0);
+      if (!dbl) xl_ftz_out(x, d + e);
+    }
     return;
   }
   if (starts(n, "llvm.fabs.") || starts(n, "llvm.copysign.")) {

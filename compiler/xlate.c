@@ -538,6 +538,17 @@ uint32_t xl_alloc_private(struct xl *x, uint32_t size, uint32_t align) {
   return off;
 }
 
+uint32_t xl_ftz_in(struct xl *x, uint32_t r) {
+  if (!x->ftz_f32) return r;
+  uint32_t t = xl_vreg(x, 1);
+  xl_emit(x, LSI_FTZ_F32, t, r, 0, 0, 0, 0);
+  return t;
+}
+
+void xl_ftz_out(struct xl *x, uint32_t d) {
+  if (x->ftz_f32) xl_emit(x, LSI_FTZ_F32, d, d, 0, 0, 0, 0);
+}
+
 uint32_t xl_private_addr(struct xl *x, uint32_t off) {
   uint32_t r = xl_vreg(x, 1);
   xl_emit(x, LSI_ADDI, r, x->priv_base_reg, 0, 0, off, 0);
@@ -873,10 +884,14 @@ static void xl_cast(struct xl *x, LLVMValueRef I, LLVMOpcode op) {
     case LLVMFPExt:
     case LLVMFPTrunc: {
       int sw = fp_width(x, st), dw = fp_width(x, dt);
-      if (sw == dw)
+      if (sw == dw) {
         xl_emit(x, LSI_MOV, d + i, a, 0, 0, 0, 0);
-      else
-        xl_emit(x, op == LLVMFPExt ? LSI_FPEXT : LSI_FPTRUNC, d + i, a, 0, 0, 0, 0);
+      } else if (op == LLVMFPExt) {
+        xl_emit(x, LSI_FPEXT, d + i, sw == 32 ? xl_ftz_in(x, a) : a, 0, 0, 0, 0);
+      } else {
+        xl_emit(x, LSI_FPTRUNC, d + i, a, 0, 0, 0, 0);
+        if (dw == 32) xl_ftz_out(x, d + i);
+      }
       break;
     }
     default: xl_fail(x, "unsupported cast");
@@ -971,9 +986,15 @@ static void xl_inst(struct xl *x, LLVMValueRef I) {
     if (w == 64) o += F64OFF;
     uint32_t d = xl_def(x, I);
     unsigned n = xl_leaves(x, LLVMTypeOf(I), NULL);
-    for (unsigned i = 0; i < n; i++)
-      xl_emit(x, o, d + i, xl_val(x, LLVMGetOperand(I, 0), i), xl_val(x, LLVMGetOperand(I, 1), i),
-              0, 0, 0);
+    for (unsigned i = 0; i < n; i++) {
+      uint32_t a = xl_val(x, LLVMGetOperand(I, 0), i), b = xl_val(x, LLVMGetOperand(I, 1), i);
+      if (w == 32) {
+        a = xl_ftz_in(x, a);
+        b = xl_ftz_in(x, b);
+      }
+      xl_emit(x, o, d + i, a, b, 0, 0, 0);
+      if (w == 32) xl_ftz_out(x, d + i);
+    }
     return;
   }
   case LLVMFNeg: {
@@ -1010,11 +1031,15 @@ static void xl_inst(struct xl *x, LLVMValueRef I) {
     uint32_t d = xl_def(x, I);
     unsigned n = xl_leaves(x, ot, NULL);
     for (unsigned i = 0; i < n; i++) {
+      uint32_t a = xl_val(x, LLVMGetOperand(I, 0), i), b = xl_val(x, LLVMGetOperand(I, 1), i);
+      if (w == 32 && o >= 0) {
+        a = xl_ftz_in(x, a);
+        b = xl_ftz_in(x, b);
+      }
       if (o < 0)
         xl_emit(x, LSI_MOV, d + i, xl_const(x, o == -2, 0), 0, 0, 0, 0);
       else
-        xl_emit(x, (unsigned)o + (w == 64 ? F64OFF : 0), d + i, xl_val(x, LLVMGetOperand(I, 0), i),
-                xl_val(x, LLVMGetOperand(I, 1), i), 0, 0, 0);
+        xl_emit(x, (unsigned)o + (w == 64 ? F64OFF : 0), d + i, a, b, 0, 0, 0);
     }
     return;
   }

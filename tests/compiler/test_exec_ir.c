@@ -477,6 +477,39 @@ START_TEST(test_local_arg_alignment) {
 }
 END_TEST
 
+/* ---- -cl-denorms-are-zero flushes f32 subnormal operands and results ---- */
+static uint32_t fbits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+START_TEST(test_denorms_are_zero) {
+  static const char *src = "kernel void k(global uint *out, global const float *in) {\n"
+                           "  float zero = in[0], sub = in[1], minn = in[2], h = in[3];\n"
+                           "  out[0] = as_uint(zero + sub);\n"       /* a subnormal result */
+                           "  out[1] = as_uint(minn * -h);\n"        /* -subnormal result: -0 */
+                           "  out[2] = as_uint(sub * 1048576.0f);\n" /* a subnormal operand */
+                           "  out[3] = sub == zero;\n"               /* compares see zero */
+                           "  out[4] = as_uint(sub * h);\n"
+                           "  out[5] = as_uint(minn + zero);\n" /* normal values unchanged */
+                           "}\n";
+  float sub = 0x1p-143f, minn = 0x1p-126f;
+  float in[4] = {0.0f, sub, minn, 0.5f};
+  const uint32_t kept[6] = {fbits(sub), fbits(-0x1p-127f), fbits(sub * 1048576.0f),
+                            0,          fbits(sub * 0.5f), fbits(minn)};
+  const uint32_t flushed[6] = {0, 0x80000000u, 0, 1, 0, fbits(minn)};
+  static const char *const opts[] = {"-cl-denorms-are-zero -cl-opt-disable", "-cl-denorms-are-zero",
+                                     "-cl-opt-disable", ""};
+  for (int o = 0; o < 4; o++) {
+    const uint32_t *want = o < 2 ? flushed : kept;
+    uint32_t out[6];
+    run(src, opts[o], 1, in, sizeof in, out, sizeof out);
+    for (int j = 0; j < 6; j++)
+      ck_assert_msg(out[j] == want[j], "[%s] out[%d] = %#x, want %#x", opts[o], j, out[j], want[j]);
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("exec_ir");
   TCase *tc = tcase_create("exec_ir");
@@ -488,6 +521,7 @@ int main(void) {
   tcase_add_test(tc, test_program_scope_pointers);
   tcase_add_test(tc, test_program_scope_pointers_binary);
   tcase_add_test(tc, test_local_arg_alignment);
+  tcase_add_test(tc, test_denorms_are_zero);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }
