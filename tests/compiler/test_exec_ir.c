@@ -510,6 +510,69 @@ START_TEST(test_denorms_are_zero) {
 }
 END_TEST
 
+/* ---- immediates of every integer width ---- */
+/* One text for the kernel and the reference: u64 is a typedef on both sides;
+ * unsigned arithmetic wraps, signed operations never overflow. */
+typedef uint64_t u64;
+#define IMM_OPS(S, U)                                                                              \
+  {                                                                                                \
+    U x = (U)v;                                                                                    \
+    S s = (S)v;                                                                                    \
+    o[n++] = (u64)(U)(x + (U)-1);                                                                  \
+    o[n++] = (u64)(U)(x + (U)64);                                                                  \
+    o[n++] = (u64)(U)(x - (U)-64);                                                                 \
+    o[n++] = (u64)(U)(x * (U)-3);                                                                  \
+    o[n++] = (u64)(U)(x + (U)0x123456789abcdefUL);                                                 \
+    o[n++] = (u64)(U)(x ^ (U)0x8000000000000000UL);                                                \
+    o[n++] = (u64)(s < (S)-2);                                                                     \
+    o[n++] = (u64)(x > (U)-2);                                                                     \
+    o[n++] = (u64)(S)(s / (S)-7);                                                                  \
+    o[n++] = (u64)(S)(s >> 3);                                                                     \
+    o[n++] = (u64)(S)(s & (S)-64);                                                                 \
+    o[n++] = (u64)(S)(s == (S)-1 ? (S)-128 : (S)127);                                              \
+  }
+#define IMM_ALL                                                                                    \
+  IMM_OPS(char, uchar)                                                                             \
+  IMM_OPS(short, ushort) IMM_OPS(int, uint) IMM_OPS(long, ulong)
+#define XSTR(...) STR(__VA_ARGS__)
+#define STR(...)  #__VA_ARGS__
+#define NI        64
+#define IW        48
+static void ref_imm(u64 v, u64 *o) {
+  int n = 0;
+  IMM_OPS(int8_t, uint8_t)
+  IMM_OPS(int16_t, uint16_t) IMM_OPS(int32_t, uint32_t) IMM_OPS(int64_t, uint64_t)
+}
+START_TEST(test_immediates) {
+  static const char *src = "typedef ulong u64;\n"
+                           "#define IMM_OPS(S, U) " XSTR(IMM_OPS(
+                               S, U)) "\n"
+                                      "kernel void k(global ulong *out, global const ulong *in) {\n"
+                                      "  int i = get_global_id(0);\n"
+                                      "  ulong v = in[i];\n"
+                                      "  global ulong *o = out + i * 48;\n"
+                                      "  int n = 0;\n"
+                                      "  " XSTR(IMM_ALL) "\n"
+                                                         "}\n";
+  u64 in[NI];
+  fill_inputs(in, NI);
+  in[2] = (u64)-1 >> 1;
+  in[3] = (u64)1 << 63;
+  in[4] = 0xffffffffu;
+  for (int o = 0; o < 2; o++) {
+    u64 out[NI * IW], want[IW];
+    run(src, opt_levels[o], NI, in, sizeof in, out, sizeof out);
+    for (unsigned i = 0; i < NI; i++) {
+      ref_imm(in[i], want);
+      for (unsigned j = 0; j < IW; j++)
+        ck_assert_msg(out[i * IW + j] == want[j], "[%s] input %#llx op %u: %#llx, want %#llx",
+                      opt_levels[o], (unsigned long long)in[i], j,
+                      (unsigned long long)out[i * IW + j], (unsigned long long)want[j]);
+    }
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("exec_ir");
   TCase *tc = tcase_create("exec_ir");
@@ -522,6 +585,7 @@ int main(void) {
   tcase_add_test(tc, test_program_scope_pointers_binary);
   tcase_add_test(tc, test_local_arg_alignment);
   tcase_add_test(tc, test_denorms_are_zero);
+  tcase_add_test(tc, test_immediates);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }
