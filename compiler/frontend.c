@@ -125,6 +125,8 @@ int cc_options_parse(const char *options, int link, struct cc_options *o, char *
         rc = opt_error(err, errlen, "invalid link option '%s'", a);
       else if (!strcmp(a, "-create-library"))
         o->create_library = 1;
+      else if (!strcmp(a, "-cl-denorms-are-zero"))
+        o->denorms_are_zero = 1;
       continue;
     }
     if (!strncmp(a, "-D", 2) || !strncmp(a, "-I", 2)) {

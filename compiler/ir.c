@@ -440,6 +440,16 @@ int cc_translate_build(const struct cc_bitcode *bc, const char *options, struct 
   return rc;
 }
 
+/* clLinkProgram's -cl-denorms-are-zero: mark every function as clang does. */
+static void set_denorms_are_zero(LLVMModuleRef m) {
+  static const char k[] = "denormal-fp-math-f32", v[] = "preserve-sign,preserve-sign";
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f))
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(ctx, k, sizeof k - 1, v, sizeof v - 1));
+}
+
 int cc_link(const struct cc_bitcode *objs, unsigned nobjs, const char *options,
             struct lsi_program **out, struct cc_bitcode *lib, char **log) {
   struct cc_options o;
@@ -451,7 +461,7 @@ int cc_link(const struct cc_bitcode *objs, unsigned nobjs, const char *options,
     cc_log_append(log, "error: %s\n", err);
     return CC_INVALID_OPTIONS;
   }
-  int create_library = o.create_library;
+  int create_library = o.create_library, daz = o.denorms_are_zero;
   cc_options_free(&o);
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = NULL;
@@ -477,6 +487,7 @@ int cc_link(const struct cc_bitcode *objs, unsigned nobjs, const char *options,
     memcpy(lib->data, LLVMGetBufferStart(mb), lib->size);
     LLVMDisposeMemoryBuffer(mb);
   } else if (rc == CC_OK) {
+    if (daz) set_denorms_are_zero(m);
     rc = translate_module(m, out, log);
     if (rc == CC_BUILD_FAILURE) rc = CC_LINK_FAILURE;
   }

@@ -510,6 +510,40 @@ START_TEST(test_denorms_are_zero) {
 }
 END_TEST
 
+/* The link option flushes too, whatever the objects were compiled with. */
+START_TEST(test_denorms_are_zero_link) {
+  static const char *src = "kernel void k(global uint *out, global const float *in) {\n"
+                           "  out[0] = as_uint(in[0] + in[1]);\n"
+                           "}\n";
+  float in[2] = {0.0f, 0x1p-143f};
+  static const char *const lopts[] = {"-cl-denorms-are-zero", ""};
+  for (int o = 0; o < 2; o++) {
+    cl_int err;
+    cl_program obj = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(clCompileProgram(obj, 1, &dev, "", 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    cl_program p = clLinkProgram(ctx, 1, &dev, lopts[o], 1, &obj, NULL, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    uint32_t out = 7;
+    cl_mem dout = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, 4, &out, &err);
+    cl_mem din = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(cl_mem), &dout), CL_SUCCESS);
+    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(cl_mem), &din), CL_SUCCESS);
+    size_t one = 1;
+    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, 4, &out, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_uint_eq(out, o == 0 ? 0 : fbits(0x1p-143f));
+    clReleaseMemObject(dout);
+    clReleaseMemObject(din);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseProgram(obj);
+  }
+}
+END_TEST
+
 /* ---- immediates of every integer width ---- */
 /* One text for the kernel and the reference: u64 is a typedef on both sides;
  * unsigned arithmetic wraps, signed operations never overflow. */
@@ -585,6 +619,7 @@ int main(void) {
   tcase_add_test(tc, test_program_scope_pointers_binary);
   tcase_add_test(tc, test_local_arg_alignment);
   tcase_add_test(tc, test_denorms_are_zero);
+  tcase_add_test(tc, test_denorms_are_zero_link);
   tcase_add_test(tc, test_immediates);
   suite_add_tcase(s, tc);
   return cu_run(s);
