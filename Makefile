@@ -9,7 +9,7 @@ CHECK_BUILD ?= build-check
 JOBS ?= $(shell nproc)
 ICD_ENV = OCL_ICD_VENDORS=$(CURDIR)/$(BUILD)/vendors
 
-.PHONY: run check deps build conformance
+.PHONY: run check deps build conformance hashcat
 deps:
 	@bash .ci/deps
 
@@ -33,3 +33,8 @@ check: deps
 # tests/conformance/piglit-expected.txt.
 conformance: build
 	bash tests/conformance/piglit.sh $(BUILD)
+
+# hashcat's kernel self-test on the device (minutes; skipped without hashcat)
+hashcat: build
+	cmake -S . -B $(BUILD) -DLOCKSTEP_HASHCAT_TEST=ON
+	ctest --test-dir $(BUILD) -L hashcat --output-on-failure

@@ -17,7 +17,7 @@
 #include "device/builtins.h"
 
 #define MAGIC       "LSPROG\0\1"
-#define BIN_VERSION 6u
+#define BIN_VERSION 7u
 #define HDR_SIZE    32
 
 struct wbuf {
@@ -128,7 +128,8 @@ static void save_kernel(struct wbuf *w, const struct lsi_kernel *k) {
                     a->priv_offset,
                     a->buf_offset,
                     a->address_qualifier,
-                    a->access_qualifier};
+                    a->access_qualifier,
+                    a->local_align};
     for (unsigned j = 0; j < sizeof(f) / sizeof(f[0]); j++)
       w_u32(w, f[j]);
     w_u64(w, a->type_qualifier);
@@ -230,6 +231,9 @@ int cc_binary_save(const struct lsi_program *p, const struct cc_bitcode *bc, int
     if (!p->data_init && p->data_size)
       for (uint32_t i = 0; i < p->data_size; i++)
         w_raw(&w, "", 1);
+    w_u32(&w, p->ndata_relocs);
+    for (uint32_t i = 0; i < p->ndata_relocs; i++)
+      w_u32(&w, p->data_relocs[i]);
     w_u32(&w, p->nkernels);
     for (uint32_t i = 0; i < p->nkernels; i++)
       save_kernel(&w, &p->kernels[i]);
@@ -260,6 +264,7 @@ static int validate_kernel(struct lsi_kernel *k, const struct lsi_program *p) {
     if (a->kind != LSI_ARG_VALUE && !check_reg(k, a->reg)) return 0;
     if (a->kind == LSI_ARG_BYVAL && (uint64_t)a->priv_offset + a->size > k->private_size) return 0;
     if (a->kind == LSI_ARG_VALUE && (uint64_t)a->nregs * a->elem_size > a->size) return 0;
+    if (a->local_align & (a->local_align - 1)) return 0;
   }
   for (uint32_t i = 0; i < k->narglist; i++)
     if (!check_reg(k, k->arglist[i])) return 0;
@@ -327,7 +332,7 @@ static int load_kernel(struct rbuf *r, struct lsi_kernel *k, const struct lsi_pr
     k->consts[i].value = r_u64(r);
     k->consts[i].reloc = r_u32(r);
   }
-  k->nargs = r_count(r, 56);
+  k->nargs = r_count(r, 60);
   k->args = calloc(k->nargs + 1, sizeof(struct lsi_arg));
   for (uint32_t i = 0; i < k->nargs; i++) {
     struct lsi_arg *a = &k->args[i];
@@ -342,7 +347,8 @@ static int load_kernel(struct rbuf *r, struct lsi_kernel *k, const struct lsi_pr
                      &a->priv_offset,
                      &a->buf_offset,
                      &a->address_qualifier,
-                     &a->access_qualifier};
+                     &a->access_qualifier,
+                     &a->local_align};
     for (unsigned j = 0; j < sizeof(f) / sizeof(f[0]); j++)
       *f[j] = r_u32(r);
     a->type_qualifier = r_u64(r);
@@ -498,6 +504,12 @@ int cc_binary_load(const uint8_t *buf, size_t len, int *kind, struct lsi_program
     p->data_init = malloc(p->data_size);
     memcpy(p->data_init, buf + r.at, p->data_size);
     r.at += p->data_size;
+  }
+  p->ndata_relocs = r_count(&r, 4);
+  p->data_relocs = calloc(p->ndata_relocs + 1, sizeof(uint32_t));
+  for (uint32_t i = 0; i < p->ndata_relocs; i++) {
+    p->data_relocs[i] = r_u32(&r);
+    if ((uint64_t)p->data_relocs[i] + 8 > p->data_size) r.bad = 1;
   }
   p->nkernels = r_count(&r, 40);
   p->kernels = calloc(p->nkernels + 1, sizeof(struct lsi_kernel));

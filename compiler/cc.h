@@ -28,11 +28,12 @@ enum cc_status {
 
 /* Build options as parsed from the clBuildProgram string. */
 struct cc_options {
-  int cl_std;          /* 120, 200 or 300 */
-  int opt_disable;     /* -cl-opt-disable (also implied by -g for debugging) */
-  int debug;           /* -g */
-  int kernel_arg_info; /* -cl-kernel-arg-info */
-  int create_library;  /* -create-library (link only) */
+  int cl_std;           /* 120, 200 or 300 */
+  int opt_disable;      /* -cl-opt-disable (also implied by -g for debugging) */
+  int debug;            /* -g */
+  int kernel_arg_info;  /* -cl-kernel-arg-info */
+  int create_library;   /* -create-library (link only) */
+  int denorms_are_zero; /* -cl-denorms-are-zero (link only; compile passes it to clang) */
   int werror;
   int nargs; /* clang arguments derived from the options */
   char **args;

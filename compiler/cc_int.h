@@ -161,6 +161,7 @@ struct xl {
   uint32_t *lglob_off;
   uint32_t nlglob;
   uint32_t priv_base_reg; /* value register holding SREG PRIVATE_BASE, or ~0 */
+  int ftz_f32;            /* f32 subnormals flush to zero (-cl-denorms-are-zero) */
   /* per IR instruction: first pc (for the debug tables) */
   LLVMValueRef *ipc_inst;
   uint32_t *ipc_pc;
@@ -205,6 +206,10 @@ void xl_store_leaf(struct xl *x, uint32_t val, uint32_t addr, int64_t off, const
                    unsigned space, unsigned align);
 uint32_t xl_alloc_private(struct xl *x, uint32_t size, uint32_t align);
 uint32_t xl_private_addr(struct xl *x, uint32_t off);
+/* Under ftz_f32: an f32 operand flushed (a new register) / a result flushed
+ * in place. Without it: the operand as is / nothing. */
+uint32_t xl_ftz_in(struct xl *x, uint32_t r);
+void xl_ftz_out(struct xl *x, uint32_t d);
 
 /* mangle.c: Itanium names of builtins. A parameter type as its mangling
  * with every substitution expanded. */

@@ -87,7 +87,6 @@ static const char *const passthrough[] = {
 };
 /* Accepted and without effect on this device. */
 static const char *const ignored[] = {
-    "-cl-denorms-are-zero",
     "-cl-no-subgroup-ifp",
     "-enable-link-options",
     NULL,
@@ -126,6 +125,8 @@ int cc_options_parse(const char *options, int link, struct cc_options *o, char *
         rc = opt_error(err, errlen, "invalid link option '%s'", a);
       else if (!strcmp(a, "-create-library"))
         o->create_library = 1;
+      else if (!strcmp(a, "-cl-denorms-are-zero"))
+        o->denorms_are_zero = 1;
       continue;
     }
     if (!strncmp(a, "-D", 2) || !strncmp(a, "-I", 2)) {
@@ -167,6 +168,11 @@ int cc_options_parse(const char *options, int link, struct cc_options *o, char *
     } else if (!strcmp(a, "-Werror")) {
       o->werror = 1;
       add_arg(o, "-Werror");
+    } else if (!strcmp(a, "-cl-denorms-are-zero")) {
+      /* clang's driver drops it for spir64: ask its front end directly; the
+       * translator reads the function attribute it sets */
+      add_arg(o, "-Xclang");
+      add_arg(o, "-fdenormal-fp-math-f32=preserve-sign");
     } else if (in_list(passthrough, a)) {
       add_arg(o, a);
     } else if (in_list(ignored, a)) {

@@ -278,6 +278,11 @@ static void setup_args(struct xl *x) {
       a->kind = pas == 3 ? LSI_ARG_LOCAL : pas == 2 ? LSI_ARG_CONSTANT : LSI_ARG_GLOBAL;
       a->size = 8;
       a->align = 8;
+      /* clang's align attribute carries the pointee's alignment */
+      LLVMAttributeRef al = LLVMGetEnumAttributeAtIndex(fn, i + 1, attr_kind("align"));
+      uint64_t pal = al ? LLVMGetEnumAttributeValue(al) : 0;
+      if (pas == 3 && pal && pal <= (1u << 16) && !(pal & (pal - 1)))
+        a->local_align = (uint32_t)pal;
       /* A block's kernel gets its literal (copied to global memory by the
        * enqueue) as a generic pointer. */
       if (pas == 4 && i == 0 && is_block_kernel(fn))
@@ -333,6 +338,16 @@ static void free_xl(struct xl *x) {
   free(x);
 }
 
+/* -cl-denorms-are-zero: clang marks the functions it compiled with it. */
+static int denorms_are_zero(LLVMValueRef fn) {
+  static const char k[] = "denormal-fp-math-f32";
+  LLVMAttributeRef a =
+      LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, k, sizeof k - 1);
+  unsigned len = 0;
+  const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+  return v && len >= 13 && (!strncmp(v, "preserve-sign", 13) || !strncmp(v, "positive-zero", 13));
+}
+
 static int translate_kernel(struct xl_prog *P, LLVMValueRef fn, struct lsi_kernel *k, char **log) {
   struct xl *x = calloc(1, sizeof(*x));
   x->prog = P;
@@ -351,6 +366,7 @@ static int translate_kernel(struct xl_prog *P, LLVMValueRef fn, struct lsi_kerne
   if (sp) x->cur_line = LLVMDISubprogramGetLine(sp);
   char err[256];
   if (cc_cfg_build(&x->cfg, fn, err, sizeof(err))) xl_fail(x, "%s", err);
+  x->ftz_f32 = denorms_are_zero(fn);
   x->priv_base_reg = xl_vreg(x, 1);
   xl_emit(x, LSI_SREG, x->priv_base_reg, 0, 0, 0, LSI_SREG_PRIVATE_BASE, 0);
   kernel_attributes(fn, k);
@@ -424,6 +440,16 @@ int cc_translate_build(const struct cc_bitcode *bc, const char *options, struct 
   return rc;
 }
 
+/* clLinkProgram's -cl-denorms-are-zero: mark every function as clang does. */
+static void set_denorms_are_zero(LLVMModuleRef m) {
+  static const char k[] = "denormal-fp-math-f32", v[] = "preserve-sign,preserve-sign";
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f))
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(ctx, k, sizeof k - 1, v, sizeof v - 1));
+}
+
 int cc_link(const struct cc_bitcode *objs, unsigned nobjs, const char *options,
             struct lsi_program **out, struct cc_bitcode *lib, char **log) {
   struct cc_options o;
@@ -435,7 +461,7 @@ int cc_link(const struct cc_bitcode *objs, unsigned nobjs, const char *options,
     cc_log_append(log, "error: %s\n", err);
     return CC_INVALID_OPTIONS;
   }
-  int create_library = o.create_library;
+  int create_library = o.create_library, daz = o.denorms_are_zero;
   cc_options_free(&o);
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = NULL;
@@ -461,6 +487,7 @@ int cc_link(const struct cc_bitcode *objs, unsigned nobjs, const char *options,
     memcpy(lib->data, LLVMGetBufferStart(mb), lib->size);
     LLVMDisposeMemoryBuffer(mb);
   } else if (rc == CC_OK) {
+    if (daz) set_denorms_are_zero(m);
     rc = translate_module(m, out, log);
     if (rc == CC_BUILD_FAILURE) rc = CC_LINK_FAILURE;
   }
@@ -488,6 +515,7 @@ void cc_program_free(struct lsi_program *p) {
   }
   free(p->kernels);
   free(p->data_init);
+  free(p->data_relocs);
   for (uint32_t i = 0; i < p->nfiles; i++)
     free(p->files[i]);
   free(p->files);

@@ -531,7 +531,7 @@ static void intrinsic(struct xl *x, LLVMValueRef I, const char *n) {
         xl_emit(x, LSI_SELECT, d + e, c, neg, sa, 0, 0);
         if (bits < W) xl_emit(x, LSI_TRUNC, d + e, d + e, 0, 0, bits, 0);
       } else if (starts(n, "llvm.fshl.") || starts(n, "llvm.fshr.")) {
-        emit_fsh(x, n[7] == 'l', d + e, a, b, xl_val(x, a2, e), bits);
+        emit_fsh(x, starts(n, "llvm.fshl."), d + e, a, b, xl_val(x, a2, e), bits);
       } else if (strstr(n, ".sat.") && (starts(n, "llvm.uadd") || starts(n, "llvm.usub") ||
                                         starts(n, "llvm.sadd") || starts(n, "llvm.ssub"))) {
         emit_sat(x, n + 5, d + e, a, b, bits);
@@ -549,9 +549,16 @@ static void intrinsic(struct xl *x, LLVMValueRef I, const char *n) {
   if (starts(n, "llvm.fmuladd.") || starts(n, "llvm.fma.")) {
     int dbl = strstr(n, "f64") != NULL;
     uint32_t d = xl_def(x, I);
-    for (unsigned e = 0; e < nl; e++)
-      xl_emit(x, dbl ? LSI_FMA_F64 : LSI_FMA_F32, d + e, xl_val(x, a0, e), xl_val(x, a1, e),
-              xl_val(x, a2, e), 0, 0);
+    for (unsigned e = 0; e < nl; e++) {
+      uint32_t a = xl_val(x, a0, e), b = xl_val(x, a1, e), c = xl_val(x, a2, e);
+      if (!dbl) {
+        a = xl_ftz_in(x, a);
+        b = xl_ftz_in(x, b);
+        c = xl_ftz_in(x, c);
+      }
+      xl_emit(x, dbl ? LSI_FMA_F64 : LSI_FMA_F32, d + e, a, b, c, 0, 0);
+      if (!dbl) xl_ftz_out(x, d + e);
+    }
     return;
   }
   if (starts(n, "llvm.fabs.") || starts(n, "llvm.copysign.")) {

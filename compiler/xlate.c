@@ -278,7 +278,7 @@ static uint64_t half_bits(double d) {
   return r;
 }
 
-static void write_init(struct xl *x, LLVMValueRef c, uint8_t *dst, uint64_t room);
+static void write_init(struct xl *x, LLVMValueRef c, uint64_t at, uint64_t room);
 
 static uint32_t prog_global(struct xl *x, LLVMValueRef g) {
   struct xl_prog *P = x->prog;
@@ -299,7 +299,7 @@ static uint32_t prog_global(struct xl *x, LLVMValueRef g) {
   P->glob[P->nglob] = g;
   P->glob_off[P->nglob++] = (uint32_t)off;
   LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
-  if (init) write_init(x, init, P->p->data_init + off, size);
+  if (init) write_init(x, init, off, size);
   return (uint32_t)off;
 }
 
@@ -450,12 +450,20 @@ static void const_leaf(struct xl *x, LLVMValueRef c, unsigned i, uint64_t *val, 
   xl_fail(x, "unsupported constant");
 }
 
-static void write_init(struct xl *x, LLVMValueRef c, uint8_t *dst, uint64_t room) {
+static void add_data_reloc(struct xl *x, uint64_t at) {
+  struct lsi_program *p = x->prog->p;
+  p->data_relocs = realloc(p->data_relocs, sizeof(uint32_t) * (p->ndata_relocs + 1));
+  p->data_relocs[p->ndata_relocs++] = (uint32_t)at;
+}
+
+/* Writes constant c at byte `at` of the data segment (room bytes there are
+ * its own). Evaluating c may place further globals and so move data_init:
+ * the destination is recomputed for every leaf. */
+static void write_init(struct xl *x, LLVMValueRef c, uint64_t at, uint64_t room) {
   LLVMTypeRef t = LLVMTypeOf(c);
-  struct cc_leaf *lv = malloc(sizeof(struct cc_leaf) * XL_MAX_LEAVES);
   LLVMTypeKind tk = LLVMGetTypeKind(t);
-  if ((tk == LLVMArrayTypeKind || tk == LLVMStructTypeKind) && !LLVMIsAConstantAggregateZero(c) &&
-      !LLVMIsUndef(c)) {
+  if (LLVMIsAConstantAggregateZero(c) || LLVMIsUndef(c) || LLVMIsPoison(c)) return;
+  if (tk == LLVMArrayTypeKind || tk == LLVMStructTypeKind) {
     /* recurse per element so large arrays never hit the leaf limit */
     unsigned cnt = tk == LLVMStructTypeKind ? LLVMCountStructElementTypes(t)
                                             : (unsigned)LLVMGetArrayLength2(t);
@@ -463,25 +471,26 @@ static void write_init(struct xl *x, LLVMValueRef c, uint8_t *dst, uint64_t room
       uint64_t off = tk == LLVMStructTypeKind ? LLVMOffsetOfElement(x->td, t, k)
                                               : k * LLVMABISizeOfType(x->td, LLVMGetElementType(t));
       LLVMValueRef e = LLVMGetAggregateElement(c, k);
-      if (e && off < room) write_init(x, e, dst + off, room - off);
+      if (e && off < room) write_init(x, e, at + off, room - off);
     }
-    free(lv);
     return;
   }
-  if (LLVMIsAConstantAggregateZero(c) || LLVMIsUndef(c) || LLVMIsPoison(c)) {
-    free(lv);
-    return;
-  }
+  struct cc_leaf *lv = malloc(sizeof(struct cc_leaf) * XL_MAX_LEAVES);
   unsigned n = xl_leaves(x, t, lv);
   for (unsigned i = 0; i < n; i++) {
     uint64_t v;
     uint32_t reloc;
     const_leaf(x, c, i, &v, &reloc);
-    if (reloc) xl_fail(x, "program-scope pointers initialised with addresses are not supported");
     unsigned bytes = lv[i].kind == LK_INT ? (lv[i].bits + 7) / 8 : lv[i].bits / 8;
-    if (lv[i].off + bytes <= room)
-      for (unsigned b = 0; b < bytes; b++)
-        dst[lv[i].off + b] = (uint8_t)(v >> (8 * b));
+    if (lv[i].off + bytes > room) continue;
+    if (reloc && bytes != 8) {
+      free(lv);
+      xl_fail(x, "the address of a program-scope variable in an integer narrower than a pointer");
+    }
+    if (reloc) add_data_reloc(x, at + lv[i].off);
+    uint8_t *dst = x->prog->p->data_init + at + lv[i].off;
+    for (unsigned b = 0; b < bytes; b++)
+      dst[b] = (uint8_t)(v >> (8 * b));
   }
   free(lv);
 }
@@ -529,21 +538,33 @@ uint32_t xl_alloc_private(struct xl *x, uint32_t size, uint32_t align) {
   return off;
 }
 
+uint32_t xl_ftz_in(struct xl *x, uint32_t r) {
+  if (!x->ftz_f32) return r;
+  uint32_t t = xl_vreg(x, 1);
+  xl_emit(x, LSI_FTZ_F32, t, r, 0, 0, 0, 0);
+  return t;
+}
+
+void xl_ftz_out(struct xl *x, uint32_t d) {
+  if (x->ftz_f32) xl_emit(x, LSI_FTZ_F32, d, d, 0, 0, 0, 0);
+}
+
 uint32_t xl_private_addr(struct xl *x, uint32_t off) {
   uint32_t r = xl_vreg(x, 1);
   xl_emit(x, LSI_ADDI, r, x->priv_base_reg, 0, 0, off, 0);
   return r;
 }
 
+/* Bytes a leaf occupies in memory: its store size (an i24 is 3 bytes). */
 static unsigned leaf_bytes(const struct cc_leaf *l) {
-  if (l->kind == LK_INT) return l->bits <= 8 ? 1 : l->bits <= 16 ? 2 : l->bits <= 32 ? 4 : 8;
-  return l->bits / 8;
+  return (l->bits + 7u) / 8u;
 }
 
-/* The alignment known for byte off of an address aligned to align. */
-static unsigned known_align(unsigned align, int64_t off) {
+/* The widest access that can move b bytes at byte off of an address
+ * aligned to align: aligned there, and a power of two dividing b. */
+static unsigned piece_bytes(unsigned align, int64_t off, unsigned b) {
   unsigned a = align ? align : 1;
-  while (a > 1 && (off & (int64_t)(a - 1)))
+  while (a > 1 && ((off & (int64_t)(a - 1)) || b % a))
     a /= 2;
   return a;
 }
@@ -555,10 +576,7 @@ static unsigned known_align(unsigned align, int64_t off) {
 void xl_load_leaf(struct xl *x, uint32_t d, uint32_t addr, int64_t off, const struct cc_leaf *l,
                   unsigned space, unsigned align) {
   static const unsigned ops[] = {0, LSI_LD8, LSI_LD16, 0, LSI_LD32, 0, 0, 0, LSI_LD64};
-  unsigned b = leaf_bytes(l), a = known_align(align, off);
-  if (l->kind == LK_INT && l->bits != 1 && l->bits != 8 && l->bits != 16 && l->bits != 32 &&
-      l->bits != 64)
-    xl_fail(x, "loads of i%u are not supported", l->bits);
+  unsigned b = leaf_bytes(l), a = piece_bytes(align, off, b);
   if (a >= b) {
     xl_emit(x, ops[b], d, addr, 0, 0, off, space);
   } else {
@@ -571,16 +589,14 @@ void xl_load_leaf(struct xl *x, uint32_t d, uint32_t addr, int64_t off, const st
     }
     xl_emit(x, LSI_MOV, d, acc, 0, 0, 0, 0);
   }
-  if (l->kind == LK_INT && l->bits == 1) xl_emit(x, LSI_TRUNC, d, d, 0, 0, 1, 0);
+  /* the bits past an odd-width integer are not its value */
+  if (l->kind == LK_INT && l->bits % 8) xl_emit(x, LSI_TRUNC, d, d, 0, 0, l->bits, 0);
 }
 
 void xl_store_leaf(struct xl *x, uint32_t val, uint32_t addr, int64_t off, const struct cc_leaf *l,
                    unsigned space, unsigned align) {
   static const unsigned ops[] = {0, LSI_ST8, LSI_ST16, 0, LSI_ST32, 0, 0, 0, LSI_ST64};
-  unsigned b = leaf_bytes(l), a = known_align(align, off);
-  if (l->kind == LK_INT && l->bits != 1 && l->bits != 8 && l->bits != 16 && l->bits != 32 &&
-      l->bits != 64)
-    xl_fail(x, "stores of i%u are not supported", l->bits);
+  unsigned b = leaf_bytes(l), a = piece_bytes(align, off, b);
   if (a >= b) {
     xl_emit(x, ops[b], 0, addr, val, 0, off, space);
     return;
@@ -593,10 +609,10 @@ void xl_store_leaf(struct xl *x, uint32_t val, uint32_t addr, int64_t off, const
   }
 }
 
-static int is_vec_of_i1(LLVMTypeRef t) {
+static int is_packed_vec(LLVMTypeRef t) {
   return LLVMGetTypeKind(t) == LLVMVectorTypeKind &&
          LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMIntegerTypeKind &&
-         LLVMGetIntTypeWidth(LLVMGetElementType(t)) == 1;
+         LLVMGetIntTypeWidth(LLVMGetElementType(t)) % 8 != 0;
 }
 
 /* ---- arithmetic ---- */
@@ -698,23 +714,79 @@ static unsigned agg_leaf_start(struct xl *x, LLVMTypeRef t, const unsigned *idx,
   return start;
 }
 
-/* Converts the bit pattern of a value between types with different leaf
- * shapes by a round trip through a private scratch slot. */
-static void bitcast_via_memory(struct xl *x, LLVMValueRef src, LLVMTypeRef dt, uint32_t d) {
-  LLVMTypeRef st = LLVMTypeOf(src);
-  if (is_vec_of_i1(st) || is_vec_of_i1(dt))
-    xl_fail(x, "bitcasts of boolean vectors are not supported");
-  uint32_t size = (uint32_t)LLVMStoreSizeOfType(x->td, st);
-  uint32_t slot = xl_alloc_private(x, size, 8);
-  uint32_t addr = xl_private_addr(x, slot);
-  struct cc_leaf *lv = malloc(sizeof(struct cc_leaf) * XL_MAX_LEAVES);
-  unsigned n = xl_leaves(x, st, lv);
+/* d := bits [lo, lo + w) of the concatenation of n registers of ws bits each,
+ * register 0 lowest: LLVM's little-endian layout of a vector's elements,
+ * which bitcasts between vectors and scalars (<4 x i1> <-> i4, <2 x float>
+ * <-> i64, ...) preserve. Sources are canonical (zero-extended). */
+static void gather_bits(struct xl *x, uint32_t d, const uint32_t *r, unsigned n, unsigned ws,
+                        unsigned lo, unsigned w) {
+  uint32_t piece = xl_vreg(x, 1);
+  int first = 1;
+  for (unsigned i = lo / ws; i < n && i * ws < lo + w; i++) {
+    int64_t sh = (int64_t)i * ws - lo;
+    uint32_t v = sh ? piece : r[i];
+    if (sh > 0) xl_emit(x, LSI_SHL_I64, piece, r[i], xl_const(x, (uint64_t)sh, 0), 0, 0, 0);
+    if (sh < 0) xl_emit(x, LSI_LSHR_I64, piece, r[i], xl_const(x, (uint64_t)-sh, 0), 0, 0, 0);
+    if (first)
+      xl_emit(x, LSI_MOV, d, v, 0, 0, 0, 0);
+    else
+      xl_emit(x, LSI_OR_I64, d, d, v, 0, 0, 0);
+    first = 0;
+  }
+  if (first) xl_emit(x, LSI_MOV, d, xl_const(x, 0, 0), 0, 0, 0, 0);
+  if (w < 64) xl_emit(x, LSI_TRUNC, d, d, 0, 0, w, 0);
+}
+
+/* Bitcast between first-class types whose leaves differ in number (a vector
+ * and a scalar, or vectors of different element widths), in registers. */
+static void bitcast_bits(struct xl *x, LLVMValueRef src, LLVMTypeRef dt, uint32_t d) {
+  struct cc_leaf *sl = malloc(sizeof(struct cc_leaf) * XL_MAX_LEAVES * 2), *dl = sl + XL_MAX_LEAVES;
+  unsigned ns = xl_leaves(x, LLVMTypeOf(src), sl), nd = xl_leaves(x, dt, dl);
+  if (!ns || !nd || ns * sl[0].bits != nd * dl[0].bits) {
+    free(sl);
+    xl_fail(x, "bitcast between types of different bit sizes");
+  }
+  uint32_t *r = malloc(sizeof(uint32_t) * ns);
+  for (unsigned i = 0; i < ns; i++)
+    r[i] = xl_val(x, src, i);
+  for (unsigned j = 0; j < nd; j++)
+    gather_bits(x, d + j, r, ns, sl[0].bits, j * dl[0].bits, dl[0].bits);
+  free(r);
+  free(sl);
+}
+
+/* A vector of integers narrower than a byte or of odd bit widths (<8 x i1>,
+ * <2 x i4>) is a bit field in memory: element i at bits [i*w, (i+1)*w) of
+ * StoreSize bytes. The integer leaf those bytes are moved as. */
+static struct cc_leaf packed_vec_leaf(struct xl *x, LLVMTypeRef t) {
+  unsigned bytes = (unsigned)LLVMStoreSizeOfType(x->td, t);
+  if (bytes > 8)
+    xl_fail(x, "vectors of %u-bit elements wider than 64 bits in memory are not supported",
+            LLVMGetIntTypeWidth(LLVMGetElementType(t)));
+  return (struct cc_leaf){LK_INT, (uint8_t)(bytes * 8), 0};
+}
+
+static void load_packed_vec(struct xl *x, uint32_t d, uint32_t addr, LLVMTypeRef t, unsigned space,
+                            unsigned align) {
+  struct cc_leaf l = packed_vec_leaf(x, t);
+  unsigned w = LLVMGetIntTypeWidth(LLVMGetElementType(t));
+  uint32_t packed = xl_vreg(x, 1);
+  xl_load_leaf(x, packed, addr, 0, &l, space, align);
+  for (unsigned i = 0; i < LLVMGetVectorSize(t); i++)
+    gather_bits(x, d + i, &packed, 1, 64, i * w, w);
+}
+
+static void store_packed_vec(struct xl *x, LLVMValueRef v, uint32_t addr, unsigned space,
+                             unsigned align) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  struct cc_leaf l = packed_vec_leaf(x, t);
+  unsigned n = LLVMGetVectorSize(t), w = LLVMGetIntTypeWidth(LLVMGetElementType(t));
+  uint32_t *r = malloc(sizeof(uint32_t) * n), packed = xl_vreg(x, 1);
   for (unsigned i = 0; i < n; i++)
-    xl_store_leaf(x, xl_val(x, src, i), addr, lv[i].off, &lv[i], LSI_SPACE_PRIVATE, 8);
-  n = xl_leaves(x, dt, lv);
-  for (unsigned i = 0; i < n; i++)
-    xl_load_leaf(x, d + i, addr, lv[i].off, &lv[i], LSI_SPACE_PRIVATE, 8);
-  free(lv);
+    r[i] = xl_val(x, v, i);
+  gather_bits(x, packed, r, n, w, 0, l.bits);
+  free(r);
+  xl_store_leaf(x, packed, addr, 0, &l, space, align);
 }
 
 static void xl_gep(struct xl *x, LLVMValueRef I) {
@@ -758,7 +830,7 @@ static void xl_cast(struct xl *x, LLVMValueRef I, LLVMOpcode op) {
   uint32_t d = xl_def(x, I);
   unsigned n = xl_leaves(x, dt, NULL);
   if (op == LLVMBitCast && xl_leaves(x, st, NULL) != n) {
-    bitcast_via_memory(x, s, dt, d);
+    bitcast_bits(x, s, dt, d);
     return;
   }
   for (unsigned i = 0; i < n; i++) {
@@ -812,10 +884,14 @@ static void xl_cast(struct xl *x, LLVMValueRef I, LLVMOpcode op) {
     case LLVMFPExt:
     case LLVMFPTrunc: {
       int sw = fp_width(x, st), dw = fp_width(x, dt);
-      if (sw == dw)
+      if (sw == dw) {
         xl_emit(x, LSI_MOV, d + i, a, 0, 0, 0, 0);
-      else
-        xl_emit(x, op == LLVMFPExt ? LSI_FPEXT : LSI_FPTRUNC, d + i, a, 0, 0, 0, 0);
+      } else if (op == LLVMFPExt) {
+        xl_emit(x, LSI_FPEXT, d + i, sw == 32 ? xl_ftz_in(x, a) : a, 0, 0, 0, 0);
+      } else {
+        xl_emit(x, LSI_FPTRUNC, d + i, a, 0, 0, 0, 0);
+        if (dw == 32) xl_ftz_out(x, d + i);
+      }
       break;
     }
     default: xl_fail(x, "unsupported cast");
@@ -910,9 +986,15 @@ static void xl_inst(struct xl *x, LLVMValueRef I) {
     if (w == 64) o += F64OFF;
     uint32_t d = xl_def(x, I);
     unsigned n = xl_leaves(x, LLVMTypeOf(I), NULL);
-    for (unsigned i = 0; i < n; i++)
-      xl_emit(x, o, d + i, xl_val(x, LLVMGetOperand(I, 0), i), xl_val(x, LLVMGetOperand(I, 1), i),
-              0, 0, 0);
+    for (unsigned i = 0; i < n; i++) {
+      uint32_t a = xl_val(x, LLVMGetOperand(I, 0), i), b = xl_val(x, LLVMGetOperand(I, 1), i);
+      if (w == 32) {
+        a = xl_ftz_in(x, a);
+        b = xl_ftz_in(x, b);
+      }
+      xl_emit(x, o, d + i, a, b, 0, 0, 0);
+      if (w == 32) xl_ftz_out(x, d + i);
+    }
     return;
   }
   case LLVMFNeg: {
@@ -949,11 +1031,15 @@ static void xl_inst(struct xl *x, LLVMValueRef I) {
     uint32_t d = xl_def(x, I);
     unsigned n = xl_leaves(x, ot, NULL);
     for (unsigned i = 0; i < n; i++) {
+      uint32_t a = xl_val(x, LLVMGetOperand(I, 0), i), b = xl_val(x, LLVMGetOperand(I, 1), i);
+      if (w == 32 && o >= 0) {
+        a = xl_ftz_in(x, a);
+        b = xl_ftz_in(x, b);
+      }
       if (o < 0)
         xl_emit(x, LSI_MOV, d + i, xl_const(x, o == -2, 0), 0, 0, 0, 0);
       else
-        xl_emit(x, (unsigned)o + (w == 64 ? F64OFF : 0), d + i, xl_val(x, LLVMGetOperand(I, 0), i),
-                xl_val(x, LLVMGetOperand(I, 1), i), 0, 0, 0);
+        xl_emit(x, (unsigned)o + (w == 64 ? F64OFF : 0), d + i, a, b, 0, 0, 0);
     }
     return;
   }
@@ -1007,7 +1093,10 @@ static void xl_inst(struct xl *x, LLVMValueRef I) {
       xl_emit(x, bits == 32 ? LSI_ATOM_LD_I32 : LSI_ATOM_LD_I64, d, addr, 0, 0, 0, space);
       return;
     }
-    if (is_vec_of_i1(t)) xl_fail(x, "loads of boolean vectors are not supported");
+    if (is_packed_vec(t)) {
+      load_packed_vec(x, d, addr, t, space, access_align(x, I, t));
+      return;
+    }
     struct cc_leaf *lv = malloc(sizeof(struct cc_leaf) * XL_MAX_LEAVES);
     unsigned n = xl_leaves(x, t, lv), al = access_align(x, I, t);
     for (unsigned i = 0; i < n; i++)
@@ -1027,7 +1116,10 @@ static void xl_inst(struct xl *x, LLVMValueRef I) {
               space);
       return;
     }
-    if (is_vec_of_i1(t)) xl_fail(x, "stores of boolean vectors are not supported");
+    if (is_packed_vec(t)) {
+      store_packed_vec(x, v, addr, space, access_align(x, I, t));
+      return;
+    }
     struct cc_leaf *lv = malloc(sizeof(struct cc_leaf) * XL_MAX_LEAVES);
     unsigned n = xl_leaves(x, t, lv), al = access_align(x, I, t);
     for (unsigned i = 0; i < n; i++)

@@ -277,8 +277,8 @@ int cmd_debug(int argc, char **argv) {
   uint8_t *data = NULL;
   if (p->data_size) {
     data = malloc(p->data_size);
-    memcpy(data, p->data_init, p->data_size);
     l.data_base = dev_mem_map(m, data, p->data_size, false);
+    lsi_data_image(p, data, l.data_base);
   }
   for (int j = 0; j < 3; j++) {
     l.global[j] = global[j];
@@ -312,7 +312,7 @@ int cmd_debug(int argc, char **argv) {
         free(bufs[j].host);
       }
       memset(bufs, 0, (k->nargs + 1) * sizeof(*bufs));
-      if (data) memcpy(data, p->data_init, p->data_size);
+      if (data) lsi_data_image(p, data, l.data_base);
       if (setup_args(k, spec, m, global[0] * global[1] * global[2], argbuf, bufs)) {
         ret = 1;
         break;

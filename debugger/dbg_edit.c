@@ -231,7 +231,10 @@ const char *dbg_edit_compatible(const struct dev_launch *l, const struct lsi_pro
         nk->args[j].buf_offset != ok->args[j].buf_offset)
       return "the kernel's arguments changed";
   uint32_t od = l->prog ? l->prog->data_size : 0;
-  if (np->data_size != od || (od && memcmp(np->data_init, l->prog->data_init, od)))
+  uint32_t orl = l->prog ? l->prog->ndata_relocs : 0;
+  if (np->data_size != od || (od && memcmp(np->data_init, l->prog->data_init, od)) ||
+      np->ndata_relocs != orl ||
+      (orl && memcmp(np->data_relocs, l->prog->data_relocs, orl * sizeof(uint32_t))))
     return "the program's __global or __constant data changed";
   if (!nk->debug) return "the edited kernel has no debug tables";
   return NULL;

@@ -211,16 +211,15 @@ static int arguments(struct simt_lane *ln, const struct enq *a, const struct dq_
   memset(args, 0, DQ_ARG_WORDS * 8);
   uint64_t blk = q->handle + (dq_rec_off(q->n, (uint32_t)ri) + DQ_R_BLOCK) * 8;
   memcpy(args + k->args[0].buf_offset, &blk, 8);
-  uint64_t local = 0;
   for (uint32_t j = 1; j < k->nargs; j++) {
     uint64_t sz;
     if (!read_mem(ln, a->sizes + (j - 1) * 8, &sz, 8)) return DQ_CLK_ENQUEUE_FAILURE;
     if (sz == 0 || k->args[j].kind != LSI_ARG_LOCAL) return DQ_CLK_INVALID_ARG_SIZE;
+    if (sz > (UINT64_C(1) << 40)) return DQ_CLK_OUT_OF_RESOURCES;
     memcpy(args + k->args[j].buf_offset, &sz, 8);
-    local += (sz + 15) / 16 * 16;
   }
   uint64_t lmax = dev_device_config(ln->cu->run->dev)->local_mem_size;
-  if (lmax && local + k->local_size > lmax) return DQ_CLK_OUT_OF_RESOURCES;
+  if (lmax && lsi_local_layout(k, args, NULL) > lmax) return DQ_CLK_OUT_OF_RESOURCES;
   rec[DQ_R_KERNEL] = a->kidx;
   return DQ_CLK_SUCCESS;
 }

@@ -597,6 +597,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
       FP_OPS(64, f64, uf64, fma, fmod)
       FCVT(FPEXT, uf64((double)f32(a)))
       FCVT(FPTRUNC, uf32((float)f64(a)))
+      FCVT(FTZ_F32, (a & 0x7f800000u) ? a : a & 0x80000000u)
 
       LOAD(LD8, uint8_t, 1)
       LOAD(LD16, uint16_t, 2)

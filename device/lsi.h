@@ -33,6 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum lsi_format {
   FMT_NONE, /* -            */
@@ -165,10 +166,10 @@ enum lsi_arg_kind {
 };
 
 struct lsi_arg {
-  char *name;      /* source name (may be empty without -cl-kernel-arg-info data) */
-  char *type_name; /* e.g. "float*", "int4" */
-  uint32_t kind;   /* enum lsi_arg_kind */
-  uint32_t size; /* bytes clSetKernelArg takes (pointers: sizeof(cl_mem)) */
+  char *name;                 /* source name (may be empty without -cl-kernel-arg-info data) */
+  char *type_name;            /* e.g. "float*", "int4" */
+  uint32_t kind;              /* enum lsi_arg_kind */
+  uint32_t size;              /* bytes clSetKernelArg takes (pointers: sizeof(cl_mem)) */
   uint32_t align;             /* alignment the value needs in the private frame / local block */
   uint32_t reg;               /* first register receiving the value */
   uint32_t nregs;             /* VALUE: number of element registers (1 for scalars) */
@@ -177,6 +178,7 @@ struct lsi_arg {
   uint32_t buf_offset;        /* where the runtime packs this argument in the launch's argbuf */
   uint32_t address_qualifier; /* CL_KERNEL_ARG_ADDRESS_* */
   uint32_t access_qualifier;  /* CL_KERNEL_ARG_ACCESS_* */
+  uint32_t local_align;       /* LOCAL: alignment of the pointee (a power of two; 0: none known) */
   uint64_t type_qualifier;    /* CL_KERNEL_ARG_TYPE_* bits */
 };
 
@@ -218,11 +220,54 @@ struct lsi_program {
   struct lsi_kernel *kernels;
   uint32_t data_size; /* program-scope __global/__constant data segment */
   uint8_t *data_init; /* data_size bytes of initial contents */
+  /* Offsets of the 8-byte pointers in the segment that hold a segment
+   * offset (`global int *p = &a[1];`): the segment's device address is
+   * added when the segment is instantiated (lsi_data_image). */
+  uint32_t ndata_relocs;
+  uint32_t *data_relocs;
   uint32_t nfiles;
   char **files; /* source file names for lsi_line.file */
   /* built from source: its text and the build options (the debugger shows
    * the one and rebuilds with -g from both); NULL when linked */
   char *source, *options;
 };
+
+/* Alignment of a __local pointer argument's block in the work-group's local
+ * memory: its pointee's, at least 16; 128 (the widest OpenCL type, long16)
+ * when the pointee is unknown (void). */
+static inline uint64_t lsi_local_arg_align(const struct lsi_arg *a) {
+  return !a->local_align ? 128 : a->local_align < 16 ? 16 : a->local_align;
+}
+
+/* The work-group's local memory: the kernel's static __local data, then the
+ * block of each __local argument (its size in argbuf), each aligned. Puts
+ * argument j's offset in offs[j] (offs may be NULL); returns the total. */
+static inline uint64_t lsi_local_layout(const struct lsi_kernel *k, const uint8_t *argbuf,
+                                        uint64_t *offs) {
+  uint64_t off = k->local_size;
+  for (uint32_t j = 0; j < k->nargs; j++) {
+    const struct lsi_arg *a = &k->args[j];
+    if (a->kind != LSI_ARG_LOCAL) continue;
+    uint64_t sz, al = lsi_local_arg_align(a);
+    memcpy(&sz, argbuf + a->buf_offset, 8);
+    off = (off + al - 1) & ~(al - 1);
+    if (offs) offs[j] = off;
+    off += sz;
+  }
+  return off;
+}
+
+/* The program's data segment as a device mapped at base sees it: the
+ * initial contents with every pointer in it relocated. dst has data_size
+ * bytes. */
+static inline void lsi_data_image(const struct lsi_program *p, uint8_t *dst, uint64_t base) {
+  memcpy(dst, p->data_init, p->data_size);
+  for (uint32_t i = 0; i < p->ndata_relocs; i++) {
+    uint64_t v;
+    memcpy(&v, dst + p->data_relocs[i], 8);
+    v += base;
+    memcpy(dst + p->data_relocs[i], &v, 8);
+  }
+}
 
 #endif

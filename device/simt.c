@@ -824,16 +824,7 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
     run->total_groups *= run->ngroups[j];
   }
   /* local memory: static data, then each __local argument, aligned */
-  uint64_t off = k->local_size;
-  for (uint32_t j = 0; j < k->nargs; j++) {
-    const struct lsi_arg *a = &k->args[j];
-    if (a->kind != LSI_ARG_LOCAL) continue;
-    uint64_t sz, al = a->align >= 16 && (a->align & (a->align - 1)) == 0 ? a->align : 16;
-    memcpy(&sz, l->argbuf + a->buf_offset, 8);
-    off = (off + al - 1) & ~(al - 1);
-    run->local_arg_off[j] = off;
-    off += sz;
-  }
+  uint64_t off = lsi_local_layout(k, l->argbuf, run->local_arg_off);
   run->local_total = off;
   if (cfg->local_mem_size && off > cfg->local_mem_size) {
     snprintf(why, sizeof(why),

@@ -61,17 +61,8 @@ struct simt_dbg *simt_dbg_open(struct dev_device *d, const struct dev_launch *l,
     s->nitems *= run->lc.global[j];
   }
   run->local_arg_off = calloc(k->nargs + 1, sizeof(uint64_t));
-  uint64_t off = k->local_size;
-  for (uint32_t j = 0; run->local_arg_off && j < k->nargs; j++) {
-    const struct lsi_arg *a = &k->args[j];
-    if (a->kind != LSI_ARG_LOCAL) continue;
-    uint64_t sz, al = a->align >= 16 && (a->align & (a->align - 1)) == 0 ? a->align : 16;
-    memcpy(&sz, run->lc.argbuf + a->buf_offset, 8);
-    off = (off + al - 1) & ~(al - 1);
-    run->local_arg_off[j] = off;
-    off += sz;
-  }
-  run->local_total = off;
+  if (run->local_arg_off)
+    run->local_total = lsi_local_layout(k, run->lc.argbuf, run->local_arg_off);
   s->groups = calloc(run->total_groups + 1, sizeof(*s->groups));
   if (!s->argbuf || !run->local_arg_off || !s->groups) {
     snprintf(err, errlen, "out of host memory");

@@ -144,17 +144,10 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
 
 /* ---- arguments ---- */
 
+/* Bytes the __local arguments set so far take, with the device's layout
+ * (unset ones hold size 0). */
 static uint64_t local_arg_bytes(cl_kernel kn) {
-  uint64_t n = 0;
-  for (uint32_t i = 0; i < kn->k->nargs; i++) {
-    const struct lsi_arg *a = &kn->k->args[i];
-    if (a->kind == LSI_ARG_LOCAL && kn->arg_set[i]) {
-      uint64_t v;
-      memcpy(&v, kn->argbuf + a->buf_offset, 8);
-      n += (v + 15) / 16 * 16;
-    }
-  }
-  return n;
+  return lsi_local_layout(kn->k, kn->argbuf, NULL) - kn->k->local_size;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,

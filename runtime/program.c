@@ -68,9 +68,9 @@ uint64_t rt_program_data(cl_program p) {
   if (!a && p->lsi && p->lsi->data_size) {
     p->data = calloc(1, p->lsi->data_size);
     if (p->data) {
-      memcpy(p->data, p->lsi->data_init, p->lsi->data_size);
       a = p->data_addr =
           p->context->ops->map_global(p->context->dev, p->data, p->lsi->data_size, false);
+      lsi_data_image(p->lsi, p->data, a);
     }
   }
   pthread_mutex_unlock(&p->lock);
