@@ -22,9 +22,16 @@
 #define I64OFF   (LSI_ADD_I64 - LSI_ADD_I32)
 #define F64OFF_X (LSI_FADD_F64 - LSI_FADD_F32)
 
+/* The table lists a builtin whose pointers may point into any address space
+ * once, with unqualified pointers (the device checks every access by its
+ * address); only builtins whose behaviour depends on the spaces (the async
+ * copies) list each form. */
 int xl_builtin(struct xl *x, const char *mangled) {
   (void)x;
-  return lsi_builtin_lookup(mangled);
+  int id = lsi_builtin_lookup(mangled);
+  char flat[256];
+  if (id < 0 && !cc_mangle_flat(mangled, flat, sizeof(flat))) id = lsi_builtin_lookup(flat);
+  return id;
 }
 
 uint32_t xl_callb(struct xl *x, int id, const char *name, const uint32_t *args, unsigned nargs,
@@ -44,7 +51,7 @@ uint32_t xl_callb(struct xl *x, int id, const char *name, const uint32_t *args, 
   x->call_pc = realloc(x->call_pc, sizeof(uint32_t) * (x->ncalls + 1));
   x->call_name = realloc(x->call_name, sizeof(char *) * (x->ncalls + 1));
   x->call_pc[x->ncalls] = pc;
-  x->call_name[x->ncalls++] = strdup(name);
+  x->call_name[x->ncalls++] = strdup(lsi_builtin_name(id)); /* re-resolved by this name */
   return d;
 }
 

@@ -483,10 +483,16 @@ static void bi_frexp_f(BI_ARGS) {
   memcpy(p, &e, 4);
   res[0] = uf32(m);
 }
+/* fract: fmin(x - floor(x), 0x1.fffffep-1f), and for the cases that
+ * formula gets wrong the specification's table: fract(±inf) = ±0 (floor
+ * ±inf), fract(±0) = ±0, fract(NaN) = NaN (floor NaN). */
 static void bi_fract_f(BI_ARGS) {
   float x = f32(arg[0]), fl = floorf(x);
   float fr = fminf(x - fl, 0x1.fffffep-1f);
-  if (x != x) fr = x;
+  if (x != x)
+    fr = x;
+  else if (isinf(x) || x == 0)
+    fr = copysignf(0.0f, x);
   float *p = lane_mem(ln, arg[1], 4, 1);
   if (!p) return;
   memcpy(p, &fl, 4);
@@ -900,9 +906,6 @@ static void bi_printf(BI_ARGS) {
   BI("_Z8distance" #vec "S_", 1, 2 * N, 0, N, bx_distance_d)                                       \
   BI("_Z9normalize" #vec, N, N, 0, N, bx_normalize_d)
 #define DPTR(stem, fn, ptr)                                                                        \
-  BI(#stem "dPU3AS1" #ptr, 1, 2, LSI_BI_MEM, 0, fn)                                                \
-  BI(#stem "dPU3AS3" #ptr, 1, 2, LSI_BI_MEM, 0, fn)                                                \
-  BI(#stem "dPU3AS4" #ptr, 1, 2, LSI_BI_MEM, 0, fn)                                                \
   BI(#stem "dP" #ptr, 1, 2, LSI_BI_MEM, 0, fn)
 #define WI(stem, sreg)  BI(#stem "j", 1, 1, 0, sreg, bi_wi_dim)
 #define WI0(name, sreg) BI(name, 1, 0, 0, sreg, bi_wi0)
@@ -953,10 +956,6 @@ static void bi_printf(BI_ARGS) {
   VL_GO(stem, N, t, 2) VL_GO(stem, N, i, 4) VL_GO(stem, N, j, 4) VL_GO(stem, N, l, 8)              \
       VL_GO(stem, N, m, 8) VL_GO(stem, N, f, 4) VL_GO(stem, N, d, 8)
 #define VL_GO(stem, N, t, sz)                                                                      \
-  BI(#stem "mPU3AS1K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
-  BI(#stem "mPU3AS2K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
-  BI(#stem "mPU3AS3K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
-  BI(#stem "mPU3AS4K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
   BI(#stem "mPK" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)
 #define VSTORE(stem, vec, N)                                                                       \
   VS_GO(stem, vec, N, c, 1)                                                                        \
@@ -966,22 +965,12 @@ static void bi_printf(BI_ARGS) {
       VS_GO(stem, vec, N, l, 8) VS_GO(stem, vec, N, m, 8) VS_GO(stem, vec, N, f, 4)                \
           VS_GO(stem, vec, N, d, 8)
 #define VS_GO(stem, vec, N, t, sz)                                                                 \
-  BI(#stem #vec #t "mPU3AS1" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)                   \
-  BI(#stem #vec #t "mPU3AS3" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)                   \
-  BI(#stem #vec #t "mPU3AS4" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)                   \
   BI(#stem #vec #t "mP" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)
 #define VLOAD_HALF(stem, N, aligned)                                                               \
-  BI(#stem "mPU3AS1KDh", N, 2, LSI_BI_MEM, N | (aligned << 8), bi_vload_half)                      \
-  BI(#stem "mPU3AS2KDh", N, 2, LSI_BI_MEM, N | (aligned << 8), bi_vload_half)                      \
-  BI(#stem "mPU3AS3KDh", N, 2, LSI_BI_MEM, N | (aligned << 8), bi_vload_half)                      \
-  BI(#stem "mPU3AS4KDh", N, 2, LSI_BI_MEM, N | (aligned << 8), bi_vload_half)                      \
   BI(#stem "mPKDh", N, 2, LSI_BI_MEM, N | (aligned << 8), bi_vload_half)
 #define VSTORE_HALF(stem, vec, N, mode, aligned)                                                   \
   VSH_AS(stem, vec, N, mode, aligned, f, 0) VSH_AS(stem, vec, N, mode, aligned, d, 1)
 #define VSH_AS(stem, vec, N, mode, al, t, dbl)                                                     \
-  BI(#stem #vec #t "mPU3AS1Dh", 0, N + 2, LSI_BI_MEM, VSH_D(N, mode, al, dbl), bi_vstore_half)     \
-  BI(#stem #vec #t "mPU3AS3Dh", 0, N + 2, LSI_BI_MEM, VSH_D(N, mode, al, dbl), bi_vstore_half)     \
-  BI(#stem #vec #t "mPU3AS4Dh", 0, N + 2, LSI_BI_MEM, VSH_D(N, mode, al, dbl), bi_vstore_half)     \
   BI(#stem #vec #t "mPDh", 0, N + 2, LSI_BI_MEM, VSH_D(N, mode, al, dbl), bi_vstore_half)
 #define VSH_D(N, mode, al, dbl) (N | (mode << 8) | (dbl << 10) | (al << 11))
 #define ASYNC(t1, t2, size)                                                                        \

@@ -47,6 +47,14 @@ void bx_fract_d(BX_ARGS);
 void bx_frexp_d(BX_ARGS);
 void bx_modf_d(BX_ARGS);
 void bx_sincos_d(BX_ARGS);
+/* lgamma_r and remquo (float and double; the int result through the last
+ * argument) and nan(uint), nan(ulong). */
+void bx_lgamma_r_f(BX_ARGS);
+void bx_lgamma_r_d(BX_ARGS);
+void bx_remquo_f(BX_ARGS);
+void bx_remquo_d(BX_ARGS);
+void bx_nan_f(BX_ARGS);
+void bx_nan_d(BX_ARGS);
 
 /* Device-side enqueue (device/builtins_enq.c). bq_enqueue takes (queue,
  * flags, ndrange address, number of events, wait list, event_ret, kernel
