@@ -315,11 +315,12 @@ void bx_sincos_d(BX_ARGS) {
 
 /* ---- lgamma_r, remquo, nan ---- */
 
-/* lgamma(x) and the sign of gamma(x) (+1 where gamma is not defined: zero,
- * negative integers, NaN, as the C library's signgam). */
+/* lgamma(x) and the sign of gamma(x): gamma(±0) = ±inf gives ±1; +1 at
+ * the other poles (negative integers) and for NaN, as C's signgam. */
 static double lgamma_sign(double x, int *sign) {
   *sign = 1;
   if (x != x || isinf(x)) return x != x ? x : INFINITY;
+  if (x == 0) *sign = signbit(x) ? -1 : 1;
   if (x <= 0 && floor(x) == x) return INFINITY;
   if (x < 0 && fmod(floor(x), 2.0) != 0) *sign = -1; /* gamma < 0 on (-2k-1, -2k) */
   return lgamma(x);

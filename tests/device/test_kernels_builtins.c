@@ -1,0 +1,197 @@
+/*
+ * test_kernels_builtins.c - end-to-end kernels for how builtins are found
+ * and called: math builtins with a pointer argument through every address
+ * space (generic included) at every vector width, lgamma_r, remquo, fract's
+ * special cases, nan(), async copies of every element type, saturating
+ * conversions with a rounding mode, the device-side event builtins and
+ * integer division by zero. References are computed here, in long double
+ * where the result is exact.
+ */
+#include "kharness.h"
+
+enum { G = 64 };
+
+/* ---- pointer builtins (kernels/bi_ptr.cl) ---- */
+
+static const double xs[G] = {
+    INFINITY, -INFINITY, 0.0, -0.0, NAN, 1.5, 2.0, -1.7000000476837158, -5.960669824389697e-08,
+    1e30, 0x1p60, -0x1p60, 0.3, -0.3, 7.25, -7.25, 100.5, -33.0, 3.75, 0.1, -2.5, 12.0, 1e-30,
+    -1e-30, 5.5, -5.5, 0.75, -0.75, 42.0, -42.0, 17.125, -17.125};
+static const double ys[G] = {3.0, 3.0, 2.0, 2.0, 1.0, 0.5, 3.0, 0.25, 1.0, 7.0, 3.0, 3.0, 0.125,
+                             0.125, 2.0, -2.0, 0.75, 4.0, -1.5, 0.03, 1.0, 5.0, 1.0, 1.0, 2.0,
+                             2.0, 0.25, 0.25, 0.375, -0.375, 1.0, 0.5};
+
+/* The value of input i (the last 32 are moderate values of both signs). */
+static double xval(int i) {
+  return i < 32 ? xs[i] : (i - 48) * 1.37 + 0.11;
+}
+static double yval(int i) {
+  return i < 32 ? ys[i] : 0.5 + (i % 7) * 0.61;
+}
+
+struct ptr_case {
+  const char *kernel;
+  unsigned n;   /* vector width */
+  int is_double;
+};
+
+/* Reads element j of item k of a buffer of (stride-padded) vectors. */
+static long double elem(const void *buf, int dbl, unsigned stride, size_t k, unsigned j) {
+  if (dbl) return ((const double *)buf)[k * stride + j];
+  return ((const float *)buf)[k * stride + j];
+}
+static int same_bits(long double got, long double want) {
+  if (isnan(want)) return isnan(got);
+  return got == want && signbit(got) == signbit(want);
+}
+static int near(long double got, long double want, int dbl, double lim) {
+  if (dbl) return ulps_d((double)got, want) <= lim;
+  return ulps_f((float)got, (double)want) <= lim;
+}
+static long double round_t(long double v, int dbl) {
+  return dbl ? (long double)(double)v : (long double)(float)v;
+}
+static long double fract_ref(long double x, int dbl, long double *fl) {
+  *fl = floorl(x);
+  if (isnan(x)) return x;
+  if (isinf(x) || x == 0) return copysignl(0.0L, x);
+  long double top = dbl ? 0x1.fffffffffffffp-1L : 0x1.fffffep-1L;
+  long double r = round_t(x - *fl, dbl);
+  return r < top ? r : top;
+}
+/* remquo's quotient: the sign of x / y and the low 7 bits of the rounded
+ * quotient; 0x1p60 / 3 is checked against its known bits. */
+static int quo_ref(long double x, long double y, long double r, int *known) {
+  *known = 1;
+  if (fabsl(x) == 0x1p60L && fabsl(y) == 3) return (signbit(x) != signbit(y)) ? -85 : 85;
+  if (!isfinite(x) || !isfinite(y) || y == 0 || fabsl(x / y) > 0x1p20L) {
+    *known = 0;
+    return 0;
+  }
+  long qq = labs((long)rintl((x - r) / y)) & 127;
+  return (signbit(x) != signbit(y)) ? (int)-qq : (int)qq;
+}
+/* Gamma's sign where the tests check it (not at the poles). */
+static int gamma_sign(long double x) {
+  if (x == 0) return signbit(x) ? -1 : 1;
+  if (x > 0 || isnan(x)) return 1;
+  return fmodl(floorl(x), 2.0L) != 0 ? -1 : 1;
+}
+
+static void check_ptr_case(const struct ptr_case *c) {
+  int dbl = c->is_double;
+  unsigned n = c->n, stride = n == 3 ? 4 : n, esz = dbl ? 8 : 4;
+  size_t nin = (size_t)G * stride;
+  void *in = calloc(nin, esz), *in2 = calloc(nin, esz);
+  void *of = calloc(nin * 16, esz);
+  int32_t *oi = calloc(nin * 8, 4);
+  for (int g = 0; g < G; g++)
+    for (unsigned j = 0; j < n; j++) {
+      int i = (g + 7 * (int)j) % G; /* every element sees a different input */
+      if (dbl) {
+        ((double *)in)[g * stride + j] = xval(i);
+        ((double *)in2)[g * stride + j] = yval(i);
+      } else {
+        ((float *)in)[g * stride + j] = (float)xval(i);
+        ((float *)in2)[g * stride + j] = (float)yval(i);
+      }
+    }
+  cl_kernel k = load_opts("bi_ptr", c->kernel, "-cl-std=CL3.0");
+  cl_mem a = buf(nin * esz, in), b = buf(nin * esz, in2), o = buf(nin * 16 * esz, NULL),
+         oq = buf(nin * 8 * 4, NULL);
+  ARGS(k, KA(a), KA(b), KA(o), KA(oq));
+  ck_assert_int_eq(run(k, G, G), CL_COMPLETE);
+  rd(o, of, nin * 16 * esz);
+  rd(oq, oi, nin * 8 * 4);
+  for (int g = 0; g < G; g++)
+    for (unsigned j = 0; j < n; j++) {
+      long double x = elem(in, dbl, stride, (size_t)g, j), y = elem(in2, dbl, stride, (size_t)g, j);
+#define F(kk)  elem(of, dbl, stride, (size_t)g * 16 + (kk), j)
+#define I(kk)  oi[((size_t)g * 8 + (kk)) * stride + j]
+#define CK(ok) ck_assert_msg((ok), "%s lane %d elem %u x=%La y=%La: " #ok, c->kernel, g, j, x, y)
+      long double fl, fr = fract_ref(x, dbl, &fl);
+      for (int s = 0; s < 3; s++) /* private, generic, local */
+        CK(same_bits(F(2 * s), fr) && same_bits(F(2 * s + 1), fl));
+      long double ip, mf = modfl(x, &ip);
+      CK(same_bits(F(6), round_t(mf, dbl)) && same_bits(F(7), ip));
+      if (isfinite(x) && fabsl(x) < 1e6L) {
+        CK(near(F(8), sinl(x), dbl, 4) && near(F(9), cosl(x), dbl, 4));
+      }
+      int e;
+      long double m = frexpl(x, &e);
+      CK(same_bits(F(10), m) && same_bits(F(15), m));
+      if (isfinite(x)) CK(I(0) == e && I(5) == e);
+      int poles = x <= 0 && floorl(x) == x && x != 0;
+      if (!poles && !isnan(x)) {
+        long double lg = isinf(x) || x == 0 ? INFINITY : lgammal(x);
+        CK(near(F(11), lg, dbl, 16) && near(F(14), lg, dbl, 16));
+        CK(I(1) == gamma_sign(x) && I(4) == gamma_sign(x));
+      }
+      long double r = remainderl(x, y);
+      int known, qr = quo_ref(x, y, r, &known);
+      CK(same_bits(F(12), r) && same_bits(F(13), r));
+      if (known) CK(I(2) == qr && I(3) == qr);
+#undef F
+#undef I
+#undef CK
+    }
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseMemObject(o);
+  clReleaseMemObject(oq);
+  clReleaseKernel(k);
+  free(in), free(in2), free(of), free(oi);
+}
+
+static const struct ptr_case ptr_cases[] = {
+    {"ptr_f1", 1, 0}, {"ptr_f2", 2, 0}, {"ptr_f3", 3, 0},  {"ptr_f4", 4, 0},
+    {"ptr_f8", 8, 0}, {"ptr_f16", 16, 0}, {"ptr_d1", 1, 1}, {"ptr_d2", 2, 1},
+    {"ptr_d3", 3, 1}, {"ptr_d4", 4, 1}, {"ptr_d8", 8, 1},  {"ptr_d16", 16, 1}};
+
+START_TEST(k_ptr_builtins) {
+  check_ptr_case(&ptr_cases[_i]);
+}
+END_TEST
+
+START_TEST(k_nan_codes) {
+  uint32_t code[G], of[G + 4 * G];
+  uint64_t od[G + 2 * G];
+  for (int g = 0; g < G; g++)
+    code[g] = (uint32_t)g * 0x9e3779b1u;
+  cl_kernel k = load_opts("bi_ptr", "nan_codes", "-cl-std=CL3.0");
+  cl_mem c = buf(sizeof code, code), a = buf(sizeof of, NULL), b = buf(sizeof od, NULL);
+  ARGS(k, KA(c), KA(a), KA(b));
+  ck_assert_int_eq(run(k, G, 0), CL_COMPLETE);
+  rd(a, of, sizeof of);
+  rd(b, od, sizeof od);
+  for (int g = 0; g < G; g++) {
+    /* a quiet NaN; the low bits of the code in the payload */
+    ck_assert_uint_eq(of[g], 0x7fc00000u | (code[g] & 0x3fffffu));
+    ck_assert_uint_eq(od[g], UINT64_C(0x7ff8000000000000) |
+                                 (((uint64_t)code[g] << 20) & UINT64_C(0x7ffffffffffff)));
+    for (unsigned j = 0; j < 4; j++)
+      ck_assert_uint_eq(of[G + 4 * g + j], 0x7fc00000u | ((code[g] + j) & 0x3fffffu));
+    ck_assert_uint_eq(od[G + 2 * g],
+                      UINT64_C(0x7ff8000000000000) | (code[g] & UINT64_C(0x7ffffffffffff)));
+  }
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseMemObject(c);
+  clReleaseKernel(k);
+}
+END_TEST
+
+static Suite *make(void) {
+  Suite *s = suite_create("device_kernels_builtins");
+  TCase *tc = tcase_create("kernels");
+  tcase_add_checked_fixture(tc, kh_setup, kh_teardown);
+  tcase_set_timeout(tc, 300);
+  tcase_add_loop_test(tc, k_ptr_builtins, 0, (int)(sizeof ptr_cases / sizeof ptr_cases[0]));
+  KH_ADD(tc, k_nan_codes);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  return kh_main(make);
+}
