@@ -852,13 +852,14 @@ static void bi_printf(BI_ARGS) {
 #define SGOP(stem, fn, op)                                                                         \
   SG_T(stem, fn, op, i, BX_I32)                                                                    \
   SG_T(stem, fn, op, j, BX_U32)                                                                    \
-  SG_T(stem, fn, op, l, BX_I64) SG_T(stem, fn, op, m, BX_U64) SG_T(stem, fn, op, f, BX_F32)        \
-      SG_T(stem, fn, op, d, BX_F64)
+  SG_T(stem, fn, op, l, BX_I64)                                                                    \
+  SG_T(stem, fn, op, m, BX_U64) SG_T(stem, fn, op, f, BX_F32) SG_T(stem, fn, op, d, BX_F64)
 #define SGB(stem)                                                                                  \
   BW(#stem "ij", 1, 2, 0, 0, bw_broadcast)                                                         \
   BW(#stem "jj", 1, 2, 0, 0, bw_broadcast)                                                         \
-  BW(#stem "lj", 1, 2, 0, 0, bw_broadcast) BW(#stem "mj", 1, 2, 0, 0, bw_broadcast)                \
-      BW(#stem "fj", 1, 2, 0, 0, bw_broadcast) BW(#stem "dj", 1, 2, 0, 0, bw_broadcast)
+  BW(#stem "lj", 1, 2, 0, 0, bw_broadcast)                                                         \
+  BW(#stem "mj", 1, 2, 0, 0, bw_broadcast) BW(#stem "fj", 1, 2, 0, 0, bw_broadcast)                \
+      BW(#stem "dj", 1, 2, 0, 0, bw_broadcast)
 #define ISEL(t, ct, bits) BI("_Z6select" #t #t #ct, 1, 3, 0, bits, bx_select_i)
 #define SH1(x, n, mv, m, nm)                                                                       \
   BI("_Z7shuffle" x mv, m, n + m, 0, n | (m << 8), bx_shuffle)                                     \
@@ -872,11 +873,11 @@ static void bi_printf(BI_ARGS) {
 #define SHUF_SAME(t)                                                                               \
   SHS(t, 2, 2, "S_")                                                                               \
   SHS(t, 2, 4, "Dv4_" #t)                                                                          \
-  SHS(t, 2, 8, "Dv8_" #t) SHS(t, 2, 16, "Dv16_" #t) SHS(t, 4, 2, "Dv2_" #t) SHS(t, 4, 4, "S_")     \
-      SHS(t, 4, 8, "Dv8_" #t) SHS(t, 4, 16, "Dv16_" #t) SHS(t, 8, 2, "Dv2_" #t)                    \
-          SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_") SHS(t, 8, 16, "Dv16_" #t)                     \
-              SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t) SHS(t, 16, 8, "Dv8_" #t)           \
-                  SHS(t, 16, 16, "S_")
+  SHS(t, 2, 8, "Dv8_" #t)                                                                          \
+  SHS(t, 2, 16, "Dv16_" #t) SHS(t, 4, 2, "Dv2_" #t) SHS(t, 4, 4, "S_") SHS(t, 4, 8, "Dv8_" #t)     \
+      SHS(t, 4, 16, "Dv16_" #t) SHS(t, 8, 2, "Dv2_" #t) SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_") \
+          SHS(t, 8, 16, "Dv16_" #t) SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t)              \
+              SHS(t, 16, 8, "Dv8_" #t) SHS(t, 16, 16, "S_")
 #define PREF(t)                                                                                    \
   BI("_Z8prefetchPU3AS1K" #t "m", 0, 2, 0, 0, bx_prefetch)                                         \
   BI("_Z8prefetchPU3AS1KDv2_" #t "m", 0, 2, 0, 0, bx_prefetch)                                     \
@@ -889,9 +890,10 @@ static void bi_printf(BI_ARGS) {
 #define CVS(name, di, mode, sat)                                                                   \
   CV1(name, c, 0, di, mode, sat)                                                                   \
   CV1(name, h, 1, di, mode, sat)                                                                   \
-  CV1(name, s, 2, di, mode, sat) CV1(name, t, 3, di, mode, sat) CV1(name, i, 4, di, mode, sat)     \
-      CV1(name, j, 5, di, mode, sat) CV1(name, l, 6, di, mode, sat) CV1(name, m, 7, di, mode, sat) \
-          CV1(name, f, 8, di, mode, sat) CV1(name, d, 9, di, mode, sat)
+  CV1(name, s, 2, di, mode, sat)                                                                   \
+  CV1(name, t, 3, di, mode, sat) CV1(name, i, 4, di, mode, sat) CV1(name, j, 5, di, mode, sat)     \
+      CV1(name, l, 6, di, mode, sat) CV1(name, m, 7, di, mode, sat) CV1(name, f, 8, di, mode, sat) \
+          CV1(name, d, 9, di, mode, sat)
 #define CVM(l1, d, sfx, di, sat)                                                                   \
   CVS("_Z" l1 "convert_" #d sfx "_rte", di, 1, sat)                                                \
   CVS("_Z" l1 "convert_" #d sfx "_rtz", di, 2, sat)                                                \
@@ -905,10 +907,9 @@ static void bi_printf(BI_ARGS) {
   BI("_Z6length" #vec, 1, N, 0, N, bx_length_d)                                                    \
   BI("_Z8distance" #vec "S_", 1, 2 * N, 0, N, bx_distance_d)                                       \
   BI("_Z9normalize" #vec, N, N, 0, N, bx_normalize_d)
-#define DPTR(stem, fn, ptr)                                                                        \
-  BI(#stem "dP" #ptr, 1, 2, LSI_BI_MEM, 0, fn)
-#define WI(stem, sreg)  BI(#stem "j", 1, 1, 0, sreg, bi_wi_dim)
-#define WI0(name, sreg) BI(name, 1, 0, 0, sreg, bi_wi0)
+#define DPTR(stem, fn, ptr) BI(#stem "dP" #ptr, 1, 2, LSI_BI_MEM, 0, fn)
+#define WI(stem, sreg)      BI(#stem "j", 1, 1, 0, sreg, bi_wi_dim)
+#define WI0(name, sreg)     BI(name, 1, 0, 0, sreg, bi_wi0)
 #define FPAIR(stem, sf, sd, nres, nargs)                                                           \
   BI(#stem sf, nres, nargs, 0, 0, bi_##stem##_f) BI(#stem sd, nres, nargs, 0, 0, bi_##stem##_d)
 #define F1(stem, ff, fd)   FPAIR(stem, "f", "d", 1, 1)
@@ -953,17 +954,17 @@ static void bi_printf(BI_ARGS) {
   VL_GO(stem, N, c, 1)                                                                             \
   VL_GO(stem, N, h, 1)                                                                             \
   VL_GO(stem, N, s, 2)                                                                             \
-  VL_GO(stem, N, t, 2) VL_GO(stem, N, i, 4) VL_GO(stem, N, j, 4) VL_GO(stem, N, l, 8)              \
-      VL_GO(stem, N, m, 8) VL_GO(stem, N, f, 4) VL_GO(stem, N, d, 8)
-#define VL_GO(stem, N, t, sz)                                                                      \
-  BI(#stem "mPK" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)
+  VL_GO(stem, N, t, 2)                                                                             \
+  VL_GO(stem, N, i, 4) VL_GO(stem, N, j, 4) VL_GO(stem, N, l, 8) VL_GO(stem, N, m, 8)              \
+      VL_GO(stem, N, f, 4) VL_GO(stem, N, d, 8)
+#define VL_GO(stem, N, t, sz) BI(#stem "mPK" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)
 #define VSTORE(stem, vec, N)                                                                       \
   VS_GO(stem, vec, N, c, 1)                                                                        \
   VS_GO(stem, vec, N, h, 1)                                                                        \
   VS_GO(stem, vec, N, s, 2)                                                                        \
-  VS_GO(stem, vec, N, t, 2) VS_GO(stem, vec, N, i, 4) VS_GO(stem, vec, N, j, 4)                    \
-      VS_GO(stem, vec, N, l, 8) VS_GO(stem, vec, N, m, 8) VS_GO(stem, vec, N, f, 4)                \
-          VS_GO(stem, vec, N, d, 8)
+  VS_GO(stem, vec, N, t, 2)                                                                        \
+  VS_GO(stem, vec, N, i, 4) VS_GO(stem, vec, N, j, 4) VS_GO(stem, vec, N, l, 8)                    \
+      VS_GO(stem, vec, N, m, 8) VS_GO(stem, vec, N, f, 4) VS_GO(stem, vec, N, d, 8)
 #define VS_GO(stem, vec, N, t, sz)                                                                 \
   BI(#stem #vec #t "mP" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)
 #define VLOAD_HALF(stem, N, aligned)                                                               \

@@ -13,13 +13,41 @@ enum { G = 64 };
 
 /* ---- pointer builtins (kernels/bi_ptr.cl) ---- */
 
-static const double xs[G] = {
-    INFINITY, -INFINITY, 0.0, -0.0, NAN, 1.5, 2.0, -1.7000000476837158, -5.960669824389697e-08,
-    1e30, 0x1p60, -0x1p60, 0.3, -0.3, 7.25, -7.25, 100.5, -33.0, 3.75, 0.1, -2.5, 12.0, 1e-30,
-    -1e-30, 5.5, -5.5, 0.75, -0.75, 42.0, -42.0, 17.125, -17.125};
-static const double ys[G] = {3.0, 3.0, 2.0, 2.0, 1.0, 0.5, 3.0, 0.25, 1.0, 7.0, 3.0, 3.0, 0.125,
-                             0.125, 2.0, -2.0, 0.75, 4.0, -1.5, 0.03, 1.0, 5.0, 1.0, 1.0, 2.0,
-                             2.0, 0.25, 0.25, 0.375, -0.375, 1.0, 0.5};
+static const double xs[G] = {INFINITY,
+                             -INFINITY,
+                             0.0,
+                             -0.0,
+                             NAN,
+                             1.5,
+                             2.0,
+                             -1.7000000476837158,
+                             -5.960669824389697e-08,
+                             1e30,
+                             0x1p60,
+                             -0x1p60,
+                             0.3,
+                             -0.3,
+                             7.25,
+                             -7.25,
+                             100.5,
+                             -33.0,
+                             3.75,
+                             0.1,
+                             -2.5,
+                             12.0,
+                             1e-30,
+                             -1e-30,
+                             5.5,
+                             -5.5,
+                             0.75,
+                             -0.75,
+                             42.0,
+                             -42.0,
+                             17.125,
+                             -17.125};
+static const double ys[G] = {3.0, 3.0,   2.0,   2.0, 1.0,  0.5,  3.0,   0.25,   1.0,  7.0, 3.0,
+                             3.0, 0.125, 0.125, 2.0, -2.0, 0.75, 4.0,   -1.5,   0.03, 1.0, 5.0,
+                             1.0, 1.0,   2.0,   2.0, 0.25, 0.25, 0.375, -0.375, 1.0,  0.5};
 
 /* The value of input i (the last 32 are moderate values of both signs). */
 static double xval(int i) {
@@ -31,7 +59,7 @@ static double yval(int i) {
 
 struct ptr_case {
   const char *kernel;
-  unsigned n;   /* vector width */
+  unsigned n; /* vector width */
   int is_double;
 };
 
@@ -143,10 +171,10 @@ static void check_ptr_case(const struct ptr_case *c) {
   free(in), free(in2), free(of), free(oi);
 }
 
-static const struct ptr_case ptr_cases[] = {
-    {"ptr_f1", 1, 0}, {"ptr_f2", 2, 0}, {"ptr_f3", 3, 0},  {"ptr_f4", 4, 0},
-    {"ptr_f8", 8, 0}, {"ptr_f16", 16, 0}, {"ptr_d1", 1, 1}, {"ptr_d2", 2, 1},
-    {"ptr_d3", 3, 1}, {"ptr_d4", 4, 1}, {"ptr_d8", 8, 1},  {"ptr_d16", 16, 1}};
+static const struct ptr_case ptr_cases[] = {{"ptr_f1", 1, 0}, {"ptr_f2", 2, 0}, {"ptr_f3", 3, 0},
+                                            {"ptr_f4", 4, 0}, {"ptr_f8", 8, 0}, {"ptr_f16", 16, 0},
+                                            {"ptr_d1", 1, 1}, {"ptr_d2", 2, 1}, {"ptr_d3", 3, 1},
+                                            {"ptr_d4", 4, 1}, {"ptr_d8", 8, 1}, {"ptr_d16", 16, 1}};
 
 START_TEST(k_ptr_builtins) {
   check_ptr_case(&ptr_cases[_i]);
