@@ -118,6 +118,33 @@ START_TEST(test_double_forms) {
 }
 END_TEST
 
+/* The device-side enqueue builtins under the names clang 19 gives them for
+ * spir64 (read from its -emit-llvm output; the table had retain_event as
+ * _Z13...). */
+START_TEST(test_enqueue_names) {
+  static const char *const names[] = {"_Z10ndrange_1Dm",
+                                      "_Z10ndrange_1Dmm",
+                                      "_Z10ndrange_1Dmmm",
+                                      "_Z10ndrange_2DPKm",
+                                      "_Z10ndrange_2DPKmS0_",
+                                      "_Z10ndrange_2DPKmS0_S0_",
+                                      "_Z10ndrange_3DPKm",
+                                      "_Z10ndrange_3DPKmS0_",
+                                      "_Z10ndrange_3DPKmS0_S0_",
+                                      "_Z12retain_event12ocl_clkevent",
+                                      "_Z13release_event12ocl_clkevent",
+                                      "_Z14enqueue_marker9ocl_queuejPU3AS4K12ocl_clkeventPU3AS4S0_",
+                                      "_Z14is_valid_event12ocl_clkevent",
+                                      "_Z17create_user_eventv",
+                                      "_Z17get_default_queuev",
+                                      "_Z21set_user_event_status12ocl_clkeventi",
+                                      "_Z28capture_event_profiling_info12ocl_clkeventiPU3AS1v"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    ck_assert_msg(lsi_builtin_lookup(names[i]) >= 0, "missing %s", names[i]);
+  ck_assert_int_eq(lsi_builtin_lookup("_Z13retain_event12ocl_clkevent"), -1);
+}
+END_TEST
+
 /* A kernel: x = lane-dependent value; out[gid] = collective(x), only lanes
  * with gid % 3 != 0 taking part (a divergent mask). */
 #define OP(o, D, A, B, C, IMM)                                                                     \
@@ -278,6 +305,7 @@ int main(void) {
   CU_ADD(s, test_convert);
   CU_ADD(s, test_select_shuffle);
   CU_ADD(s, test_double_forms);
+  CU_ADD(s, test_enqueue_names);
   CU_ADD(s, test_subgroup_collectives);
   CU_ADD(s, test_subgroup_any_all);
   return cu_run(s);

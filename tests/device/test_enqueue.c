@@ -211,6 +211,21 @@ START_TEST(device_events) {
 }
 END_TEST
 
+/* retain_event under clang's name for it (_Z12retain_event12ocl_clkevent). */
+START_TEST(retain_release) {
+  cl_kernel k = k20("retain");
+  cl_mem st = zeros(sizeof(int) * 2);
+  ARGS(k, KA(st));
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  int s[2];
+  rd(st, s, sizeof s);
+  ck_assert_int_eq(s[0], 1);
+  ck_assert_int_eq(s[1], 1);
+  clReleaseMemObject(st);
+  clReleaseKernel(k);
+}
+END_TEST
+
 START_TEST(misuse_codes) {
   cl_kernel k = k20("misuse");
   cl_mem st = zeros(sizeof(int) * 7), ran = zeros(sizeof(int) * 7);
@@ -351,6 +366,7 @@ static Suite *make(void) {
   KH_ADD(tc, captured_and_local_args);
   KH_ADD(tc, device_events);
   KH_ADD(tc, misuse_codes);
+  KH_ADD(tc, retain_release);
   KH_ADD(tc, queue_argument);
   KH_ADD(tc, queue_api);
   KH_ADD(tc, queue_released_while_busy);

@@ -122,3 +122,18 @@ kernel void onqueue(queue_t q, global int *out) {
   out[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(16),
                           ^{ out[1 + get_global_id(0)] = get_global_id(0) * 7; });
 }
+
+/* retain_event keeps an event valid past one release. */
+kernel void retain(global int *st) {
+  clk_event_t ue = create_user_event();
+  retain_event(ue);
+  release_event(ue);
+  st[0] = is_valid_event(ue);
+  retain_event(ue);
+  retain_event(ue);
+  release_event(ue);
+  release_event(ue);
+  st[1] = is_valid_event(ue);
+  set_user_event_status(ue, CL_COMPLETE);
+  release_event(ue);
+}
