@@ -876,7 +876,11 @@ static int convert_call(struct xl *x, LLVMValueRef I, const char *mangled) {
         if (id < 0) xl_fail(x, "builtin '%s' is not available", bn);
         v = xl_callb(x, id, bn, &v, 1, 1);
       }
-      if (sat) {
+      /* FPTO*32/64 saturate (NaN gives 0): the 32- and 64-bit results need
+       * no clamp, and a clamp to float bounds would be wrong for them
+       * (UINT_MAX rounds up to 2^32 as a float). Narrower types clamp to
+       * their bounds, which every float holds exactly. */
+      if (sat && dbits < 32) {
         double lo = dsgn ? -ldexp(1.0, (int)dbits - 1) : 0.0;
         double hi = dsgn ? ldexp(1.0, (int)dbits - 1) - 1.0 : ldexp(1.0, (int)dbits) - 1.0;
         uint64_t lob, hib;
@@ -902,9 +906,8 @@ static int convert_call(struct xl *x, LLVMValueRef I, const char *mangled) {
       }
       unsigned o = dsgn ? (dbits <= 32 ? LSI_FPTOSI32_F32 : LSI_FPTOSI64_F32)
                         : (dbits <= 32 ? LSI_FPTOUI32_F32 : LSI_FPTOUI64_F32);
-      if (sat && dbits == 32 && !dsgn) o = LSI_FPTOUI64_F32;
       xl_emit(x, o + off, r, v, 0, 0, 0, 0);
-      if (dbits < 32 || (sat && dbits == 32 && !dsgn)) xl_emit(x, LSI_TRUNC, r, r, 0, 0, dbits, 0);
+      if (dbits < 32) xl_emit(x, LSI_TRUNC, r, r, 0, 0, dbits, 0);
     } else {
       /* integer to integer */
       uint32_t w = ssgn ? xl_sext(x, v, sbits, 64) : v;

@@ -209,6 +209,89 @@ START_TEST(k_nan_codes) {
 }
 END_TEST
 
+/* ---- saturating conversions with a rounding mode (kernels/bi_convert.cl) ---- */
+
+enum { NCV = 256 };
+static const struct {
+  unsigned bits;
+  int sgn;
+} cv_types[8] = {{8, 1}, {8, 0}, {16, 1}, {16, 0}, {32, 1}, {32, 0}, {64, 1}, {64, 0}};
+
+/* Inputs: ±inf, NaN, ±0, and around each type's limits: ±2^k with 0.5 and
+ * 1 either side, and the neighbours of 2^k in the source precision. */
+static unsigned cv_inputs(double *v, int dbl) {
+  unsigned n = 0;
+  v[n++] = INFINITY, v[n++] = -INFINITY, v[n++] = NAN, v[n++] = 0.0, v[n++] = -0.0;
+  v[n++] = 0.5, v[n++] = -0.5, v[n++] = 1.5, v[n++] = -2.5, v[n++] = 1e10, v[n++] = -1e10;
+  v[n++] = 1e30, v[n++] = -1e30;
+  static const int ks[] = {7, 8, 15, 16, 31, 32, 63, 64};
+  for (unsigned i = 0; i < 8; i++) {
+    double p = ldexp(1.0, ks[i]);
+    double near[] = {p,
+                     p - 0.5,
+                     p + 0.5,
+                     p - 1,
+                     p + 1,
+                     p - 1.5,
+                     dbl ? nextafter(p, 0) : nextafterf((float)p, 0),
+                     dbl ? nextafter(p, INFINITY) : nextafterf((float)p, INFINITY)};
+    for (unsigned j = 0; j < sizeof near / sizeof near[0]; j++) {
+      double a = dbl ? near[j] : (float)near[j];
+      v[n++] = a, v[n++] = -a;
+    }
+  }
+  while (n < NCV) /* the rest: values of every size */
+    v[n] = ldexp((double)(n * 2654435761u % 1000) - 500.25, (int)(n % 70)), n++;
+  for (unsigned i = 0; !dbl && i < n; i++)
+    v[i] = (float)v[i];
+  return n;
+}
+/* mode 0 (none: toward zero) 1 rte 2 rtz 3 rtp 4 rtn */
+static int64_t sat_ref(long double x, unsigned t, unsigned mode) {
+  if (x != x) return 0;
+  x = mode == 1 ? rintl(x) : mode == 3 ? ceill(x) : mode == 4 ? floorl(x) : truncl(x);
+  unsigned b = cv_types[t].bits;
+  long double lo = cv_types[t].sgn ? -ldexpl(1, (int)b - 1) : 0;
+  long double hi = cv_types[t].sgn ? ldexpl(1, (int)b - 1) - 1 : ldexpl(1, (int)b) - 1;
+  if (x < lo) x = lo;
+  if (x > hi) x = hi;
+  if (!cv_types[t].sgn) return (int64_t)(uint64_t)x;
+  return (int64_t)x;
+}
+
+static void check_sat(int dbl, int vec) {
+  double v[NCV];
+  float vf[NCV];
+  unsigned n = cv_inputs(v, dbl), per = vec ? 160 : 40;
+  for (unsigned i = 0; i < n; i++)
+    vf[i] = (float)v[i];
+  int64_t *out = calloc((size_t)n * per, 8);
+  char name[16];
+  snprintf(name, sizeof name, "%s_%s", vec ? "sat4" : "sat", dbl ? "double" : "float");
+  cl_kernel k = load_opts("bi_convert", name, "-cl-std=CL3.0");
+  cl_mem a = buf(n * (dbl ? 8 : 4), dbl ? (void *)v : (void *)vf),
+         o = buf((size_t)n * per * 8, NULL);
+  ARGS(k, KA(a), KA(o));
+  ck_assert_int_eq(run(k, n, 0), CL_COMPLETE);
+  rd(o, out, (size_t)n * per * 8);
+  for (unsigned g = 0; g < n; g++)
+    for (unsigned c = 0; c < 40; c++)
+      for (unsigned l = 0; l < (vec ? 4u : 1u); l++) {
+        long double x = v[(g + 17 * l) % n];
+        int64_t got = out[(size_t)g * per + (vec ? 4 * c + l : c)], want = sat_ref(x, c / 5, c % 5);
+        ck_assert_msg(got == want, "%s: convert to type %u mode %u of %La: got %lld want %lld",
+                      name, c / 5, c % 5, x, (long long)got, (long long)want);
+      }
+  clReleaseMemObject(a);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+  free(out);
+}
+START_TEST(k_convert_sat_modes) {
+  check_sat(_i & 1, _i >> 1);
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_kernels_builtins");
   TCase *tc = tcase_create("kernels");
@@ -216,6 +299,7 @@ static Suite *make(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_loop_test(tc, k_ptr_builtins, 0, (int)(sizeof ptr_cases / sizeof ptr_cases[0]));
   KH_ADD(tc, k_nan_codes);
+  tcase_add_loop_test(tc, k_convert_sat_modes, 0, 4);
   suite_add_tcase(s, tc);
   return s;
 }
