@@ -388,7 +388,7 @@ static inline uint64_t int_bitselect(uint64_t a, uint64_t b, uint64_t c, unsigne
 #define VSTORE(stem, vec, N)
 #define VLOAD_HALF(stem, N, aligned)
 #define VSTORE_HALF(stem, vec, N, mode, aligned)
-#define ASYNC(t1, t2, size)
+#define ASYNC_T(t, size)
 #define BW(name, nres, nargs, flags, data, fn)
 #define SGOP(stem, fn, op)
 #define SGB(stem)
@@ -435,7 +435,7 @@ static void bi_assert_fail(BI_ARGS);
 #undef VSTORE
 #undef VLOAD_HALF
 #undef VSTORE_HALF
-#undef ASYNC
+#undef ASYNC_T
 #undef BW
 #undef SGOP
 #undef SGB
@@ -858,8 +858,8 @@ static void bi_printf(BI_ARGS) {
   BW(#stem "ij", 1, 2, 0, 0, bw_broadcast)                                                         \
   BW(#stem "jj", 1, 2, 0, 0, bw_broadcast)                                                         \
   BW(#stem "lj", 1, 2, 0, 0, bw_broadcast)                                                         \
-  BW(#stem "mj", 1, 2, 0, 0, bw_broadcast) BW(#stem "fj", 1, 2, 0, 0, bw_broadcast)                \
-      BW(#stem "dj", 1, 2, 0, 0, bw_broadcast)
+  BW(#stem "mj", 1, 2, 0, 0, bw_broadcast)                                                         \
+  BW(#stem "fj", 1, 2, 0, 0, bw_broadcast) BW(#stem "dj", 1, 2, 0, 0, bw_broadcast)
 #define ISEL(t, ct, bits) BI("_Z6select" #t #t #ct, 1, 3, 0, bits, bx_select_i)
 #define SH1(x, n, mv, m, nm)                                                                       \
   BI("_Z7shuffle" x mv, m, n + m, 0, n | (m << 8), bx_shuffle)                                     \
@@ -874,10 +874,11 @@ static void bi_printf(BI_ARGS) {
   SHS(t, 2, 2, "S_")                                                                               \
   SHS(t, 2, 4, "Dv4_" #t)                                                                          \
   SHS(t, 2, 8, "Dv8_" #t)                                                                          \
-  SHS(t, 2, 16, "Dv16_" #t) SHS(t, 4, 2, "Dv2_" #t) SHS(t, 4, 4, "S_") SHS(t, 4, 8, "Dv8_" #t)     \
-      SHS(t, 4, 16, "Dv16_" #t) SHS(t, 8, 2, "Dv2_" #t) SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_") \
-          SHS(t, 8, 16, "Dv16_" #t) SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t)              \
-              SHS(t, 16, 8, "Dv8_" #t) SHS(t, 16, 16, "S_")
+  SHS(t, 2, 16, "Dv16_" #t)                                                                        \
+  SHS(t, 4, 2, "Dv2_" #t) SHS(t, 4, 4, "S_") SHS(t, 4, 8, "Dv8_" #t) SHS(t, 4, 16, "Dv16_" #t)     \
+      SHS(t, 8, 2, "Dv2_" #t) SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_") SHS(t, 8, 16, "Dv16_" #t) \
+          SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t) SHS(t, 16, 8, "Dv8_" #t)               \
+              SHS(t, 16, 16, "S_")
 #define PREF(t)                                                                                    \
   BI("_Z8prefetchPU3AS1K" #t "m", 0, 2, 0, 0, bx_prefetch)                                         \
   BI("_Z8prefetchPU3AS1KDv2_" #t "m", 0, 2, 0, 0, bx_prefetch)                                     \
@@ -891,9 +892,9 @@ static void bi_printf(BI_ARGS) {
   CV1(name, c, 0, di, mode, sat)                                                                   \
   CV1(name, h, 1, di, mode, sat)                                                                   \
   CV1(name, s, 2, di, mode, sat)                                                                   \
-  CV1(name, t, 3, di, mode, sat) CV1(name, i, 4, di, mode, sat) CV1(name, j, 5, di, mode, sat)     \
-      CV1(name, l, 6, di, mode, sat) CV1(name, m, 7, di, mode, sat) CV1(name, f, 8, di, mode, sat) \
-          CV1(name, d, 9, di, mode, sat)
+  CV1(name, t, 3, di, mode, sat)                                                                   \
+  CV1(name, i, 4, di, mode, sat) CV1(name, j, 5, di, mode, sat) CV1(name, l, 6, di, mode, sat)     \
+      CV1(name, m, 7, di, mode, sat) CV1(name, f, 8, di, mode, sat) CV1(name, d, 9, di, mode, sat)
 #define CVM(l1, d, sfx, di, sat)                                                                   \
   CVS("_Z" l1 "convert_" #d sfx "_rte", di, 1, sat)                                                \
   CVS("_Z" l1 "convert_" #d sfx "_rtz", di, 2, sat)                                                \
@@ -955,16 +956,18 @@ static void bi_printf(BI_ARGS) {
   VL_GO(stem, N, h, 1)                                                                             \
   VL_GO(stem, N, s, 2)                                                                             \
   VL_GO(stem, N, t, 2)                                                                             \
-  VL_GO(stem, N, i, 4) VL_GO(stem, N, j, 4) VL_GO(stem, N, l, 8) VL_GO(stem, N, m, 8)              \
-      VL_GO(stem, N, f, 4) VL_GO(stem, N, d, 8)
+  VL_GO(stem, N, i, 4)                                                                             \
+  VL_GO(stem, N, j, 4) VL_GO(stem, N, l, 8) VL_GO(stem, N, m, 8) VL_GO(stem, N, f, 4)              \
+      VL_GO(stem, N, d, 8)
 #define VL_GO(stem, N, t, sz) BI(#stem "mPK" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)
 #define VSTORE(stem, vec, N)                                                                       \
   VS_GO(stem, vec, N, c, 1)                                                                        \
   VS_GO(stem, vec, N, h, 1)                                                                        \
   VS_GO(stem, vec, N, s, 2)                                                                        \
   VS_GO(stem, vec, N, t, 2)                                                                        \
-  VS_GO(stem, vec, N, i, 4) VS_GO(stem, vec, N, j, 4) VS_GO(stem, vec, N, l, 8)                    \
-      VS_GO(stem, vec, N, m, 8) VS_GO(stem, vec, N, f, 4) VS_GO(stem, vec, N, d, 8)
+  VS_GO(stem, vec, N, i, 4)                                                                        \
+  VS_GO(stem, vec, N, j, 4) VS_GO(stem, vec, N, l, 8) VS_GO(stem, vec, N, m, 8)                    \
+      VS_GO(stem, vec, N, f, 4) VS_GO(stem, vec, N, d, 8)
 #define VS_GO(stem, vec, N, t, sz)                                                                 \
   BI(#stem #vec #t "mP" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)
 #define VLOAD_HALF(stem, N, aligned)                                                               \
@@ -983,6 +986,11 @@ static void bi_printf(BI_ARGS) {
      size, bi_async_strided)                                                                       \
   BI("_Z29async_work_group_strided_copyPU3AS1" #t1 "PU3AS3K" #t2 "mm9ocl_event", 1, 5, LSI_BI_MEM, \
      size | 0x80000000u, bi_async_strided)
+#define ASYNC_T(t, size)                                                                           \
+  ASYNC(t, t, size)                                                                                \
+  ASYNC(Dv2_##t, S_, 2 * size)                                                                     \
+  ASYNC(Dv3_##t, S_, 4 * size)                                                                     \
+  ASYNC(Dv4_##t, S_, 4 * size) ASYNC(Dv8_##t, S_, 8 * size) ASYNC(Dv16_##t, S_, 16 * size)
 
 const struct lsi_builtin lsi_builtins[] = {
 #include "device/builtins.def"

@@ -292,6 +292,75 @@ START_TEST(k_convert_sat_modes) {
 }
 END_TEST
 
+/* ---- async copies of every type (kernels/bi_async.cl) ---- */
+
+static const struct {
+  const char *name;
+  unsigned size;
+} ac_types[] = {{"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4},
+                {"uint", 4}, {"long", 8},  {"ulong", 8}, {"float", 4},  {"double", 8}};
+
+static void check_async(cl_program p, unsigned t, unsigned width) {
+  char name[32];
+  if (width == 1)
+    snprintf(name, sizeof name, "ac_%s", ac_types[t].name);
+  else
+    snprintf(name, sizeof name, "ac_%s%u", ac_types[t].name, width);
+  size_t sz = ac_types[t].size * (width == 3 ? 4 : width), groups = 2;
+  size_t nin = 64 * groups * sz, nout = 64 * groups * sz, nout2 = 32 * groups * sz;
+  uint8_t *in = malloc(nin), *out = malloc(nout), *out2 = malloc(nout2);
+  for (size_t i = 0; i < nin; i++)
+    in[i] = (uint8_t)(i * 131 + t * 7 + width);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  ck_assert_msg(err == CL_SUCCESS, "no kernel %s", name);
+  cl_mem a = buf(nin, in), o = buf(nout, NULL), o2 = buf(nout2, NULL);
+  cl_uchar zero = 0;
+  ck_assert_int_eq(clEnqueueFillBuffer(q, o, &zero, 1, 0, nout, 0, NULL, NULL), CL_SUCCESS);
+  ARGS(k, KA(a), KA(o), KA(o2));
+  ck_assert_int_eq(run(k, 16 * groups, 16), CL_COMPLETE);
+  rd(o, out, nout);
+  rd(o2, out2, nout2);
+  for (size_t g = 0; g < groups; g++)
+    for (size_t i = 0; i < 32; i++) {
+      const uint8_t *src = in + (64 * g + i) * sz, *gat = in + (64 * g + 2 * i) * sz;
+      const uint8_t *sc = out + (64 * g + 2 * i) * sz, *gap = sc + sz;
+      ck_assert_msg(!memcmp(sc, src, sz), "%s: scatter of element %zu", name, i);
+      for (size_t b = 0; b < sz; b++)
+        ck_assert_msg(gap[b] == 0, "%s: the scatter wrote between its elements", name);
+      ck_assert_msg(!memcmp(out2 + (32 * g + i) * sz, gat, sz), "%s: gather of element %zu", name,
+                    i);
+    }
+  clReleaseMemObject(a);
+  clReleaseMemObject(o);
+  clReleaseMemObject(o2);
+  clReleaseKernel(k);
+  free(in), free(out), free(out2);
+}
+
+START_TEST(k_async_all_types) {
+  size_t len;
+  char *src = cu_read_file("kernels/bi_async.cl", &len);
+  ck_assert_ptr_nonnull(src);
+  const char *s = src;
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &s, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  free(src);
+  err = clBuildProgram(p, 1, &dev, "-cl-std=CL3.0", NULL, NULL);
+  if (err != CL_SUCCESS) {
+    static char log[16384];
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    ck_abort_msg("bi_async: build failed (%d):\n%.2000s", err, log);
+  }
+  static const unsigned widths[] = {1, 2, 3, 4, 8, 16};
+  for (unsigned t = 0; t < sizeof ac_types / sizeof ac_types[0]; t++)
+    for (unsigned w = 0; w < 6; w++)
+      check_async(p, t, widths[w]);
+  clReleaseProgram(p);
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_kernels_builtins");
   TCase *tc = tcase_create("kernels");
@@ -299,6 +368,7 @@ static Suite *make(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_loop_test(tc, k_ptr_builtins, 0, (int)(sizeof ptr_cases / sizeof ptr_cases[0]));
   KH_ADD(tc, k_nan_codes);
+  KH_ADD(tc, k_async_all_types);
   tcase_add_loop_test(tc, k_convert_sat_modes, 0, 4);
   suite_add_tcase(s, tc);
   return s;
