@@ -96,6 +96,7 @@ void dev_config_load(struct dev_config *cfg) {
   env_size("LOCKSTEP_LOCAL_MEM_SIZE", &cfg->local_mem_size, UINT64_C(16) << 10, UINT64_C(1) << 30);
   env_uint("LOCKSTEP_MAX_WORK_GROUP_SIZE", &cfg->max_wg_size, 64, 4096, true);
   env_uint("LOCKSTEP_WATCHDOG_MS", &cfg->watchdog_ms, 10, 86400000, false);
+  env_uint("LOCKSTEP_CHECK_DIVZERO", &cfg->check_divzero, 0, 1, false);
   /* Keep the limits consistent with each other. */
   if (cfg->max_alloc_size > cfg->global_mem_size) {
     fprintf(stderr, "lockstep: LOCKSTEP_MAX_ALLOC_SIZE exceeds the global memory size; "

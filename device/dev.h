@@ -26,6 +26,7 @@ struct dev_config {
   unsigned max_wg_size;       /* LOCKSTEP_MAX_WORK_GROUP_SIZE */
   unsigned clock_mhz;         /* reported clock */
   unsigned watchdog_ms;       /* LOCKSTEP_WATCHDOG_MS: a launch running longer faults */
+  unsigned check_divzero;     /* LOCKSTEP_CHECK_DIVZERO: 1 = integer division by zero faults */
 };
 
 /* Fills cfg with the defaults, then applies the LOCKSTEP_* environment

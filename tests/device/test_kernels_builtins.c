@@ -3,9 +3,8 @@
  * and called: math builtins with a pointer argument through every address
  * space (generic included) at every vector width, lgamma_r, remquo, fract's
  * special cases, nan(), async copies of every element type, saturating
- * conversions with a rounding mode, the device-side event builtins and
- * integer division by zero. References are computed here, in long double
- * where the result is exact.
+ * conversions with a rounding mode and integer division by zero. References are computed here, in
+ * long double where the result is exact.
  */
 #include "kharness.h"
 
@@ -361,6 +360,76 @@ START_TEST(k_async_all_types) {
 }
 END_TEST
 
+/* ---- integer division by zero (kernels/bi_div0.cl) ---- */
+
+/* a / b and a % b at bits/sgn as Lockstep defines them: x / 0 = 0,
+ * x % 0 = x, MIN / -1 = MIN, MIN % -1 = 0; results widened like the kernel.
+ * char and short operands are promoted to int first, as in C. */
+static void div_ref(int64_t a, int64_t b, unsigned bits, int sgn, int64_t *qo, int64_t *r) {
+  uint64_t m = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+  uint64_t ua = (uint64_t)a & m, ub = (uint64_t)b & m;
+  int64_t sa = bits == 64 ? a : (int64_t)(ua << (64 - bits)) >> (64 - bits);
+  int64_t sb = bits == 64 ? b : (int64_t)(ub << (64 - bits)) >> (64 - bits);
+  if (bits < 32) { /* promoted to int: the int rules on the extended values */
+    div_ref(sgn ? sa : (int64_t)ua, sgn ? sb : (int64_t)ub, 32, 1, qo, r);
+    return;
+  }
+  if (!sgn) {
+    *qo = ub ? (int64_t)(ua / ub) : 0;
+    *r = ub ? (int64_t)(ua % ub) : (int64_t)ua;
+    return;
+  }
+  if (sb == 0) {
+    *qo = 0, *r = sa;
+  } else if (sb == -1) {
+    *qo = bits == 64 ? (int64_t)(0 - (uint64_t)sa) : -sa, *r = 0;
+    if (bits < 64) *qo = (int64_t)((uint64_t)*qo << (64 - bits)) >> (64 - bits); /* MIN stays */
+  } else {
+    *qo = sa / sb, *r = sa % sb;
+  }
+}
+
+START_TEST(k_div_by_zero) {
+  enum { NG = 32 };
+  int64_t in[NG], den[NG], out[NG * 24];
+  static const int64_t ds[] = {0, -1, 3, 0, 1, -7, 0, 256, 65536, INT64_C(1) << 32};
+  static const int64_t xs0[] = {-7, 100, INT32_MIN, INT64_MIN, -128, 32767, -32768, 0, 255, -1};
+  for (int g = 0; g < NG; g++) {
+    in[g] = xs0[g % 10] + (g >= 10 ? g * 1000003 : 0);
+    den[g] = ds[(g * 3) % 10];
+  }
+  in[20] = INT32_MIN, den[20] = -1;
+  in[21] = INT64_MIN, den[21] = -1;
+  in[22] = -128, den[22] = -1;
+  cl_kernel k = load_opts("bi_div0", "div0", "-cl-std=CL3.0");
+  cl_mem a = buf(sizeof in, in), b = buf(sizeof den, den), o = buf(sizeof out, NULL);
+  ARGS(k, KA(a), KA(b), KA(o));
+  ck_assert_int_eq(run(k, NG, 0), CL_COMPLETE); /* no device exception */
+  rd(o, out, sizeof out);
+  static const unsigned bits[8] = {8, 8, 16, 16, 32, 32, 64, 64};
+  for (int g = 0; g < NG; g++) {
+    for (unsigned t = 0; t < 8; t++) {
+      int64_t qo, r;
+      div_ref(in[g], den[g], bits[t], !(t & 1), &qo, &r);
+      ck_assert_msg(out[24 * g + 2 * t] == qo && out[24 * g + 2 * t + 1] == r,
+                    "type %u: %lld / %lld gave %lld, %lld; want %lld, %lld", t, (long long)in[g],
+                    (long long)den[g], (long long)out[24 * g + 2 * t],
+                    (long long)out[24 * g + 2 * t + 1], (long long)qo, (long long)r);
+    }
+    for (int l = 0; l < 4; l++) {
+      int64_t qo, r;
+      div_ref(in[(g + l) % NG], den[(g + l) % NG], 32, 1, &qo, &r);
+      ck_assert_msg(out[24 * g + 16 + l] == qo && out[24 * g + 20 + l] == r, "int4 lane %d of %d",
+                    l, g);
+    }
+  }
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_kernels_builtins");
   TCase *tc = tcase_create("kernels");
@@ -369,6 +438,7 @@ static Suite *make(void) {
   tcase_add_loop_test(tc, k_ptr_builtins, 0, (int)(sizeof ptr_cases / sizeof ptr_cases[0]));
   KH_ADD(tc, k_nan_codes);
   KH_ADD(tc, k_async_all_types);
+  KH_ADD(tc, k_div_by_zero);
   tcase_add_loop_test(tc, k_convert_sat_modes, 0, 4);
   suite_add_tcase(s, tc);
   return s;
