@@ -180,6 +180,55 @@ START_TEST(k_ptr_builtins) {
 }
 END_TEST
 
+/* Half bits of v in [1, 2) rounded by mode (0 rte, 1 rtz/rtn, 2 rtp). */
+static uint16_t half12(double v, int mode) {
+  double m = (v - 1) * 1024;
+  double r = mode == 0 ? nearbyint(m) : mode == 1 ? floor(m) : ceil(m);
+  return (uint16_t)(0x3c00 + (int)r); /* 1024 carries into the exponent */
+}
+static float half_val(uint16_t h) {
+  return ldexpf((float)(1024 + (h & 1023)), ((h >> 10) & 31) - 25);
+}
+
+START_TEST(k_vec_spaces) {
+  float in[G * 16], out[G * 16];
+  uint16_t hout[G * 16];
+  for (int i = 0; i < G * 16; i++)
+    in[i] = 1.0f + (float)((i * 37) % 1000) / 1000.0f + 1e-4f;
+  cl_kernel k = load_opts("bi_ptr", "vec_spaces", "-cl-std=CL3.0");
+  cl_mem a = buf(sizeof in, in), o = buf(sizeof out, NULL), h = buf(sizeof hout, NULL);
+  ARGS(k, KA(a), KA(o), KA(h));
+  ck_assert_int_eq(run(k, G, G), CL_COMPLETE);
+  rd(o, out, sizeof out);
+  rd(h, hout, sizeof hout);
+  for (int g = 0; g < G; g++) {
+    const float *v = in + 16 * g, *r = out + 16 * g;
+    const uint16_t *ph = hout + 16 * g;
+    for (int i = 0; i < 11; i++)
+      ck_assert_msg(r[i] == v[i < 8 ? i : i + 1], "vload/vstore %d of %d", i, g);
+    ck_assert(r[11] == v[12] + v[15]);
+    ck_assert(r[12] == v[0] && r[13] == v[15]);
+    for (int i = 0; i < 4; i++) {
+      ck_assert_uint_eq(ph[i], half12(v[i], 1));
+      ck_assert_uint_eq(ph[4 + i], half12(v[i], 2));
+    }
+    ck_assert_uint_eq(ph[8], half12(v[8], 1));
+    ck_assert_uint_eq(ph[9], half12(v[9], 1));
+    for (int i = 10; i < 16; i++)
+      ck_assert_uint_eq(ph[i], half12(v[i], 0));
+    float s4[4];
+    for (int i = 0; i < 4; i++)
+      s4[i] = half_val(ph[8 + i]) + half_val(ph[12 + i]);
+    ck_assert(r[14] == s4[0] + s4[1] + s4[2] + s4[3]);
+    ck_assert(r[15] == half_val(ph[9]));
+  }
+  clReleaseMemObject(a);
+  clReleaseMemObject(o);
+  clReleaseMemObject(h);
+  clReleaseKernel(k);
+}
+END_TEST
+
 START_TEST(k_nan_codes) {
   uint32_t code[G], of[G + 4 * G];
   uint64_t od[G + 2 * G];
@@ -437,6 +486,7 @@ static Suite *make(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_loop_test(tc, k_ptr_builtins, 0, (int)(sizeof ptr_cases / sizeof ptr_cases[0]));
   KH_ADD(tc, k_nan_codes);
+  KH_ADD(tc, k_vec_spaces);
   KH_ADD(tc, k_async_all_types);
   KH_ADD(tc, k_div_by_zero);
   tcase_add_loop_test(tc, k_convert_sat_modes, 0, 4);

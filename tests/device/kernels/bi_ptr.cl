@@ -62,3 +62,41 @@ __kernel void nan_codes(__global const uint *code, __global uint *of, __global u
   ulong2 c2 = (ulong2)(code[g], (ulong)code[g] << 30);
   vstore2(as_ulong2(nan(c2)), g, od + 64);
 }
+
+/* vloadN / vstoreN, vload_halfN / vstore_halfN_<mode> and the aligned forms
+ * through generic, private and local pointers (each a call clang names
+ * with a different address space). Halves live in ushort arrays. */
+__kernel void vec_spaces(__global const float *in, __global float *out, __global ushort *hout) {
+  __local float lbuf[64 * 16];
+  __local ushort lh[64 * 16];
+  int g = get_global_id(0), l = get_local_id(0);
+  float pbuf[16];
+  ushort ph[16];
+  for (int i = 0; i < 16; i++)
+    pbuf[i] = in[16 * g + i];
+  float *gp = pbuf; /* generic */
+  float16 v = vload16(0, gp);
+  vstore16(v, l, lbuf);
+  float8 a = vload8(0, &lbuf[16 * l]);
+  float3 b = vload3(3, gp);
+  float4 c = vload4(3, (float *)&lbuf[16 * l]);
+  __global float *o = out + 16 * g;
+  vstore8(a, 0, (float *)o);
+  vstore3(b, 0, o + 8);
+  o[11] = c.x + c.w;
+  vstore2((float2)(v.s0, v.sf), 6, gp);
+  o[12] = pbuf[12];
+  o[13] = pbuf[13];
+  half *hp = (half *)ph; /* generic */
+  vstore_half4_rtn(v.lo.lo, 0, hp);
+  vstore_half4_rtp(v.lo.lo, 1, (__private half *)ph);
+  vstorea_half2_rtz(v.hi.lo.lo, 4, hp);
+  vstore_half8_rte(v.hi, 1, (__local half *)&lh[16 * l]);
+  for (int i = 2; i < 8; i++)
+    ph[8 + i] = lh[16 * l + 8 + i];
+  float4 h = vload_half4(2, hp) + vloada_half4(3, (const half *)hp);
+  o[14] = h.x + h.y + h.z + h.w;
+  o[15] = vload_half(9, hp);
+  for (int i = 0; i < 16; i++)
+    hout[16 * g + i] = ph[i];
+}
