@@ -1046,6 +1046,20 @@ static int enqueue_call(struct xl *x, LLVMValueRef I, const char *n) {
     xl_emit(x, LSI_MOV, xl_def(x, I), xl_callb(x, id, query, &k, 1, 1), 0, 0, 0, 0);
     return 1;
   }
+  /* the sub-group queries for an NDRange: (ndrange address, invoke, block) */
+  const char *sgq =
+      !strcmp(n, "__get_kernel_sub_group_count_for_ndrange_impl") ? "__lockstep_kernel_sg_count"
+      : !strcmp(n, "__get_kernel_max_sub_group_size_for_ndrange_impl") ? "__lockstep_kernel_sg_max"
+                                                                       : NULL;
+  if (sgq) {
+    if (LLVMGetNumArgOperands(I) != 3) xl_fail(x, "'%s' takes 3 arguments", n);
+    uint32_t a[2] = {invoke_kernel(x, LLVMGetArgOperand(I, 1)),
+                     xl_val(x, LLVMGetArgOperand(I, 0), 0)};
+    int id = xl_builtin(x, sgq);
+    if (id < 0) xl_fail(x, "'%s' is not available on this device", n);
+    xl_emit(x, LSI_MOV, xl_def(x, I), xl_callb(x, id, sgq, a, 2, 1), 0, 0, 0, 0);
+    return 1;
+  }
   int f = -1;
   for (int i = 0; i < 4; i++)
     if (!strcmp(n, forms[i].name)) f = i;
