@@ -235,6 +235,9 @@ unsigned cc_builtin_size(char c);
 
 /* xcall.c: a call instruction */
 void xl_call(struct xl *x, LLVMValueRef inst);
+/* The device table's id of a builtin by clang's name: the name itself, else
+ * the name with the address spaces of its pointers dropped; -1 if neither. */
+int cc_builtin_id(const char *mangled);
 /* ctz/popcount-like helpers look builtins up through the device table. */
 int xl_builtin(struct xl *x, const char *mangled);
 uint32_t xl_callb(struct xl *x, int id, const char *name, const uint32_t *args, unsigned nargs,

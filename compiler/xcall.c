@@ -26,12 +26,15 @@
  * once, with unqualified pointers (the device checks every access by its
  * address); only builtins whose behaviour depends on the spaces (the async
  * copies) list each form. */
-int xl_builtin(struct xl *x, const char *mangled) {
-  (void)x;
+int cc_builtin_id(const char *mangled) {
   int id = lsi_builtin_lookup(mangled);
   char flat[256];
   if (id < 0 && !cc_mangle_flat(mangled, flat, sizeof(flat))) id = lsi_builtin_lookup(flat);
   return id;
+}
+int xl_builtin(struct xl *x, const char *mangled) {
+  (void)x;
+  return cc_builtin_id(mangled);
 }
 
 uint32_t xl_callb(struct xl *x, int id, const char *name, const uint32_t *args, unsigned nargs,
