@@ -1017,6 +1017,18 @@ static int to_space(struct xl *x, LLVMValueRef I, const char *n) {
   return 1;
 }
 
+/* get_fence(ptr): CLK_LOCAL_MEM_FENCE (1) for a local address, else
+ * CLK_GLOBAL_MEM_FENCE (2), read from the generic address's space bits. */
+static int get_fence(struct xl *x, LLVMValueRef I, const char *n) {
+  if (strcmp(n, "_Z9get_fencePU3AS4v") && strcmp(n, "_Z9get_fencePU3AS4Kv")) return 0;
+  if (LLVMGetNumArgOperands(I) != 1) xl_fail(x, "'%s' takes one pointer", n);
+  uint32_t a = xl_val(x, LLVMGetArgOperand(I, 0), 0), sp = tmp1(x), c = tmp1(x);
+  xl_emit(x, LSI_LSHR_I64, sp, a, xl_const(x, LSI_ADDR_SPACE_SHIFT, 0), 0, 0, 0);
+  xl_emit(x, LSI_EQ_I64, c, sp, xl_const(x, LSI_SPACE_LOCAL, 0), 0, 0, 0);
+  xl_emit(x, LSI_SELECT, xl_def(x, I), c, xl_const(x, 1, 0), xl_const(x, 2, 0), 0, 0);
+  return 1;
+}
+
 /* The kernel a block's invoke operand names (a constant cast of the
  * __<k>_block_invoke[_N]_kernel function): its index in the program. */
 static uint32_t invoke_kernel(struct xl *x, LLVMValueRef v) {
@@ -1115,7 +1127,7 @@ void xl_call(struct xl *x, LLVMValueRef I) {
     xl_emit(x, LSI_MOV, xl_def(x, I), r, 0, 0, 0, 0);
     return;
   }
-  if (to_space(x, I, n) || enqueue_call(x, I, n)) return;
+  if (to_space(x, I, n) || get_fence(x, I, n) || enqueue_call(x, I, n)) return;
   /* the device's own unmangled helpers (compiler/include: assert.h) */
   if (starts(n, "__lockstep_") && xl_builtin(x, n) >= 0) {
     call_builtin(x, I, n);

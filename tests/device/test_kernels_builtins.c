@@ -229,6 +229,24 @@ START_TEST(k_vec_spaces) {
 }
 END_TEST
 
+/* get_fence: CLK_GLOBAL_MEM_FENCE (2) but for local memory (1). */
+START_TEST(k_get_fence) {
+  int out[3 * 8];
+  cl_kernel k = load_opts("bi_ptr", "fences", "-cl-std=CL3.0");
+  cl_mem o = buf(sizeof out, NULL);
+  ARGS(k, KA(o));
+  ck_assert_int_eq(run(k, 8, 0), CL_COMPLETE);
+  rd(o, out, sizeof out);
+  for (int g = 0; g < 8; g++) {
+    ck_assert_int_eq(out[3 * g], 0x22);
+    ck_assert_int_eq(out[3 * g + 1], 0x11);
+    ck_assert_int_eq(out[3 * g + 2], 0x22);
+  }
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 START_TEST(k_nan_codes) {
   uint32_t code[G], of[G + 4 * G];
   uint64_t od[G + 2 * G];
@@ -486,6 +504,7 @@ static Suite *make(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_loop_test(tc, k_ptr_builtins, 0, (int)(sizeof ptr_cases / sizeof ptr_cases[0]));
   KH_ADD(tc, k_nan_codes);
+  KH_ADD(tc, k_get_fence);
   KH_ADD(tc, k_vec_spaces);
   KH_ADD(tc, k_async_all_types);
   KH_ADD(tc, k_div_by_zero);

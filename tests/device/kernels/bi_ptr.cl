@@ -100,3 +100,12 @@ __kernel void vec_spaces(__global const float *in, __global float *out, __global
   for (int i = 0; i < 16; i++)
     hout[16 * g + i] = ph[i];
 }
+
+/* get_fence on generic pointers into global, local and private memory. */
+__kernel void fences(__global int *out) {
+  __local int loc[4];
+  int priv = 1;
+  int *p[3] = {out, loc, &priv};
+  for (int i = 0; i < 3; i++)
+    out[3 * get_global_id(0) + i] = get_fence(p[i]) | (get_fence((const int *)p[i]) << 4);
+}
