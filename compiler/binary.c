@@ -14,6 +14,7 @@
 
 #include "compiler/cc.h"
 #include "compiler/cc_debug.h"
+#include "compiler/cc_int.h"
 #include "device/builtins.h"
 
 #define MAGIC       "LSPROG\0\1"
@@ -304,7 +305,7 @@ static int validate_kernel(struct lsi_kernel *k, const struct lsi_program *p) {
   if (ncalls && (!d || d->ncalls != ncalls)) return 0;
   for (uint32_t i = 0; d && i < d->ncalls; i++) {
     if (d->call_pc[i] >= k->ninsns || k->code[d->call_pc[i]].op != LSI_CALLB) return 0;
-    int id = lsi_builtin_lookup(d->call_name[i]);
+    int id = cc_builtin_id(d->call_name[i]); /* older binaries name the space */
     if (id < 0) return 0;
     k->code[d->call_pc[i]].imm = id;
   }

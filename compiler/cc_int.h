@@ -229,12 +229,20 @@ int cc_demangle(const char *mangled, char *name, size_t namelen, struct cc_mpara
  * with substitutions as clang writes them. Returns 0, or -1 if out is too
  * small or a type does not parse. */
 int cc_mangle(const char *name, const char *const *types, unsigned n, char *out, size_t outlen);
+/* The same name with the address space of every pointer dropped
+ * ("_Z5fractfPU3AS4f" -> "_Z5fractfPf"), substitutions renumbered: the
+ * form the device's table lists builtins that take any address space in.
+ * Returns 0, or -1 if the name does not parse or out is too small. */
+int cc_mangle_flat(const char *mangled, char *out, size_t outlen);
 /* Bytes of an Itanium builtin type code ('i' 4, 'h' 1, ...); 0 for void
  * and the codes builtins never use. */
 unsigned cc_builtin_size(char c);
 
 /* xcall.c: a call instruction */
 void xl_call(struct xl *x, LLVMValueRef inst);
+/* The device table's id of a builtin by clang's name: the name itself, else
+ * the name with the address spaces of its pointers dropped; -1 if neither. */
+int cc_builtin_id(const char *mangled);
 /* ctz/popcount-like helpers look builtins up through the device table. */
 int xl_builtin(struct xl *x, const char *mangled);
 uint32_t xl_callb(struct xl *x, int id, const char *name, const uint32_t *args, unsigned nargs,

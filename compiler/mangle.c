@@ -22,6 +22,7 @@
 
 struct mstate {
   const char *s;
+  int flat; /* drop address-space qualifiers from the types read */
   unsigned nsubs;
   struct cc_mparam subs[MAX_SUBS];
 };
@@ -81,6 +82,20 @@ static size_t quals_len(const char *s) {
   if (*t == 'V') t++;
   if (*t == 'K') t++;
   return (size_t)(t - s);
+}
+
+/* Copies the qualifiers s[0, q) to dst without address spaces ("U3AS1"):
+ * returns the length left. q < CC_MTYPE_LEN (quals_len of a bounded name). */
+static size_t drop_as(char *dst, const char *s, size_t q) {
+  size_t o = 0;
+  for (size_t i = 0; i < q;) {
+    size_t n = vendor_len(s + i);
+    int as = n == 4 + 1 && !strncmp(s + i, "U3AS", 4) && s[i + 4] >= '0' && s[i + 4] <= '9';
+    if (!n) n = 1;
+    if (!as) memcpy(dst + o, s + i, n), o += n;
+    i += n;
+  }
+  return o;
 }
 
 static int cat(char *dst, const char *a, size_t alen, const char *b) {
@@ -162,7 +177,10 @@ static int parse_type(struct mstate *m, struct cc_mparam *p) {
   size_t q = quals_len(s);
   if (!q) return 0;
   m->s += q;
-  if (!parse_type(m, &in) || !cat(p->full, s, q, in.full) || !cat(p->scalar, s, q, in.scalar))
+  char quals[CC_MTYPE_LEN];
+  size_t ql = m->flat ? drop_as(quals, s, q) : q;
+  const char *qs = m->flat ? quals : s;
+  if (!parse_type(m, &in) || !cat(p->full, qs, ql, in.full) || !cat(p->scalar, qs, ql, in.scalar))
     return 0;
   p->vec = in.vec;
   p->is_ptr = in.is_ptr;
@@ -170,8 +188,8 @@ static int parse_type(struct mstate *m, struct cc_mparam *p) {
   return add_sub(m, p);
 }
 
-int cc_demangle(const char *mangled, char *name, size_t namelen, struct cc_mparam *ps,
-                unsigned max) {
+static int demangle(const char *mangled, char *name, size_t namelen, struct cc_mparam *ps,
+                    unsigned max, int flat) {
   if (strncmp(mangled, "_Z", 2)) return -1;
   char *t;
   unsigned long len = strtoul(mangled + 2, &t, 10);
@@ -181,6 +199,7 @@ int cc_demangle(const char *mangled, char *name, size_t namelen, struct cc_mpara
   struct mstate *m = malloc(sizeof(*m));
   if (!m) return -1;
   m->s = t + len;
+  m->flat = flat;
   m->nsubs = 0;
   int n = 0;
   struct cc_mparam p;
@@ -194,6 +213,11 @@ int cc_demangle(const char *mangled, char *name, size_t namelen, struct cc_mpara
   }
   free(m);
   return n;
+}
+
+int cc_demangle(const char *mangled, char *name, size_t namelen, struct cc_mparam *ps,
+                unsigned max) {
+  return demangle(mangled, name, namelen, ps, max, 0);
 }
 
 /* Writes the type at *s (expanded) to out, using and recording substitutions. */
@@ -217,6 +241,7 @@ static int emit_type(struct mstate *m, const char **s, char *out, size_t *ol, si
   struct mstate *probe = malloc(sizeof(*probe));
   if (!probe) return 0;
   probe->s = start;
+  probe->flat = 0;
   probe->nsubs = 0;
   struct cc_mparam p;
   int ok = parse_type(probe, &p);
@@ -274,6 +299,7 @@ int cc_mangle(const char *name, const char *const *types, unsigned n, char *out,
   }
   struct mstate *m = malloc(sizeof(*m));
   if (!m) return -1;
+  m->flat = 0;
   m->nsubs = 0;
   int rc = 0;
   for (unsigned k = 0; k < n && !rc; k++) {
@@ -282,4 +308,15 @@ int cc_mangle(const char *name, const char *const *types, unsigned n, char *out,
   }
   free(m);
   return rc;
+}
+
+int cc_mangle_flat(const char *mangled, char *out, size_t outlen) {
+  char name[128];
+  struct cc_mparam ps[16];
+  int n = demangle(mangled, name, sizeof(name), ps, 16, 1);
+  if (n < 0) return -1;
+  const char *types[16];
+  for (int k = 0; k < n; k++)
+    types[k] = ps[k].full;
+  return cc_mangle(name, types, (unsigned)n, out, outlen);
 }

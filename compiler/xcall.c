@@ -22,9 +22,19 @@
 #define I64OFF   (LSI_ADD_I64 - LSI_ADD_I32)
 #define F64OFF_X (LSI_FADD_F64 - LSI_FADD_F32)
 
+/* The table lists a builtin whose pointers may point into any address space
+ * once, with unqualified pointers (the device checks every access by its
+ * address); only builtins whose behaviour depends on the spaces (the async
+ * copies) list each form. */
+int cc_builtin_id(const char *mangled) {
+  int id = lsi_builtin_lookup(mangled);
+  char flat[256];
+  if (id < 0 && !cc_mangle_flat(mangled, flat, sizeof(flat))) id = lsi_builtin_lookup(flat);
+  return id;
+}
 int xl_builtin(struct xl *x, const char *mangled) {
   (void)x;
-  return lsi_builtin_lookup(mangled);
+  return cc_builtin_id(mangled);
 }
 
 uint32_t xl_callb(struct xl *x, int id, const char *name, const uint32_t *args, unsigned nargs,
@@ -44,7 +54,7 @@ uint32_t xl_callb(struct xl *x, int id, const char *name, const uint32_t *args, 
   x->call_pc = realloc(x->call_pc, sizeof(uint32_t) * (x->ncalls + 1));
   x->call_name = realloc(x->call_name, sizeof(char *) * (x->ncalls + 1));
   x->call_pc[x->ncalls] = pc;
-  x->call_name[x->ncalls++] = strdup(name);
+  x->call_name[x->ncalls++] = strdup(lsi_builtin_name(id)); /* re-resolved by this name */
   return d;
 }
 
@@ -876,7 +886,11 @@ static int convert_call(struct xl *x, LLVMValueRef I, const char *mangled) {
         if (id < 0) xl_fail(x, "builtin '%s' is not available", bn);
         v = xl_callb(x, id, bn, &v, 1, 1);
       }
-      if (sat) {
+      /* FPTO*32/64 saturate (NaN gives 0): the 32- and 64-bit results need
+       * no clamp, and a clamp to float bounds would be wrong for them
+       * (UINT_MAX rounds up to 2^32 as a float). Narrower types clamp to
+       * their bounds, which every float holds exactly. */
+      if (sat && dbits < 32) {
         double lo = dsgn ? -ldexp(1.0, (int)dbits - 1) : 0.0;
         double hi = dsgn ? ldexp(1.0, (int)dbits - 1) - 1.0 : ldexp(1.0, (int)dbits) - 1.0;
         uint64_t lob, hib;
@@ -902,9 +916,8 @@ static int convert_call(struct xl *x, LLVMValueRef I, const char *mangled) {
       }
       unsigned o = dsgn ? (dbits <= 32 ? LSI_FPTOSI32_F32 : LSI_FPTOSI64_F32)
                         : (dbits <= 32 ? LSI_FPTOUI32_F32 : LSI_FPTOUI64_F32);
-      if (sat && dbits == 32 && !dsgn) o = LSI_FPTOUI64_F32;
       xl_emit(x, o + off, r, v, 0, 0, 0, 0);
-      if (dbits < 32 || (sat && dbits == 32 && !dsgn)) xl_emit(x, LSI_TRUNC, r, r, 0, 0, dbits, 0);
+      if (dbits < 32) xl_emit(x, LSI_TRUNC, r, r, 0, 0, dbits, 0);
     } else {
       /* integer to integer */
       uint32_t w = ssgn ? xl_sext(x, v, sbits, 64) : v;
@@ -1011,6 +1024,18 @@ static int to_space(struct xl *x, LLVMValueRef I, const char *n) {
   return 1;
 }
 
+/* get_fence(ptr): CLK_LOCAL_MEM_FENCE (1) for a local address, else
+ * CLK_GLOBAL_MEM_FENCE (2), read from the generic address's space bits. */
+static int get_fence(struct xl *x, LLVMValueRef I, const char *n) {
+  if (strcmp(n, "_Z9get_fencePU3AS4v") && strcmp(n, "_Z9get_fencePU3AS4Kv")) return 0;
+  if (LLVMGetNumArgOperands(I) != 1) xl_fail(x, "'%s' takes one pointer", n);
+  uint32_t a = xl_val(x, LLVMGetArgOperand(I, 0), 0), sp = tmp1(x), c = tmp1(x);
+  xl_emit(x, LSI_LSHR_I64, sp, a, xl_const(x, LSI_ADDR_SPACE_SHIFT, 0), 0, 0, 0);
+  xl_emit(x, LSI_EQ_I64, c, sp, xl_const(x, LSI_SPACE_LOCAL, 0), 0, 0, 0);
+  xl_emit(x, LSI_SELECT, xl_def(x, I), c, xl_const(x, 1, 0), xl_const(x, 2, 0), 0, 0);
+  return 1;
+}
+
 /* The kernel a block's invoke operand names (a constant cast of the
  * __<k>_block_invoke[_N]_kernel function): its index in the program. */
 static uint32_t invoke_kernel(struct xl *x, LLVMValueRef v) {
@@ -1041,6 +1066,20 @@ static int enqueue_call(struct xl *x, LLVMValueRef I, const char *n) {
     int id = xl_builtin(x, query);
     if (id < 0) xl_fail(x, "'%s' is not available on this device", n);
     xl_emit(x, LSI_MOV, xl_def(x, I), xl_callb(x, id, query, &k, 1, 1), 0, 0, 0, 0);
+    return 1;
+  }
+  /* the sub-group queries for an NDRange: (ndrange address, invoke, block) */
+  const char *sgq =
+      !strcmp(n, "__get_kernel_sub_group_count_for_ndrange_impl") ? "__lockstep_kernel_sg_count"
+      : !strcmp(n, "__get_kernel_max_sub_group_size_for_ndrange_impl") ? "__lockstep_kernel_sg_max"
+                                                                       : NULL;
+  if (sgq) {
+    if (LLVMGetNumArgOperands(I) != 3) xl_fail(x, "'%s' takes 3 arguments", n);
+    uint32_t a[2] = {invoke_kernel(x, LLVMGetArgOperand(I, 1)),
+                     xl_val(x, LLVMGetArgOperand(I, 0), 0)};
+    int id = xl_builtin(x, sgq);
+    if (id < 0) xl_fail(x, "'%s' is not available on this device", n);
+    xl_emit(x, LSI_MOV, xl_def(x, I), xl_callb(x, id, sgq, a, 2, 1), 0, 0, 0, 0);
     return 1;
   }
   int f = -1;
@@ -1095,7 +1134,7 @@ void xl_call(struct xl *x, LLVMValueRef I) {
     xl_emit(x, LSI_MOV, xl_def(x, I), r, 0, 0, 0, 0);
     return;
   }
-  if (to_space(x, I, n) || enqueue_call(x, I, n)) return;
+  if (to_space(x, I, n) || get_fence(x, I, n) || enqueue_call(x, I, n)) return;
   /* the device's own unmangled helpers (compiler/include: assert.h) */
   if (starts(n, "__lockstep_") && xl_builtin(x, n) >= 0) {
     call_builtin(x, I, n);

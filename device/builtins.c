@@ -361,7 +361,7 @@ static inline uint64_t int_bitselect(uint64_t a, uint64_t b, uint64_t c, unsigne
 #define VSTORE(stem, vec, N)
 #define VLOAD_HALF(stem, N, aligned)
 #define VSTORE_HALF(stem, vec, N, mode, aligned)
-#define ASYNC(t1, t2, size)
+#define ASYNC_T(t, size)
 #define BW(name, nres, nargs, flags, data, fn)
 #define SGOP(stem, fn, op)
 #define SGB(stem)
@@ -408,7 +408,7 @@ static void bi_assert_fail(BI_ARGS);
 #undef VSTORE
 #undef VLOAD_HALF
 #undef VSTORE_HALF
-#undef ASYNC
+#undef ASYNC_T
 #undef BW
 #undef SGOP
 #undef SGB
@@ -456,10 +456,16 @@ static void bi_frexp_f(BI_ARGS) {
   memcpy(p, &e, 4);
   res[0] = uf32(m);
 }
+/* fract: fmin(x - floor(x), 0x1.fffffep-1f), and for the cases that
+ * formula gets wrong the specification's table: fract(±inf) = ±0 (floor
+ * ±inf), fract(±0) = ±0, fract(NaN) = NaN (floor NaN). */
 static void bi_fract_f(BI_ARGS) {
   float x = f32(arg[0]), fl = floorf(x);
   float fr = fminf(x - fl, 0x1.fffffep-1f);
-  if (x != x) fr = x;
+  if (x != x)
+    fr = x;
+  else if (isinf(x) || x == 0)
+    fr = copysignf(0.0f, x);
   float *p = lane_mem(ln, arg[1], 4, 1);
   if (!p) return;
   memcpy(p, &fl, 4);
@@ -817,13 +823,14 @@ static void bi_printf(BI_ARGS) {
 #define SGOP(stem, fn, op)                                                                         \
   SG_T(stem, fn, op, i, BX_I32)                                                                    \
   SG_T(stem, fn, op, j, BX_U32)                                                                    \
-  SG_T(stem, fn, op, l, BX_I64) SG_T(stem, fn, op, m, BX_U64) SG_T(stem, fn, op, f, BX_F32)        \
-      SG_T(stem, fn, op, d, BX_F64)
+  SG_T(stem, fn, op, l, BX_I64)                                                                    \
+  SG_T(stem, fn, op, m, BX_U64) SG_T(stem, fn, op, f, BX_F32) SG_T(stem, fn, op, d, BX_F64)
 #define SGB(stem)                                                                                  \
   BW(#stem "ij", 1, 2, 0, 0, bw_broadcast)                                                         \
   BW(#stem "jj", 1, 2, 0, 0, bw_broadcast)                                                         \
-  BW(#stem "lj", 1, 2, 0, 0, bw_broadcast) BW(#stem "mj", 1, 2, 0, 0, bw_broadcast)                \
-      BW(#stem "fj", 1, 2, 0, 0, bw_broadcast) BW(#stem "dj", 1, 2, 0, 0, bw_broadcast)
+  BW(#stem "lj", 1, 2, 0, 0, bw_broadcast)                                                         \
+  BW(#stem "mj", 1, 2, 0, 0, bw_broadcast)                                                         \
+  BW(#stem "fj", 1, 2, 0, 0, bw_broadcast) BW(#stem "dj", 1, 2, 0, 0, bw_broadcast)
 #define ISEL(t, ct, bits) BI("_Z6select" #t #t #ct, 1, 3, 0, bits, bx_select_i)
 #define SH1(x, n, mv, m, nm)                                                                       \
   BI("_Z7shuffle" x mv, m, n + m, 0, n | (m << 8), bx_shuffle)                                     \
@@ -837,11 +844,12 @@ static void bi_printf(BI_ARGS) {
 #define SHUF_SAME(t)                                                                               \
   SHS(t, 2, 2, "S_")                                                                               \
   SHS(t, 2, 4, "Dv4_" #t)                                                                          \
-  SHS(t, 2, 8, "Dv8_" #t) SHS(t, 2, 16, "Dv16_" #t) SHS(t, 4, 2, "Dv2_" #t) SHS(t, 4, 4, "S_")     \
-      SHS(t, 4, 8, "Dv8_" #t) SHS(t, 4, 16, "Dv16_" #t) SHS(t, 8, 2, "Dv2_" #t)                    \
-          SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_") SHS(t, 8, 16, "Dv16_" #t)                     \
-              SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t) SHS(t, 16, 8, "Dv8_" #t)           \
-                  SHS(t, 16, 16, "S_")
+  SHS(t, 2, 8, "Dv8_" #t)                                                                          \
+  SHS(t, 2, 16, "Dv16_" #t)                                                                        \
+  SHS(t, 4, 2, "Dv2_" #t) SHS(t, 4, 4, "S_") SHS(t, 4, 8, "Dv8_" #t) SHS(t, 4, 16, "Dv16_" #t)     \
+      SHS(t, 8, 2, "Dv2_" #t) SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_") SHS(t, 8, 16, "Dv16_" #t) \
+          SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t) SHS(t, 16, 8, "Dv8_" #t)               \
+              SHS(t, 16, 16, "S_")
 #define PREF(t)                                                                                    \
   BI("_Z8prefetchPU3AS1K" #t "m", 0, 2, 0, 0, bx_prefetch)                                         \
   BI("_Z8prefetchPU3AS1KDv2_" #t "m", 0, 2, 0, 0, bx_prefetch)                                     \
@@ -854,9 +862,10 @@ static void bi_printf(BI_ARGS) {
 #define CVS(name, di, mode, sat)                                                                   \
   CV1(name, c, 0, di, mode, sat)                                                                   \
   CV1(name, h, 1, di, mode, sat)                                                                   \
-  CV1(name, s, 2, di, mode, sat) CV1(name, t, 3, di, mode, sat) CV1(name, i, 4, di, mode, sat)     \
-      CV1(name, j, 5, di, mode, sat) CV1(name, l, 6, di, mode, sat) CV1(name, m, 7, di, mode, sat) \
-          CV1(name, f, 8, di, mode, sat) CV1(name, d, 9, di, mode, sat)
+  CV1(name, s, 2, di, mode, sat)                                                                   \
+  CV1(name, t, 3, di, mode, sat)                                                                   \
+  CV1(name, i, 4, di, mode, sat) CV1(name, j, 5, di, mode, sat) CV1(name, l, 6, di, mode, sat)     \
+      CV1(name, m, 7, di, mode, sat) CV1(name, f, 8, di, mode, sat) CV1(name, d, 9, di, mode, sat)
 #define CVM(l1, d, sfx, di, sat)                                                                   \
   CVS("_Z" l1 "convert_" #d sfx "_rte", di, 1, sat)                                                \
   CVS("_Z" l1 "convert_" #d sfx "_rtz", di, 2, sat)                                                \
@@ -870,13 +879,9 @@ static void bi_printf(BI_ARGS) {
   BI("_Z6length" #vec, 1, N, 0, N, bx_length_d)                                                    \
   BI("_Z8distance" #vec "S_", 1, 2 * N, 0, N, bx_distance_d)                                       \
   BI("_Z9normalize" #vec, N, N, 0, N, bx_normalize_d)
-#define DPTR(stem, fn, ptr)                                                                        \
-  BI(#stem "dPU3AS1" #ptr, 1, 2, LSI_BI_MEM, 0, fn)                                                \
-  BI(#stem "dPU3AS3" #ptr, 1, 2, LSI_BI_MEM, 0, fn)                                                \
-  BI(#stem "dPU3AS4" #ptr, 1, 2, LSI_BI_MEM, 0, fn)                                                \
-  BI(#stem "dP" #ptr, 1, 2, LSI_BI_MEM, 0, fn)
-#define WI(stem, sreg)  BI(#stem "j", 1, 1, 0, sreg, bi_wi_dim)
-#define WI0(name, sreg) BI(name, 1, 0, 0, sreg, bi_wi0)
+#define DPTR(stem, fn, ptr) BI(#stem "dP" #ptr, 1, 2, LSI_BI_MEM, 0, fn)
+#define WI(stem, sreg)      BI(#stem "j", 1, 1, 0, sreg, bi_wi_dim)
+#define WI0(name, sreg)     BI(name, 1, 0, 0, sreg, bi_wi0)
 #define FPAIR(stem, sf, sd, nres, nargs)                                                           \
   BI(#stem sf, nres, nargs, 0, 0, bi_##stem##_f) BI(#stem sd, nres, nargs, 0, 0, bi_##stem##_d)
 #define F1(stem, ff, fd)   FPAIR(stem, "f", "d", 1, 1)
@@ -921,38 +926,26 @@ static void bi_printf(BI_ARGS) {
   VL_GO(stem, N, c, 1)                                                                             \
   VL_GO(stem, N, h, 1)                                                                             \
   VL_GO(stem, N, s, 2)                                                                             \
-  VL_GO(stem, N, t, 2) VL_GO(stem, N, i, 4) VL_GO(stem, N, j, 4) VL_GO(stem, N, l, 8)              \
-      VL_GO(stem, N, m, 8) VL_GO(stem, N, f, 4) VL_GO(stem, N, d, 8)
-#define VL_GO(stem, N, t, sz)                                                                      \
-  BI(#stem "mPU3AS1K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
-  BI(#stem "mPU3AS2K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
-  BI(#stem "mPU3AS3K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
-  BI(#stem "mPU3AS4K" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)                               \
-  BI(#stem "mPK" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)
+  VL_GO(stem, N, t, 2)                                                                             \
+  VL_GO(stem, N, i, 4)                                                                             \
+  VL_GO(stem, N, j, 4) VL_GO(stem, N, l, 8) VL_GO(stem, N, m, 8) VL_GO(stem, N, f, 4)              \
+      VL_GO(stem, N, d, 8)
+#define VL_GO(stem, N, t, sz) BI(#stem "mPK" #t, N, 2, LSI_BI_MEM, N | (sz << 8), bi_vload)
 #define VSTORE(stem, vec, N)                                                                       \
   VS_GO(stem, vec, N, c, 1)                                                                        \
   VS_GO(stem, vec, N, h, 1)                                                                        \
   VS_GO(stem, vec, N, s, 2)                                                                        \
-  VS_GO(stem, vec, N, t, 2) VS_GO(stem, vec, N, i, 4) VS_GO(stem, vec, N, j, 4)                    \
-      VS_GO(stem, vec, N, l, 8) VS_GO(stem, vec, N, m, 8) VS_GO(stem, vec, N, f, 4)                \
-          VS_GO(stem, vec, N, d, 8)
+  VS_GO(stem, vec, N, t, 2)                                                                        \
+  VS_GO(stem, vec, N, i, 4)                                                                        \
+  VS_GO(stem, vec, N, j, 4) VS_GO(stem, vec, N, l, 8) VS_GO(stem, vec, N, m, 8)                    \
+      VS_GO(stem, vec, N, f, 4) VS_GO(stem, vec, N, d, 8)
 #define VS_GO(stem, vec, N, t, sz)                                                                 \
-  BI(#stem #vec #t "mPU3AS1" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)                   \
-  BI(#stem #vec #t "mPU3AS3" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)                   \
-  BI(#stem #vec #t "mPU3AS4" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)                   \
   BI(#stem #vec #t "mP" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)
 #define VLOAD_HALF(stem, N, aligned)                                                               \
-  BI(#stem "mPU3AS1KDh", N, 2, LSI_BI_MEM, N | (aligned << 8), bi_vload_half)                      \
-  BI(#stem "mPU3AS2KDh", N, 2, LSI_BI_MEM, N | (aligned << 8), bi_vload_half)                      \
-  BI(#stem "mPU3AS3KDh", N, 2, LSI_BI_MEM, N | (aligned << 8), bi_vload_half)                      \
-  BI(#stem "mPU3AS4KDh", N, 2, LSI_BI_MEM, N | (aligned << 8), bi_vload_half)                      \
   BI(#stem "mPKDh", N, 2, LSI_BI_MEM, N | (aligned << 8), bi_vload_half)
 #define VSTORE_HALF(stem, vec, N, mode, aligned)                                                   \
   VSH_AS(stem, vec, N, mode, aligned, f, 0) VSH_AS(stem, vec, N, mode, aligned, d, 1)
 #define VSH_AS(stem, vec, N, mode, al, t, dbl)                                                     \
-  BI(#stem #vec #t "mPU3AS1Dh", 0, N + 2, LSI_BI_MEM, VSH_D(N, mode, al, dbl), bi_vstore_half)     \
-  BI(#stem #vec #t "mPU3AS3Dh", 0, N + 2, LSI_BI_MEM, VSH_D(N, mode, al, dbl), bi_vstore_half)     \
-  BI(#stem #vec #t "mPU3AS4Dh", 0, N + 2, LSI_BI_MEM, VSH_D(N, mode, al, dbl), bi_vstore_half)     \
   BI(#stem #vec #t "mPDh", 0, N + 2, LSI_BI_MEM, VSH_D(N, mode, al, dbl), bi_vstore_half)
 #define VSH_D(N, mode, al, dbl) (N | (mode << 8) | (dbl << 10) | (al << 11))
 #define ASYNC(t1, t2, size)                                                                        \
@@ -964,6 +957,11 @@ static void bi_printf(BI_ARGS) {
      size, bi_async_strided)                                                                       \
   BI("_Z29async_work_group_strided_copyPU3AS1" #t1 "PU3AS3K" #t2 "mm9ocl_event", 1, 5, LSI_BI_MEM, \
      size | 0x80000000u, bi_async_strided)
+#define ASYNC_T(t, size)                                                                           \
+  ASYNC(t, t, size)                                                                                \
+  ASYNC(Dv2_##t, S_, 2 * size)                                                                     \
+  ASYNC(Dv3_##t, S_, 4 * size)                                                                     \
+  ASYNC(Dv4_##t, S_, 4 * size) ASYNC(Dv8_##t, S_, 8 * size) ASYNC(Dv16_##t, S_, 16 * size)
 
 const struct lsi_builtin lsi_builtins[] = {
 #include "device/builtins.def"

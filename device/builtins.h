@@ -7,7 +7,11 @@
  *
  *  - The translator asks lsi_builtin_lookup() for the Itanium-mangled name
  *    clang emits for spir64 (e.g. "_Z3sinf", "_Z3maxii", "_Z13get_global_idj",
- *    "_Z6vload4mPU3AS1Kf", "_Z7vstore4Dv4_fmPU3AS1f", "printf"). -1 means the
+ *    "printf"), and when that is absent for the same name with the address
+ *    spaces of its pointers dropped: the table lists a builtin that works
+ *    on any address space once, with unqualified pointers ("_Z6vload4mPKf",
+ *    "_Z7vstore4Dv4_fmPf", "_Z5fractfPf"), and spells the spaces out only
+ *    where they change the behaviour (the async copies). -1 means the
  *    table has no such builtin. Names are those of the scalar forms; for a
  *    call on vectors the translator scalarises and calls the scalar form once
  *    per element, except where the table lists the vector form itself

@@ -146,6 +146,14 @@ static int wait_list(struct simt_lane *ln, const struct enq *a, struct cp_op *cm
   return rc;
 }
 
+/* The local size the device picks for a global size: its largest divisor
+ * up to 64. */
+static uint64_t pick_local(uint64_t global) {
+  for (uint64_t c = global < 64 ? global : 64; c > 1; c--)
+    if (global % c == 0) return c;
+  return 1;
+}
+
 /* The NDRange into the record; the number of work-groups, or 0 when
  * invalid. */
 static uint64_t ndrange(struct simt_lane *ln, uint64_t addr, uint64_t *rec, int *rc) {
@@ -169,15 +177,7 @@ static uint64_t ndrange(struct simt_lane *ln, uint64_t addr, uint64_t *rec, int 
       gl[d] = lo[d] = 1;
     }
     if (gl[d] == 0) return 0;
-    if (lo[d] == 0) { /* the device picks: a divisor of the global size */
-      lo[d] = 1;
-      if (d == 0)
-        for (uint64_t c = gl[0] < 64 ? gl[0] : 64; c > 1; c--)
-          if (gl[0] % c == 0) {
-            lo[0] = c;
-            break;
-          }
-    }
+    if (lo[d] == 0) lo[d] = d == 0 ? pick_local(gl[0]) : 1;
     wg *= lo[d];
     if (wg > maxwg) return 0;
     groups *= (gl[d] + lo[d] - 1) / lo[d];
@@ -401,4 +401,22 @@ void bq_ndrange(BX_ARGS) {
   memcpy(nd + 32, v[1], 24);
   memcpy(nd + 56, v[2], 24);
   write_mem(ln, arg[0], nd, sizeof nd);
+}
+
+/* Sub-groups are warps: a work-group of n work-items has ceil(n / W) of
+ * them, of at most min(n, W) work-items. 0 for an invalid NDRange. */
+void bq_subgroup_query(BX_ARGS) {
+  (void)nargs;
+  uint8_t nd[80];
+  res[0] = 0;
+  if (!read_mem(ln, arg[1], nd, sizeof nd)) return;
+  uint32_t dim;
+  uint64_t gl[3], lo[3], n = 1, W = ln->cu->run->W;
+  memcpy(&dim, nd, 4);
+  memcpy(gl, nd + 32, 24);
+  memcpy(lo, nd + 56, 24);
+  if (dim < 1 || dim > 3) return;
+  for (uint32_t d = 0; d < dim; d++)
+    n *= lo[d] ? lo[d] : d == 0 ? pick_local(gl[0]) : 1;
+  res[0] = data ? (n < W ? n : W) : (n + W - 1) / W;
 }

@@ -264,7 +264,10 @@ void bx_fract_d(BX_ARGS) {
   (void)nargs, (void)data;
   double x = f64(arg[0]), fl = floor(x);
   double fr = fmin(x - fl, 0x1.fffffffffffffp-1);
-  if (x != x) fr = x;
+  if (x != x)
+    fr = x;
+  else if (isinf(x) || x == 0) /* as bi_fract_f: fract(±inf) = fract(±0) = ±0 */
+    fr = copysign(0.0, x);
   double *p = lane_mem(ln, arg[1], 8);
   if (!p) return;
   memcpy(p, &fl, 8);
@@ -296,4 +299,82 @@ void bx_sincos_d(BX_ARGS) {
   if (!p) return;
   memcpy(p, &c, 8);
   res[0] = uf64(s);
+}
+
+/* ---- lgamma_r, remquo, nan ---- */
+
+/* lgamma(x) and the sign of gamma(x): gamma(±0) = ±inf gives ±1; +1 at
+ * the other poles (negative integers) and for NaN, as C's signgam. */
+static double lgamma_sign(double x, int *sign) {
+  *sign = 1;
+  if (x != x || isinf(x)) return x != x ? x : INFINITY;
+  if (x == 0) *sign = signbit(x) ? -1 : 1;
+  if (x <= 0 && floor(x) == x) return INFINITY;
+  if (x < 0 && fmod(floor(x), 2.0) != 0) *sign = -1; /* gamma < 0 on (-2k-1, -2k) */
+  return lgamma(x);
+}
+static int store_i32(struct simt_lane *ln, uint64_t addr, int32_t v) {
+  int32_t *p = lane_mem(ln, addr, 4);
+  if (!p) return 0;
+  memcpy(p, &v, 4);
+  return 1;
+}
+void bx_lgamma_r_f(BX_ARGS) {
+  (void)nargs, (void)data;
+  int sign;
+  float r = (float)lgamma_sign(f32(arg[0]), &sign);
+  if (store_i32(ln, arg[1], sign)) res[0] = uf32(r);
+}
+void bx_lgamma_r_d(BX_ARGS) {
+  (void)nargs, (void)data;
+  int sign;
+  double r = lgamma_sign(f64(arg[0]), &sign);
+  if (store_i32(ln, arg[1], sign)) res[0] = uf64(r);
+}
+
+/*
+ * remquo: the remainder of remainder(x, y) and the low 7 bits of the
+ * quotient rounded to nearest (the specification asks for at least 7), with
+ * the sign of x / y. Exact: |x| is reduced modulo 128|y| (fmodl is exact),
+ * then the quotient's bits are taken one by one (each subtraction is exact
+ * by Sterbenz's lemma). long double holds 128|y| and |y| / 2 of every double
+ * exactly.
+ */
+static long double remquo_ld(long double x, long double y, int32_t *quo) {
+  *quo = 0;
+  if (x != x || y != y || isinf(x) || y == 0) return NAN;
+  long double a = fabsl(x), b = fabsl(y);
+  if (isinf(b)) return x;
+  a = fmodl(a, 128 * b);
+  int32_t q = 0;
+  for (int bit = 6; bit >= 0; bit--) {
+    long double s = ldexpl(b, bit);
+    if (a >= s) a -= s, q |= 1 << bit;
+  }
+  if (a > b / 2 || (a == b / 2 && (q & 1))) a -= b, q++;
+  q &= 127;
+  *quo = (signbit(x) != signbit(y)) ? -q : q;
+  return signbit(x) ? -a : a;
+}
+void bx_remquo_f(BX_ARGS) {
+  (void)nargs, (void)data;
+  int32_t q;
+  float r = (float)remquo_ld(f32(arg[0]), f32(arg[1]), &q);
+  if (store_i32(ln, arg[2], q)) res[0] = uf32(r);
+}
+void bx_remquo_d(BX_ARGS) {
+  (void)nargs, (void)data;
+  int32_t q;
+  double r = (double)remquo_ld(f64(arg[0]), f64(arg[1]), &q);
+  if (store_i32(ln, arg[2], q)) res[0] = uf64(r);
+}
+
+/* nan(nancode): a quiet NaN carrying nancode in its payload bits. */
+void bx_nan_f(BX_ARGS) {
+  (void)ln, (void)nargs, (void)data;
+  res[0] = UINT64_C(0x7fc00000) | (arg[0] & 0x3fffff);
+}
+void bx_nan_d(BX_ARGS) {
+  (void)ln, (void)nargs, (void)data;
+  res[0] = UINT64_C(0x7ff8000000000000) | (arg[0] & UINT64_C(0x7ffffffffffff));
 }

@@ -47,6 +47,14 @@ void bx_fract_d(BX_ARGS);
 void bx_frexp_d(BX_ARGS);
 void bx_modf_d(BX_ARGS);
 void bx_sincos_d(BX_ARGS);
+/* lgamma_r and remquo (float and double; the int result through the last
+ * argument) and nan(uint), nan(ulong). */
+void bx_lgamma_r_f(BX_ARGS);
+void bx_lgamma_r_d(BX_ARGS);
+void bx_remquo_f(BX_ARGS);
+void bx_remquo_d(BX_ARGS);
+void bx_nan_f(BX_ARGS);
+void bx_nan_d(BX_ARGS);
 
 /* Device-side enqueue (device/builtins_enq.c). bq_enqueue takes (queue,
  * flags, ndrange address, number of events, wait list, event_ret, kernel
@@ -61,6 +69,10 @@ void bq_set_user_event_status(BX_ARGS);
 void bq_is_valid_event(BX_ARGS);
 void bq_capture_profiling(BX_ARGS);
 void bq_kernel_query(BX_ARGS);
+/* get_kernel_sub_group_count_for_ndrange (data 0) and
+ * get_kernel_max_sub_group_size_for_ndrange (data 1): (kernel index, the
+ * ndrange_t's address). */
+void bq_subgroup_query(BX_ARGS);
 /* ndrange_<dim>D: data = dim | values << 4; argument 0 is the result's address,
  * then values sizes (1D) or addresses of arrays of dim sizes. */
 void bq_ndrange(BX_ARGS);

@@ -141,6 +141,7 @@ void dev_config_load(struct dev_config *cfg) {
   env_faults(cfg);
   env_uint("LOCKSTEP_WATCHDOG_MS", &cfg->watchdog_ms, 0, 86400000, false);
   env_uint("LOCKSTEP_PROGRESS_MS", &cfg->progress_ms, 1, 86400000, false);
+  env_uint("LOCKSTEP_CHECK_DIVZERO", &cfg->check_divzero, 0, 1, false);
   /* Keep the limits consistent with each other. */
   if (cfg->max_alloc_size > cfg->global_mem_size) {
     fprintf(stderr, "lockstep: LOCKSTEP_MAX_ALLOC_SIZE exceeds the global memory size; "

@@ -188,13 +188,23 @@ static inline uint64_t sext(uint64_t v, unsigned from, unsigned to) {
     pc++;                                                                                          \
     vmbreak;                                                                                       \
   }
-/* Division-like op: a zero divisor faults. */
-#define DIVOP(name, T, UT, expr)                                                                   \
+static inline bool divzero_faults(const struct simt_cu *cu) {
+  return dev_device_config(cu->run->dev)->check_divzero != 0;
+}
+
+/* Division-like op. A zero divisor gives zexpr (x / 0 = 0, x % 0 = x: the
+ * specification leaves the value unspecified and raises nothing), or stops
+ * the kernel with a device exception when LOCKSTEP_CHECK_DIVZERO asks. */
+#define DIVOP(name, T, UT, expr, zexpr)                                                            \
   vmcase(name) {                                                                                   \
     uint64_t *d_ = RD, *a_ = RA, *b_ = RB;                                                         \
     FOR_EACH_ACTIVE_LANE(T a = (T)a_[i]; T b = (T)b_[i]; if (b == 0) {                             \
-      simt_fault(cu, w, i, pc, LSI_TRAP_DIV_ZERO, 0, "integer division by zero");                  \
-      FAULT();                                                                                     \
+      if (divzero_faults(cu)) {                                                                    \
+        simt_fault(cu, w, i, pc, LSI_TRAP_DIV_ZERO, 0, "integer division by zero");                \
+        FAULT();                                                                                   \
+      }                                                                                            \
+      d_[i] = (UT)(zexpr);                                                                         \
+      continue;                                                                                    \
     } d_[i] = (UT)(expr));                                                                         \
     pc++;                                                                                          \
     vmbreak;                                                                                       \
@@ -204,10 +214,10 @@ static inline uint64_t sext(uint64_t v, unsigned from, unsigned to) {
   BINOP(ADD_I##W_, T, (T)(a + b))                                                                  \
   BINOP(SUB_I##W_, T, (T)(a - b))                                                                  \
   BINOP(MUL_I##W_, T, (T)(a * b))                                                                  \
-  DIVOP(UDIV_I##W_, T, T, a / b)                                                                   \
-  DIVOP(UREM_I##W_, T, T, a % b)                                                                   \
-  DIVOP(SDIV_I##W_, S, T, (a == (S)((T)1 << (W_ - 1)) && b == -1) ? a : a / b)                     \
-  DIVOP(SREM_I##W_, S, T, (b == -1) ? 0 : a % b)                                                   \
+  DIVOP(UDIV_I##W_, T, T, a / b, 0)                                                                \
+  DIVOP(UREM_I##W_, T, T, a % b, a)                                                                \
+  DIVOP(SDIV_I##W_, S, T, (a == (S)((T)1 << (W_ - 1)) && b == -1) ? a : a / b, 0)                  \
+  DIVOP(SREM_I##W_, S, T, (b == -1) ? 0 : a % b, a)                                                \
   BINOP(AND_I##W_, T, a &b)                                                                        \
   BINOP(OR_I##W_, T, a | b)                                                                        \
   BINOP(XOR_I##W_, T, a ^ b)                                                                       \

@@ -107,6 +107,32 @@ START_TEST(test_base36) {
 }
 END_TEST
 
+/* Address spaces dropped: the form the device's table lists pointer builtins
+ * in; substitutions that referred to qualified types are renumbered. */
+START_TEST(test_flat) {
+  static const char *const cases[][2] = {
+      {"_Z8lgamma_rfPU3AS4i", "_Z8lgamma_rfPi"},
+      {"_Z5fractDv4_fPU3AS1S_", "_Z5fractDv4_fPS_"},
+      {"_Z6vload4mPU3AS2Kf", "_Z6vload4mPKf"},
+      {"_Z6remquoDv2_dS_PU3AS3Dv2_i", "_Z6remquoDv2_dS_PDv2_i"},
+      {"_Z7vstore4Dv4_fmPU3AS1f", "_Z7vstore4Dv4_fmPf"},
+      /* S0_ named PU3AS1f, after the candidate U3AS1f; Pf is the first */
+      {"_Z1gPU3AS1fS0_PU3AS3i", "_Z1gPfS_Pi"},
+      {"_Z1gPU3AS1KfS0_PU3AS3i", "_Z1gPKfS0_Pi"},
+      {"_Z3maxii", "_Z3maxii"},
+      {"_Z14enqueue_marker9ocl_queuejPU3AS4K12ocl_clkeventPU3AS4S0_",
+       "_Z14enqueue_marker9ocl_queuejPK12ocl_clkeventPS0_"}};
+  char out[128];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ck_assert_int_eq(cc_mangle_flat(cases[i][0], out, sizeof out), 0);
+    ck_assert_str_eq(out, cases[i][1]);
+  }
+  ck_assert_int_eq(cc_mangle_flat("printf", out, sizeof out), -1);
+  ck_assert_int_eq(cc_mangle_flat("_Z3dotS_", out, sizeof out), -1);
+  ck_assert_int_eq(cc_mangle_flat("_Z8lgamma_rfPU3AS4i", out, 8), -1); /* no room */
+}
+END_TEST
+
 START_TEST(test_plain_and_errors) {
   char name[64];
   struct cc_mparam ps[4];
@@ -137,6 +163,7 @@ int main(void) {
   tcase_add_test(tc, test_vectors);
   tcase_add_test(tc, test_base36);
   tcase_add_test(tc, test_plain_and_errors);
+  tcase_add_test(tc, test_flat);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }

@@ -254,6 +254,36 @@ START_TEST(test_binary_format) {
 }
 END_TEST
 
+/* A binary whose builtin calls name an address space (as binaries made
+ * before the table listed such builtins once) still loads, each call
+ * resolved to the same builtin. */
+START_TEST(test_binary_spaced_names) {
+  struct lsi_program *p =
+      build_ok("__kernel void k(__global float *o) { o[0] = fract(o[1], o + 2); }\n", "");
+  struct cc_debug *d = p->kernels[0].debug;
+  int found = 0;
+  for (uint32_t i = 0; d && i < d->ncalls; i++)
+    if (!strcmp(d->call_name[i], "_Z5fractfPf")) {
+      free(d->call_name[i]);
+      d->call_name[i] = strdup("_Z5fractfPU3AS1f");
+      found = 1;
+    }
+  ck_assert_msg(found, "the kernel calls no _Z5fractfPf");
+  uint8_t *bin;
+  size_t len;
+  ck_assert_int_eq(cc_binary_save(p, NULL, CC_BIN_EXECUTABLE, "", &bin, &len), CC_OK);
+  int kind;
+  struct lsi_program *q = NULL;
+  struct cc_bitcode bc;
+  ck_assert_int_eq(cc_binary_load(bin, len, &kind, &q, &bc, NULL), CC_OK);
+  for (uint32_t pc = 0; pc < p->kernels[0].ninsns; pc++)
+    ck_assert_int_eq(q->kernels[0].code[pc].imm, p->kernels[0].code[pc].imm);
+  free(bin);
+  cc_program_free(q);
+  cc_program_free(p);
+}
+END_TEST
+
 /* Variables of inlined functions: one copy per call, tagged with the call,
  * and the kernel's own names stay the kernel's. */
 START_TEST(test_inlined_symbols) {
@@ -409,6 +439,7 @@ int main(void) {
   CU_ADD(s, test_build_failures_name_the_line);
   CU_ADD(s, test_plain_inline_helpers);
   CU_ADD(s, test_binary_format);
+  CU_ADD(s, test_binary_spaced_names);
   CU_ADD(s, test_inlined_symbols);
   CU_ADD(s, test_build_cache);
   CU_ADD(s, test_yield_only_on_uncounted_loops);

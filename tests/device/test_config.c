@@ -158,6 +158,29 @@ START_TEST(memory_defaults_from_physical) {
 }
 END_TEST
 
+/* LOCKSTEP_CHECK_DIVZERO: off by default, 1 turns it on, anything else is
+ * reported and ignored. */
+START_TEST(check_divzero) {
+  struct dev_config c;
+  unsetenv("LOCKSTEP_CHECK_DIVZERO");
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.check_divzero, 0);
+  setenv("LOCKSTEP_CHECK_DIVZERO", "1", 1);
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.check_divzero, 1);
+  setenv("LOCKSTEP_CHECK_DIVZERO", "0", 1);
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.check_divzero, 0);
+  const char *bad[] = {"2", "yes", "-1"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    setenv("LOCKSTEP_CHECK_DIVZERO", bad[i], 1);
+    dev_config_load(&c);
+    ck_assert_uint_eq(c.check_divzero, 0);
+  }
+  unsetenv("LOCKSTEP_CHECK_DIVZERO");
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("config");
   CU_ADD(s, defaults_are_a_small_gpu);
@@ -166,5 +189,6 @@ int main(void) {
   CU_ADD(s, overrides);
   CU_ADD(s, bad_values_keep_defaults);
   CU_ADD(s, faults_setting);
+  CU_ADD(s, check_divzero);
   return cu_run(s);
 }

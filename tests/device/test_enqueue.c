@@ -211,6 +211,41 @@ START_TEST(device_events) {
 }
 END_TEST
 
+/* retain_event under clang's name for it (_Z12retain_event12ocl_clkevent). */
+START_TEST(retain_release) {
+  cl_kernel k = k20("retain");
+  cl_mem st = zeros(sizeof(int) * 2);
+  ARGS(k, KA(st));
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  int s[2];
+  rd(st, s, sizeof s);
+  ck_assert_int_eq(s[0], 1);
+  ck_assert_int_eq(s[1], 1);
+  clReleaseMemObject(st);
+  clReleaseKernel(k);
+}
+END_TEST
+
+/* get_kernel_sub_group_count_for_ndrange and
+ * get_kernel_max_sub_group_size_for_ndrange: warps of W work-items. */
+START_TEST(subgroup_queries) {
+  cl_kernel k = k20("sgq");
+  cl_mem st = zeros(sizeof(int) * 10);
+  ARGS(k, KA(st));
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  int s[10];
+  rd(st, s, sizeof s);
+  int w = (int)W;
+  int want[6] = {(40 + w - 1) / w, 40 < w ? 40 : w,  (64 + w - 1) / w,
+                 64 < w ? 64 : w,  (48 + w - 1) / w, 3};
+  for (int i = 0; i < 6; i++)
+    ck_assert_msg(s[i] == want[i], "query %d: %d, want %d (W %d)", i, s[i], want[i], w);
+  ck_assert_int_eq(s[9], 0); /* nothing was enqueued */
+  clReleaseMemObject(st);
+  clReleaseKernel(k);
+}
+END_TEST
+
 START_TEST(misuse_codes) {
   cl_kernel k = k20("misuse");
   cl_mem st = zeros(sizeof(int) * 7), ran = zeros(sizeof(int) * 7);
@@ -424,6 +459,8 @@ static Suite *make(void) {
   KH_ADD(tc, captured_and_local_args);
   KH_ADD(tc, device_events);
   KH_ADD(tc, misuse_codes);
+  KH_ADD(tc, retain_release);
+  KH_ADD(tc, subgroup_queries);
   KH_ADD(tc, queue_argument);
   KH_ADD(tc, queue_api);
   KH_ADD(tc, queue_released_while_busy);

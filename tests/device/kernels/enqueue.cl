@@ -169,3 +169,29 @@ kernel void capture_twice(global ulong *prof, global int *after) {
   set_user_event_status(ue, CL_COMPLETE);
   release_event(ue);
 }
+
+/* retain_event keeps an event valid past one release. */
+kernel void retain(global int *st) {
+  clk_event_t ue = create_user_event();
+  retain_event(ue);
+  release_event(ue);
+  st[0] = is_valid_event(ue);
+  retain_event(ue);
+  retain_event(ue);
+  release_event(ue);
+  release_event(ue);
+  st[1] = is_valid_event(ue);
+  set_user_event_status(ue, CL_COMPLETE);
+  release_event(ue);
+}
+
+/* The sub-group queries of a block for an NDRange (sub-groups are warps). */
+kernel void sgq(global int *out) {
+  size_t g2[2] = {16, 16}, l2[2] = {8, 8};
+  out[0] = get_kernel_sub_group_count_for_ndrange(ndrange_1D(100, 40), ^{ out[9] = 1; });
+  out[1] = get_kernel_max_sub_group_size_for_ndrange(ndrange_1D(100, 40), ^{ out[9] = 1; });
+  out[2] = get_kernel_sub_group_count_for_ndrange(ndrange_2D(g2, l2), ^{ out[9] = 1; });
+  out[3] = get_kernel_max_sub_group_size_for_ndrange(ndrange_2D(g2, l2), ^{ out[9] = 1; });
+  out[4] = get_kernel_sub_group_count_for_ndrange(ndrange_1D(48), ^{ out[9] = 1; });
+  out[5] = get_kernel_max_sub_group_size_for_ndrange(ndrange_1D(3), ^{ out[9] = 1; });
+}
