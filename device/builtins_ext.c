@@ -311,7 +311,7 @@ static double lgamma_sign(double x, int *sign) {
   if (x == 0) *sign = signbit(x) ? -1 : 1;
   if (x <= 0 && floor(x) == x) return INFINITY;
   if (x < 0 && fmod(floor(x), 2.0) != 0) *sign = -1; /* gamma < 0 on (-2k-1, -2k) */
-  return lgamma(x);
+  return bm_lgamma_d(x); /* no libm signgam: lanes run on several threads */
 }
 static int store_i32(struct simt_lane *ln, uint64_t addr, int32_t v) {
   int32_t *p = lane_mem(ln, addr, 4);
