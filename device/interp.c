@@ -35,6 +35,20 @@ static uint64_t others_beat(const struct simt_cu *cu) {
   return sum;
 }
 
+/* Whether another compute unit may still move: one running a group whose
+ * loops change state (or that the host has not scheduled lately), or an
+ * idle one that can still take a group of this pass. */
+static bool others_may_move(struct simt_cu *cu) {
+  struct simt_run *run = cu->run;
+  bool groups_left = !simt_pass_stopped(run);
+  for (unsigned c = 0; c < run->ncus; c++) {
+    if (&run->cus[c] == cu) continue;
+    int m = atomic_load_explicit(&run->cus[c].motion, memory_order_relaxed);
+    if (m == SIMT_MOTION_RUN || (m == SIMT_MOTION_IDLE && groups_left)) return true;
+  }
+  return false;
+}
+
 /* Called at each yield of a warp (a loop that is not counted): whether the
  * warp makes no forward progress. Every SIMT_HANG_SAMPLE-th yield it hashes
  * the whole work-group's state - every warp's pc, active lanes, registers
@@ -42,7 +56,8 @@ static uint64_t others_beat(const struct simt_cu *cu) {
  * compute units published. The same state for run->hang_ns means the loop
  * reads nothing that changes (a changed global value would show in the
  * register it was loaded into) and nothing else moves that could change
- * it, so it would spin forever. A loop that is merely long changes its
+ * it, so it would spin forever - unless another compute unit may still
+ * move (the host may simply not have scheduled it). A loop that is merely long changes its
  * state and is never stopped by this; a changed state counts as progress
  * for the loops of other work-groups that wait on this one. */
 static bool no_progress(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act) {
@@ -63,12 +78,14 @@ static bool no_progress(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, ui
   uint64_t now = dev_device_now_ns(run->dev);
   if (h != w->hang_hash || pc != w->hang_pc || w->yields == SIMT_HANG_SAMPLE) {
     cu->epoch++;
+    atomic_store_explicit(&cu->motion, SIMT_MOTION_RUN, memory_order_relaxed);
     w->hang_hash = h;
     w->hang_pc = pc;
     w->hang_since_ns = now;
     return false;
   }
-  return now - w->hang_since_ns >= run->hang_ns;
+  atomic_store_explicit(&cu->motion, SIMT_MOTION_SPIN, memory_order_relaxed);
+  return now - w->hang_since_ns >= run->hang_ns && !others_may_move(cu);
 }
 
 /* Float to integer conversions saturate (NaN gives 0), never UB. */

@@ -628,6 +628,7 @@ bool simt_group_begin(struct simt_cu *cu, uint64_t g) {
   for (unsigned i = 0; i < cu->nwarps; i++)
     warp_init(cu, &cu->warps[i], i);
   cu->epoch++; /* a new group is progress */
+  atomic_store_explicit(&cu->motion, SIMT_MOTION_RUN, memory_order_relaxed);
   return true;
 }
 
@@ -665,7 +666,7 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
 /* Whether the pass asks for no more work-groups to be handed out. A pass
  * whose deadline passed before it handed out any group still runs one, so
  * that every pass not stopped by its caller makes progress. */
-static bool pass_stopped(struct simt_run *run) {
+bool simt_pass_stopped(struct simt_run *run) {
   const struct simt_pass *p = run->pass;
   if (!p) return false;
   if (p->stop && atomic_load_explicit(p->stop, memory_order_acquire)) return true;
@@ -683,7 +684,8 @@ static void worker(void *arg, unsigned k) {
     return;
   }
   const struct simt_pass *p = run->pass;
-  while (!atomic_load_explicit(&run->stop, memory_order_relaxed) && !pass_stopped(run)) {
+  atomic_store_explicit(&cu->motion, SIMT_MOTION_RUN, memory_order_relaxed);
+  while (!atomic_load_explicit(&run->stop, memory_order_relaxed) && !simt_pass_stopped(run)) {
     /* Groups are handed out in order and every one handed out runs to
      * completion (unless the launch faults), so a stopped pass has
      * completed exactly [first, next_group). */
@@ -694,6 +696,7 @@ static void worker(void *arg, unsigned k) {
     if (p && p->group_done && !cu->faulted)
       p->group_done(p->arg, k, g, t0, dev_device_now_ns(run->dev));
   }
+  atomic_store_explicit(&cu->motion, SIMT_MOTION_IDLE, memory_order_relaxed);
   pthread_mutex_lock(&run->mu);
   struct simt_stats *s = &run->stats;
   s->warp_insns += cu->st.warp_insns;

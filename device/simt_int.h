@@ -135,6 +135,14 @@ struct simt_warp {
  * state every 1..16 iterations shows the same state at every sample. */
 #define SIMT_HANG_SAMPLE 720720u
 
+/* What a compute unit is doing, as the forward-progress checks of the
+ * others see it: a loop is hung only while no other unit can move. */
+enum simt_motion {
+  SIMT_MOTION_IDLE, /* between passes, or out of groups */
+  SIMT_MOTION_RUN,  /* running (or about to take) a group */
+  SIMT_MOTION_SPIN, /* a warp of its group loops in an unchanged state */
+};
+
 struct simt_stats {
   uint64_t warp_insns, lane_insns, div_branches, yields, barrier_waits, recentres;
   uint64_t ld_bytes[8], st_bytes[8]; /* by enum lsi_space of the address */
@@ -202,6 +210,7 @@ struct simt_cu {
                             sampled states (progress) */
   _Atomic uint64_t beat; /* epoch as other compute units see it, published after
                             every slice of a warp */
+  _Atomic int motion;    /* enum simt_motion, for the forward-progress check */
   bool faulted;
   struct dev_exception exc; /* its first fault (the launch keeps the first of all) */
   uint8_t *sink; /* LOCKSTEP_FAULTS=report: where a dropped access goes (zeroed for loads) */
@@ -276,6 +285,9 @@ int simt_launch_stats(struct dev_device *d, const struct dev_launch *l, struct d
  * warps; false after reporting out of memory); releases cu's work-group
  * barrier once every warp waits at it or is done (false after reporting
  * barrier divergence). */
+/* Whether the pass hands out no more work-groups (its caller stopped it,
+ * or its deadline passed after it handed out one). */
+bool simt_pass_stopped(struct simt_run *run);
 bool simt_group_begin(struct simt_cu *cu, uint64_t g);
 bool simt_barrier_release(struct simt_cu *cu);
 
