@@ -308,6 +308,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
                                                    size_t *param_value_size_ret) {
   if (!rt_valid(kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
   if (arg_indx >= kernel->k->nargs) return CL_INVALID_ARG_INDEX;
+  if (param_name < CL_KERNEL_ARG_ADDRESS_QUALIFIER || param_name > CL_KERNEL_ARG_NAME)
+    return CL_INVALID_VALUE;
+  /* Only a program built from source with -cl-kernel-arg-info has it. */
+  if (!kernel->program->arg_info) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   const struct lsi_arg *a = &kernel->k->args[arg_indx];
   size_t sz = param_value_size;
   void *pv = param_value;

@@ -273,6 +273,16 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
 
 /* ---- build, compile, link ---- */
 
+/* Whether options ask for kernel argument information (-cl-kernel-arg-info). */
+static bool arg_info_for(const char *options) {
+  struct cc_options o;
+  char err[64];
+  if (cc_options_parse(options, 0, &o, err, sizeof(err)) != CC_OK) return false;
+  bool a = o.kernel_arg_info;
+  cc_options_free(&o);
+  return a;
+}
+
 static bool uniform_for(const char *options) {
   struct cc_options o;
   char err[64];
@@ -408,6 +418,8 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
   }
   end_build(program, rc == CC_OK ? CL_BUILD_SUCCESS : CL_BUILD_ERROR, options, log, lsi, NULL,
             CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+  /* argument information only for what was built from source asking for it */
+  program->arg_info = program->source && arg_info_for(options);
   if (pfn_notify) pfn_notify(program, user_data);
   if (rc == CC_OK) return CL_SUCCESS;
   return rc == CC_INVALID_OPTIONS ? CL_INVALID_BUILD_OPTIONS
@@ -459,6 +471,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
   free(hdrs);
   end_build(program, rc == CC_OK ? CL_BUILD_SUCCESS : CL_BUILD_ERROR, options, log, NULL, &bc,
             CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  program->arg_info = arg_info_for(options);
   if (pfn_notify) pfn_notify(program, user_data);
   if (rc == CC_OK) return CL_SUCCESS;
   return rc == CC_INVALID_OPTIONS ? CL_INVALID_COMPILER_OPTIONS : CL_COMPILE_PROGRAM_FAILURE;
@@ -495,8 +508,10 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
     return NULL;
   }
   struct cc_bitcode *objs = calloc(num_input_programs, sizeof(*objs));
+  bool arg_info = true; /* every object compiled from source with -cl-kernel-arg-info */
   for (cl_uint i = 0; i < num_input_programs; i++) {
     pthread_mutex_lock(&input_programs[i]->lock);
+    arg_info = arg_info && input_programs[i]->arg_info;
     objs[i].size = input_programs[i]->bc.size;
     objs[i].data = malloc(objs[i].size ? objs[i].size : 1);
     memcpy(objs[i].data, input_programs[i]->bc.data, objs[i].size);
@@ -518,6 +533,7 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
     free(objs[i].data);
   free(objs);
   p->building = true;
+  p->arg_info = arg_info;
   end_build(p, rc == CC_OK ? CL_BUILD_SUCCESS : CL_BUILD_ERROR, options, log, lsi,
             lsi ? NULL : &lib,
             lsi ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_LIBRARY);

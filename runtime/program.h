@@ -34,6 +34,7 @@ struct _cl_program {
   struct lsi_program *lsi; /* the executable */
   struct cc_bitcode bc;    /* a compiled object or library */
   bool uniform_wg;         /* work-groups must divide the NDRange (CL 1.x builds) */
+  bool arg_info;           /* built from source with -cl-kernel-arg-info (clGetKernelArgInfo) */
   /* the program-scope data segment, mapped into the device */
   uint8_t *data;
   uint64_t data_addr;

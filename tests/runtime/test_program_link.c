@@ -99,12 +99,69 @@ START_TEST(test_link_duplicate_symbol_is_an_error) {
 }
 END_TEST
 
+static cl_int arg_name(cl_program p, char *s, size_t n) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  cl_kernel_arg_address_qualifier aq;
+  cl_int e = clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, n, s, NULL);
+  /* every query answers alike */
+  ck_assert_int_eq(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL),
+                   e);
+  ck_assert_int_eq(clGetKernelArgInfo(k, 0, 0x1234, sizeof aq, &aq, NULL), CL_INVALID_VALUE);
+  ck_assert_int_eq(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_NAME, n, s, NULL), CL_INVALID_ARG_INDEX);
+  clReleaseKernel(k);
+  return e;
+}
+
+/* Argument information exists only for a program built from source with
+ * -cl-kernel-arg-info (directly, or compiled so and linked). */
+START_TEST(test_arg_info_only_when_asked) {
+  const char *src = "kernel void k(global int *out) { out[0] = 1; }";
+  char s[32] = "";
+  cl_program p = source_program(src);
+  ck_assert_int_eq(clBuildProgram(p, 0, NULL, "", NULL, NULL), CL_SUCCESS);
+  ck_assert_int_eq(arg_name(p, s, sizeof s), CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  /* a rebuild with the option has it */
+  ck_assert_int_eq(clBuildProgram(p, 0, NULL, "-cl-kernel-arg-info", NULL, NULL), CL_SUCCESS);
+  ck_assert_int_eq(arg_name(p, s, sizeof s), CL_SUCCESS);
+  ck_assert_str_eq(s, "out");
+  /* a program from that program's binary was not built from source */
+  size_t len;
+  ck_assert_int_eq(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL),
+                   CL_SUCCESS);
+  unsigned char *bin = malloc(len);
+  ck_assert_int_eq(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL), CL_SUCCESS);
+  cl_int err;
+  const unsigned char *b = bin;
+  cl_program pb = clCreateProgramWithBinary(ctx, 1, &dev, &len, &b, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  ck_assert_int_eq(clBuildProgram(pb, 0, NULL, "-cl-kernel-arg-info", NULL, NULL), CL_SUCCESS);
+  ck_assert_int_eq(arg_name(pb, s, sizeof s), CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  free(bin);
+  clReleaseProgram(pb);
+  clReleaseProgram(p);
+  /* compiled with the option and linked: available; without: not */
+  const char *opts[2] = {"-cl-kernel-arg-info", ""};
+  cl_int want[2] = {CL_SUCCESS, CL_KERNEL_ARG_INFO_NOT_AVAILABLE};
+  for (int i = 0; i < 2; i++) {
+    cl_program o = compiled(src, opts[i]);
+    cl_program l = clLinkProgram(ctx, 0, NULL, "", 1, &o, NULL, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(arg_name(l, s, sizeof s), want[i]);
+    clReleaseProgram(l);
+    clReleaseProgram(o);
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("program_link");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_link_duplicate_symbol_is_an_error);
+  tcase_add_test(tc, test_arg_info_only_when_asked);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }
