@@ -80,6 +80,88 @@ int cc_bitcode_undefined(const struct cc_bitcode *bc) {
   return n;
 }
 
+/* ---- C99 inline definitions ---- */
+
+static int is_def(LLVMModuleRef m, const char *name) {
+  LLVMValueRef f = LLVMGetNamedFunction(m, name);
+  return f && !LLVMIsDeclaration(f);
+}
+
+static int is_local(LLVMValueRef g) {
+  LLVMLinkage l = LLVMGetLinkage(g);
+  return l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
+}
+
+/* Marks in gnu (with LLVMLinkOnceODRLinkage) the external functions m uses
+ * without defining, and those their bodies use in turn. Returns how many. */
+static unsigned mark_wanted(LLVMModuleRef m, LLVMModuleRef gnu) {
+  unsigned n = 0, grew = 1;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    LLVMValueRef g = LLVMGetNamedFunction(gnu, name);
+    if (LLVMIsDeclaration(f) && LLVMGetFirstUse(f) && g && !LLVMIsDeclaration(g) && !is_local(g)) {
+      LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+      n++;
+    }
+  }
+  while (grew) {
+    grew = 0;
+    for (LLVMValueRef g = LLVMGetFirstFunction(gnu); g; g = LLVMGetNextFunction(g)) {
+      if (LLVMGetLinkage(g) != LLVMLinkOnceODRLinkage) continue;
+      for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in))
+          for (int i = 0; i < LLVMGetNumOperands(in); i++) {
+            LLVMValueRef c = LLVMGetOperand(in, (unsigned)i);
+            size_t len;
+            if (!c || !LLVMIsAFunction(c) || LLVMIsDeclaration(c) || is_local(c) ||
+                LLVMGetLinkage(c) == LLVMLinkOnceODRLinkage ||
+                is_def(m, LLVMGetValueName2(c, &len)))
+              continue;
+            LLVMSetLinkage(c, LLVMLinkOnceODRLinkage);
+            n++;
+            grew = 1;
+          }
+    }
+  }
+  return n;
+}
+
+int cc_bitcode_add_inline(struct cc_bitcode *bc, const struct cc_bitcode *gnu_bc, char **log) {
+  LLVMContextRef ctx = context_new(NULL);
+  LLVMModuleRef m = parse(ctx, bc, log), gnu = m ? parse(ctx, gnu_bc, log) : NULL;
+  int n = gnu ? (int)mark_wanted(m, gnu) : -1;
+  if (n > 0) {
+    /* Everything else of the second object yields to the first: its
+     * external definitions become available_externally (dropped by the
+     * linker where the first one defines them, by globaldce otherwise). */
+    for (LLVMValueRef g = LLVMGetFirstFunction(gnu); g; g = LLVMGetNextFunction(g))
+      if (!LLVMIsDeclaration(g) && !is_local(g) && LLVMGetLinkage(g) != LLVMLinkOnceODRLinkage)
+        LLVMSetLinkage(g, LLVMAvailableExternallyLinkage);
+    for (LLVMValueRef g = LLVMGetFirstGlobal(gnu); g; g = LLVMGetNextGlobal(g))
+      if (!LLVMIsDeclaration(g) && !is_local(g)) LLVMSetLinkage(g, LLVMAvailableExternallyLinkage);
+    LLVMModuleRef g2 = gnu;
+    gnu = NULL;
+    if (LLVMLinkModules2(m, g2)) n = -1;
+  }
+  if (n > 0) {
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(m, "globaldce", NULL, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) LLVMConsumeError(e);
+    LLVMMemoryBufferRef mb = LLVMWriteBitcodeToMemoryBuffer(m);
+    free(bc->data);
+    bc->size = LLVMGetBufferSize(mb);
+    bc->data = malloc(bc->size);
+    memcpy(bc->data, LLVMGetBufferStart(mb), bc->size);
+    LLVMDisposeMemoryBuffer(mb);
+  }
+  if (gnu) LLVMDisposeModule(gnu);
+  if (m) LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  return n;
+}
+
 /* Debug builds are those clang compiled without optimisation (optnone). */
 static int module_is_debug(LLVMModuleRef m) {
   unsigned optnone = attr_kind("optnone");

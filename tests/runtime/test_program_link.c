@@ -8,8 +8,11 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/check_util.h"
 
@@ -155,6 +158,123 @@ START_TEST(test_arg_info_only_when_asked) {
 }
 END_TEST
 
+static cl_program with_headers(const char *src, const char *options) {
+  static const char *names[2] = {"twice.h", "pi.h"};
+  cl_program h[2] = {source_program("inline float twice(float x) { return 2 * x; }\n"),
+                     source_program("inline float pi(void) { return twice(1.5f) + 0.14f; }\n")};
+  cl_program p = source_program(src);
+  ck_assert_int_eq(clCompileProgram(p, 0, NULL, options, 2, h, names, NULL, NULL), CL_SUCCESS);
+  clReleaseProgram(h[0]);
+  clReleaseProgram(h[1]);
+  return p;
+}
+
+/* C99 inline helpers from a header, in objects that each call a function
+ * the other defines: each object gets the helpers it calls (pi, and
+ * twice, which only pi's body calls), the link merges them. */
+START_TEST(test_c99_inline_across_link) {
+  const char *opts[] = {"", "-g", "-cl-opt-disable"};
+  for (unsigned i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+    cl_program a =
+        with_headers("#include \"twice.h\"\n#include \"pi.h\"\n"
+                     "float ext(float);\n"
+                     "float base(void) { return 0.0f; }\n"
+                     "kernel void k(global int *o) { o[0] = (pi() + ext(1.0f)) * 100; }\n",
+                     opts[i]);
+    cl_program b = with_headers("#include \"twice.h\"\n#include \"pi.h\"\n"
+                                "float base(void);\n"
+                                "float ext(float x) { return x * pi() + base(); }\n",
+                                opts[i]);
+    cl_program objs[2] = {a, b};
+    cl_int err;
+    cl_program l = clLinkProgram(ctx, 0, NULL, "", 2, objs, NULL, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(run_one(l, "k"), 628);
+    clReleaseProgram(l);
+    /* linked the other way round, and through a library */
+    cl_program rev[2] = {b, a};
+    l = clLinkProgram(ctx, 0, NULL, "-create-library", 2, rev, NULL, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_program exe = clLinkProgram(ctx, 0, NULL, "", 1, &l, NULL, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(run_one(exe, "k"), 628);
+    clReleaseProgram(exe);
+    clReleaseProgram(l);
+    /* without the object defining ext() the link still fails, naming it */
+    l = clLinkProgram(ctx, 0, NULL, "", 1, &a, NULL, NULL, &err);
+    ck_assert_int_eq(err, CL_LINK_PROGRAM_FAILURE);
+    char *log = build_log(l);
+    ck_assert_ptr_nonnull(strstr(log, "ext"));
+    ck_assert_ptr_null(strstr(log, "'pi'"));
+    free(log);
+    clReleaseProgram(l);
+    clReleaseProgram(a);
+    clReleaseProgram(b);
+  }
+}
+END_TEST
+
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static int build_and_run(const char *src, const char *options) {
+  cl_program p = source_program(src);
+  ck_assert_int_eq(clBuildProgram(p, 0, NULL, options, NULL, NULL), CL_SUCCESS);
+  int v = run_one(p, "k");
+  clReleaseProgram(p);
+  return v;
+}
+
+/* -I and -include name paths relative to the host's working directory; the
+ * build cache (on here) notices a changed header and another folder. */
+START_TEST(test_relative_include_and_cache) {
+  char tmpl[] = "/tmp/lockstep-inc-XXXXXX", path[256];
+  ck_assert_ptr_nonnull(mkdtemp(tmpl));
+  setenv("LOCKSTEP_CACHE", "1", 1);
+  setenv("XDG_CACHE_HOME", tmpl, 1);
+  const char *dirs[] = {"a", "a/sub", "b", "b/sub"};
+  for (unsigned i = 0; i < 4; i++) {
+    snprintf(path, sizeof path, "%s/%s", tmpl, dirs[i]);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+  }
+  snprintf(path, sizeof path, "%s/a", tmpl);
+  ck_assert_int_eq(chdir(path), 0);
+  const char *src = "#include \"v.h\"\nkernel void k(global int *o) { o[0] = V + W; }\n";
+  const char *opts = "-I sub -include sub/w.h";
+  write_text("sub/v.h", "#define V 5\n");
+  write_text("sub/w.h", "#define W 100\n");
+  ck_assert_int_eq(build_and_run(src, opts), 105);
+  ck_assert_int_eq(build_and_run(src, opts), 105);
+  write_text("sub/v.h", "#define V 6\n");
+  ck_assert_int_eq(build_and_run(src, opts), 106);
+  write_text("sub/w.h", "#define W 200\n");
+  ck_assert_int_eq(build_and_run(src, opts), 206);
+  snprintf(path, sizeof path, "%s/b", tmpl);
+  ck_assert_int_eq(chdir(path), 0);
+  write_text("sub/v.h", "#define V 7\n");
+  write_text("sub/w.h", "#define W 300\n");
+  ck_assert_int_eq(build_and_run(src, opts), 307);
+  ck_assert_int_eq(build_and_run(src, "-Isub -include sub/w.h"), 307);
+  /* a missing folder or file is a build error naming it */
+  cl_program p = source_program(src);
+  ck_assert_int_eq(clBuildProgram(p, 0, NULL, "-I nowhere", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  char *log = build_log(p);
+  ck_assert_ptr_nonnull(strstr(log, "v.h"));
+  free(log);
+  ck_assert_int_eq(clBuildProgram(p, 0, NULL, "-I", NULL, NULL), CL_INVALID_BUILD_OPTIONS);
+  ck_assert_int_eq(clBuildProgram(p, 0, NULL, "-I sub -include", NULL, NULL),
+                   CL_INVALID_BUILD_OPTIONS);
+  clReleaseProgram(p);
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+  ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("program_link");
   TCase *tc = tcase_create("core");
@@ -162,6 +282,8 @@ int main(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_link_duplicate_symbol_is_an_error);
   tcase_add_test(tc, test_arg_info_only_when_asked);
+  tcase_add_test(tc, test_c99_inline_across_link);
+  tcase_add_test(tc, test_relative_include_and_cache);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }
