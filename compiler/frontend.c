@@ -22,6 +22,7 @@
 
 #include "compiler/cc.h"
 #include "compiler/cc_int.h"
+#include "device/claims.h"
 
 extern char **environ;
 
@@ -202,6 +203,12 @@ int cc_options_parse(const char *options, int link, struct cc_options *o, char *
         rc = opt_error(err, errlen, "unsupported OpenCL C version in '%s'", a);
       if (rc == CC_OK && strcmp(v, "CL1.2") && (o->cl_std == 120))
         o->cl_std = (v[4] == '0') ? 100 : 110;
+      /* only a version in CL_DEVICE_OPENCL_C_ALL_VERSIONS builds */
+      if (rc == CC_OK && !dev_claims_c_version(o->cl_std))
+        rc = opt_error(err, errlen,
+                       "'%s': the device does not support OpenCL C %d.%d (it supports "
+                       "OpenCL C 1.0, 1.1, 1.2 and 3.0 with the features it lists)",
+                       a, o->cl_std / 100, (o->cl_std / 10) % 10);
     } else if (!strcmp(a, "-cl-opt-disable")) {
       o->opt_disable = 1;
     } else if (!strcmp(a, "-g")) {
@@ -339,14 +346,114 @@ static const char *clang_path(void) {
   return (p && *p) ? p : LOCKSTEP_CLANG;
 }
 
+/* ---- what kernels see of the device ---- */
+
+/* Extension and feature macros clang's OpenCL headers define for every SPIR
+ * device whatever -cl-ext says (opencl-c-base.h), and __IMAGE_SUPPORT__:
+ * each is undefined unless the device claims it. */
+static const char *const spir_macros[] = {
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product",
+    "cl_khr_kernel_clock",
+    "cl_ext_float_atomics",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "__opencl_c_ext_fp16_global_atomic_load_store",
+    "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_add",
+    "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_min_max",
+    "__opencl_c_ext_fp16_local_atomic_min_max",
+    "__opencl_c_ext_fp64_global_atomic_add",
+    "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max",
+    "__opencl_c_ext_fp64_local_atomic_min_max",
+    "__opencl_c_ext_fp32_global_atomic_add",
+    "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max",
+    "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_image_raw10_raw12",
+    "__opencl_c_kernel_clock_scope_device",
+    "__opencl_c_kernel_clock_scope_work_group",
+    "__opencl_c_kernel_clock_scope_sub_group",
+    "__opencl_c_pipes",
+    "__opencl_c_work_group_collective_functions",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_read_write_images",
+    "__opencl_c_images",
+    "__opencl_c_3d_image_writes",
+    "__IMAGE_SUPPORT__",
+};
+
+/* clang's -cl-ext: nothing but the claimed extensions and, for OpenCL C
+ * 3.0, the claimed features (this also decides which builtins exist). */
+static char *cl_ext_option(int cl_std) {
+  char *s = strdup("-cl-ext=-all");
+  const cl_name_version *l;
+  for (int w = 0; w < 2; w++) {
+    size_t n = dev_claims(w ? DEV_CLAIM_FEATURES : DEV_CLAIM_EXTENSIONS, &l);
+    for (size_t i = 0; i < n && (w == 0 || cl_std >= 300); i++) {
+      char *s2 = cc_strdupf("%s,+%s", s, l[i].name);
+      free(s);
+      s = s2;
+    }
+  }
+  return s;
+}
+
+/* The header included before the source: the macros of exactly what the
+ * device claims. */
+static char *claims_header(int cl_std) {
+  char *h = cc_strdupf("#define __OPENCL_VERSION__ %d\n", DEV_OPENCL_VERSION);
+  for (size_t i = 0; i < sizeof(spir_macros) / sizeof(spir_macros[0]); i++) {
+    if (dev_claimed(spir_macros[i]) &&
+        (cl_std >= 300 || strncmp(spir_macros[i], "__opencl_c_", 11)))
+      continue;
+    char *h2 = cc_strdupf("%s#undef %s\n", h, spir_macros[i]);
+    free(h);
+    h = h2;
+  }
+  /* clang offers the sub-group builtins below OpenCL C 2.0 only for this */
+  if (dev_claimed("cl_khr_subgroups")) {
+    char *h2 = cc_strdupf("%s#ifndef __opencl_subgroup_builtins\n"
+                          "#define __opencl_subgroup_builtins 1\n#endif\n",
+                          h);
+    free(h);
+    h = h2;
+  }
+  if (dev_claimed("__opencl_c_images")) {
+    char *h2 = cc_strdupf("%s#define __IMAGE_SUPPORT__ 1\n", h);
+    free(h);
+    h = h2;
+  }
+  const cl_name_version *l;
+  size_t n = dev_claims(DEV_CLAIM_EXTENSIONS, &l);
+  for (size_t i = 0; i < n; i++) {
+    char *h2 = cc_strdupf("%s#ifndef %s\n#define %s 1\n#endif\n", h, l[i].name, l[i].name);
+    free(h);
+    h = h2;
+  }
+  return h;
+}
+
 /* The files of one front-end run, in a private temporary folder. */
 struct cc_run {
   char dir[4096];
-  char src[4200], bc[4200], diag[4200], deps[4200];
+  char src[4200], bc[4200], diag[4200], deps[4200], claims[4200];
+  char *cl_ext;
 };
 
-static int run_setup(struct cc_run *r, const char *source, const char *filename,
+static int run_setup(struct cc_run *r, int cl_std, const char *source, const char *filename,
                      const struct cc_header *headers, unsigned nheaders, char **log) {
+  r->cl_ext = cl_ext_option(cl_std);
   const char *tmp = getenv("TMPDIR");
   snprintf(r->dir, sizeof(r->dir), "%s/lockstep-cc-XXXXXX", (tmp && *tmp) ? tmp : "/tmp");
   if (!mkdtemp(r->dir)) {
@@ -357,11 +464,15 @@ static int run_setup(struct cc_run *r, const char *source, const char *filename,
   snprintf(r->bc, sizeof(r->bc), "%s/out.bc", r->dir);
   snprintf(r->diag, sizeof(r->diag), "%s/diag.txt", r->dir);
   snprintf(r->deps, sizeof(r->deps), "%s/deps.d", r->dir);
+  snprintf(r->claims, sizeof(r->claims), "%s/lockstep-claims.h", r->dir);
   /* The #line names the source in diagnostics and line tables. */
   const char *base = filename && *filename ? filename : "program.cl";
   char *text = cc_strdupf("#line 1 \"%s\"\n%s", base, source ? source : "");
   int rc = cc_write_file(r->src, text, strlen(text));
   free(text);
+  char *claims = claims_header(cl_std);
+  if (rc == 0) rc = cc_write_file(r->claims, claims, strlen(claims));
+  free(claims);
   for (unsigned i = 0; rc == 0 && i < nheaders; i++)
     rc = write_header(r->dir, headers[i].name, headers[i].source ? headers[i].source : "");
   if (rc != 0) cc_log_append(log, "error: cannot write the temporary source\n");
@@ -369,9 +480,11 @@ static int run_setup(struct cc_run *r, const char *source, const char *filename,
 }
 
 static void run_cleanup(struct cc_run *r, const struct cc_header *headers, unsigned nheaders) {
-  const char *files[] = {r->src, r->bc, r->diag, r->deps};
-  for (unsigned i = 0; i < 4; i++)
+  const char *files[] = {r->src, r->bc, r->diag, r->deps, r->claims};
+  for (unsigned i = 0; i < 5; i++)
     unlink(files[i]);
+  free(r->cl_ext);
+  r->cl_ext = NULL;
   for (unsigned i = 0; i < nheaders; i++) {
     char p[8448];
     snprintf(p, sizeof(p), "%s/%s", r->dir, headers[i].name);
@@ -393,7 +506,9 @@ static char **clang_argv(const struct cc_options *o, const struct cc_run *r, cha
   const char *fixed[] = {clang_path(), "-x", "cl", "-target", "spir64", std, "-emit-llvm", "-c",
                          "-g", "-O0", "-cl-kernel-arg-info", "-fno-color-diagnostics",
                          /* the files read, for the build cache */
-                         "-MD", "-MF", r->deps, "-I", r->dir};
+                         "-MD", "-MF", r->deps, "-I", r->dir,
+                         /* kernels see what the device claims */
+                         "-Xclang", r->cl_ext, "-include", r->claims};
   unsigned nfixed = sizeof(fixed) / sizeof(fixed[0]);
   char **argv = calloc(nfixed + (unsigned)o->nargs + 11, sizeof(char *));
   unsigned k = 0;
@@ -485,8 +600,8 @@ static int compile(const char *source, const char *filename, const char *options
     cc_log_append(log, "error: %s\n", err);
     return rc;
   }
-  struct cc_run r;
-  if (run_setup(&r, source, filename, headers, nheaders, log) != 0) {
+  struct cc_run r = {0};
+  if (run_setup(&r, o.cl_std, source, filename, headers, nheaders, log) != 0) {
     cc_options_free(&o);
     run_cleanup(&r, headers, nheaders);
     return CC_BUILD_FAILURE;
@@ -575,15 +690,18 @@ static void cache_key(const char *source, const char *filename, const char *opti
     }
     cc_options_free(&o);
   }
-  const char *parts[] = {cc_version(), filename ? filename : "", options ? options : "",
-                         args ? args : "", source ? source : ""};
-  const void *p[5];
-  size_t lens[5];
-  for (unsigned i = 0; i < 5; i++) {
+  /* and what the device claims, which decides the macros kernels see */
+  char *ext = cl_ext_option(300);
+  const char *parts[] = {cc_version(),     filename ? filename : "", options ? options : "",
+                         args ? args : "", ext ? ext : "",           source ? source : ""};
+  const void *p[6];
+  size_t lens[6];
+  for (unsigned i = 0; i < 6; i++) {
     p[i] = parts[i];
     lens[i] = strlen(parts[i]) + 1;
   }
-  hash_hex(p, lens, 5, hex);
+  hash_hex(p, lens, 6, hex);
+  free(ext);
   free(args);
 }
 
