@@ -48,8 +48,23 @@ static void unmap_data(cl_program p) {
   p->data = NULL;
 }
 
+/* Keeps the executable and its data segment until the program goes: a
+ * launch of a kernel the application released may still run it. */
+static void retire(cl_program p) {
+  struct rt_retired *r = malloc(sizeof(*r));
+  /* without memory for the note it is leaked rather than freed under a launch */
+  if (r) {
+    *r = (struct rt_retired){p->retired, p->lsi, p->data, p->data_addr};
+    p->retired = r;
+  }
+  p->lsi = NULL;
+  p->data = NULL;
+  p->data_addr = 0;
+}
+
 /* Installs a new executable (or bitcode), replacing the previous one. */
 static void set_result(cl_program p, struct lsi_program *lsi, struct cc_bitcode *bc) {
+  if (p->lsi && atomic_load(&p->live_kernels) > 0) retire(p);
   unmap_data(p);
   cc_program_free(p->lsi);
   free(p->bc.data);
@@ -94,6 +109,14 @@ static void program_destroy(cl_program p) {
   }
   rt_object_kill(&p->obj);
   set_result(p, NULL, NULL);
+  while (p->retired) {
+    struct rt_retired *r = p->retired;
+    p->retired = r->next;
+    if (r->data_addr) p->context->ops->unmap_global(p->context->dev, r->data_addr);
+    free(r->data);
+    cc_program_free(r->lsi);
+    free(r);
+  }
   free(p->source);
   free(p->options);
   free(p->log);

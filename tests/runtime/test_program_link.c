@@ -275,6 +275,44 @@ START_TEST(test_relative_include_and_cache) {
 }
 END_TEST
 
+/* A kernel the application released while its launch waits: the program
+ * can be rebuilt (the kernel no longer counts as attached), and the launch
+ * still runs the code it was enqueued with. One the application holds
+ * still stops a rebuild. */
+START_TEST(test_rebuild_while_a_released_kernel_runs) {
+  cl_program p = source_program("global int g = VAL;\n"
+                                "kernel void k(global int *o) { o[0] = g; }\n");
+  ck_assert_int_eq(clBuildProgram(p, 0, NULL, "-cl-std=CL3.0 -DVAL=11", NULL, NULL), CL_SUCCESS);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ck_assert_int_eq(clBuildProgram(p, 0, NULL, "-cl-std=CL3.0 -DVAL=22", NULL, NULL),
+                   CL_INVALID_OPERATION);
+  int out = 0;
+  cl_mem m = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof out, &out, &err);
+  ck_assert_int_eq(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+  cl_event gate = clCreateUserEvent(ctx, &err), done;
+  size_t g = 1;
+  ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 1, &gate, &done), CL_SUCCESS);
+  /* a retained kernel still counts; once only the launch holds it, not */
+  ck_assert_int_eq(clRetainKernel(k), CL_SUCCESS);
+  ck_assert_int_eq(clReleaseKernel(k), CL_SUCCESS);
+  ck_assert_int_eq(clBuildProgram(p, 0, NULL, "-cl-std=CL3.0 -DVAL=22", NULL, NULL),
+                   CL_INVALID_OPERATION);
+  ck_assert_int_eq(clReleaseKernel(k), CL_SUCCESS);
+  ck_assert_int_eq(clBuildProgram(p, 0, NULL, "-cl-std=CL3.0 -DVAL=22", NULL, NULL), CL_SUCCESS);
+  ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+  ck_assert_int_eq(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL),
+                   CL_SUCCESS);
+  ck_assert_int_eq(out, 11); /* the code and data it was enqueued with */
+  ck_assert_int_eq(run_one(p, "k"), 22);
+  clReleaseEvent(done);
+  clReleaseEvent(gate);
+  clReleaseMemObject(m);
+  clReleaseProgram(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("program_link");
   TCase *tc = tcase_create("core");
@@ -284,6 +322,7 @@ int main(void) {
   tcase_add_test(tc, test_arg_info_only_when_asked);
   tcase_add_test(tc, test_c99_inline_across_link);
   tcase_add_test(tc, test_relative_include_and_cache);
+  tcase_add_test(tc, test_rebuild_while_a_released_kernel_runs);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }
