@@ -412,7 +412,8 @@ static char *cl_ext_option(int cl_std) {
 /* The header included before the source: the macros of exactly what the
  * device claims. */
 static char *claims_header(int cl_std) {
-  char *h = cc_strdupf("#define __OPENCL_VERSION__ %d\n", DEV_OPENCL_VERSION);
+  char *h = cc_strdupf("#ifndef __OPENCL_VERSION__\n#define __OPENCL_VERSION__ %d\n#endif\n",
+                       DEV_OPENCL_VERSION);
   for (size_t i = 0; i < sizeof(spir_macros) / sizeof(spir_macros[0]); i++) {
     if (dev_claimed(spir_macros[i]) &&
         (cl_std >= 300 || strncmp(spir_macros[i], "__opencl_c_", 11)))
