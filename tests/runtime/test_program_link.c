@@ -313,6 +313,45 @@ START_TEST(test_rebuild_while_a_released_kernel_runs) {
 }
 END_TEST
 
+/* A compiled object through CL_PROGRAM_BINARIES loads as a compiled object
+ * and links, alone and with another object. */
+START_TEST(test_compiled_object_binary_links) {
+  cl_program o = compiled("int twice(int x);\n"
+                          "kernel void k(global int *out) { out[0] = twice(21); }\n",
+                          "");
+  size_t len;
+  ck_assert_int_eq(clGetProgramInfo(o, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL),
+                   CL_SUCCESS);
+  unsigned char *bin = malloc(len);
+  ck_assert_int_eq(clGetProgramInfo(o, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL), CL_SUCCESS);
+  cl_int err, st = 1;
+  const unsigned char *b = bin;
+  cl_program ob = clCreateProgramWithBinary(ctx, 1, &dev, &len, &b, &st, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  ck_assert_int_eq(st, CL_SUCCESS);
+  cl_program_binary_type bt;
+  ck_assert_int_eq(clGetProgramBuildInfo(ob, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL),
+                   CL_SUCCESS);
+  ck_assert_uint_eq(bt, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  cl_program lib = compiled("int twice(int x) { return 2 * x; }", "");
+  cl_program objs[2] = {ob, lib};
+  cl_program l = clLinkProgram(ctx, 0, NULL, "", 2, objs, NULL, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  ck_assert_int_eq(run_one(l, "k"), 42);
+  clReleaseProgram(l);
+  /* alone, twice() is missing: a link failure, not a crash */
+  l = clLinkProgram(ctx, 0, NULL, "", 1, &ob, NULL, NULL, &err);
+  ck_assert_int_eq(err, CL_LINK_PROGRAM_FAILURE);
+  clReleaseProgram(l);
+  ck_assert_int_eq(clCompileProgram(ob, 0, NULL, "", 0, NULL, NULL, NULL, NULL),
+                   CL_INVALID_OPERATION);
+  free(bin);
+  clReleaseProgram(lib);
+  clReleaseProgram(ob);
+  clReleaseProgram(o);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("program_link");
   TCase *tc = tcase_create("core");
@@ -323,6 +362,7 @@ int main(void) {
   tcase_add_test(tc, test_c99_inline_across_link);
   tcase_add_test(tc, test_relative_include_and_cache);
   tcase_add_test(tc, test_rebuild_while_a_released_kernel_runs);
+  tcase_add_test(tc, test_compiled_object_binary_links);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }
