@@ -2,12 +2,14 @@
 #   make run    install what is missing, build, register the platform for the
 #               build tree, run clinfo and a sample host program on the device
 #   make check  install what is missing, build with ASan+UBSan, run every test
+#   make conformance  build, then run piglit's OpenCL suite against it
+#               (tests/conformance/piglit.sh; minutes, not part of check)
 BUILD ?= build
 CHECK_BUILD ?= build-check
 JOBS ?= $(shell nproc)
 ICD_ENV = OCL_ICD_VENDORS=$(CURDIR)/$(BUILD)/vendors
 
-.PHONY: run check deps build
+.PHONY: run check deps build conformance
 deps:
 	@bash .ci/deps
 
@@ -26,3 +28,8 @@ check: deps
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLOCKSTEP_SANITIZE=ON
 	cmake --build $(CHECK_BUILD) -j$(JOBS)
 	ctest --test-dir $(CHECK_BUILD) --output-on-failure -j$(JOBS) --timeout 600 --repeat until-pass:2
+
+# piglit's OpenCL suite through the ICD loader; fails on any non-pass not in
+# tests/conformance/piglit-expected.txt.
+conformance: build
+	bash tests/conformance/piglit.sh $(BUILD)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "device/builtins_ext.h"
+#include "device/builtins_math.h"
 #include "device/simt_int.h"
 
 #define BI_ARGS                                                                                    \
@@ -46,7 +47,6 @@ VIA_D1(erf, erf(x))
 VIA_D1(exp, exp(x))
 VIA_D1(exp2, exp2(x))
 VIA_D1(expm1, expm1(x))
-VIA_D1(lgamma, lgamma(x))
 VIA_D1(log, log(x))
 VIA_D1(log2, log2(x))
 VIA_D1(log10, log10(x))
@@ -71,15 +71,6 @@ static inline double atanpi_d(double x) {
 static inline double atan2pi_d(double x, double y) {
   return atan2(x, y) / PI;
 }
-static inline double cospi_d(double x) {
-  return fabs(fmod(x, 1.0)) == 0.5 ? 0.0 : cos(PI * fmod(x, 2.0));
-}
-static inline double sinpi_d(double x) {
-  return fmod(x, 1.0) == 0.0 ? copysign(0.0, x) : sin(PI * fmod(x, 2.0));
-}
-static inline double tanpi_d(double x) {
-  return sinpi_d(x) / cospi_d(x);
-}
 static inline double exp10_d(double x) {
   return pow(10.0, x);
 }
@@ -97,12 +88,6 @@ static inline double radians_d(double x) {
 }
 static inline double sign_d(double x) {
   return x != x ? 0.0 : x > 0 ? 1.0 : x < 0 ? -1.0 : x;
-}
-static inline double maxmag_d(double x, double y) {
-  return fabs(x) > fabs(y) ? x : fabs(y) > fabs(x) ? y : fmax(x, y);
-}
-static inline double minmag_d(double x, double y) {
-  return fabs(x) < fabs(y) ? x : fabs(y) < fabs(x) ? y : fmin(x, y);
 }
 static inline double step_d(double e, double x) {
   return x < e ? 0.0 : 1.0;
@@ -126,16 +111,9 @@ static inline double smoothstep_d(double e0, double e1, double x) {
 static inline double pown_d(double x, int n) {
   return pow(x, (double)n);
 }
-static inline double rootn_d(double x, int n) {
-  if (n == 0) return NAN; /* rootn(x, 0) is NaN for every x */
-  return (x < 0 && (n & 1)) ? -pow(-x, 1.0 / n) : pow(x, 1.0 / n);
-}
 VIA_D1(acospi, acospi_d(x))
 VIA_D1(asinpi, asinpi_d(x))
 VIA_D1(atanpi, atanpi_d(x))
-VIA_D1(cospi, cospi_d(x))
-VIA_D1(sinpi, sinpi_d(x))
-VIA_D1(tanpi, tanpi_d(x))
 VIA_D1(exp10, exp10_d(x))
 VIA_D1(rsqrt, rsqrt_d(x))
 VIA_D1(recip, recip_d(x))
@@ -143,8 +121,6 @@ VIA_D1(degrees, degrees_d(x))
 VIA_D1(radians, radians_d(x))
 VIA_D1(sign, sign_d(x))
 VIA_D2(atan2pi, atan2pi_d(x, y))
-VIA_D2(maxmag, maxmag_d(x, y))
-VIA_D2(minmag, minmag_d(x, y))
 VIA_D2(step, step_d(x, y))
 static inline float divide_f(float x, float y) {
   return x / y;
@@ -163,9 +139,6 @@ static inline float smoothstep_f(float e0, float e1, float x) {
 }
 static inline float pown_f(float x, int n) {
   return (float)pown_d(x, n);
-}
-static inline float rootn_f(float x, int n) {
-  return (float)rootn_d(x, n);
 }
 
 static inline int isnan_d(double x) {
@@ -542,7 +515,7 @@ static void bi_dot(BI_ARGS) {
   res[0] = uf32((float)gdot(arg, arg + data, data));
 }
 static void bi_length(BI_ARGS) {
-  res[0] = uf32((float)sqrt(gdot(arg, arg, data)));
+  res[0] = uf32(bm_length_f(arg, data));
 }
 static void bi_distance(BI_ARGS) {
   double s = 0;
@@ -553,9 +526,7 @@ static void bi_distance(BI_ARGS) {
   res[0] = uf32((float)sqrt(s));
 }
 static void bi_normalize(BI_ARGS) {
-  double l = sqrt(gdot(arg, arg, data));
-  for (unsigned i = 0; i < data; i++)
-    res[i] = l == 0 ? arg[i] : uf32((float)((double)f32(arg[i]) / l));
+  bm_normalize_f(res, arg, data);
 }
 static void bi_cross(BI_ARGS) {
   unsigned n = data;

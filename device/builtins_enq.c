@@ -63,6 +63,7 @@ static uint64_t event_new(struct dq_view *q, uint64_t refs) {
       st(&e[DQ_EV_STATUS], 2); /* CL_SUBMITTED */
       st(&e[DQ_EV_START], 0);
       st(&e[DQ_EV_END], 0);
+      st(&e[DQ_EV_CAPT], 0);
       st(&e[DQ_EV_MAGIC], DQ_EV_TAG);
       return q->handle + dq_ev_off(q->n, i) * 8;
     }
@@ -101,19 +102,48 @@ struct enq {
   bool marker;
 };
 
-/* Checks the wait list and appends an acquire per event to cmds. */
-static int wait_list(struct simt_lane *ln, const struct enq *a, struct cp_op *cmds, uint32_t *nc,
-                     uint32_t max) {
-  if ((a->nev == 0) != (a->wl == 0)) return DQ_CLK_INVALID_EVENT_WAIT_LIST;
-  if (a->nev > max) return DQ_CLK_OUT_OF_RESOURCES;
-  for (uint64_t i = 0; i < a->nev; i++) {
-    uint64_t ev;
-    if (!read_mem(ln, a->wl + i * 8, &ev, 8)) return DQ_CLK_ENQUEUE_FAILURE;
-    if (!event_words(ln, ev)) return DQ_CLK_INVALID_EVENT_WAIT_LIST;
-    cmds[(*nc)++] =
-        (struct cp_op){.kind = CP_OP_SEM_ACQUIRE, .a = (ev >> 3) + DQ_EV_DONE, .value = 1};
+/* Takes a reference on a live event (one whose count is not 0). */
+static bool event_ref(uint64_t *e) {
+  uint64_t r = ld(&e[DQ_EV_REFS]);
+  while (r && !__atomic_compare_exchange_n(&e[DQ_EV_REFS], &r, r + 1, false, __ATOMIC_ACQ_REL,
+                                           __ATOMIC_ACQUIRE)) {
   }
-  return DQ_CLK_SUCCESS;
+  return r != 0;
+}
+
+/* Drops the references a wait list took. */
+static void unhold(struct simt_lane *ln, const uint64_t *held, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t *e = dev_mem_host(ln->cu->run->mem, held[i], DQ_EV_WORDS * 8);
+    if (e) dq_ev_unref(e);
+  }
+}
+
+/* Checks the wait list, takes a reference on each event (into held, *nheld
+ * of them; none on failure) and appends an acquire per event to cmds. */
+static int wait_list(struct simt_lane *ln, const struct enq *a, struct cp_op *cmds, uint32_t *nc,
+                     uint32_t max, uint64_t *held, uint32_t *nheld) {
+  *nheld = 0;
+  if ((a->nev == 0) != (a->wl == 0)) return DQ_CLK_INVALID_EVENT_WAIT_LIST;
+  if (a->nev > max || a->nev > DQ_MAX_WAIT) return DQ_CLK_OUT_OF_RESOURCES;
+  int rc = DQ_CLK_SUCCESS;
+  for (uint64_t i = 0; i < a->nev && !rc; i++) {
+    uint64_t ev, *e;
+    if (!read_mem(ln, a->wl + i * 8, &ev, 8)) {
+      rc = DQ_CLK_ENQUEUE_FAILURE;
+    } else if (!(e = event_words(ln, ev)) || !event_ref(e)) {
+      rc = DQ_CLK_INVALID_EVENT_WAIT_LIST;
+    } else {
+      held[(*nheld)++] = ev;
+      cmds[(*nc)++] =
+          (struct cp_op){.kind = CP_OP_SEM_ACQUIRE, .a = (ev >> 3) + DQ_EV_DONE, .value = 1};
+    }
+  }
+  if (rc) {
+    unhold(ln, held, *nheld);
+    *nheld = 0;
+  }
+  return rc;
 }
 
 /* The NDRange into the record; the number of work-groups, or 0 when
@@ -202,13 +232,20 @@ static int enqueue(struct simt_lane *ln, const struct enq *a) {
   if (a->marker && a->nev == 0) return DQ_CLK_INVALID_EVENT_WAIT_LIST;
   enum { MAXC = 4 * WQ_MAX_CMDS };
   struct cp_op cmds[MAXC];
-  uint32_t nc = 0;
-  int rc = wait_list(ln, a, cmds, &nc, MAXC - 2);
+  uint64_t held[DQ_MAX_WAIT];
+  uint32_t nc = 0, nheld = 0;
+  int rc = wait_list(ln, a, cmds, &nc, MAXC - 2, held, &nheld);
   if (rc) return rc;
   uint64_t evret_old = 0;
-  if (a->evret && !read_mem(ln, a->evret, &evret_old, 8)) return DQ_CLK_ENQUEUE_FAILURE;
-  int64_t ri = record_new(&q);
-  if (ri < 0) return DQ_CLK_DEVICE_QUEUE_FULL;
+  int64_t ri = -1;
+  if (a->evret && !read_mem(ln, a->evret, &evret_old, 8))
+    rc = DQ_CLK_ENQUEUE_FAILURE;
+  else if ((ri = record_new(&q)) < 0)
+    rc = DQ_CLK_DEVICE_QUEUE_FULL;
+  if (rc) {
+    unhold(ln, held, nheld);
+    return rc;
+  }
   uint64_t *rec = &q.w[dq_rec_off(q.n, (uint32_t)ri)];
   uint64_t groups = 0, ev = 0;
   const struct dev_launch *l = ln->cu->run->l;
@@ -228,9 +265,13 @@ static int enqueue(struct simt_lane *ln, const struct enq *a) {
   if (!rc && wq_reserve(ref, nblocks + 1, &first) != WQ_OK) rc = DQ_CLK_DEVICE_QUEUE_FULL;
   if (rc) { /* give everything back: nothing changed */
     if (ev) st(&q.w[(ev - q.handle) / 8 + DQ_EV_REFS], 0);
+    unhold(ln, held, nheld);
     st(&rec[DQ_R_BUSY], 0);
     return rc;
   }
+  rec[DQ_R_NWAIT] = nheld; /* the processor drops these references at the SIGNAL */
+  for (uint32_t i = 0; i < nheld; i++)
+    rec[DQ_R_WAIT + i] = held[i];
   rec[DQ_R_PROG] = (uint64_t)(uintptr_t)l->prog;
   rec[DQ_R_EVENT] = ev;
   rec[DQ_R_DATA] = l->data_base;
@@ -294,6 +335,12 @@ void bq_set_user_event_status(BX_ARGS) {
   st(&e[DQ_EV_START], now);
   st(&e[DQ_EV_END], now);
   st(&e[DQ_EV_STATUS], (uint64_t)(int64_t)status);
+  uint64_t dst = dq_ev_close(e), v[2];
+  uint64_t *p = dst ? dev_mem_host(ln->cu->run->mem, dst, sizeof v) : NULL;
+  if (p) { /* a capture parked before the event completed */
+    dq_ev_exec_time(e, v);
+    memcpy(p, v, sizeof v);
+  }
   st(&e[DQ_EV_DONE], 1);
 }
 
@@ -302,13 +349,26 @@ void bq_is_valid_event(BX_ARGS) {
   res[0] = event_words(ln, arg[0]) != NULL;
 }
 
+/* The values are written once the event completed: at once when it has,
+ * else by whoever completes it (the capture word, device/dq.h). */
 void bq_capture_profiling(BX_ARGS) {
   (void)res, (void)nargs, (void)data;
-  uint64_t *e = event_words(ln, arg[0]);
+  uint64_t *e = event_words(ln, arg[0]), v[2], dst = arg[2], cur = 0;
   if (!e || (uint32_t)arg[1] != 1 /* CLK_PROFILING_COMMAND_EXEC_TIME */) return;
-  uint64_t t0 = ld(&e[DQ_EV_START]), t1 = ld(&e[DQ_EV_END]);
-  uint64_t v[2] = {t1 > t0 ? t1 - t0 : 0, t1 > t0 ? t1 - t0 : 0};
-  write_mem(ln, arg[2], v, sizeof v);
+  /* The destination is checked now: a bad one faults here, in the kernel. */
+  if (!simt_mem_range(ln->cu, ln->w, ln->lane, ln->pc, dst, sizeof v, 1)) return;
+  if (dst == 0 || dst == DQ_EV_CLOSED) return;
+  if (__atomic_compare_exchange_n(&e[DQ_EV_CAPT], &cur, dst, false, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE))
+    return; /* parked: the completer writes it */
+  if (cur == DQ_EV_CLOSED) {
+    dq_ev_exec_time(e, v);
+    write_mem(ln, dst, v, sizeof v);
+    return;
+  }
+  simt_fault(ln->cu, ln->w, ln->lane, ln->pc, LSI_TRAP_UNSUPPORTED, dst,
+             "capture_event_profiling_info: the event already has a capture waiting for it to "
+             "complete (one at a time per event)");
 }
 
 /* ---- queries on blocks: data 0 work-group size, 1 preferred multiple ---- */

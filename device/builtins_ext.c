@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "device/builtins_math.h"
 #include "device/simt_int.h"
 
 static inline uint64_t mask_bits(unsigned bits) {
@@ -235,17 +236,7 @@ void bx_dot_d(BX_ARGS) {
 }
 void bx_length_d(BX_ARGS) {
   (void)ln, (void)nargs;
-  double m = 0;
-  for (unsigned i = 0; i < data; i++)
-    m = fmax(m, fabs(f64(arg[i])));
-  if (m == 0 || isinf(m)) {
-    res[0] = uf64(m);
-    return;
-  }
-  double s = 0;
-  for (unsigned i = 0; i < data; i++)
-    s += (f64(arg[i]) / m) * (f64(arg[i]) / m);
-  res[0] = uf64(m * sqrt(s));
+  res[0] = uf64(bm_length_d(arg, data));
 }
 void bx_distance_d(BX_ARGS) {
   uint64_t d[4];
@@ -254,11 +245,8 @@ void bx_distance_d(BX_ARGS) {
   bx_length_d(ln, res, d, nargs, data);
 }
 void bx_normalize_d(BX_ARGS) {
-  uint64_t len;
-  bx_length_d(ln, &len, arg, nargs, data);
-  double l = f64(len);
-  for (unsigned i = 0; i < data; i++)
-    res[i] = l == 0 ? arg[i] : uf64(f64(arg[i]) / l);
+  (void)ln, (void)nargs;
+  bm_normalize_d(res, arg, data);
 }
 void bx_cross_d(BX_ARGS) {
   (void)ln, (void)nargs;

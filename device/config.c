@@ -11,21 +11,56 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "device/dev.h"
 
+/* The largest global memory and allocation the device can address (an
+ * allocation's offset has 40 bits). */
+#define MEM_SIZE_MAX (UINT64_C(1) << 40)
+
+uint64_t dev_default_global_mem(uint64_t physical) {
+  if (physical == 0) return UINT64_C(1) << 30; /* unknown: 1 GiB */
+  /* Buffers live in host memory, as on a CPU device: report most of it
+   * (pocl reports a similar share) and leave a quarter to the host program,
+   * its own copies of the data and the compiler. Whole MiB. */
+  uint64_t g = physical / 4 * 3;
+  g &= ~((UINT64_C(1) << 20) - 1);
+  if (g < (UINT64_C(256) << 20)) g = UINT64_C(256) << 20;
+  return g < MEM_SIZE_MAX ? g : MEM_SIZE_MAX;
+}
+
+uint64_t dev_default_max_alloc(uint64_t global) {
+  /* The specification's minimum, max(global/4, 128 MiB): one buffer is
+   * zero-filled host memory, so a larger share lets a single allocation
+   * take what the rest of the program needs. */
+  uint64_t a = global / 4;
+  if (a < (UINT64_C(128) << 20)) a = UINT64_C(128) << 20;
+  return a < global ? a : global;
+}
+
+/* Physical memory of the host in bytes (0 when unknown). */
+static uint64_t host_physical_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return (uint64_t)pages * (uint64_t)page;
+}
+
 void dev_config_defaults(struct dev_config *cfg) {
+  uint64_t global = dev_default_global_mem(host_physical_memory());
   *cfg = (struct dev_config){
       .compute_units = 8,
       .warp_width = 32,
       .host_threads = 0,
-      .global_mem_size = UINT64_C(1) << 30,
-      .max_alloc_size = UINT64_C(256) << 20,
+      .global_mem_size = global,
+      .max_alloc_size = dev_default_max_alloc(global),
       .local_mem_size = UINT64_C(48) << 10,
       .constant_buf_size = UINT64_C(64) << 10,
       .private_mem_size = UINT64_C(64) << 10,
       .max_wg_size = 1024,
       .clock_mhz = 1000,
-      .watchdog_ms = 60000,
+      .watchdog_ms = 0, /* off: a long kernel is not a hang; no progress still faults */
+      .progress_ms = 2000,
   };
 }
 
@@ -82,20 +117,30 @@ static void env_size(const char *name, uint64_t *field, uint64_t lo, uint64_t hi
   *field = v;
 }
 
+/* LOCKSTEP_FAULTS: what an invalid memory access does (README, Device
+ * exceptions). */
+static void env_faults(struct dev_config *cfg) {
+  const char *s = getenv("LOCKSTEP_FAULTS");
+  if (!s || !*s) return;
+  if (strcmp(s, "stop") == 0 || strcmp(s, "report") == 0)
+    cfg->faults_report = strcmp(s, "report") == 0;
+  else
+    bad("LOCKSTEP_FAULTS", s, "expected stop or report");
+}
+
 void dev_config_load(struct dev_config *cfg) {
   dev_config_defaults(cfg);
   env_uint("LOCKSTEP_COMPUTE_UNITS", &cfg->compute_units, 1, 1024, false);
   env_uint("LOCKSTEP_WARP_WIDTH", &cfg->warp_width, 4, 64, true);
   env_uint("LOCKSTEP_HOST_THREADS", &cfg->host_threads, 0, 256, false);
-  env_size("LOCKSTEP_GLOBAL_MEM_SIZE", &cfg->global_mem_size, UINT64_C(1) << 20,
-           UINT64_C(64) << 30);
-  /* The specification's minimum: max(1/4 of global memory, 128 MiB). */
-  cfg->max_alloc_size = cfg->global_mem_size / 4;
-  if (cfg->max_alloc_size < (UINT64_C(128) << 20)) cfg->max_alloc_size = UINT64_C(128) << 20;
-  env_size("LOCKSTEP_MAX_ALLOC_SIZE", &cfg->max_alloc_size, UINT64_C(1) << 20, UINT64_C(64) << 30);
+  env_size("LOCKSTEP_GLOBAL_MEM_SIZE", &cfg->global_mem_size, UINT64_C(1) << 20, MEM_SIZE_MAX);
+  cfg->max_alloc_size = dev_default_max_alloc(cfg->global_mem_size);
+  env_size("LOCKSTEP_MAX_ALLOC_SIZE", &cfg->max_alloc_size, UINT64_C(1) << 20, MEM_SIZE_MAX);
   env_size("LOCKSTEP_LOCAL_MEM_SIZE", &cfg->local_mem_size, UINT64_C(16) << 10, UINT64_C(1) << 30);
   env_uint("LOCKSTEP_MAX_WORK_GROUP_SIZE", &cfg->max_wg_size, 64, 4096, true);
-  env_uint("LOCKSTEP_WATCHDOG_MS", &cfg->watchdog_ms, 10, 86400000, false);
+  env_faults(cfg);
+  env_uint("LOCKSTEP_WATCHDOG_MS", &cfg->watchdog_ms, 0, 86400000, false);
+  env_uint("LOCKSTEP_PROGRESS_MS", &cfg->progress_ms, 1, 86400000, false);
   /* Keep the limits consistent with each other. */
   if (cfg->max_alloc_size > cfg->global_mem_size) {
     fprintf(stderr, "lockstep: LOCKSTEP_MAX_ALLOC_SIZE exceeds the global memory size; "

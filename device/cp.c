@@ -71,7 +71,8 @@ struct cp_ring {
   uint64_t rounds;                  /* host-channel blocks lowered */
   const struct lsi_program **progs; /* programs whose kernels may run here */
   uint32_t nprogs, cap_progs;
-  int err; /* first child failure of the open round */
+  int err;     /* first child failure of the open round */
+  bool broken; /* its stream stopped: every launch gating it fails */
   struct dev_exception exc;
   void (*free_fn)(void *arg);
   void *free_arg;
@@ -87,8 +88,8 @@ struct cp_rec {
   struct dev_cmd *cmd;
   int status;
   bool started;
-  struct simt_run *run;                 /* a kernel prepared once for all its passes */
-  struct cp_ring *rings[DQ_MAX_QUEUES]; /* queues the launch gates */
+  struct simt_run *run;   /* a kernel prepared once for all its passes */
+  struct cp_ring **rings; /* queues the launch gates (owned array) */
   unsigned nrings;
 };
 
@@ -115,6 +116,7 @@ struct cp_chan {
   uint32_t nrecs, cap_recs;
   uint64_t rng;
   uint32_t fresh;      /* steps since the stream was resumed */
+  uint64_t slice_end;  /* when its time slice, begun when a thread took it, ends */
   _Atomic int preempt; /* stop handing out work-groups: someone waits */
 };
 
@@ -402,11 +404,13 @@ static void chan_signal(void *ctx, unsigned stream, unsigned id) {
         r->status = g->err;
         cmd->exc = g->exc;
       }
-      g->err = 0;
+      if (!g->broken) g->err = 0;
     }
     pthread_mutex_unlock(&cp->lock);
     r->nrings = 0;
   }
+  free(r->rings);
+  r->rings = NULL;
   /* After done() the command belongs to the runtime again. */
   cmd->done(cmd, r->status);
   pthread_mutex_lock(&cp->lock);
@@ -490,7 +494,14 @@ static bool ring_prepare(struct cp_chan *ch, uint64_t idx) {
   pthread_mutex_unlock(&ch->cp->lock);
   memset(&dr->l, 0, sizeof dr->l);
   if (!known || rec[DQ_R_KERNEL] >= p->nkernels || rec[DQ_R_DIM] < 1 || rec[DQ_R_DIM] > 3) {
-    dr->status = -5;
+    struct dev_exception e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.message, sizeof e.message,
+             "device exception: a child launch on device queue 0x%" PRIx64
+             " names no kernel this queue can run",
+             r->handle);
+    dr->status = -5; /* CL_OUT_OF_RESOURCES */
+    ring_fail(ch->cp, r, dr->status, &e);
     return false;
   }
   dr->l.prog = p;
@@ -561,13 +572,26 @@ static void ring_signal(void *ctx, unsigned stream, unsigned id) {
   uint64_t ev = rec[DQ_R_EVENT], now = cp_now(ch->cp);
   uint64_t *e = ev ? dev_mem_host(dev_device_mem(ch->cp->d), ev, DQ_EV_WORDS * 8) : NULL;
   if (e) {
-    e[DQ_EV_START] = dr->started ? dr->t_start : now;
-    e[DQ_EV_END] = now;
+    __atomic_store_n(&e[DQ_EV_START], dr->started ? dr->t_start : now, __ATOMIC_RELEASE);
+    __atomic_store_n(&e[DQ_EV_END], now, __ATOMIC_RELEASE);
     __atomic_store_n(&e[DQ_EV_STATUS], (uint64_t)(int64_t)(dr->status < 0 ? dr->status : 0),
                      __ATOMIC_RELEASE);
+    uint64_t dst = dq_ev_close(e), v[2];
+    uint64_t *p = dst ? dev_mem_host(dev_device_mem(ch->cp->d), dst, sizeof v) : NULL;
+    if (p) { /* a capture parked before the command completed */
+      dq_ev_exec_time(e, v);
+      memcpy(p, v, sizeof v);
+    }
     __atomic_store_n(&e[DQ_EV_DONE], 1, __ATOMIC_RELEASE);
     dq_ev_unref(e);
   }
+  /* The command has passed its waits: the events it held may go. */
+  uint64_t nw = rec[DQ_R_NWAIT] < DQ_MAX_WAIT ? rec[DQ_R_NWAIT] : DQ_MAX_WAIT;
+  for (uint64_t i = 0; i < nw; i++) {
+    uint64_t *w = dev_mem_host(dev_device_mem(ch->cp->d), rec[DQ_R_WAIT + i], DQ_EV_WORDS * 8);
+    if (w) dq_ev_unref(w);
+  }
+  rec[DQ_R_NWAIT] = 0;
   memset(dr, 0, sizeof *dr);
   __atomic_store_n(&rec[DQ_R_BUSY], 0, __ATOMIC_RELEASE);
 }
@@ -584,20 +608,31 @@ static bool idle(const struct cp_chan *c) {
                                                                         __ATOMIC_ACQUIRE));
 }
 
-/* Owner only: the on-device queues a launch can enqueue on (its default
- * queue and its queue_t arguments), each given the launch's round. */
+/* The on-device queue handles a launch can enqueue on: its default queue
+ * and its queue_t arguments (duplicates included). Stores them in h unless
+ * h is NULL; returns how many there are. */
+static unsigned launch_queues(const struct dev_launch *l, uint64_t *h) {
+  unsigned nh = 0;
+  if (h) h[nh] = l->default_queue;
+  nh++;
+  for (uint32_t j = 0; j < l->kernel->nargs; j++)
+    if (l->kernel->args[j].kind == LSI_ARG_QUEUE) {
+      if (h) memcpy(&h[nh], l->argbuf + l->kernel->args[j].buf_offset, 8);
+      nh++;
+    }
+  return nh;
+}
+
+/* Owner only: gates the distinct live rings among handles h[0..nh) for
+ * rec (whose rings array holds nh), giving each the launch's round. Cannot
+ * fail: a ring that cannot record the launch's program still gets its
+ * round, and its children then fail the launch with a device exception. */
 static void gate_rings(struct cp_chan *ch, struct dev_cmd *cmd, struct cp_rec *rec,
-                       uint64_t *round) {
+                       const uint64_t *h, unsigned nh, uint64_t *round) {
   struct cp *cp = ch->cp;
   const struct dev_launch *l = &cmd->launch;
-  uint64_t h[1 + DQ_MAX_QUEUES];
-  unsigned nh = 0;
-  h[nh++] = l->default_queue;
-  for (uint32_t j = 0; j < l->kernel->nargs && nh < 1 + DQ_MAX_QUEUES; j++)
-    if (l->kernel->args[j].kind == LSI_ARG_QUEUE)
-      memcpy(&h[nh++], l->argbuf + l->kernel->args[j].buf_offset, 8);
   pthread_mutex_lock(&cp->lock);
-  for (unsigned i = 0; i < nh && rec->nrings < DQ_MAX_QUEUES; i++) {
+  for (unsigned i = 0; i < nh; i++) {
     struct cp_chan *rc = ring_chan(cp, h[i]);
     struct cp_ring *r = rc ? rc->ring : NULL;
     bool dup = false;
@@ -608,11 +643,12 @@ static void gate_rings(struct cp_chan *ch, struct dev_cmd *cmd, struct cp_rec *r
       if (r->nprogs == r->cap_progs) {
         uint32_t cap = r->cap_progs ? r->cap_progs * 2 : 4;
         const struct lsi_program **np = realloc(r->progs, cap * sizeof *np);
-        if (!np) continue;
-        r->progs = np;
-        r->cap_progs = cap;
+        if (np) {
+          r->progs = np;
+          r->cap_progs = cap;
+        }
       }
-      r->progs[r->nprogs++] = l->prog;
+      if (r->nprogs < r->cap_progs) r->progs[r->nprogs++] = l->prog;
     }
     round[rec->nrings] = ++r->rounds;
     rec->rings[rec->nrings++] = r;
@@ -621,7 +657,36 @@ static void gate_rings(struct cp_chan *ch, struct dev_cmd *cmd, struct cp_rec *r
   pthread_mutex_unlock(&cp->lock);
 }
 
-/* Owner only: appends a command's operations to the stream. */
+/* The operations of a command, into ops (room for 4 + 3 * rec->nrings):
+ * CHECKPOINT, [acquire Y >= round - 1 per ring], LAUNCH, [WAIT_IDLE,
+ * release X := round and acquire Y >= round per ring], SIGNAL. */
+static unsigned command_ops(const struct dev_cmd *cmd, const struct cp_rec *rec, uint32_t id,
+                            const uint64_t *round, struct cp_op *ops) {
+  unsigned k = 0;
+  ops[k++] = (struct cp_op){.kind = CP_OP_CHECKPOINT};
+  for (unsigned q = 0; q < rec->nrings; q++)
+    ops[k++] = (struct cp_op){
+        .kind = CP_OP_SEM_ACQUIRE, .a = rec->rings[q]->ref.addr + WQ_SEM_Y, .value = round[q] - 1};
+  uint64_t n = cmd_pieces(cmd);
+  ops[k++] = (struct cp_op){.kind = CP_OP_LAUNCH,
+                            .value = id,
+                            .id = (unsigned)cmd->kind,
+                            .n = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n};
+  if (rec->nrings) ops[k++] = (struct cp_op){.kind = CP_OP_WAIT_IDLE};
+  for (unsigned q = 0; q < rec->nrings; q++) {
+    uint64_t a = rec->rings[q]->ref.addr;
+    ops[k++] = (struct cp_op){.kind = CP_OP_SEM_RELEASE, .a = a + WQ_SEM_X, .value = round[q]};
+    ops[k++] = (struct cp_op){.kind = CP_OP_SEM_ACQUIRE, .a = a + WQ_SEM_Y, .value = round[q]};
+  }
+  ops[k++] = (struct cp_op){.kind = CP_OP_SIGNAL, .id = id};
+  return k;
+}
+
+/* Owner only: appends a command's operations to the stream. Everything
+ * sized by the launch (its queues, its operations, room in the stream) is
+ * allocated before any ring's round is taken, since a round taken must be
+ * lowered: after that nothing can fail. Returns 0 or -1 (out of memory,
+ * nothing changed). */
 static int lower(struct cp_chan *ch, struct dev_cmd *cmd) {
   if (ch->nrecs == ch->cap_recs) {
     uint32_t cap = ch->cap_recs ? ch->cap_recs * 2 : 16;
@@ -631,34 +696,31 @@ static int lower(struct cp_chan *ch, struct dev_cmd *cmd) {
     ch->cap_recs = cap;
   }
   uint32_t id = ch->nrecs;
-  struct cp_rec rec = {cmd, 0, false, NULL, {NULL}, 0};
-  uint64_t round[DQ_MAX_QUEUES];
-  if (cmd->kind == DEV_CMD_LAUNCH && !cmd->launch_fn && kernel_enqueues(cmd->launch.kernel))
-    gate_rings(ch, cmd, &rec, round);
-  enum { MAXOPS = 3 + 3 * DQ_MAX_QUEUES };
-  struct cp_op ops[MAXOPS];
-  unsigned k = 0;
-  ops[k++] = (struct cp_op){.kind = CP_OP_CHECKPOINT};
-  for (unsigned q = 0; q < rec.nrings; q++)
-    ops[k++] = (struct cp_op){
-        .kind = CP_OP_SEM_ACQUIRE, .a = rec.rings[q]->ref.addr + WQ_SEM_Y, .value = round[q] - 1};
-  uint64_t n = cmd_pieces(cmd);
-  ops[k++] = (struct cp_op){.kind = CP_OP_LAUNCH,
-                            .value = id,
-                            .id = (unsigned)cmd->kind,
-                            .n = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n};
-  if (rec.nrings) ops[k++] = (struct cp_op){.kind = CP_OP_WAIT_IDLE};
-  for (unsigned q = 0; q < rec.nrings; q++) {
-    uint64_t a = rec.rings[q]->ref.addr;
-    ops[k++] = (struct cp_op){.kind = CP_OP_SEM_RELEASE, .a = a + WQ_SEM_X, .value = round[q]};
-    ops[k++] = (struct cp_op){.kind = CP_OP_SEM_ACQUIRE, .a = a + WQ_SEM_Y, .value = round[q]};
+  struct cp_rec rec = {cmd, 0, false, NULL, NULL, 0};
+  bool gated =
+      cmd->kind == DEV_CMD_LAUNCH && !cmd->launch_fn && kernel_enqueues(cmd->launch.kernel);
+  unsigned nh = gated ? launch_queues(&cmd->launch, NULL) : 0;
+  struct cp_op *ops = malloc((4 + 3 * (size_t)nh) * sizeof *ops);
+  uint64_t *h = nh ? malloc(2 * nh * sizeof *h) : NULL, *round = nh ? h + nh : NULL;
+  rec.rings = nh ? malloc(nh * sizeof *rec.rings) : NULL;
+  int rc = -1;
+  if (!ops || (nh && (!h || !rec.rings)) || cp_stream_reserve(&ch->s, 4 + 3 * nh) != 0) goto out;
+  if (nh) {
+    launch_queues(&cmd->launch, h);
+    gate_rings(ch, cmd, &rec, h, nh, round);
   }
-  ops[k++] = (struct cp_op){.kind = CP_OP_SIGNAL, .id = id};
+  unsigned k = command_ops(cmd, &rec, id, round, ops);
   for (unsigned j = 0; j < k; j++)
-    if (cp_stream_append(&ch->s, &ops[j]) != 0) return -1;
+    cp_stream_append(&ch->s, &ops[j]); /* room reserved above */
   ch->recs[id] = rec;
+  rec.rings = NULL;
   ch->nrecs++;
-  return 0;
+  rc = 0;
+out:
+  free(ops);
+  free(h);
+  free(rec.rings);
+  return rc;
 }
 
 /* Under cp->lock: the highest priority of any stream with work. */
@@ -669,13 +731,17 @@ static int top_priority(struct cp *cp, uint64_t now) {
   return top;
 }
 
-/* Under cp->lock: whether another stream waits that ch should give way to
- * (a higher priority, or an equal one after a slice). */
+/* Under cp->lock: whether another stream waits that ch should give way to:
+ * a higher priority at once, an equal one only once ch has used its slice
+ * and made progress in it. Replay is not progress: a stream that gave way
+ * right after replaying would be taken, replay and give way again, and with
+ * more streams than processor threads none would ever run a work-group. */
 static bool should_yield(struct cp *cp, struct cp_chan *ch) {
   uint64_t now = cp_now(cp);
+  bool slice_used = ch->fresh > 0 && now >= ch->slice_end;
   for (struct cp_chan *c = cp->chans; c; c = c->next)
     if (c != ch && has_work(c) && c->retry_at <= now &&
-        (c->prio > ch->prio || (c->prio == ch->prio && !c->owned)))
+        (c->prio > ch->prio || (c->prio == ch->prio && !c->owned && slice_used)))
       return true;
   return false;
 }
@@ -696,6 +762,68 @@ static struct cp_chan *next_runnable(struct cp *cp, bool *waiting) {
     if (c->prio == top && (!best || c->last_run < best->last_run)) best = c;
   }
   return best;
+}
+
+/* Under cp->lock: a ring that will run nothing more. Its Y semaphore is
+ * raised past every round, so no launch gating it waits for it, and each
+ * such launch fails with the ring's exception (chan_signal). A round the
+ * ring is still running may lower Y again when it ends; the rounds after it
+ * see the raised value once the ring stops (its own stream's error). */
+static void ring_break(struct cp_ring *r, int rc, const char *why) {
+  if (!r->broken) {
+    if (!r->err) {
+      r->err = rc;
+      memset(&r->exc, 0, sizeof r->exc);
+      snprintf(r->exc.message, sizeof r->exc.message, "device exception: %s", why);
+    }
+    r->broken = true;
+  }
+  __atomic_store_n(&r->ref.mem[WQ_SEM_Y], UINT64_MAX / 2, __ATOMIC_RELEASE);
+}
+
+static const char *stream_error(int err) {
+  switch (err) {
+  case CP_ERR_TRACE_FULL: return "its trace buffer is full";
+  case CP_ERR_BAD_OP: return "it holds a malformed command";
+  case CP_ERR_NO_MEMORY: return "out of host memory";
+  default: return "a command failed";
+  }
+}
+
+/* Owner: the stream stopped with an error. A ring is broken (its queue
+ * runs nothing more, its parents fail); a command queue's stream fails
+ * every command lowered into it, breaks the rings they gate, and starts
+ * empty. Every command still gets its done(), with a device exception:
+ * nothing waits forever. */
+static void chan_stopped(struct cp *cp, struct cp_chan *ch) {
+  char why[160];
+  snprintf(why, sizeof why, "command stream %u stopped: %s", ch->id, stream_error(ch->s.error));
+  fprintf(stderr, "lockstep: %s\n", why);
+  if (ch->ring) {
+    pthread_mutex_lock(&cp->lock);
+    ring_break(ch->ring, -5, why);
+    pthread_mutex_unlock(&cp->lock);
+    return;
+  }
+  for (uint32_t i = 0; i < ch->nrecs; i++) {
+    struct cp_rec *r = &ch->recs[i];
+    if (!r->cmd) continue;
+    pthread_mutex_lock(&cp->lock);
+    for (unsigned q = 0; q < r->nrings; q++)
+      ring_break(r->rings[q], -5, why);
+    pthread_mutex_unlock(&cp->lock);
+    memset(&r->cmd->exc, 0, sizeof r->cmd->exc);
+    snprintf(r->cmd->exc.message, sizeof r->cmd->exc.message, "device exception: %s", why);
+    r->status = -5; /* CL_OUT_OF_RESOURCES */
+    r->nrings = 0;
+    chan_signal(ch, ch->id, i);
+  }
+  cp_stream_fini(&ch->s);
+  if (cp_stream_init(&ch->s, ch->id, CP_TRACE_CAP) == 0)
+    ch->s.tr.enabled = !cp->no_trace;
+  else
+    ch->s.error = CP_ERR_NO_MEMORY; /* its next commands fail the same way */
+  ch->nrecs = 0;
 }
 
 /* Owner: steps the stream until it is idle or should switch. */
@@ -741,8 +869,7 @@ static void run_chan(struct cp *cp, struct cp_chan *ch) {
       return;
     }
     if (r != CP_STEP_OK) {
-      /* Cannot happen with this lowering (traces are sized for it). */
-      fprintf(stderr, "lockstep: command stream %u stopped (%d)\n", ch->id, ch->s.error);
+      chan_stopped(cp, ch);
       return;
     }
     if (!ch->s.replaying) ch->fresh++;
@@ -775,8 +902,10 @@ static void chan_free(struct cp *cp, struct cp_chan *ch) {
       *pp = ch->next;
       break;
     }
-  for (uint32_t i = 0; i < ch->nrecs; i++)
+  for (uint32_t i = 0; i < ch->nrecs; i++) {
     simt_close(ch->recs[i].run);
+    free(ch->recs[i].rings);
+  }
   if (ch->ring) {
     for (uint32_t i = 0; i < ch->ring->nrec; i++)
       simt_close(ch->ring->runs[i].run);
@@ -815,6 +944,8 @@ static void *cp_thread(void *arg) {
     ch->owned = true;
     ch->retry_at = 0;
     ch->last_run = ++cp->tick;
+    ch->fresh = 0;
+    ch->slice_end = cp_now(cp) + cp->slice_ns;
     atomic_store(&ch->preempt, 0);
     pthread_mutex_unlock(&cp->lock);
     run_chan(cp, ch);

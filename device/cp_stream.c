@@ -40,14 +40,21 @@ void cp_stream_fini(struct cp_stream *s) {
   memset(s, 0, sizeof *s);
 }
 
+int cp_stream_reserve(struct cp_stream *s, uint32_t n) {
+  if (n > UINT32_MAX / 2 - s->nops) return -1;
+  if (s->nops + n <= s->cap_ops) return 0;
+  uint32_t cap = s->cap_ops ? s->cap_ops : 16;
+  while (cap < s->nops + n)
+    cap *= 2;
+  struct cp_op *p = realloc(s->ops, (size_t)cap * sizeof *p);
+  if (!p) return -1;
+  s->ops = p;
+  s->cap_ops = cap;
+  return 0;
+}
+
 int cp_stream_append(struct cp_stream *s, const struct cp_op *op) {
-  if (s->nops == s->cap_ops) {
-    uint32_t cap = s->cap_ops ? s->cap_ops * 2 : 16;
-    struct cp_op *p = realloc(s->ops, cap * sizeof *p);
-    if (!p) return -1;
-    s->ops = p;
-    s->cap_ops = cap;
-  }
+  if (cp_stream_reserve(s, 1) != 0) return -1;
   s->ops[s->nops++] = *op;
   return 0;
 }
@@ -137,6 +144,12 @@ static uint64_t next_closed(const struct cp_stream *s, uint32_t op, uint64_t g, 
   return limit;
 }
 
+/* Whether an operation moves op->n words (at most CP_MAX_WORDS: more is a
+ * bad operation, never a silent truncation). */
+static bool moves_words(enum cp_op_kind kind) {
+  return kind == CP_OP_READ || kind == CP_OP_WRITE || kind == CP_OP_COPY || kind == CP_OP_FILL;
+}
+
 /* Trace nodes processing op needs (plus one kept free for a switch). */
 static uint32_t nodes_needed(const struct cp_op *op) {
   uint32_t n = op->n > CP_MAX_WORDS ? CP_MAX_WORDS : op->n;
@@ -214,7 +227,8 @@ static enum cp_step fetch_words(struct cp_stream *s, const struct cp_env *env,
 static enum cp_step process(struct cp_stream *s, const struct cp_env *env, const struct cp_op *op,
                             uint32_t i) {
   struct cp_trace *t = &s->tr;
-  uint32_t n = op->n > CP_MAX_WORDS ? CP_MAX_WORDS : op->n;
+  if (moves_words(op->kind) && op->n > CP_MAX_WORDS) return fail(s, CP_ERR_BAD_OP);
+  uint32_t n = op->n;
   if (op->kind != CP_OP_CHECKPOINT && cp_trace_used(t) + nodes_needed(op) > t->cap) {
     if (nodes_needed(op) + 2 > t->cap) return fail(s, CP_ERR_TRACE_FULL);
     /* Everything before i is scheduled: a checkpoint here is safe. */

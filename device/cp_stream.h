@@ -34,7 +34,8 @@ enum cp_op_kind {
                             its commands and the FETCH of position b + 1 */
 };
 
-/* Most words one READ/WRITE/COPY/FILL operation may move. */
+/* Most words one READ/WRITE/COPY/FILL operation may move; more stops the
+ * stream with CP_ERR_BAD_OP. */
 #define CP_MAX_WORDS 64
 /* State registers per stream. */
 #define CP_NSTATE 8
@@ -139,6 +140,9 @@ enum cp_step { CP_STEP_OK, CP_STEP_BLOCKED, CP_STEP_DONE, CP_STEP_ERROR };
 int cp_stream_init(struct cp_stream *s, unsigned id, uint32_t trace_cap);
 void cp_stream_fini(struct cp_stream *s);
 int cp_stream_append(struct cp_stream *s, const struct cp_op *op);
+/* Makes room for n more operations, so that the next n appends cannot
+ * fail; returns 0 or -1 (nothing changed). */
+int cp_stream_reserve(struct cp_stream *s, uint32_t n);
 /* One step: process an op, schedule it, or run one work-group. */
 enum cp_step cp_stream_step(struct cp_stream *s, const struct cp_env *env);
 /* Once every operation executed: drops them and numbers the next one 0

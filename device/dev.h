@@ -25,7 +25,9 @@ struct dev_config {
   uint64_t private_mem_size;  /* bytes of private memory per work-item */
   unsigned max_wg_size;       /* LOCKSTEP_MAX_WORK_GROUP_SIZE */
   unsigned clock_mhz;         /* reported clock */
-  unsigned watchdog_ms;       /* LOCKSTEP_WATCHDOG_MS: a launch running longer faults */
+  bool faults_report;         /* LOCKSTEP_FAULTS=report: report invalid accesses, go on */
+  unsigned watchdog_ms;       /* LOCKSTEP_WATCHDOG_MS: a launch running longer faults (0 = off) */
+  unsigned progress_ms;       /* LOCKSTEP_PROGRESS_MS: a loop in the same state this long faults */
 };
 
 /* Fills cfg with the defaults, then applies the LOCKSTEP_* environment
@@ -33,6 +35,10 @@ struct dev_config {
  * default. */
 void dev_config_load(struct dev_config *cfg);
 void dev_config_defaults(struct dev_config *cfg);
+/* The default global memory for a host with `physical` bytes of memory
+ * (0: unknown), and the default largest allocation for a global size. */
+uint64_t dev_default_global_mem(uint64_t physical);
+uint64_t dev_default_max_alloc(uint64_t global);
 
 struct dev_device;
 struct lsi_program;
@@ -69,6 +75,11 @@ struct dev_launch {
   uint64_t local[3];      /* never 0: the runtime picks a size when the user passed NULL */
   const uint8_t *argbuf;  /* kernel->argbuf_size bytes, args at lsi_arg.buf_offset */
   uint64_t default_queue; /* get_default_queue(): an on-device queue handle, or 0 */
+  /* LOCKSTEP_FAULTS=report: called on a worker thread, once per source line,
+   * with an invalid access the kernel went on past (NULL: the device prints
+   * the report on stderr itself). */
+  void (*report)(void *arg, const struct dev_exception *e);
+  void *report_arg;
 };
 
 enum dev_cmd_kind {

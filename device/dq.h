@@ -18,11 +18,18 @@
  * changes nothing. The command block it writes is
  *   [acquire done >= 1 of each waited event ..., LAUNCH record, SIGNAL record]
  * (LAUNCH left out for a marker); the processor's SIGNAL completes the
- * record's event and frees the record.
+ * record's event and frees the record. Each waited event gains a reference
+ * when the block is written and loses it at that SIGNAL, so an event the
+ * kernel releases while a command still waits for it keeps its slot: a
+ * freed slot taken by a new event would make the waiter wait for that one.
  *
  * A device event (clk_event_t) is the byte address of its slot: a
- * reference count (0 = free slot), done (1 once complete), the status, and
- * the start and end times of its command.
+ * reference count (0 = free slot), done (1 once complete), the status, the
+ * start and end times of its command, and the capture word.
+ * capture_event_profiling_info writes its values once the event completed:
+ * on an event not yet complete it parks its destination in the capture
+ * word; whoever completes the event fixes the times, closes the word
+ * (dq_ev_close), writes a parked capture, and only then sets done.
  *
  * This file must not know OpenCL objects or create threads.
  */
@@ -53,9 +60,11 @@
 #define DQ_EV_END    4
 #define DQ_EV_MAGIC  5
 #define DQ_EV_TAG    0x4c534556454e5400ull
+#define DQ_EV_CAPT   6       /* byte address a capture waits to write to, 0, or: */
+#define DQ_EV_CLOSED (~0ull) /* the event completed: captures write at once */
 
 /* Launch record words. */
-#define DQ_REC_WORDS 128
+#define DQ_REC_WORDS 160
 #define DQ_R_BUSY    0
 #define DQ_R_PROG    1 /* the program, as the processor registered it */
 #define DQ_R_KERNEL  2 /* kernel index in it; ~0 for a marker */
@@ -69,7 +78,10 @@
 #define DQ_R_ARGS    16 /* argument buffer, DQ_ARG_WORDS words */
 #define DQ_ARG_WORDS 16
 #define DQ_R_BLOCK   32 /* the block literal's copy */
-#define DQ_BLOCK_MAX ((DQ_REC_WORDS - DQ_R_BLOCK) * 8)
+#define DQ_BLOCK_MAX ((DQ_R_NWAIT - DQ_R_BLOCK) * 8)
+#define DQ_R_NWAIT   128 /* events the command waits for, each holding a reference */
+#define DQ_R_WAIT    129 /* their byte addresses, DQ_MAX_WAIT words */
+#define DQ_MAX_WAIT  (DQ_REC_WORDS - DQ_R_WAIT)
 #define DQ_NO_KERNEL (~0ull)
 
 /* CLK_* results of enqueue_kernel and enqueue_marker (OpenCL C 2.0). */
@@ -104,6 +116,22 @@ static inline uint64_t dq_rec_off(uint32_t n, uint32_t i) {
 }
 static inline uint64_t dq_words(uint32_t n) {
   return dq_rec_off(n, dq_records(n));
+}
+
+/* The completer's side: START and END are final. Closes the capture word
+ * and returns the destination of a parked capture (0 when none); the
+ * caller writes dq_ev_exec_time there, then sets done. */
+static inline uint64_t dq_ev_close(uint64_t *ev) {
+  uint64_t d = __atomic_exchange_n(&ev[DQ_EV_CAPT], DQ_EV_CLOSED, __ATOMIC_ACQ_REL);
+  return d == DQ_EV_CLOSED ? 0 : d;
+}
+
+/* CLK_PROFILING_COMMAND_EXEC_TIME of a closed event: END - START, and the
+ * same for the command with its children (a child's time is its own). */
+static inline void dq_ev_exec_time(const uint64_t *ev, uint64_t v[2]) {
+  uint64_t t0 = __atomic_load_n(&ev[DQ_EV_START], __ATOMIC_ACQUIRE);
+  uint64_t t1 = __atomic_load_n(&ev[DQ_EV_END], __ATOMIC_ACQUIRE);
+  v[0] = v[1] = t1 > t0 ? t1 - t0 : 0;
 }
 
 /* Drops one reference of an event slot (ev: its words), never below 0. */

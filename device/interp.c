@@ -12,9 +12,43 @@
 #include <string.h>
 
 #include "device/builtins.h"
+#include "device/device.h"
 #include "device/simt_int.h"
 
 #define YIELD_SPIN_LIMIT 20000 /* stack mode: yields without progress before faulting */
+
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/* Called at each yield of a warp (a loop that is not counted): whether the
+ * warp makes no forward progress. Every SIMT_HANG_SAMPLE-th yield it hashes
+ * the warp's whole state - pc, active lanes, registers, private memory -
+ * and its work-group's local memory; the same state for run->hang_ns means
+ * the loop reads nothing that changes (a changed global value would show in
+ * the register it was loaded into), so it would spin forever. A loop that
+ * is merely long changes its state and is never stopped by this. */
+static bool no_progress(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act) {
+  if (++w->yields % SIMT_HANG_SAMPLE) return false;
+  const struct simt_run *run = cu->run;
+  uint64_t h = hash_bytes(0xcbf29ce484222325ull, &pc, sizeof pc);
+  h = hash_bytes(h, &act, sizeof act);
+  h = hash_bytes(h, w->reg, (size_t)run->k->nregs * run->W * sizeof *w->reg);
+  if (w->priv) h = hash_bytes(h, w->priv, (size_t)run->k->private_size * run->W);
+  if (cu->local) h = hash_bytes(h, cu->local, run->local_total);
+  uint64_t now = dev_device_now_ns(run->dev);
+  if (h != w->hang_hash || pc != w->hang_pc || w->yields == SIMT_HANG_SAMPLE) {
+    w->hang_hash = h;
+    w->hang_pc = pc;
+    w->hang_since_ns = now;
+    return false;
+  }
+  return now - w->hang_since_ns >= run->hang_ns;
+}
 
 /* Float to integer conversions saturate (NaN gives 0), never UB. */
 static inline uint64_t d2i(double x, double lo, double hi, int64_t ilo, int64_t ihi) {
@@ -283,6 +317,7 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
   if ((ad >> LSI_ADDR_ID_SHIFT) == mc->key && off + n <= mc->size && !(off & (n - 1)))
     return mc->host + off;
   void *p = simt_mem(cu, w, lane, pc, ad, n, kind);
+  if (p == cu->sink) return p; /* a dropped access (LOCKSTEP_FAULTS=report) */
   unsigned sp = LSI_ADDR_SPACE(ad);
   if (p && (sp == LSI_SPACE_GLOBAL || sp == LSI_SPACE_CONSTANT)) {
     struct dev_mem_entry *e = dev_mem_entry(cu->run->mem, ad);
@@ -645,6 +680,13 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
           }
           pc++;
         } else {
+          if (no_progress(cu, w, pc, act)) {
+            simt_fault(cu, w, (unsigned)__builtin_ctzll(act), pc, LSI_TRAP_NO_FORWARD_PROGRESS, 0,
+                       "no forward progress: lanes loop through the same state (registers, "
+                       "private and local memory) for %llu ms, so nothing they read changes",
+                       (unsigned long long)(run->hang_ns / 1000000u));
+            FAULT();
+          }
           cu->st.yields++;
           disable(w, act, SIMT_TOK_YIELD, pc + 1, allw, W);
           yield_token(cu, w, act, pc + 1);

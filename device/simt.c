@@ -42,24 +42,31 @@ static void fill_ids(struct simt_cu *cu, struct simt_warp *w, unsigned lane,
   }
 }
 
+/* Fills e for a fault of that lane at pc, all but the message. */
+static void exc_fill(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc, int trap,
+                     uint64_t addr, struct dev_exception *e) {
+  struct simt_run *run = cu->run;
+  const struct lsi_kernel *k = run->k;
+  memset(e, 0, sizeof(*e));
+  e->trap = trap;
+  e->kernel = k->name;
+  e->pc = pc;
+  e->have_pc = pc < k->ninsns;
+  if (k->lines && pc < k->ninsns) {
+    e->line = k->lines[pc].line;
+    if (run->l->prog && k->lines[pc].file < run->l->prog->nfiles)
+      e->file = run->l->prog->files[k->lines[pc].file];
+  }
+  fill_ids(cu, w, lane, e);
+  e->address = addr;
+}
+
 static void vfault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc, int trap,
                    uint64_t addr, const char *fmt, va_list ap) {
   struct simt_run *run = cu->run;
-  const struct lsi_kernel *k = run->k;
   struct dev_exception *e = &cu->exc;
   if (!cu->faulted) { /* the compute unit's own first fault */
-    memset(e, 0, sizeof(*e));
-    e->trap = trap;
-    e->kernel = k->name;
-    e->pc = pc;
-    e->have_pc = pc < k->ninsns;
-    if (k->lines && pc < k->ninsns) {
-      e->line = k->lines[pc].line;
-      if (run->l->prog && k->lines[pc].file < run->l->prog->nfiles)
-        e->file = run->l->prog->files[k->lines[pc].file];
-    }
-    fill_ids(cu, w, lane, e);
-    e->address = addr;
+    exc_fill(cu, w, lane, pc, trap, addr, e);
     vsnprintf(e->message, sizeof(e->message), fmt, ap);
   }
   cu->faulted = true;
@@ -100,8 +107,67 @@ static void buffer_name(struct simt_run *run, uint64_t addr, char *buf, size_t n
     snprintf(buf, n, "buffer #%u", LSI_ADDR_ID(addr));
 }
 
-void *simt_mem_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
-                     uint64_t addr, uint64_t size, int kind) {
+/* ---- LOCKSTEP_FAULTS=report ---- */
+
+#define SIMT_SINK_MIN 256
+#define SIMT_SINK_MAX (UINT64_C(1) << 24) /* a larger dropped access stops the kernel */
+
+/* Where a dropped access of size bytes goes (zeroed unless it is a store),
+ * or NULL when faults stop the kernel or the memory is not to be had. */
+static void *fault_sink(struct simt_cu *cu, uint64_t size, int kind) {
+  if (!cu->run->report_faults || size > SIMT_SINK_MAX) return NULL;
+  if (size > cu->sink_cap) {
+    uint64_t cap = size < SIMT_SINK_MIN ? SIMT_SINK_MIN : size;
+    uint8_t *p = realloc(cu->sink, cap);
+    if (!p) return NULL;
+    cu->sink = p;
+    cu->sink_cap = cap;
+  }
+  if (kind != 1) memset(cu->sink, 0, size);
+  return cu->sink;
+}
+
+/* True the first time an invalid access at pc's source line is seen in the
+ * launch: the caller then reports it. */
+static bool first_on_line(struct simt_run *run, uint32_t pc) {
+  const struct lsi_kernel *k = run->k;
+  struct simt_reported key = {UINT32_MAX, pc}; /* no line table: the instruction */
+  if (k->lines && pc < k->ninsns)
+    key = (struct simt_reported){k->lines[pc].file, k->lines[pc].line};
+  bool first = true;
+  pthread_mutex_lock(&run->mu);
+  for (unsigned i = 0; i < run->nreported && first; i++)
+    first = run->reported[i].file != key.file || run->reported[i].line != key.line;
+  if (first && run->nreported == run->cap_reported) {
+    unsigned cap = run->cap_reported ? 2 * run->cap_reported : 8;
+    struct simt_reported *r = realloc(run->reported, cap * sizeof(*r));
+    if (r) run->reported = r, run->cap_reported = cap;
+  }
+  if (first && run->nreported < run->cap_reported) run->reported[run->nreported++] = key;
+  pthread_mutex_unlock(&run->mu);
+  return first;
+}
+
+/* The one-line report of an access the kernel goes on past. */
+static void report_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                          int trap, uint64_t addr, const char *msg) {
+  struct dev_exception e;
+  exc_fill(cu, w, lane, pc, trap, addr, &e);
+  snprintf(e.message, sizeof(e.message), "%s", msg);
+  const struct dev_launch *l = cu->run->l;
+  if (l->report) {
+    l->report(l->report_arg, &e);
+    return;
+  }
+  char line[1400];
+  dev_exception_format(&e, line, sizeof line);
+  fprintf(stderr, "lockstep: %s\n", line);
+}
+
+/* Says what is wrong with an access simt_mem() refused: its trap and the
+ * message into msg. */
+static int describe_access(struct simt_cu *cu, uint64_t addr, uint64_t size, int kind, char *msg,
+                           size_t n) {
   static const char *const what[3] = {"load", "store", "atomic"};
   unsigned sp = LSI_ADDR_SPACE(addr);
   uint64_t off = LSI_ADDR_OFFSET(addr);
@@ -115,21 +181,20 @@ void *simt_mem_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uin
     uint32_t st = e ? atomic_load_explicit(&e->state, memory_order_acquire) : DEV_MEM_FREE;
     buffer_name(cu->run, addr, name, sizeof(name));
     if (st == DEV_MEM_FREE) {
-      simt_fault(cu, w, lane, pc, LSI_TRAP_OUT_OF_BOUNDS, addr,
-                 "%" PRIu64 "-byte %s at 0x%016" PRIx64 " hits no buffer (%s was never allocated)",
-                 size, op, addr, name);
-      return NULL;
+      snprintf(msg, n,
+               "%" PRIu64 "-byte %s at 0x%016" PRIx64 " hits no buffer (%s was never allocated)",
+               size, op, addr, name);
+      return LSI_TRAP_OUT_OF_BOUNDS;
     }
     if (st == DEV_MEM_RELEASED) {
-      simt_fault(cu, w, lane, pc, LSI_TRAP_RELEASED_BUFFER, addr,
-                 "%" PRIu64 "-byte %s at 0x%016" PRIx64 ": access to released %s", size, op, addr,
-                 name);
-      return NULL;
+      snprintf(msg, n, "%" PRIu64 "-byte %s at 0x%016" PRIx64 ": access to released %s", size, op,
+               addr, name);
+      return LSI_TRAP_RELEASED_BUFFER;
     }
     if (kind && e->read_only && off < e->size) {
-      simt_fault(cu, w, lane, pc, LSI_TRAP_WRITE_READ_ONLY, addr,
-                 "%" PRIu64 "-byte %s at offset %" PRIu64 " of read-only %s", size, op, off, name);
-      return NULL;
+      snprintf(msg, n, "%" PRIu64 "-byte %s at offset %" PRIu64 " of read-only %s", size, op, off,
+               name);
+      return LSI_TRAP_WRITE_READ_ONLY;
     }
     limit = e->size;
     break;
@@ -143,29 +208,43 @@ void *simt_mem_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uin
     limit = cu->run->k->private_size;
     break;
   default:
-    simt_fault(cu, w, lane, pc, LSI_TRAP_OUT_OF_BOUNDS, addr,
-               "%" PRIu64 "-byte %s at 0x%016" PRIx64 ": %s", size, op, addr,
-               addr == 0 ? "NULL pointer" : "not a device address");
-    return NULL;
+    snprintf(msg, n, "%" PRIu64 "-byte %s at 0x%016" PRIx64 ": %s", size, op, addr,
+             addr == 0 ? "NULL pointer" : "not a device address");
+    return LSI_TRAP_OUT_OF_BOUNDS;
   }
   if ((sp == LSI_SPACE_LOCAL || sp == LSI_SPACE_PRIVATE) && LSI_ADDR_ID(addr) != 0) {
-    simt_fault(cu, w, lane, pc, LSI_TRAP_OUT_OF_BOUNDS, addr,
-               "%" PRIu64 "-byte %s at 0x%016" PRIx64 ": not a valid %s address", size, op, addr,
-               space_name[sp]);
-    return NULL;
+    snprintf(msg, n, "%" PRIu64 "-byte %s at 0x%016" PRIx64 ": not a valid %s address", size, op,
+             addr, space_name[sp]);
+    return LSI_TRAP_OUT_OF_BOUNDS;
   }
   if (off >= limit || size > limit - off) {
-    uint64_t miss = off >= limit ? off + size - limit : off + size - limit;
-    simt_fault(cu, w, lane, pc, LSI_TRAP_OUT_OF_BOUNDS, addr,
-               "out-of-bounds %" PRIu64 "-byte %s %s at offset %" PRIu64 " of %s (%" PRIu64
-               " bytes): %" PRIu64 " byte%s past the end",
-               size, space_name[sp], op, off, name, limit, miss, miss == 1 ? "" : "s");
-    return NULL;
+    uint64_t miss = off + size - limit;
+    snprintf(msg, n,
+             "out-of-bounds %" PRIu64 "-byte %s %s at offset %" PRIu64 " of %s (%" PRIu64
+             " bytes): %" PRIu64 " byte%s past the end",
+             size, space_name[sp], op, off, name, limit, miss, miss == 1 ? "" : "s");
+    return LSI_TRAP_OUT_OF_BOUNDS;
   }
-  simt_fault(cu, w, lane, pc, LSI_TRAP_MISALIGNED, addr,
-             "misaligned %" PRIu64 "-byte %s %s at offset %" PRIu64 " of %s (offset %% %" PRIu64
-             " = %" PRIu64 ")",
-             size, space_name[sp], op, off, name, size, off % size);
+  snprintf(msg, n,
+           "misaligned %" PRIu64 "-byte %s %s at offset %" PRIu64 " of %s (offset %% %" PRIu64
+           " = %" PRIu64 ")",
+           size, space_name[sp], op, off, name, size, off % size);
+  return LSI_TRAP_MISALIGNED;
+}
+
+void *simt_mem_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                     uint64_t addr, uint64_t size, int kind) {
+  char msg[sizeof(cu->exc.message)];
+  void *sink = fault_sink(cu, size, kind);
+  if (sink) { /* LOCKSTEP_FAULTS=report: drop it, say so once per line */
+    if (first_on_line(cu->run, pc)) {
+      int trap = describe_access(cu, addr, size, kind, msg, sizeof msg);
+      report_access(cu, w, lane, pc, trap, addr, msg);
+    }
+    return sink;
+  }
+  int trap = describe_access(cu, addr, size, kind, msg, sizeof msg);
+  simt_fault(cu, w, lane, pc, trap, addr, "%s", msg);
   return NULL;
 }
 
@@ -390,6 +469,7 @@ static void cu_release(struct simt_cu *cu) {
   }
   free(cu->warps);
   free(cu->local);
+  free(cu->sink);
 }
 
 static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
@@ -407,6 +487,8 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   simt_deque_clear(&w->dq);
   w->state = SIMT_WARP_RUN;
   w->epoch = w->spins = 0;
+  w->yields = w->hang_hash = w->hang_since_ns = 0;
+  w->hang_pc = 0;
   uint64_t lx = first % cu->group_size[0], yz = first / cu->group_size[0];
   uint64_t ly = yz % cu->group_size[1], lz = yz / cu->group_size[1];
   for (unsigned i = 0; i < W; i++) { /* local ids, counted without dividing */
@@ -578,12 +660,15 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
   }
 }
 
-/* Whether the pass asks for no more work-groups to be handed out. */
+/* Whether the pass asks for no more work-groups to be handed out. A pass
+ * whose deadline passed before it handed out any group still runs one, so
+ * that every pass not stopped by its caller makes progress. */
 static bool pass_stopped(struct simt_run *run) {
   const struct simt_pass *p = run->pass;
   if (!p) return false;
   if (p->stop && atomic_load_explicit(p->stop, memory_order_acquire)) return true;
-  return p->deadline_ns && dev_device_now_ns(run->dev) >= p->deadline_ns;
+  return p->deadline_ns && atomic_load(&run->next_group) > p->first &&
+         dev_device_now_ns(run->dev) >= p->deadline_ns;
 }
 
 static void worker(void *arg, unsigned k) {
@@ -728,6 +813,8 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
   const char *st = getenv("LOCKSTEP_STATS");
   run->print_stats = st && *st && strcmp(st, "0") != 0;
   run->watchdog_ns = (uint64_t)cfg->watchdog_ms * 1000000u;
+  run->report_faults = cfg->faults_report;
+  run->hang_ns = (uint64_t)(cfg->progress_ms ? cfg->progress_ms : 2000) * 1000000u;
   pthread_mutex_init(&run->mu, NULL);
   run->total_groups = 1;
   for (int j = 0; j < 3; j++) {
@@ -810,5 +897,6 @@ void simt_close(struct simt_run *run) {
   free(run->cus);
   free(run->local_arg_off);
   free(run->out);
+  free(run->reported);
   free(run);
 }

@@ -27,7 +27,8 @@ int simt_launch(struct dev_device *d, const struct dev_launch *l, struct dev_exc
  * (numbered by linear group id) below first are taken as already complete
  * and skipped; groups are handed out in increasing order until every one
  * ran, limit of them were handed out (0 = no limit), the device clock
- * passed deadline_ns (0 = none) or *stop became nonzero. Groups already
+ * passed deadline_ns (0 = none; a pass hands out one group whatever its
+ * deadline) or *stop became nonzero. Groups already
  * running always finish, so on return groups [first, done) have completed
  * and none at or past done has started; done == total means the launch is
  * finished. group_done (may be NULL) is called on the worker k that ran

@@ -412,6 +412,7 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
     return;
   }
   struct simt_run *run = c.run;
+  run->report_faults = false; /* under the debugger a fault stops, as stepping does */
   pthread_mutex_init(&c.mu, NULL);
   /* warps also return to the scheduler at sub-group functions (a
    * regrouped work-group's lanes gather there) */

@@ -124,7 +124,16 @@ struct simt_warp {
   unsigned index;              /* warp number in its work-group */
   uint32_t lid[3][SIMT_MAX_W]; /* local id of each lane */
   uint64_t epoch, spins;       /* stack mode's forward-progress watchdog */
+  /* Forward progress (default mode): the warp's state at every
+   * SIMT_HANG_SAMPLE-th yield, and since when it has been the same. */
+  uint64_t yields, hang_hash, hang_since_ns;
+  uint32_t hang_pc;
 };
+
+/* Yields between two samples of a warp's state: a multiple of every loop
+ * period up to 16 (their least common multiple), so a loop repeating its
+ * state every 1..16 iterations shows the same state at every sample. */
+#define SIMT_HANG_SAMPLE 720720u
 
 struct simt_stats {
   uint64_t warp_insns, lane_insns, div_branches, yields, barrier_waits, recentres;
@@ -146,6 +155,8 @@ struct simt_run {
   uint64_t *local_arg_off; /* per kernel arg: local offset (LOCAL args) */
   uint64_t deadline_ns;    /* 0 = no watchdog; set per pass */
   uint64_t watchdog_ns;    /* 0 = no watchdog; the budget of the whole launch */
+  uint64_t hang_ns;        /* a warp whose sampled state stays the same this long
+                              makes no forward progress (LOCKSTEP_PROGRESS_MS) */
   uint64_t ran_ns;         /* time spent in passes so far */
   unsigned passes;         /* passes that ran work-groups */
   bool print_stats;        /* LOCKSTEP_STATS: one line when the launch closes */
@@ -165,6 +176,17 @@ struct simt_run {
   struct simt_stats stats;
   char *out; /* printf output, flushed when the launch completes */
   size_t out_len, out_cap;
+  /* LOCKSTEP_FAULTS=report: invalid accesses are reported once per source
+   * line (the lines so far, under mu) and the kernel goes on */
+  bool report_faults;
+  struct simt_reported *reported;
+  unsigned nreported, cap_reported;
+};
+
+/* A source line (or, without line information, an instruction) whose
+ * invalid access was reported. */
+struct simt_reported {
+  uint32_t file, line;
 };
 
 /* One worker thread's compute unit: the resident work-group and its warps. */
@@ -179,6 +201,8 @@ struct simt_cu {
   uint64_t epoch; /* bumped by stores, exits and barriers (progress) */
   bool faulted;
   struct dev_exception exc; /* its first fault (the launch keeps the first of all) */
+  uint8_t *sink; /* LOCKSTEP_FAULTS=report: where a dropped access goes (zeroed for loads) */
+  uint64_t sink_cap;
   struct simt_stats st;
 };
 
@@ -196,12 +220,15 @@ void simt_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t
                 uint64_t addr, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 /* Slow path of an access check: reports the fault and returns NULL. kind is
- * 0 load, 1 store, 2 atomic. */
+ * 0 load, 1 store, 2 atomic. With LOCKSTEP_FAULTS=report it reports the
+ * access once per source line instead and returns cu->sink: size bytes that
+ * read as 0 and swallow stores (NULL, after a fault, only when that much
+ * host memory is not to be had). */
 void *simt_mem_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                      uint64_t addr, uint64_t size, int kind);
 
 /* Host pointer for an access of size bytes at addr by that lane, or NULL
- * after reporting a device exception. */
+ * after reporting a device exception (or cu->sink, see simt_mem_fault). */
 static inline __attribute__((always_inline)) void *simt_mem(struct simt_cu *cu, struct simt_warp *w,
                                                             unsigned lane, uint32_t pc,
                                                             uint64_t addr, uint64_t size,

@@ -39,8 +39,10 @@ static cl_int parse_properties(cl_context ctx, const cl_context_properties *prop
       }
       break;
     case CL_CONTEXT_INTEROP_USER_SYNC:
+      /* Named twice, or a value other than CL_TRUE/CL_FALSE: the value of a
+       * supported property that is not valid is CL_INVALID_PROPERTY. */
       if (seen_sync || (value != CL_TRUE && value != CL_FALSE)) {
-        err = seen_sync ? CL_INVALID_PROPERTY : CL_INVALID_VALUE;
+        err = CL_INVALID_PROPERTY;
         goto out;
       }
       seen_sync = true;
@@ -141,7 +143,7 @@ void rt_context_destroy(cl_context ctx) {
   rt_object_kill(&ctx->obj);
   pthread_cond_destroy(&ctx->cond);
   pthread_mutex_destroy(&ctx->lock);
-  free(ctx);
+  rt_object_free(&ctx->obj, sizeof *ctx);
 }
 
 void rt_context_unref(cl_context ctx) {

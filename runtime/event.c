@@ -167,7 +167,11 @@ static void submit_one(cl_event ev) {
 static void run_work(struct work *w) {
   for (struct rt_ev_cb *cb = w->fire, *next; cb; cb = next) {
     next = cb->next;
+    /* The callback may use the event even after the application released
+     * it: it holds a reference of its own meanwhile. */
+    rt_retain(&cb->ev->obj);
     cb->fn(cb->ev, cb->status, cb->user_data);
+    rt_event_unref(cb->ev);
     free(cb);
   }
   for (size_t i = 0; i < w->nsubmit; i++)
@@ -294,17 +298,33 @@ void rt_event_destroy(cl_event ev) {
   free(ev->mems);
   if (ev->queue) rt_queue_unref(ev->queue);
   rt_context_unref(ev->context);
-  free(ev);
+  rt_object_free(&ev->obj, sizeof *ev);
 }
 
 void rt_event_unref(cl_event ev) {
   if (rt_release(&ev->obj) == 0) rt_event_destroy(ev);
 }
 
-cl_int rt_check_wait_list(cl_context ctx, cl_uint n, const cl_event *list) {
+/* The application's references to ev: the runtime's own (until completion,
+ * and one per pending dependency link) are not counted. */
+static cl_uint app_refs(cl_event ev) {
+  pthread_mutex_lock(&ev->context->lock);
+  cl_uint n = atomic_load(&ev->obj.refcount) - (ev->internal_ref ? 1 : 0) - ev->deps;
+  pthread_mutex_unlock(&ev->context->lock);
+  return n;
+}
+
+bool rt_event_valid_in(const char *call, cl_event ev) {
+  if (!rt_valid_in(call, ev, RT_TAG_EVENT)) return false;
+  if (app_refs(ev) > 0) return true;
+  rt_report_dead(call, ev);
+  return false;
+}
+
+cl_int rt_check_wait_list_in(const char *call, cl_context ctx, cl_uint n, const cl_event *list) {
   if ((n == 0) != (list == NULL)) return CL_INVALID_EVENT_WAIT_LIST;
   for (cl_uint i = 0; i < n; i++)
-    if (!rt_valid(list[i], RT_TAG_EVENT)) return CL_INVALID_EVENT_WAIT_LIST;
+    if (!rt_event_valid_in(call, list[i])) return CL_INVALID_EVENT_WAIT_LIST;
   for (cl_uint i = 0; i < n; i++)
     if (list[i]->context != ctx) return CL_INVALID_CONTEXT;
   return CL_SUCCESS;
@@ -319,7 +339,7 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
     goto out;
   }
   for (cl_uint i = 0; i < num_events; i++) {
-    if (!rt_valid(event_list[i], RT_TAG_EVENT)) {
+    if (!rt_event_valid(event_list[i])) {
       err = CL_INVALID_EVENT;
       goto out;
     }
@@ -339,7 +359,7 @@ out:
 CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name,
                                                size_t param_value_size, void *param_value,
                                                size_t *param_value_size_ret) {
-  if (!rt_valid(event, RT_TAG_EVENT)) return CL_INVALID_EVENT;
+  if (!rt_event_valid(event)) return CL_INVALID_EVENT;
   size_t sz = param_value_size;
   void *pv = param_value;
   size_t *ret = param_value_size_ret;
@@ -354,11 +374,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info par
     return rt_info(sz, pv, ret, &st, sizeof st);
   }
   case CL_EVENT_REFERENCE_COUNT: {
-    pthread_mutex_lock(&event->context->lock);
-    /* The runtime's own references (until completion, and one per pending
-     * dependency link) are not the application's. */
-    cl_uint n = atomic_load(&event->obj.refcount) - (event->internal_ref ? 1 : 0) - event->deps;
-    pthread_mutex_unlock(&event->context->lock);
+    cl_uint n = app_refs(event);
     return rt_info(sz, pv, ret, &n, sizeof n);
   }
   default: return CL_INVALID_VALUE;
@@ -366,13 +382,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info par
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {
-  if (!rt_valid(event, RT_TAG_EVENT)) return CL_INVALID_EVENT;
+  if (!rt_event_valid(event)) return CL_INVALID_EVENT;
   rt_retain(&event->obj);
   return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  if (!rt_valid(event, RT_TAG_EVENT)) return CL_INVALID_EVENT;
+  /* A pending command's event lives on for the runtime: releasing it once
+   * more than retained would take the runtime's reference. */
+  if (!rt_event_valid(event)) return CL_INVALID_EVENT;
   rt_event_unref(event);
   return CL_SUCCESS;
 }
@@ -381,7 +399,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
                                                         cl_profiling_info param_name,
                                                         size_t param_value_size, void *param_value,
                                                         size_t *param_value_size_ret) {
-  if (!rt_valid(event, RT_TAG_EVENT)) return CL_INVALID_EVENT;
+  if (!rt_event_valid(event)) return CL_INVALID_EVENT;
   if (!event->queue || !(event->queue->props & CL_QUEUE_PROFILING_ENABLE))
     return CL_PROFILING_INFO_NOT_AVAILABLE;
   cl_context ctx = event->context;
@@ -409,7 +427,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(
     void *user_data) {
   cl_int err = CL_SUCCESS;
   struct rt_ev_cb *cb = NULL;
-  if (!rt_valid(event, RT_TAG_EVENT)) {
+  if (!rt_event_valid(event)) {
     err = CL_INVALID_EVENT;
     goto out;
   }
@@ -470,7 +488,7 @@ out:
 
 CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status) {
   cl_int err = CL_SUCCESS;
-  if (!rt_valid(event, RT_TAG_EVENT) || event->type != CL_COMMAND_USER || event->queue) {
+  if (!rt_event_valid(event) || event->type != CL_COMMAND_USER || event->queue) {
     err = CL_INVALID_EVENT;
     goto out;
   }

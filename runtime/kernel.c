@@ -55,7 +55,7 @@ static void kernel_destroy(cl_kernel kn) {
   free(kn->argbuf);
   free(kn->arg_set);
   free(kn->arg_mem);
-  free(kn);
+  rt_object_free(&kn->obj, sizeof *kn);
   rt_program_unref(p);
 }
 
@@ -288,9 +288,12 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
                                                     size_t param_value_size,
                                                     const void *param_value) {
   if (!rt_valid(kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
+  /* Both names are about SVM, which no device of the context supports
+   * (CL_DEVICE_SVM_CAPABILITIES is 0): that comes before any check of the
+   * value, so a NULL list of SVM pointers is CL_INVALID_OPERATION too. */
+  if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS) return CL_INVALID_OPERATION;
   if (!param_value) return CL_INVALID_VALUE;
   switch (param_name) {
-  case CL_KERNEL_EXEC_INFO_SVM_PTRS: return CL_INVALID_OPERATION;
   case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
     if (param_value_size != sizeof(cl_bool)) return CL_INVALID_VALUE;
     return *(const cl_bool *)param_value ? CL_INVALID_OPERATION : CL_SUCCESS;
@@ -401,11 +404,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
   }
 }
 
-static cl_int subgroup_info(cl_kernel kernel, cl_device_id device,
-                            cl_kernel_sub_group_info param_name, size_t input_value_size,
-                            const void *input_value, size_t param_value_size, void *param_value,
-                            size_t *param_value_size_ret) {
-  if (!rt_valid(kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
+static cl_int subgroup_info_in(const char *call, cl_kernel kernel, cl_device_id device,
+                               cl_kernel_sub_group_info param_name, size_t input_value_size,
+                               const void *input_value, size_t param_value_size, void *param_value,
+                               size_t *param_value_size_ret) {
+  if (!rt_valid_in(call, kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
   if (device && device != rt_device()) return CL_INVALID_DEVICE;
   cl_uint nsg = 0;
   clGetDeviceInfo(rt_device(), CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(nsg), &nsg, NULL);
@@ -449,6 +452,7 @@ static cl_int subgroup_info(cl_kernel kernel, cl_device_id device,
   default: return CL_INVALID_VALUE;
   }
 }
+#define subgroup_info(...) subgroup_info_in(__func__, __VA_ARGS__)
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
                                                         cl_kernel_sub_group_info param_name,
@@ -478,6 +482,16 @@ struct launch_ref {
   cl_mem mems[];
 };
 
+/* LOCKSTEP_FAULTS=report: an invalid access the kernel went on past gets the
+ * report a device exception gets, on stderr and to pfn_notify (a device
+ * worker thread calls this; the launch's event keeps the context alive). */
+static void launch_report(void *arg, const struct dev_exception *e) {
+  char msg[1400];
+  dev_exception_format(e, msg, sizeof msg);
+  fprintf(stderr, "lockstep: %s\n", msg);
+  rt_context_notify(arg, msg);
+}
+
 static void CL_CALLBACK launch_done(cl_event ev, cl_int status, void *user) {
   (void)ev;
   (void)status;
@@ -502,11 +516,11 @@ static size_t pick_local(size_t n, size_t limit, size_t pref) {
   return best;
 }
 
-static cl_int ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim, const size_t *offset,
-                      const size_t *global, const size_t *local, cl_uint nev, const cl_event *evs,
-                      cl_event *event, cl_command_type type) {
-  if (!rt_valid(q, RT_TAG_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
-  if (!rt_valid(kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
+static cl_int ndrange_in(const char *call, cl_command_queue q, cl_kernel kernel, cl_uint work_dim,
+                         const size_t *offset, const size_t *global, const size_t *local,
+                         cl_uint nev, const cl_event *evs, cl_event *event, cl_command_type type) {
+  if (!rt_valid_in(call, q, RT_TAG_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
+  if (!rt_valid_in(call, kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
   cl_program p = kernel->program;
   if (p->context != q->context) return CL_INVALID_CONTEXT;
   if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
@@ -558,7 +572,7 @@ static cl_int ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim, co
       budget /= L.local[i];
     }
   }
-  cl_int err = rt_check_wait_list(q->context, nev, evs);
+  cl_int err = rt_check_wait_list_in(call, q->context, nev, evs);
   if (err != CL_SUCCESS) return err;
   pthread_mutex_lock(&kernel->lock);
   for (uint32_t i = 0; i < k->nargs; i++)
@@ -581,7 +595,7 @@ static cl_int ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim, co
   uint8_t *argbuf = (uint8_t *)(cmd + 1);
   memcpy(argbuf, kernel->argbuf, k->argbuf_size);
   for (uint32_t i = 0; i < k->nargs; i++)
-    if (kernel->arg_mem[i] && rt_valid(kernel->arg_mem[i], RT_TAG_MEM)) {
+    if (kernel->arg_mem[i] && rt_valid_in(call, kernel->arg_mem[i], RT_TAG_MEM)) {
       clRetainMemObject(kernel->arg_mem[i]);
       ref->mems[ref->nmems++] = kernel->arg_mem[i];
     }
@@ -598,6 +612,8 @@ static cl_int ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim, co
     L.data_base = rt_program_data(p);
     L.work_dim = work_dim;
     L.argbuf = argbuf;
+    L.report = launch_report;
+    L.report_arg = q->context;
     pthread_mutex_lock(&q->context->lock);
     if ((ref->dq = q->context->default_dq)) {
       rt_retain(&ref->dq->obj);
@@ -615,7 +631,7 @@ static cl_int ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim, co
     }
   }
   cl_event ev = NULL;
-  err = rt_enqueue(q, type, cmd, nev, evs, &ev, CL_FALSE);
+  err = rt_enqueue_in(call, q, type, cmd, nev, evs, &ev, CL_FALSE);
   if (err != CL_SUCCESS) {
     launch_done(NULL, err, ref);
     return err;
@@ -627,6 +643,7 @@ static cl_int ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim, co
     clReleaseEvent(ev);
   return CL_SUCCESS;
 }
+#define ndrange(...) ndrange_in(__func__, __VA_ARGS__)
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,

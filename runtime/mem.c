@@ -74,6 +74,7 @@ static cl_int mem_alloc(cl_context ctx, cl_mem *out) {
   return CL_SUCCESS;
 }
 
+/* Frees a memory object that was never handed out. */
 static void mem_free(cl_mem m) {
   if (!m) return;
   pthread_mutex_destroy(&m->lock);
@@ -81,11 +82,11 @@ static void mem_free(cl_mem m) {
   free(m);
 }
 
-static cl_int buffer_create(cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags,
-                            size_t size, void *host_ptr, cl_mem *out) {
+static cl_int buffer_create_in(const char *call, cl_context ctx, const cl_mem_properties *props,
+                               cl_mem_flags flags, size_t size, void *host_ptr, cl_mem *out) {
   cl_int err = CL_SUCCESS;
   cl_mem m = NULL;
-  if (!rt_valid(ctx, RT_TAG_CONTEXT)) {
+  if (!rt_valid_in(call, ctx, RT_TAG_CONTEXT)) {
     err = CL_INVALID_CONTEXT;
     goto out;
   }
@@ -143,6 +144,7 @@ out:
   mem_free(m);
   return err;
 }
+#define buffer_create(...) buffer_create_in(__func__, __VA_ARGS__)
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
                                                void *host_ptr, cl_int *errcode_ret) {
@@ -184,11 +186,12 @@ static cl_int sub_flags(cl_mem_flags pf, cl_mem_flags flags, cl_mem_flags *out) 
   return CL_SUCCESS;
 }
 
-static cl_int subbuffer_create(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type,
-                               const void *info, cl_mem *out) {
+static cl_int subbuffer_create_in(const char *call, cl_mem buffer, cl_mem_flags flags,
+                                  cl_buffer_create_type type, const void *info, cl_mem *out) {
   cl_int err = CL_SUCCESS;
   cl_mem m = NULL;
-  if (!rt_valid(buffer, RT_TAG_MEM) || buffer->type != CL_MEM_OBJECT_BUFFER || buffer->parent) {
+  if (!rt_valid_in(call, buffer, RT_TAG_MEM) || buffer->type != CL_MEM_OBJECT_BUFFER ||
+      buffer->parent) {
     err = CL_INVALID_MEM_OBJECT;
     goto out;
   }
@@ -235,6 +238,7 @@ out:
   mem_free(m);
   return err;
 }
+#define subbuffer_create(...) subbuffer_create_in(__func__, __VA_ARGS__)
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                                   cl_buffer_create_type buffer_create_type,
@@ -264,7 +268,9 @@ void rt_mem_destroy(cl_mem m) {
     free(mp);
   }
   if (m->parent) rt_mem_unref(m->parent);
-  mem_free(m);
+  pthread_mutex_destroy(&m->lock);
+  free(m->alloc);
+  rt_object_free(&m->obj, sizeof *m);
   rt_context_unref(ctx);
 }
 
@@ -347,12 +353,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
 /* ---- commands ---- */
 
 /* The checks every buffer command starts with. */
-static cl_int check_qm(cl_command_queue q, cl_mem m) {
-  if (!rt_valid(q, RT_TAG_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
-  if (!rt_valid(m, RT_TAG_MEM) || m->type != CL_MEM_OBJECT_BUFFER) return CL_INVALID_MEM_OBJECT;
+static cl_int check_qm_in(const char *call, cl_command_queue q, cl_mem m) {
+  if (!rt_valid_in(call, q, RT_TAG_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
+  if (!rt_valid_in(call, m, RT_TAG_MEM) || m->type != CL_MEM_OBJECT_BUFFER)
+    return CL_INVALID_MEM_OBJECT;
   if (q->context != m->context) return CL_INVALID_CONTEXT;
   return CL_SUCCESS;
 }
+#define check_qm(...) check_qm_in(__func__, __VA_ARGS__)
 
 static struct dev_cmd *new_cmd(enum dev_cmd_kind kind) {
   struct dev_cmd *c = calloc(1, sizeof *c);
@@ -361,12 +369,14 @@ static struct dev_cmd *new_cmd(enum dev_cmd_kind kind) {
 }
 
 /* Enqueues cmd (which may be NULL after an allocation failure). */
-static cl_int enqueue(cl_command_queue q, cl_command_type type, struct dev_cmd *cmd, cl_mem a,
-                      cl_mem b, cl_uint n, const cl_event *wl, cl_event *ev, cl_bool blocking) {
+static cl_int enqueue_in(const char *call, cl_command_queue q, cl_command_type type,
+                         struct dev_cmd *cmd, cl_mem a, cl_mem b, cl_uint n, const cl_event *wl,
+                         cl_event *ev, cl_bool blocking) {
   if (!cmd) return CL_OUT_OF_HOST_MEMORY;
   cl_mem mems[2] = {a, b};
-  return rt_enqueue_mem(q, type, cmd, b ? 2 : 1, mems, n, wl, ev, blocking);
+  return rt_enqueue_mem_in(call, q, type, cmd, b ? 2 : 1, mems, n, wl, ev, blocking);
 }
+#define enqueue(...) enqueue_in(__func__, __VA_ARGS__)
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
                                                     cl_bool blocking_read, size_t offset,
@@ -511,11 +521,12 @@ static void fill_rect(struct dev_rect *r, const size_t *src_origin, const size_t
 }
 
 /* Shared by the read and write rect forms: buffer side and host side. */
-static cl_int host_rect(cl_command_queue q, cl_mem buffer, bool read, const size_t *buffer_origin,
-                        const size_t *host_origin, const size_t *region, size_t buffer_row,
-                        size_t buffer_slice, size_t host_row, size_t host_slice, void *ptr,
-                        cl_uint n, const cl_event *wl, cl_event *event, cl_bool blocking) {
-  cl_int err = check_qm(q, buffer);
+static cl_int host_rect_in(const char *call, cl_command_queue q, cl_mem buffer, bool read,
+                           const size_t *buffer_origin, const size_t *host_origin,
+                           const size_t *region, size_t buffer_row, size_t buffer_slice,
+                           size_t host_row, size_t host_slice, void *ptr, cl_uint n,
+                           const cl_event *wl, cl_event *event, cl_bool blocking) {
+  cl_int err = check_qm_in(call, q, buffer);
   if (err != CL_SUCCESS) return err;
   if (!ptr || !buffer_origin || !host_origin || !region_ok(region)) return CL_INVALID_VALUE;
   if (rect_pitches(region, &buffer_row, &buffer_slice) != CL_SUCCESS ||
@@ -542,9 +553,10 @@ static cl_int host_rect(cl_command_queue q, cl_mem buffer, bool read, const size
                 buffer_slice);
     }
   }
-  return enqueue(q, read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, c, buffer,
-                 NULL, n, wl, event, blocking);
+  return enqueue_in(call, q, read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, c,
+                    buffer, NULL, n, wl, event, blocking);
 }
+#define host_rect(...) host_rect_in(__func__, __VA_ARGS__)
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
     cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
@@ -627,10 +639,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
 
 /* ---- map, unmap, migrate ---- */
 
-static cl_int map_buffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags flags,
-                         size_t offset, size_t size, cl_uint n, const cl_event *wl, cl_event *event,
-                         void **out) {
-  cl_int err = check_qm(q, m);
+static cl_int map_buffer_in(const char *call, cl_command_queue q, cl_mem m, cl_bool blocking,
+                            cl_map_flags flags, size_t offset, size_t size, cl_uint n,
+                            const cl_event *wl, cl_event *event, void **out) {
+  cl_int err = check_qm_in(call, q, m);
   struct rt_map *mp = NULL;
   if (err != CL_SUCCESS) goto out;
   const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
@@ -664,7 +676,8 @@ static cl_int map_buffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_
   void *ptr = mp->ptr;
   /* The storage is what the device uses, so the map itself moves no data:
    * it completes in queue order. */
-  err = enqueue(q, CL_COMMAND_MAP_BUFFER, new_cmd(DEV_CMD_NOP), m, NULL, n, wl, event, blocking);
+  err = enqueue_in(call, q, CL_COMMAND_MAP_BUFFER, new_cmd(DEV_CMD_NOP), m, NULL, n, wl, event,
+                   blocking);
   if (err != CL_SUCCESS) {
     pthread_mutex_lock(&m->lock);
     for (struct rt_map **pp = &m->maps; *pp; pp = &(*pp)->next) {
@@ -683,6 +696,7 @@ out:
   free(mp);
   return err;
 }
+#define map_buffer(...) map_buffer_in(__func__, __VA_ARGS__)
 
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer,
                                                   cl_bool blocking_map, cl_map_flags map_flags,

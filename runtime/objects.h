@@ -148,14 +148,22 @@ cl_int rt_event_wait(cl_event ev);
 void rt_event_destroy(cl_event ev);
 /* event.c: validates a wait list against ctx (CL_INVALID_EVENT_WAIT_LIST /
  * CL_INVALID_CONTEXT). */
-cl_int rt_check_wait_list(cl_context ctx, cl_uint n, const cl_event *list);
+/* event.c: true when ev is an event the application still holds: live, and
+ * not only kept alive by the runtime's own references (a released handle is
+ * reported as used after its last release by `call`). */
+bool rt_event_valid_in(const char *call, cl_event ev);
+#define rt_event_valid(ev) rt_event_valid_in(__func__, (ev))
+cl_int rt_check_wait_list_in(const char *call, cl_context ctx, cl_uint n, const cl_event *list);
+#define rt_check_wait_list(...) rt_check_wait_list_in(__func__, __VA_ARGS__)
 
 /* queue.c: like rt_enqueue, and keeps the nmems memory objects of mems
  * alive until the command completed. cmd is owned by the runtime in every
  * case, freed with free() after completion or on error. */
-cl_int rt_enqueue_mem(cl_command_queue q, cl_command_type type, struct dev_cmd *cmd, unsigned nmems,
-                      cl_mem const *mems, cl_uint num_events, const cl_event *wait_list,
-                      cl_event *event_ret, cl_bool blocking);
+cl_int rt_enqueue_mem_in(const char *call, cl_command_queue q, cl_command_type type,
+                         struct dev_cmd *cmd, unsigned nmems, cl_mem const *mems,
+                         cl_uint num_events, const cl_event *wait_list, cl_event *event_ret,
+                         cl_bool blocking);
+#define rt_enqueue_mem(...) rt_enqueue_mem_in(__func__, __VA_ARGS__)
 /* queue.c: called by event.c under ctx->lock when a command event completes. */
 void rt_queue_retire_locked(cl_command_queue q, cl_event ev);
 void rt_queue_destroy(cl_command_queue q);

@@ -122,8 +122,8 @@ static void program_destroy(cl_program p) {
   free(p->log);
   pthread_mutex_destroy(&p->lock);
   cl_context ctx = p->context;
-  free(p);
-  clReleaseContext(ctx);
+  rt_object_free(&p->obj, sizeof *p);
+  rt_context_unref(ctx);
 }
 
 void rt_program_unref(cl_program p) {

@@ -70,16 +70,17 @@ static cl_int device_queue_create(cl_context ctx, cl_command_queue q, cl_uint si
   return CL_SUCCESS;
 }
 
-static cl_int queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
-                           const cl_queue_properties *list, cl_command_queue *out) {
+static cl_int queue_create_in(const char *call, cl_context ctx, cl_device_id dev,
+                              cl_command_queue_properties props, const cl_queue_properties *list,
+                              cl_command_queue *out) {
   cl_int err = CL_SUCCESS;
   cl_uint size = 0;
   cl_command_queue q = NULL;
-  if (!rt_valid(ctx, RT_TAG_CONTEXT)) {
+  if (!rt_valid_in(call, ctx, RT_TAG_CONTEXT)) {
     err = CL_INVALID_CONTEXT;
     goto out;
   }
-  if (!rt_valid(dev, RT_TAG_DEVICE) || dev != ctx->device) {
+  if (!rt_valid_in(call, dev, RT_TAG_DEVICE) || dev != ctx->device) {
     err = CL_INVALID_DEVICE;
     goto out;
   }
@@ -170,6 +171,7 @@ out:
   free(q);
   return err;
 }
+#define queue_create(...) queue_create_in(__func__, __VA_ARGS__)
 
 CL_API_ENTRY cl_command_queue CL_API_CALL
 clCreateCommandQueue(cl_context context, cl_device_id device,
@@ -206,7 +208,7 @@ void rt_queue_destroy(cl_command_queue q) {
   }
   rt_object_kill(&q->obj);
   rt_context_unref(q->context);
-  free(q);
+  rt_object_free(&q->obj, sizeof *q);
 }
 
 void rt_queue_unref(cl_command_queue q) {
@@ -321,17 +323,18 @@ static bool is_barrier(cl_command_type type) {
   return type == CL_COMMAND_BARRIER;
 }
 
-cl_int rt_enqueue_mem(cl_command_queue q, cl_command_type type, struct dev_cmd *cmd, unsigned nmems,
-                      cl_mem const *mems, cl_uint num_events, const cl_event *wait_list,
-                      cl_event *event_ret, cl_bool blocking) {
+cl_int rt_enqueue_mem_in(const char *call, cl_command_queue q, cl_command_type type,
+                         struct dev_cmd *cmd, unsigned nmems, cl_mem const *mems,
+                         cl_uint num_events, const cl_event *wait_list, cl_event *event_ret,
+                         cl_bool blocking) {
   cl_int err = CL_SUCCESS;
   cl_event ev = NULL;
-  if (!rt_valid(q, RT_TAG_QUEUE) || q->dq) { /* on-device queues take no host commands */
+  if (!rt_valid_in(call, q, RT_TAG_QUEUE) || q->dq) { /* on-device queues take no host commands */
     err = CL_INVALID_COMMAND_QUEUE;
     goto out;
   }
   cl_context ctx = q->context;
-  err = rt_check_wait_list(ctx, num_events, wait_list);
+  err = rt_check_wait_list_in(call, ctx, num_events, wait_list);
   if (err != CL_SUCCESS) goto out;
   if (blocking) {
     pthread_mutex_lock(&ctx->lock);
@@ -365,7 +368,7 @@ cl_int rt_enqueue_mem(cl_command_queue q, cl_command_type type, struct dev_cmd *
     }
     ev->nmems = nmems;
     for (unsigned i = 0; i < nmems; i++) {
-      if (mems[i] && rt_valid(mems[i], RT_TAG_MEM)) {
+      if (mems[i] && rt_valid_in(call, mems[i], RT_TAG_MEM)) {
         rt_retain(&mems[i]->obj);
         ev->mems[i] = mems[i];
       }
@@ -406,9 +409,10 @@ out:
   return err;
 }
 
-cl_int rt_enqueue(cl_command_queue q, cl_command_type type, struct dev_cmd *cmd, cl_uint num_events,
-                  const cl_event *wait_list, cl_event *event_ret, cl_bool blocking) {
-  return rt_enqueue_mem(q, type, cmd, 0, NULL, num_events, wait_list, event_ret, blocking);
+cl_int rt_enqueue_in(const char *call, cl_command_queue q, cl_command_type type,
+                     struct dev_cmd *cmd, cl_uint num_events, const cl_event *wait_list,
+                     cl_event *event_ret, cl_bool blocking) {
+  return rt_enqueue_mem_in(call, q, type, cmd, 0, NULL, num_events, wait_list, event_ret, blocking);
 }
 
 /* ---- markers and barriers ---- */
@@ -447,7 +451,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_
   if (!rt_valid(command_queue, RT_TAG_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
   if (num_events == 0 || !event_list) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < num_events; i++)
-    if (!rt_valid(event_list[i], RT_TAG_EVENT)) return CL_INVALID_EVENT;
+    if (!rt_event_valid(event_list[i])) return CL_INVALID_EVENT;
   for (cl_uint i = 0; i < num_events; i++)
     if (event_list[i]->context != command_queue->context) return CL_INVALID_CONTEXT;
   /* Later commands must wait for the listed events: a barrier on them. */

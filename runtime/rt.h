@@ -47,21 +47,40 @@ enum rt_tag {
 
 struct rt_object {
   const cl_icd_dispatch *dispatch; /* must stay first: the ICD loader reads it */
-  uint32_t tag;
+  uint32_t tag;                    /* RT_TAG_DEAD once released */
   atomic_uint refcount;
+  uint32_t was;             /* the tag it was created with (for diagnostics) */
+  size_t size;              /* in the quarantine: bytes of the whole object */
+  struct rt_object *q_next; /* in the quarantine: the next newer object */
 };
+
+/* Released objects kept allocated (see rt_object_free) at most. */
+#define RT_QUARANTINE_OBJECTS 4096
+#define RT_QUARANTINE_BYTES   ((size_t)4 << 20)
 
 /* Initialise the header of a freshly allocated object with refcount 1. */
 void rt_object_init(struct rt_object *o, enum rt_tag tag);
-/* True when p is a live object of that tag (non-NULL, our dispatch, tag). */
-bool rt_valid(const void *p, enum rt_tag tag);
+/* True when p is a live object of that tag (non-NULL, our dispatch, tag,
+ * refcount above 0). A released object of ours is reported on stderr as
+ * used after its last release by the API call `call`. */
+bool rt_valid_in(const char *call, const void *p, enum rt_tag tag);
+#define rt_valid(p, tag) rt_valid_in(__func__, (p), (tag))
+/* The one diagnostic line for a released handle passed to `call`. */
+void rt_report_dead(const char *call, const void *p);
 /* Retain; returns the new count. */
 unsigned rt_retain(struct rt_object *o);
 /* Release; returns the new count (0 means: caller destroys, after
  * rt_object_kill). */
 unsigned rt_release(struct rt_object *o);
-/* Clear the tag so stale handles fail validation. */
+/* Mark the object dead so stale handles fail validation; the dispatch
+ * pointer stays, since the ICD loader calls through it. */
 void rt_object_kill(struct rt_object *o);
+/* Instead of free() for an object that was handed out: keeps its memory
+ * (size bytes) allocated with a dead header in a bounded FIFO quarantine,
+ * so stale handles stay safe to dispatch through and to validate. */
+void rt_object_free(struct rt_object *o, size_t size);
+/* How many objects and bytes the quarantine holds now (for tests). */
+void rt_quarantine_usage(size_t *count, size_t *bytes);
 
 struct _cl_platform_id {
   struct rt_object obj;
@@ -97,8 +116,11 @@ bool rt_has_extension(const char *name);
 /* queue.c: enqueues cmd (malloc'd; the runtime frees it after completion) as a
  * command of the given CL_COMMAND_* type on q, after the wait list; returns
  * the event in *event_ret when non-NULL; waits for completion when blocking. */
-cl_int rt_enqueue(cl_command_queue q, cl_command_type type, struct dev_cmd *cmd, cl_uint num_events,
-                  const cl_event *wait_list, cl_event *event_ret, cl_bool blocking);
+cl_int rt_enqueue_in(const char *call, cl_command_queue q, cl_command_type type,
+                     struct dev_cmd *cmd, cl_uint num_events, const cl_event *wait_list,
+                     cl_event *event_ret, cl_bool blocking);
+/* The API entry point calling it is named in diagnostics. */
+#define rt_enqueue(...) rt_enqueue_in(__func__, __VA_ARGS__)
 /* context.c: calls the context's pfn_notify (if any) with a message. */
 void rt_context_notify(cl_context ctx, const char *errinfo);
 /* mem.c: device address of the first byte of a buffer (or sub-buffer). */

@@ -2,6 +2,7 @@
  * test_config.c - the device configuration: defaults, every LOCKSTEP_*
  * override, and bad values (a message and the default, never a stop).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "device/dev.h"
@@ -16,16 +17,49 @@ static void clear_env(void) {
     unsetenv(vars[i]);
 }
 
+/* The host's physical memory, read independently of the code under test. */
+static uint64_t meminfo_total(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  unsigned long long kb = 0;
+  char line[256];
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) break;
+  if (f) fclose(f);
+  return (uint64_t)kb << 10;
+}
+
 START_TEST(defaults_are_a_small_gpu) {
   clear_env();
   struct dev_config c;
   dev_config_load(&c);
   ck_assert_uint_eq(c.warp_width, 32);
-  ck_assert_uint_eq(c.global_mem_size, 1u << 30);
-  ck_assert_uint_eq(c.max_alloc_size, 256u << 20);
+  /* Memory as a CPU device reports it: three quarters of the host's. */
+  uint64_t phys = meminfo_total();
+  ck_assert_uint_gt(phys, 0);
+  ck_assert_uint_le(c.global_mem_size, phys / 4 * 3);
+  ck_assert_uint_gt(c.global_mem_size, phys / 4 * 3 - (UINT64_C(1) << 20) - phys / 100);
+  ck_assert_uint_eq(c.max_alloc_size, c.global_mem_size / 4);
+  ck_assert_uint_ge(c.max_alloc_size, UINT64_C(128) << 20);
   ck_assert_uint_eq(c.local_mem_size, 48u << 10);
   ck_assert_uint_eq(c.max_wg_size, 1024);
   ck_assert_uint_ge(c.compute_units, 1);
+}
+END_TEST
+
+/* No watchdog unless asked for: a kernel that is merely slow on the
+ * simulator is not a hang (one that makes no progress still stops). */
+START_TEST(watchdog_off_by_default) {
+  unsetenv("LOCKSTEP_WATCHDOG_MS");
+  struct dev_config c;
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.watchdog_ms, 0);
+  setenv("LOCKSTEP_WATCHDOG_MS", "250", 1);
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.watchdog_ms, 250);
+  setenv("LOCKSTEP_WATCHDOG_MS", "0", 1);
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.watchdog_ms, 0);
+  unsetenv("LOCKSTEP_WATCHDOG_MS");
 }
 END_TEST
 
@@ -83,10 +117,54 @@ START_TEST(bad_values_keep_defaults) {
 }
 END_TEST
 
+/* LOCKSTEP_FAULTS: stop by default, report when asked, a bad value keeps
+ * the default. */
+START_TEST(faults_setting) {
+  clear_env();
+  struct dev_config c;
+  unsetenv("LOCKSTEP_FAULTS");
+  dev_config_load(&c);
+  ck_assert(!c.faults_report);
+  setenv("LOCKSTEP_FAULTS", "report", 1);
+  dev_config_load(&c);
+  ck_assert(c.faults_report);
+  setenv("LOCKSTEP_FAULTS", "stop", 1);
+  dev_config_load(&c);
+  ck_assert(!c.faults_report);
+  setenv("LOCKSTEP_FAULTS", "continue", 1);
+  dev_config_load(&c);
+  ck_assert(!c.faults_report);
+  unsetenv("LOCKSTEP_FAULTS");
+}
+END_TEST
+
+START_TEST(memory_defaults_from_physical) {
+  const uint64_t M = UINT64_C(1) << 20, G = UINT64_C(1) << 30;
+  const struct {
+    uint64_t physical, global, max_alloc;
+  } rows[] = {
+      {0, 1 * G, 256 * M},           /* unknown: the old fixed default */
+      {16 * G, 12 * G, 3 * G},       /* three quarters; a quarter of that */
+      {4 * G + 3, 3 * G, 768 * M},   /* whole MiB */
+      {256 * M, 256 * M, 128 * M},   /* at least 256 MiB and 128 MiB */
+      {4096 * G, 1024 * G, 256 * G}, /* at most the device's 1 TiB */
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    ck_assert_uint_eq(dev_default_global_mem(rows[i].physical), rows[i].global);
+    ck_assert_uint_eq(dev_default_max_alloc(rows[i].global), rows[i].max_alloc);
+  }
+  /* Never more than the global size. */
+  ck_assert_uint_eq(dev_default_max_alloc(64 * M), 64 * M);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("config");
   CU_ADD(s, defaults_are_a_small_gpu);
+  CU_ADD(s, memory_defaults_from_physical);
+  CU_ADD(s, watchdog_off_by_default);
   CU_ADD(s, overrides);
   CU_ADD(s, bad_values_keep_defaults);
+  CU_ADD(s, faults_setting);
   return cu_run(s);
 }

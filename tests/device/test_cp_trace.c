@@ -376,6 +376,50 @@ START_TEST(ring_wraps_and_overflow_is_clean) {
 }
 END_TEST
 
+/* An operation moving more words than CP_MAX_WORDS stops the stream with
+ * CP_ERR_BAD_OP before touching anything: it is never cut short. */
+START_TEST(too_many_words_is_a_bad_op) {
+  static struct world w;
+  static uint64_t host[CP_MAX_WORDS + 1];
+  const enum cp_op_kind kinds[] = {CP_OP_READ, CP_OP_WRITE, CP_OP_COPY, CP_OP_FILL};
+  struct cp_env e = env_of(&w);
+  for (unsigned i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    memset(&w, 0, sizeof w);
+    for (unsigned k = 0; k <= CP_MAX_WORDS; k++)
+      w.mem[100 + k] = host[k] = k + 1;
+    struct cp_stream s;
+    ck_assert_int_eq(cp_stream_init(&s, 0, 4096), 0);
+    add(&s, CP_OP_CHECKPOINT, 0, 0, 0, 0, NULL);
+    add(&s, kinds[i], 100, 300, 9, CP_MAX_WORDS + 1, host);
+    enum cp_step r;
+    while ((r = cp_stream_step(&s, &e)) == CP_STEP_OK)
+      ;
+    ck_assert_msg(r == CP_STEP_ERROR && s.error == CP_ERR_BAD_OP, "kind %d: step %d, error %d",
+                  (int)kinds[i], (int)r, s.error);
+    ck_assert_uint_eq(w.mem[300], 0);
+    ck_assert_uint_eq(w.mem[100], 1);
+    ck_assert_uint_eq(host[0], 1);
+    cp_stream_fini(&s);
+  }
+}
+END_TEST
+
+/* cp_stream_reserve makes room once; the appends after it cannot fail. */
+START_TEST(reserve_makes_room) {
+  struct cp_stream s;
+  ck_assert_int_eq(cp_stream_init(&s, 0, 8), 0);
+  ck_assert_int_eq(cp_stream_reserve(&s, 100), 0);
+  ck_assert_uint_ge(s.cap_ops, 100);
+  struct cp_op *before = s.ops;
+  for (unsigned k = 0; k < 100; k++)
+    add(&s, CP_OP_STATE, 0, k % CP_NSTATE, k, 0, NULL);
+  ck_assert_ptr_eq(s.ops, before);
+  ck_assert_int_eq(cp_stream_reserve(&s, UINT32_MAX), -1);
+  ck_assert_uint_eq(s.nops, 100);
+  cp_stream_fini(&s);
+}
+END_TEST
+
 /* A high-priority stream arriving mid-launch runs before the low one's
  * remaining work-groups; the low launch then resumes by replay. */
 static unsigned order[64], norder;
@@ -603,6 +647,8 @@ int main(void) {
   CU_ADD(s, traced_predicate_keeps_its_branch);
   CU_ADD(s, checkpoint_purges_previous_block);
   CU_ADD(s, ring_wraps_and_overflow_is_clean);
+  CU_ADD(s, too_many_words_is_a_bad_op);
+  CU_ADD(s, reserve_makes_room);
   CU_ADD(s, high_priority_preempts_between_work_groups);
   CU_ADD(s, equal_priorities_time_slice);
   CU_ADD(s, random_switch_points_match_uninterrupted_run);

@@ -316,6 +316,79 @@ START_TEST(queue_released_while_busy) {
 }
 END_TEST
 
+START_TEST(four_device_queues) {
+  /* A launch gating four rings needs 4 + 3 * 4 operations. */
+  cl_command_queue o[3] = {make_dq(0, CL_FALSE), make_dq(0, CL_FALSE), make_dq(0, CL_FALSE)};
+  cl_kernel k = k20("fourq");
+  cl_mem out = zeros(sizeof(int) * 36);
+  ARGS(k, KA(o[0]), KA(o[1]), KA(o[2]), KA(out));
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  int v[36];
+  rd(out, v, sizeof v);
+  for (int i = 0; i < 4; i++) {
+    ck_assert_msg(v[i] == 0, "enqueue on queue %d: %d", i, v[i]);
+    for (int j = 0; j < 8; j++)
+      ck_assert_msg(v[4 + i * 8 + j] == 100 * i + j, "queue %d child %d: %d", i, j,
+                    v[4 + i * 8 + j]);
+  }
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  for (int i = 0; i < 3; i++)
+    clReleaseCommandQueue(o[i]);
+}
+END_TEST
+
+START_TEST(more_queue_args_than_queues) {
+  cl_command_queue other = make_dq(0, CL_FALSE);
+  cl_kernel k = k20("fiveq");
+  cl_mem out = zeros(sizeof(int) * 2);
+  ARGS(k, KA(dq), KA(dq), KA(dq), KA(dq), KA(other), KA(out));
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  int v[2];
+  rd(out, v, sizeof v);
+  ck_assert_int_eq(v[0], 0);
+  ck_assert_msg(v[1] == 77, "the child on the last queue argument had not run: %d", v[1]);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  clReleaseCommandQueue(other);
+}
+END_TEST
+
+START_TEST(capture_profiling_when_complete) {
+  cl_kernel k = k20("capture_later");
+  cl_mem prof = zeros(sizeof(cl_ulong) * 6), sink = zeros(sizeof(cl_uint) * 64);
+  ARGS(k, KA(prof), KA(sink));
+  ck_assert_int_eq(run(k, 1, 1), CL_COMPLETE);
+  cl_ulong v[6];
+  rd(prof, v, sizeof v);
+  ck_assert_msg(v[0] != 12345 && v[1] != 12345,
+                "the capture of a kernel event was written when called, not once complete");
+  ck_assert_msg(v[0] > 0 && v[1] == v[0], "kernel event: exec time %llu, %llu",
+                (unsigned long long)v[0], (unsigned long long)v[1]);
+  ck_assert_msg(v[2] == v[0] && v[3] == v[0], "capture after completion: %llu, %llu, want %llu",
+                (unsigned long long)v[2], (unsigned long long)v[3], (unsigned long long)v[0]);
+  ck_assert_msg(v[4] == 0 && v[5] == 0, "user event: %llu, %llu, want 0 written at its status",
+                (unsigned long long)v[4], (unsigned long long)v[5]);
+  clReleaseMemObject(prof);
+  clReleaseMemObject(sink);
+  clReleaseKernel(k);
+}
+END_TEST
+
+START_TEST(capture_twice_is_a_device_exception) {
+  cl_kernel k = k20("capture_twice");
+  cl_mem prof = zeros(sizeof(cl_ulong) * 4), after = zeros(sizeof(int));
+  ARGS(k, KA(prof), KA(after));
+  ck_assert_int_eq(run(k, 1, 1), CL_OUT_OF_RESOURCES);
+  int a = -1;
+  rd(after, &a, sizeof a);
+  ck_assert_int_eq(a, 0);
+  clReleaseMemObject(prof);
+  clReleaseMemObject(after);
+  clReleaseKernel(k);
+}
+END_TEST
+
 START_TEST(claimed_for_opencl_c_3_0) {
   cl_name_version f[64];
   size_t size = 0;
@@ -355,6 +428,10 @@ static Suite *make(void) {
   KH_ADD(tc, queue_api);
   KH_ADD(tc, queue_released_while_busy);
   KH_ADD(tc, claimed_for_opencl_c_3_0);
+  KH_ADD(tc, four_device_queues);
+  KH_ADD(tc, more_queue_args_than_queues);
+  KH_ADD(tc, capture_profiling_when_complete);
+  KH_ADD(tc, capture_twice_is_a_device_exception);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1,9 +1,9 @@
 /*
  * faults.c - one device exception of each kind through the real ICD loader:
- *   faults [divzero | misaligned | barrier | watchdog | spin]
+ *   faults [divzero | misaligned | barrier | watchdog | hang | spin]
  * With no argument it runs itself once per kind, in a fresh process with the
- * setting that kind needs (watchdog: a short LOCKSTEP_WATCHDOG_MS; spin:
- * LOCKSTEP_RECONVERGENCE=stack). For each: the event
+ * setting that kind needs (watchdog: a short LOCKSTEP_WATCHDOG_MS; hang: the
+ * defaults, which have no watchdog; spin: LOCKSTEP_RECONVERGENCE=stack). For each: the event
  * gets a negative status, stderr gets exactly one report naming the kernel,
  * file:line, work-item and work-group, pfn_notify gets the same text, another
  * buffer is intact and the next kernel runs normally. The memory fault
@@ -51,6 +51,15 @@ static const struct fault_case cases[] = {
      "    out[(i + 1) % 16] += 0;\n"
      "}\n",
      "LOCKSTEP_WATCHDOG_MS", "300"},
+    /* The same loop with the default settings (no watchdog): its state
+     * never changes, so it stops for lack of forward progress. */
+    {"hang", "forever", ".cl:", "no forward progress",
+     "__kernel void forever(__global int *out, int d) {\n"
+     "  int i = get_global_id(0);\n"
+     "  while (out[i] != 12345 + d)\n"
+     "    out[(i + 1) % 16] += 0;\n"
+     "}\n",
+     NULL, NULL},
     {"spin", "spinlock", ".cl:", "no forward progress",
      "__kernel void spinlock(__global int *lock, int d) {\n"
      "  while (atomic_cmpxchg(&lock[63], 0, 1) != 0)\n"
@@ -97,7 +106,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < NCASES; i++)
     if (strcmp(argv[1], cases[i].kind) == 0) c = &cases[i];
   if (!c) {
-    fprintf(stderr, "usage: faults divzero|misaligned|barrier|watchdog|spin\n");
+    fprintf(stderr, "usage: faults divzero|misaligned|barrier|watchdog|hang|spin\n");
     return 2;
   }
   int failed = 0;

@@ -69,6 +69,12 @@ START_TEST(test_create_errors) {
                                    CL_CONTEXT_PLATFORM, (cl_context_properties)rt_platform(), 0};
   ck_assert_ptr_null(clCreateContext(twice, 1, &dev, NULL, NULL, &err));
   ck_assert_int_eq(err, CL_INVALID_PROPERTY);
+  /* A supported property with a value it cannot take. */
+  cl_context_properties badsync[] = {CL_CONTEXT_INTEROP_USER_SYNC, 7, 0};
+  ck_assert_ptr_null(clCreateContext(badsync, 1, &dev, NULL, NULL, &err));
+  ck_assert_int_eq(err, CL_INVALID_PROPERTY);
+  ck_assert_ptr_null(clCreateContextFromType(badsync, CL_DEVICE_TYPE_GPU, NULL, NULL, &err));
+  ck_assert_int_eq(err, CL_INVALID_PROPERTY);
 }
 END_TEST
 

@@ -315,6 +315,37 @@ START_TEST(test_callbacks_on_error) {
 }
 END_TEST
 
+/* Queries its event from inside the callback. */
+static atomic_int cb_query;
+static void CL_CALLBACK query_cb(cl_event ev, cl_int status, void *ud) {
+  (void)ud;
+  cl_int st = 1;
+  cl_int err = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+  atomic_store(&cb_query, err == CL_SUCCESS && st == status ? 1 : -1);
+}
+
+/* The application released the event before its command ran: the callback
+ * still gets a usable event, while the application's handle is dead (a
+ * second release is refused, not taken from the runtime). */
+START_TEST(test_callback_after_release) {
+  cl_event u = clCreateUserEvent(ctx, NULL), m;
+  ck_assert_int_eq(clEnqueueMarkerWithWaitList(q, 1, &u, &m), CL_SUCCESS);
+  ck_assert_int_eq(clSetEventCallback(m, CL_COMPLETE, query_cb, NULL), CL_SUCCESS);
+  ck_assert_int_eq(clReleaseEvent(m), CL_SUCCESS);
+  ck_assert_int_eq(clReleaseEvent(m), CL_INVALID_EVENT);
+  ck_assert_int_eq(clRetainEvent(m), CL_INVALID_EVENT);
+  ck_assert_int_eq(clEnqueueBarrierWithWaitList(q, 1, &m, NULL), CL_INVALID_EVENT_WAIT_LIST);
+  ck_assert_int_eq(clSetUserEventStatus(u, CL_COMPLETE), CL_SUCCESS);
+  ck_assert_int_eq(clFinish(q), CL_SUCCESS);
+  for (int i = 0; i < 2000 && atomic_load(&cb_query) == 0; i++) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  ck_assert_int_eq(atomic_load(&cb_query), 1);
+  clReleaseEvent(u);
+}
+END_TEST
+
 START_TEST(test_event_info) {
   cl_event m;
   ck_assert_int_eq(clEnqueueMarkerWithWaitList(q, 0, NULL, &m), CL_SUCCESS);
@@ -432,6 +463,7 @@ int main(void) {
   tcase_add_test(tc, test_wait_list_errors);
   tcase_add_test(tc, test_callbacks_every_status);
   tcase_add_test(tc, test_callbacks_on_error);
+  tcase_add_test(tc, test_callback_after_release);
   tcase_add_test(tc, test_event_info);
   tcase_add_test(tc, test_profiling);
   tcase_add_test(tc, test_device_exception);

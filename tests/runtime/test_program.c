@@ -439,6 +439,11 @@ START_TEST(test_set_kernel_arg_errors) {
       CL_SUCCESS);
   ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof m, &m),
                    CL_INVALID_OPERATION);
+  /* no SVM on the device: checked before the NULL value */
+  ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL),
+                   CL_INVALID_OPERATION);
+  ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 0, NULL),
+                   CL_INVALID_VALUE);
   clReleaseKernel(c);
   clReleaseMemObject(m);
   clReleaseKernel(k);

@@ -122,3 +122,50 @@ kernel void onqueue(queue_t q, global int *out) {
   out[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(16),
                           ^{ out[1 + get_global_id(0)] = get_global_id(0) * 7; });
 }
+
+/* Children on four device queues at once: the default one and three
+ * arguments; each child writes its own slot. */
+kernel void fourq(queue_t a, queue_t b, queue_t c, global int *out) {
+  queue_t qs[4] = {get_default_queue(), a, b, c};
+  for (int i = 0; i < 4; i++)
+    out[i] = enqueue_kernel(qs[i], CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(8),
+                            ^{ out[4 + i * 8 + get_global_id(0)] = 100 * i + get_global_id(0); });
+}
+
+/* More queue_t arguments than device queues: the one queue named only by
+ * the last argument runs its child before the parent completes. */
+kernel void fiveq(queue_t a, queue_t b, queue_t c, queue_t d, queue_t e, global int *out) {
+  out[0] = enqueue_kernel(e, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ out[1] = 77; });
+}
+
+/* capture_event_profiling_info before its event completed: the values are
+ * written once it completes, over what the parent stored after the call
+ * (prof[0..1] a kernel event, prof[4..5] a user event); prof[2..3] is a
+ * capture by a child that waits for the event, written at once. */
+kernel void capture_later(global ulong *prof, global uint *sink) {
+  queue_t q = get_default_queue();
+  clk_event_t a, ue = create_user_event();
+  enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(64), 0, NULL, &a, ^{
+    uint x = get_global_id(0);
+    for (int k = 0; k < 2000; k++) x = x * 1664525u + 1013904223u;
+    sink[get_global_id(0)] = x;
+  });
+  enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &a, NULL,
+                 ^{ capture_event_profiling_info(a, CLK_PROFILING_COMMAND_EXEC_TIME, prof + 2); });
+  capture_event_profiling_info(a, CLK_PROFILING_COMMAND_EXEC_TIME, prof);
+  capture_event_profiling_info(ue, CLK_PROFILING_COMMAND_EXEC_TIME, prof + 4);
+  prof[0] = prof[1] = prof[4] = prof[5] = 12345;
+  set_user_event_status(ue, CL_COMPLETE);
+  release_event(ue);
+  release_event(a);
+}
+
+/* A second capture while one waits for the same event stops the kernel. */
+kernel void capture_twice(global ulong *prof, global int *after) {
+  clk_event_t ue = create_user_event();
+  capture_event_profiling_info(ue, CLK_PROFILING_COMMAND_EXEC_TIME, prof);
+  capture_event_profiling_info(ue, CLK_PROFILING_COMMAND_EXEC_TIME, prof + 2);
+  after[0] = 1;
+  set_user_event_status(ue, CL_COMPLETE);
+  release_event(ue);
+}
