@@ -28,6 +28,10 @@ void cc_log_append(char **log, const char *fmt, ...) __attribute__((format(print
  * from the device (builtins, printf, the compiler's own helpers); -1 when
  * it does not parse. */
 int cc_bitcode_undefined(const struct cc_bitcode *bc);
+/* Adds to bc the definitions it calls but lacks that gnu (the same source
+ * compiled with GNU inline semantics) has, as linkonce_odr: C99 inline
+ * definitions. Returns how many, or -1 when the bitcode cannot be read. */
+int cc_bitcode_add_inline(struct cc_bitcode *bc, const struct cc_bitcode *gnu, char **log);
 int cc_translate_build(const struct cc_bitcode *bc, const char *options, struct lsi_program **out,
                        char **log);
 

@@ -22,10 +22,11 @@
 
 #include "compiler/cc.h"
 #include "compiler/cc_int.h"
+#include "device/claims.h"
 
 extern char **environ;
 
-#define CC_FORMAT_VERSION "6"
+#define CC_FORMAT_VERSION "7"
 
 const char *cc_version(void) {
   return "lockstep-cc " LOCKSTEP_VERSION " llvm " LOCKSTEP_LLVM_VERSION " fmt " CC_FORMAT_VERSION;
@@ -98,6 +99,43 @@ static const char *const link_ok[] = {
     "-cl-fast-relaxed-math", "-cl-no-subgroup-ifp",           NULL,
 };
 
+/* Options naming a folder or a file, relative to the host program's working
+ * directory: -I as the specification has it, and clang's -include family,
+ * which programs written for clang-based drivers pass. Exact flags come
+ * before their prefixes ("-include" before "-I"). */
+struct path_opt {
+  const char *flag;
+  int is_file; /* a file, searched in the include path when not found */
+};
+static const struct path_opt path_opts[] = {
+    {"-include", 1}, {"-imacros", 1}, {"-isystem", 0}, {"-iquote", 0}, {"-idirafter", 0}, {"-I", 0},
+};
+
+static const struct path_opt *path_opt(const char *a) {
+  for (unsigned i = 0; i < sizeof(path_opts) / sizeof(path_opts[0]); i++) {
+    size_t n = strlen(path_opts[i].flag);
+    /* "-I" takes its value attached or apart; the long ones only apart */
+    if (!strncmp(a, path_opts[i].flag, n) && (a[n] == 0 || n == 2)) return &path_opts[i];
+  }
+  return NULL;
+}
+
+/* A relative path made absolute against the host's working directory, so
+ * it means the same to the front end whatever folder that runs in, and the
+ * build cache can check what it read. A relative file that does not exist
+ * there is left to the include path. NULL: keep the path as it is. */
+static char *host_path(const char *path, int is_file) {
+  if (path[0] == '/') return NULL;
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof(cwd))) return NULL;
+  char *abs = cc_strdupf("%s/%s", cwd, path);
+  if (abs && is_file && access(abs, F_OK) != 0) {
+    free(abs);
+    return NULL;
+  }
+  return abs;
+}
+
 static int in_list(const char *const *l, const char *s) {
   for (; *l; l++)
     if (!strcmp(*l, s)) return 1;
@@ -129,9 +167,12 @@ int cc_options_parse(const char *options, int link, struct cc_options *o, char *
         o->denorms_are_zero = 1;
       continue;
     }
-    if (!strncmp(a, "-D", 2) || !strncmp(a, "-I", 2)) {
-      char flag[3] = {a[0], a[1], 0};
-      const char *val = a + 2;
+    const struct path_opt *po = path_opt(a);
+    if (!strncmp(a, "-D", 2) || po) {
+      char flag[16];
+      size_t fl = po ? strlen(po->flag) : 2;
+      snprintf(flag, sizeof(flag), "%.*s", (int)fl, a);
+      const char *val = a + fl;
       if (!*val) {
         if (i + 1 >= n) {
           rc = opt_error(err, errlen, "option '%s' needs an argument", a);
@@ -144,7 +185,13 @@ int cc_options_parse(const char *options, int link, struct cc_options *o, char *
         break;
       }
       add_arg(o, flag);
-      add_arg(o, val);
+      if (po) {
+        char *abs = host_path(val, po->is_file);
+        add_arg(o, abs ? abs : val);
+        free(abs);
+      } else {
+        add_arg(o, val);
+      }
     } else if (!strncmp(a, "-cl-std=", 8)) {
       const char *v = a + 8;
       if (!strcmp(v, "CL1.0") || !strcmp(v, "CL1.1") || !strcmp(v, "CL1.2"))
@@ -157,6 +204,12 @@ int cc_options_parse(const char *options, int link, struct cc_options *o, char *
         rc = opt_error(err, errlen, "unsupported OpenCL C version in '%s'", a);
       if (rc == CC_OK && strcmp(v, "CL1.2") && (o->cl_std == 120))
         o->cl_std = (v[4] == '0') ? 100 : 110;
+      /* only a version in CL_DEVICE_OPENCL_C_ALL_VERSIONS builds */
+      if (rc == CC_OK && !dev_claims_c_version(o->cl_std))
+        rc = opt_error(err, errlen,
+                       "'%s': the device does not support OpenCL C %d.%d (it supports "
+                       "OpenCL C 1.0, 1.1, 1.2 and 3.0 with the features it lists)",
+                       a, o->cl_std / 100, (o->cl_std / 10) % 10);
     } else if (!strcmp(a, "-cl-opt-disable")) {
       o->opt_disable = 1;
     } else if (!strcmp(a, "-g")) {
@@ -221,15 +274,6 @@ void *cc_read_file(const char *path, size_t *len) {
   buf[n] = 0;
   *len = n;
   return buf;
-}
-
-static void rm_tree(const char *dir, const char *const *names, unsigned n) {
-  char p[4096];
-  for (unsigned i = 0; i < n; i++) {
-    snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
-    unlink(p);
-  }
-  rmdir(dir);
 }
 
 char *cc_strdupf(const char *fmt, ...) {
@@ -308,11 +352,254 @@ static const char *clang_path(void) {
   return (p && *p) ? p : LOCKSTEP_CLANG;
 }
 
-int cc_compile(const char *source, const char *filename, const char *options,
-               const struct cc_header *headers, unsigned nheaders, struct cc_bitcode *out,
-               char **log) {
+/* ---- what kernels see of the device ---- */
+
+/* Extension and feature macros clang's OpenCL headers define for every SPIR
+ * device whatever -cl-ext says (opencl-c-base.h), and __IMAGE_SUPPORT__:
+ * each is undefined unless the device claims it. */
+static const char *const spir_macros[] = {
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product",
+    "cl_khr_kernel_clock",
+    "cl_ext_float_atomics",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "__opencl_c_ext_fp16_global_atomic_load_store",
+    "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_add",
+    "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_min_max",
+    "__opencl_c_ext_fp16_local_atomic_min_max",
+    "__opencl_c_ext_fp64_global_atomic_add",
+    "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max",
+    "__opencl_c_ext_fp64_local_atomic_min_max",
+    "__opencl_c_ext_fp32_global_atomic_add",
+    "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max",
+    "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_image_raw10_raw12",
+    "__opencl_c_kernel_clock_scope_device",
+    "__opencl_c_kernel_clock_scope_work_group",
+    "__opencl_c_kernel_clock_scope_sub_group",
+    "__opencl_c_pipes",
+    "__opencl_c_work_group_collective_functions",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_read_write_images",
+    "__opencl_c_images",
+    "__opencl_c_3d_image_writes",
+    "__IMAGE_SUPPORT__",
+};
+
+/* clang's -cl-ext: nothing but the claimed extensions and, for OpenCL C
+ * 3.0, the claimed features (this also decides which builtins exist). */
+static char *cl_ext_option(int cl_std) {
+  char *s = strdup("-cl-ext=-all");
+  const cl_name_version *l;
+  for (int w = 0; w < 2; w++) {
+    size_t n = dev_claims(w ? DEV_CLAIM_FEATURES : DEV_CLAIM_EXTENSIONS, &l);
+    for (size_t i = 0; i < n && (w == 0 || cl_std >= 300); i++) {
+      char *s2 = cc_strdupf("%s,+%s", s, l[i].name);
+      free(s);
+      s = s2;
+    }
+  }
+  return s;
+}
+
+/* The header included before the source: the macros of exactly what the
+ * device claims. */
+static char *claims_header(int cl_std) {
+  char *h = cc_strdupf("#ifndef __OPENCL_VERSION__\n#define __OPENCL_VERSION__ %d\n#endif\n",
+                       DEV_OPENCL_VERSION);
+  for (size_t i = 0; i < sizeof(spir_macros) / sizeof(spir_macros[0]); i++) {
+    if (dev_claimed(spir_macros[i]) &&
+        (cl_std >= 300 || strncmp(spir_macros[i], "__opencl_c_", 11)))
+      continue;
+    char *h2 = cc_strdupf("%s#undef %s\n", h, spir_macros[i]);
+    free(h);
+    h = h2;
+  }
+  /* clang offers the sub-group builtins below OpenCL C 2.0 only for this */
+  if (dev_claimed("cl_khr_subgroups")) {
+    char *h2 = cc_strdupf("%s#ifndef __opencl_subgroup_builtins\n"
+                          "#define __opencl_subgroup_builtins 1\n#endif\n",
+                          h);
+    free(h);
+    h = h2;
+  }
+  if (dev_claimed("__opencl_c_images")) {
+    char *h2 = cc_strdupf("%s#define __IMAGE_SUPPORT__ 1\n", h);
+    free(h);
+    h = h2;
+  }
+  const cl_name_version *l;
+  size_t n = dev_claims(DEV_CLAIM_EXTENSIONS, &l);
+  for (size_t i = 0; i < n; i++) {
+    char *h2 = cc_strdupf("%s#ifndef %s\n#define %s 1\n#endif\n", h, l[i].name, l[i].name);
+    free(h);
+    h = h2;
+  }
+  return h;
+}
+
+/* The files of one front-end run, in a private temporary folder. */
+struct cc_run {
+  char dir[4096];
+  char src[4200], bc[4200], diag[4200], deps[4200], claims[4200];
+  char *cl_ext;
+};
+
+static int run_setup(struct cc_run *r, int cl_std, const char *source, const char *filename,
+                     const struct cc_header *headers, unsigned nheaders, char **log) {
+  r->cl_ext = cl_ext_option(cl_std);
+  const char *tmp = getenv("TMPDIR");
+  snprintf(r->dir, sizeof(r->dir), "%s/lockstep-cc-XXXXXX", (tmp && *tmp) ? tmp : "/tmp");
+  if (!mkdtemp(r->dir)) {
+    cc_log_append(log, "error: cannot create a temporary directory: %s\n", strerror(errno));
+    return -1;
+  }
+  snprintf(r->src, sizeof(r->src), "%s/input.cl", r->dir);
+  snprintf(r->bc, sizeof(r->bc), "%s/out.bc", r->dir);
+  snprintf(r->diag, sizeof(r->diag), "%s/diag.txt", r->dir);
+  snprintf(r->deps, sizeof(r->deps), "%s/deps.d", r->dir);
+  snprintf(r->claims, sizeof(r->claims), "%s/lockstep-claims.h", r->dir);
+  /* The #line names the source in diagnostics and line tables. */
+  const char *base = filename && *filename ? filename : "program.cl";
+  char *text = cc_strdupf("#line 1 \"%s\"\n%s", base, source ? source : "");
+  int rc = cc_write_file(r->src, text, strlen(text));
+  free(text);
+  char *claims = claims_header(cl_std);
+  if (rc == 0) rc = cc_write_file(r->claims, claims, strlen(claims));
+  free(claims);
+  for (unsigned i = 0; rc == 0 && i < nheaders; i++)
+    rc = write_header(r->dir, headers[i].name, headers[i].source ? headers[i].source : "");
+  if (rc != 0) cc_log_append(log, "error: cannot write the temporary source\n");
+  return rc;
+}
+
+static void run_cleanup(struct cc_run *r, const struct cc_header *headers, unsigned nheaders) {
+  const char *files[] = {r->src, r->bc, r->diag, r->deps, r->claims};
+  for (unsigned i = 0; i < 5; i++)
+    unlink(files[i]);
+  free(r->cl_ext);
+  r->cl_ext = NULL;
+  for (unsigned i = 0; i < nheaders; i++) {
+    char p[8448];
+    snprintf(p, sizeof(p), "%s/%s", r->dir, headers[i].name);
+    unlink(p);
+    /* remove the directories a nested header name created */
+    for (char *s = strrchr(p, '/'); s && s > p + strlen(r->dir); s = strrchr(p, '/')) {
+      *s = 0;
+      rmdir(p);
+    }
+  }
+  rmdir(r->dir);
+}
+
+/* The clang command line; *gnu_slot is the index of -f[no-]gnu89-inline.
+ * The strings belong to o, r and the callee's statics. */
+static char **clang_argv(const struct cc_options *o, const struct cc_run *r, char *std,
+                         size_t stdlen, unsigned *gnu_slot) {
+  snprintf(std, stdlen, "-cl-std=CL%d.%d", o->cl_std / 100, (o->cl_std / 10) % 10);
+  const char *fixed[] = {clang_path(), "-x", "cl", "-target", "spir64", std, "-emit-llvm", "-c",
+                         "-g", "-O0", "-cl-kernel-arg-info", "-fno-color-diagnostics",
+                         /* the files read, for the build cache */
+                         "-MD", "-MF", r->deps, "-I", r->dir,
+                         /* kernels see what the device claims */
+                         "-Xclang", r->cl_ext, "-include", r->claims};
+  unsigned nfixed = sizeof(fixed) / sizeof(fixed[0]);
+  char **argv = calloc(nfixed + (unsigned)o->nargs + 11, sizeof(char *));
+  unsigned k = 0;
+  for (unsigned i = 0; i < nfixed; i++)
+    argv[k++] = (char *)fixed[i];
+  *gnu_slot = k;
+  argv[k++] = "-fno-gnu89-inline";
+  /* Without optnone the module is optimised at link time; with it, the link
+   * step sees a debug build. */
+  if (!o->opt_disable && !o->debug) {
+    argv[k++] = "-Xclang";
+    argv[k++] = "-disable-O0-optnone";
+  }
+  for (int i = 0; i < o->nargs; i++)
+    argv[k++] = o->args[i];
+  /* after the caller's -I folders, so a header of theirs wins */
+  argv[k++] = "-I";
+  argv[k++] = (char *)cl_include_dir();
+  argv[k++] = (char *)r->src;
+  argv[k++] = "-o";
+  argv[k++] = (char *)r->bc;
+  argv[k] = NULL;
+  return argv;
+}
+
+/* One clang run into *out; its diagnostics go to the log when asked. */
+static int clang_once(char **argv, const struct cc_run *r, struct cc_bitcode *out, char **log) {
+  int crc = run_clang(argv, r->diag);
+  if (log) {
+    size_t dlen = 0;
+    char *diag = cc_read_file(r->diag, &dlen);
+    if (diag && dlen) cc_log_append(log, "%s", diag);
+    free(diag);
+    if (crc < 0)
+      cc_log_append(log, "error: cannot run the OpenCL C front end (%s)\n", clang_path());
+  }
+  if (crc != 0) return CC_BUILD_FAILURE;
+  out->data = cc_read_file(r->bc, &out->size);
+  return out->data ? CC_OK : CC_BUILD_FAILURE;
+}
+
+/* The files clang read that lie outside the run's own folder, from its
+ * make-style dependency file: one absolute path a line (malloc'd). */
+static char *read_deps(const struct cc_run *r) {
+  size_t n;
+  char *d = cc_read_file(r->deps, &n);
+  if (!d) return NULL;
+  char *colon = strstr(d, ": ");
+  char *out = strdup(""), word[4096];
+  size_t w = 0, dl = strlen(r->dir);
+  for (char *s = colon ? colon + 2 : d + n;; s++) {
+    if (*s == '\\' && (s[1] == ' ' || s[1] == '#')) {
+      if (w < sizeof(word) - 1) word[w++] = *++s;
+      continue;
+    }
+    if (*s == '\\' && s[1] == '\n') {
+      s++;
+      continue;
+    }
+    if (*s && *s != ' ' && *s != '\n' && *s != '\t') {
+      if (w < sizeof(word) - 1) word[w++] = *s;
+      continue;
+    }
+    word[w] = 0;
+    if (w && !(strncmp(word, r->dir, dl) == 0 && word[dl] == '/')) {
+      char *rp = realpath(word, NULL);
+      char *o2 = cc_strdupf("%s%s\n", out, rp ? rp : word);
+      free(rp);
+      free(out);
+      out = o2;
+    }
+    w = 0;
+    if (!*s) break;
+  }
+  free(d);
+  return out;
+}
+
+/* Source -> bitcode; *deps (when asked) gets the files read from disk. */
+static int compile(const char *source, const char *filename, const char *options,
+                   const struct cc_header *headers, unsigned nheaders, struct cc_bitcode *out,
+                   char **log, char **deps) {
   struct cc_options o;
-  char err[256];
+  char err[256], std[32];
   memset(out, 0, sizeof(*out));
   if (!*log) *log = strdup("");
   int rc = cc_options_parse(options, 0, &o, err, sizeof(err));
@@ -320,119 +607,41 @@ int cc_compile(const char *source, const char *filename, const char *options,
     cc_log_append(log, "error: %s\n", err);
     return rc;
   }
-  const char *tmp = getenv("TMPDIR");
-  char dir[4096];
-  snprintf(dir, sizeof(dir), "%s/lockstep-cc-XXXXXX", (tmp && *tmp) ? tmp : "/tmp");
-  if (!mkdtemp(dir)) {
-    cc_log_append(log, "error: cannot create a temporary directory: %s\n", strerror(errno));
+  struct cc_run r = {0};
+  if (run_setup(&r, o.cl_std, source, filename, headers, nheaders, log) != 0) {
     cc_options_free(&o);
+    run_cleanup(&r, headers, nheaders);
     return CC_BUILD_FAILURE;
   }
-  const char *base = filename && *filename ? filename : "program.cl";
-  char src_path[4200], bc_path[4200], err_path[4200], std[32];
-  snprintf(src_path, sizeof(src_path), "%s/input.cl", dir);
-  snprintf(bc_path, sizeof(bc_path), "%s/out.bc", dir);
-  snprintf(err_path, sizeof(err_path), "%s/diag.txt", dir);
-  /* The #line names the source in diagnostics and line tables. */
-  char *text = cc_strdupf("#line 1 \"%s\"\n%s", base, source ? source : "");
-  rc = cc_write_file(src_path, text, strlen(text));
-  free(text);
-  for (unsigned i = 0; rc == 0 && i < nheaders; i++)
-    rc = write_header(dir, headers[i].name, headers[i].source ? headers[i].source : "");
-  if (rc != 0) {
-    cc_log_append(log, "error: cannot write the temporary source\n");
-    cc_options_free(&o);
-    rm_tree(dir, (const char *const[]){"input.cl"}, 1);
-    return CC_BUILD_FAILURE;
-  }
-  snprintf(std, sizeof(std), "-cl-std=CL%d.%d", o.cl_std / 100, (o.cl_std / 10) % 10);
-  const char *fixed[] = {clang_path(),
-                         "-x",
-                         "cl",
-                         "-target",
-                         "spir64",
-                         std,
-                         "-emit-llvm",
-                         "-c",
-                         "-g",
-                         "-O0",
-                         "-cl-kernel-arg-info",
-                         "-fno-color-diagnostics",
-                         "-I",
-                         dir};
-  unsigned nfixed = sizeof(fixed) / sizeof(fixed[0]);
-  char **argv = calloc(nfixed + (unsigned)o.nargs + 11, sizeof(char *));
-  unsigned k = 0;
-  for (unsigned i = 0; i < nfixed; i++)
-    argv[k++] = (char *)fixed[i];
-  /* the slot of -fgnu89-inline, for the second try below */
-  unsigned gnu_slot = k;
-  argv[k++] = "-fno-gnu89-inline";
-  /* Without optnone the module is optimised at link time; with it, the link
-   * step sees a debug build. */
-  if (!o.opt_disable && !o.debug) {
-    argv[k++] = "-Xclang";
-    argv[k++] = "-disable-O0-optnone";
-  }
-  for (int i = 0; i < o.nargs; i++)
-    argv[k++] = o.args[i];
-  /* after the caller's -I folders, so a header of theirs wins */
-  argv[k++] = "-I";
-  argv[k++] = (char *)cl_include_dir();
-  argv[k++] = src_path;
-  argv[k++] = "-o";
-  argv[k++] = bc_path;
-  argv[k] = NULL;
-  int crc = run_clang(argv, err_path);
-  size_t dlen = 0;
-  char *diag = cc_read_file(err_path, &dlen);
-  if (diag && dlen) cc_log_append(log, "%s", diag);
-  free(diag);
-  if (crc < 0) {
-    cc_log_append(log, "error: cannot run the OpenCL C front end (%s)\n", clang_path());
-    rc = CC_BUILD_FAILURE;
-  } else if (crc > 0) {
-    rc = CC_BUILD_FAILURE;
-  } else {
-    out->data = cc_read_file(bc_path, &out->size);
-    rc = out->data ? CC_OK : CC_BUILD_FAILURE;
-  }
+  unsigned gnu_slot;
+  char **argv = clang_argv(&o, &r, std, sizeof(std), &gnu_slot);
+  rc = clang_once(argv, &r, out, log);
+  if (rc == CC_OK && deps) *deps = read_deps(&r);
   /* A plain `inline` function (not static, no extern declaration) is, as in
-   * C99, only an inline definition: compiled without optimisation, its
-   * calls are left to a definition no program gives. Drivers accept such
-   * helpers (pyopencl's own headers are full of them), so when some are
-   * left the source is compiled again with GNU inline semantics, where such
-   * a function is defined too, and that object is kept if it leaves no call
-   * undefined (an `extern inline` function, a C99 external definition, is
-   * one GNU inline leaves undefined). */
+   * C99, only an inline definition: compiled without optimisation its calls
+   * are left to an external definition, which programs written for other
+   * drivers never give (pyopencl's own headers are full of such helpers).
+   * When calls are left undefined, the source is compiled again with GNU
+   * inline semantics, where such a function is defined, and the definitions
+   * the first object lacks are taken from there as merged-at-link
+   * (linkonce_odr) definitions: a definition in another object still wins,
+   * and calls to functions defined elsewhere stay for clLinkProgram. */
   if (rc == CC_OK && cc_bitcode_undefined(out) > 0) {
     argv[gnu_slot] = "-fgnu89-inline";
     struct cc_bitcode gnu = {0};
-    if (run_clang(argv, err_path) == 0 && (gnu.data = cc_read_file(bc_path, &gnu.size)) &&
-        cc_bitcode_undefined(&gnu) == 0) {
-      free(out->data);
-      *out = gnu;
-    } else {
-      free(gnu.data);
-    }
+    if (clang_once(argv, &r, &gnu, NULL) == CC_OK) cc_bitcode_add_inline(out, &gnu, log);
+    free(gnu.data);
   }
   free(argv);
-  unlink(src_path);
-  unlink(bc_path);
-  unlink(err_path);
-  for (unsigned i = 0; i < nheaders; i++) {
-    char p[8448];
-    snprintf(p, sizeof(p), "%s/%s", dir, headers[i].name);
-    unlink(p);
-    /* remove the directories a nested header name created */
-    for (char *s = strrchr(p, '/'); s && s > p + strlen(dir); s = strrchr(p, '/')) {
-      *s = 0;
-      rmdir(p);
-    }
-  }
-  rmdir(dir);
+  run_cleanup(&r, headers, nheaders);
   cc_options_free(&o);
   return rc;
+}
+
+int cc_compile(const char *source, const char *filename, const char *options,
+               const struct cc_header *headers, unsigned nheaders, struct cc_bitcode *out,
+               char **log) {
+  return compile(source, filename, options, headers, nheaders, out, log, NULL);
 }
 
 /* ---- the build cache ---- */
@@ -464,17 +673,135 @@ static int cache_dir(char *buf, size_t len) {
   return 0;
 }
 
-static void cache_key(const char *source, const char *filename, const char *options, char *hex) {
+static void hash_hex(const void *const *parts, const size_t *lens, unsigned n, char *hex) {
   llvm_blake3_hasher h;
   llvm_blake3_hasher_init(&h);
-  const char *parts[] = {cc_version(), filename ? filename : "", options ? options : "",
-                         source ? source : ""};
-  for (unsigned i = 0; i < 4; i++)
-    llvm_blake3_hasher_update(&h, parts[i], strlen(parts[i]) + 1);
+  for (unsigned i = 0; i < n; i++)
+    llvm_blake3_hasher_update(&h, parts[i], lens[i]);
   uint8_t out[20];
   llvm_blake3_hasher_finalize(&h, out, sizeof(out));
   for (unsigned i = 0; i < sizeof(out); i++)
     sprintf(hex + 2 * i, "%02x", out[i]);
+}
+
+static void cache_key(const char *source, const char *filename, const char *options, char *hex) {
+  /* the clang arguments too: a relative -I folder means another folder
+   * from another working directory */
+  struct cc_options o;
+  char err[64], *args = strdup("");
+  if (cc_options_parse(options, 0, &o, err, sizeof(err)) == CC_OK) {
+    for (int i = 0; i < o.nargs; i++) {
+      char *a2 = cc_strdupf("%s%s%c", args, o.args[i], 1);
+      free(args);
+      args = a2;
+    }
+    cc_options_free(&o);
+  }
+  /* and what the device claims, which decides the macros kernels see */
+  char *ext = cl_ext_option(300);
+  const char *parts[] = {cc_version(),     filename ? filename : "", options ? options : "",
+                         args ? args : "", ext ? ext : "",           source ? source : ""};
+  const void *p[6];
+  size_t lens[6];
+  for (unsigned i = 0; i < 6; i++) {
+    p[i] = parts[i];
+    lens[i] = strlen(parts[i]) + 1;
+  }
+  hash_hex(p, lens, 6, hex);
+  free(ext);
+  free(args);
+}
+
+/* A file's content hash; "-" when it cannot be read. */
+static void file_hash(const char *path, char *hex) {
+  size_t len;
+  char *d = cc_read_file(path, &len);
+  if (!d) {
+    strcpy(hex, "-");
+    return;
+  }
+  const void *p[1] = {d};
+  hash_hex(p, &len, 1, hex);
+  free(d);
+}
+
+/* The files a build read (headers from -I folders, say), one
+ * "<hash> <path>" line each: an entry is used only while they are unchanged. */
+static char *deps_record(const char *deps) {
+  char *rec = strdup(""), hex[64];
+  for (const char *s = deps; s && *s;) {
+    const char *e = strchr(s, '\n');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    char *path = strndup(s, n);
+    file_hash(path, hex);
+    char *r2 = cc_strdupf("%s%s %s\n", rec, hex, path);
+    free(rec);
+    free(path);
+    rec = r2;
+    s += n + (e ? 1 : 0);
+  }
+  return rec;
+}
+
+static int deps_fresh(const char *rec) {
+  char hex[64];
+  for (const char *s = rec; *s;) {
+    const char *sp = strchr(s, ' '), *e = strchr(s, '\n');
+    if (!sp || !e || sp > e) return 0;
+    char *path = strndup(sp + 1, (size_t)(e - sp - 1));
+    file_hash(path, hex);
+    free(path);
+    if (strlen(hex) != (size_t)(sp - s) || strncmp(hex, s, (size_t)(sp - s))) return 0;
+    s = e + 1;
+  }
+  return 1;
+}
+
+/* The cached executable at path, when it and the files it was built from
+ * are as they were. */
+static int cache_lookup(const char *path, struct lsi_program **out, char **log) {
+  char dpath[4500];
+  snprintf(dpath, sizeof(dpath), "%s.deps", path);
+  size_t len;
+  char *rec = cc_read_file(dpath, &len);
+  int fresh = rec && deps_fresh(rec);
+  free(rec);
+  uint8_t *buf = fresh ? cc_read_file(path, &len) : NULL;
+  if (!buf) return 0;
+  int kind;
+  struct cc_bitcode bc = {0};
+  char *clog = NULL;
+  int rc = cc_binary_load(buf, len, &kind, out, &bc, &clog);
+  free(buf);
+  free(bc.data);
+  if (rc == CC_OK && kind == CC_BIN_EXECUTABLE && *out) {
+    free(*log);
+    *log = clog ? clog : strdup("");
+    return 1;
+  }
+  free(clog);
+  if (*out) cc_program_free(*out);
+  *out = NULL;
+  return 0;
+}
+
+static void cache_store(const char *path, const struct lsi_program *p, const char *deps,
+                        const char *log) {
+  uint8_t *bin;
+  size_t blen;
+  if (cc_binary_save(p, NULL, CC_BIN_EXECUTABLE, log, &bin, &blen) != CC_OK) return;
+  char tmp[4600], dpath[4500];
+  char *rec = deps_record(deps);
+  snprintf(dpath, sizeof(dpath), "%s.deps", path);
+  snprintf(tmp, sizeof(tmp), "%s.%d.tmp", dpath, (int)getpid());
+  int ok = rec && cc_write_file(tmp, rec, strlen(rec)) == 0 && rename(tmp, dpath) == 0;
+  free(rec);
+  snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+  if (ok && cc_write_file(tmp, bin, blen) == 0)
+    rename(tmp, path);
+  else
+    unlink(tmp);
+  free(bin);
 }
 
 int cc_build(const char *source, const char *filename, const char *options,
@@ -485,27 +812,11 @@ int cc_build(const char *source, const char *filename, const char *options,
   if (use_cache) {
     cache_key(source, filename, options, hex);
     snprintf(path, sizeof(path), "%s/%s.lsb", dir, hex);
-    size_t len;
-    uint8_t *buf = cc_read_file(path, &len);
-    if (buf) {
-      int kind;
-      struct cc_bitcode bc = {0};
-      char *clog = NULL;
-      int rc = cc_binary_load(buf, len, &kind, out, &bc, &clog);
-      free(buf);
-      free(bc.data);
-      if (rc == CC_OK && kind == CC_BIN_EXECUTABLE && *out) {
-        free(*log);
-        *log = clog ? clog : strdup("");
-        return CC_OK;
-      }
-      free(clog);
-      if (*out) cc_program_free(*out);
-      *out = NULL;
-    }
+    if (cache_lookup(path, out, log)) return CC_OK;
   }
   struct cc_bitcode bc;
-  int rc = cc_compile(source, filename, options, NULL, 0, &bc, log);
+  char *deps = NULL;
+  int rc = compile(source, filename, options, NULL, 0, &bc, log, &deps);
   if (rc != CC_OK) return rc;
   /* The link step sees the build options that matter to it. */
   rc = cc_translate_build(&bc, options, out, log);
@@ -516,18 +827,7 @@ int cc_build(const char *source, const char *filename, const char *options,
     (*out)->source = strdup(source);
     (*out)->options = strdup(options ? options : "");
   }
-  if (rc == CC_OK && use_cache) {
-    uint8_t *bin;
-    size_t blen;
-    if (cc_binary_save(*out, NULL, CC_BIN_EXECUTABLE, *log, &bin, &blen) == CC_OK) {
-      char tmp[4500];
-      snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
-      if (cc_write_file(tmp, bin, blen) == 0)
-        rename(tmp, path);
-      else
-        unlink(tmp);
-      free(bin);
-    }
-  }
+  if (rc == CC_OK && use_cache) cache_store(path, *out, deps, *log);
+  free(deps);
   return rc;
 }

@@ -14,6 +14,7 @@
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -31,6 +32,23 @@ static int is_kernel(LLVMValueRef fn) {
   return !LLVMIsDeclaration(fn) && LLVMGetFunctionCallConv(fn) == LLVMSPIRKERNELCallConv;
 }
 
+/* LLVM reports link errors (a symbol defined twice, say) through the
+ * context's diagnostic handler; the default one prints and exits the
+ * process. Every context the compiler makes sends them to the log. */
+static void diag_to_log(LLVMDiagnosticInfoRef di, void *user) {
+  char **log = user;
+  if (LLVMGetDiagInfoSeverity(di) != LLVMDSError) return;
+  char *msg = LLVMGetDiagInfoDescription(di);
+  if (log) cc_log_append(log, "error: %s\n", msg);
+  LLVMDisposeMessage(msg);
+}
+
+static LLVMContextRef context_new(char **log) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMContextSetDiagnosticHandler(ctx, diag_to_log, log);
+  return ctx;
+}
+
 static LLVMModuleRef parse(LLVMContextRef ctx, const struct cc_bitcode *bc, char **log) {
   LLVMMemoryBufferRef mb =
       LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)bc->data, bc->size, "object");
@@ -44,8 +62,8 @@ static LLVMModuleRef parse(LLVMContextRef ctx, const struct cc_bitcode *bc, char
 }
 
 int cc_bitcode_undefined(const struct cc_bitcode *bc) {
-  LLVMContextRef ctx = LLVMContextCreate();
   char *log = NULL;
+  LLVMContextRef ctx = context_new(&log);
   LLVMModuleRef m = parse(ctx, bc, &log);
   free(log);
   int n = m ? 0 : -1;
@@ -57,6 +75,88 @@ int cc_bitcode_undefined(const struct cc_bitcode *bc) {
       continue;
     n++;
   }
+  if (m) LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  return n;
+}
+
+/* ---- C99 inline definitions ---- */
+
+static int is_def(LLVMModuleRef m, const char *name) {
+  LLVMValueRef f = LLVMGetNamedFunction(m, name);
+  return f && !LLVMIsDeclaration(f);
+}
+
+static int is_local(LLVMValueRef g) {
+  LLVMLinkage l = LLVMGetLinkage(g);
+  return l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
+}
+
+/* Marks in gnu (with LLVMLinkOnceODRLinkage) the external functions m uses
+ * without defining, and those their bodies use in turn. Returns how many. */
+static unsigned mark_wanted(LLVMModuleRef m, LLVMModuleRef gnu) {
+  unsigned n = 0, grew = 1;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    LLVMValueRef g = LLVMGetNamedFunction(gnu, name);
+    if (LLVMIsDeclaration(f) && LLVMGetFirstUse(f) && g && !LLVMIsDeclaration(g) && !is_local(g)) {
+      LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+      n++;
+    }
+  }
+  while (grew) {
+    grew = 0;
+    for (LLVMValueRef g = LLVMGetFirstFunction(gnu); g; g = LLVMGetNextFunction(g)) {
+      if (LLVMGetLinkage(g) != LLVMLinkOnceODRLinkage) continue;
+      for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in))
+          for (int i = 0; i < LLVMGetNumOperands(in); i++) {
+            LLVMValueRef c = LLVMGetOperand(in, (unsigned)i);
+            size_t len;
+            if (!c || !LLVMIsAFunction(c) || LLVMIsDeclaration(c) || is_local(c) ||
+                LLVMGetLinkage(c) == LLVMLinkOnceODRLinkage ||
+                is_def(m, LLVMGetValueName2(c, &len)))
+              continue;
+            LLVMSetLinkage(c, LLVMLinkOnceODRLinkage);
+            n++;
+            grew = 1;
+          }
+    }
+  }
+  return n;
+}
+
+int cc_bitcode_add_inline(struct cc_bitcode *bc, const struct cc_bitcode *gnu_bc, char **log) {
+  LLVMContextRef ctx = context_new(NULL);
+  LLVMModuleRef m = parse(ctx, bc, log), gnu = m ? parse(ctx, gnu_bc, log) : NULL;
+  int n = gnu ? (int)mark_wanted(m, gnu) : -1;
+  if (n > 0) {
+    /* Everything else of the second object yields to the first: its
+     * external definitions become available_externally (dropped by the
+     * linker where the first one defines them, by globaldce otherwise). */
+    for (LLVMValueRef g = LLVMGetFirstFunction(gnu); g; g = LLVMGetNextFunction(g))
+      if (!LLVMIsDeclaration(g) && !is_local(g) && LLVMGetLinkage(g) != LLVMLinkOnceODRLinkage)
+        LLVMSetLinkage(g, LLVMAvailableExternallyLinkage);
+    for (LLVMValueRef g = LLVMGetFirstGlobal(gnu); g; g = LLVMGetNextGlobal(g))
+      if (!LLVMIsDeclaration(g) && !is_local(g)) LLVMSetLinkage(g, LLVMAvailableExternallyLinkage);
+    LLVMModuleRef g2 = gnu;
+    gnu = NULL;
+    if (LLVMLinkModules2(m, g2)) n = -1;
+  }
+  if (n > 0) {
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(m, "globaldce", NULL, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) LLVMConsumeError(e);
+    LLVMMemoryBufferRef mb = LLVMWriteBitcodeToMemoryBuffer(m);
+    free(bc->data);
+    bc->size = LLVMGetBufferSize(mb);
+    bc->data = malloc(bc->size);
+    memcpy(bc->data, LLVMGetBufferStart(mb), bc->size);
+    LLVMDisposeMemoryBuffer(mb);
+  }
+  if (gnu) LLVMDisposeModule(gnu);
   if (m) LLVMDisposeModule(m);
   LLVMContextDispose(ctx);
   return n;
@@ -429,7 +529,7 @@ int cc_translate_build(const struct cc_bitcode *bc, const char *options, struct 
                        char **log) {
   (void)options;
   *out = NULL;
-  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMContextRef ctx = context_new(log);
   LLVMModuleRef m = parse(ctx, bc, log);
   int rc = CC_BUILD_FAILURE;
   if (m) {
@@ -463,7 +563,7 @@ int cc_link(const struct cc_bitcode *objs, unsigned nobjs, const char *options,
   }
   int create_library = o.create_library, daz = o.denorms_are_zero;
   cc_options_free(&o);
-  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMContextRef ctx = context_new(log);
   LLVMModuleRef m = NULL;
   int rc = CC_OK;
   for (unsigned i = 0; i < nobjs && rc == CC_OK; i++) {
@@ -475,7 +575,7 @@ int cc_link(const struct cc_bitcode *objs, unsigned nobjs, const char *options,
     if (!m) {
       m = mi;
     } else if (LLVMLinkModules2(m, mi)) {
-      cc_log_append(log, "error: linking the compiled objects failed (duplicate symbols?)\n");
+      cc_log_append(log, "error: linking the compiled objects failed\n");
       rc = CC_LINK_FAILURE;
     }
   }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "device/claims.h"
 #include "runtime/rt.h"
 
 static struct _cl_device_id device;
@@ -100,26 +101,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
 #define RET_ARRAY(a) return rt_info(sz, pv, ret, (a), sizeof(a))
 #define RET_NONE()   return rt_info(sz, pv, ret, NULL, 0)
 
-static const cl_name_version c_versions[] = {
-    {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
-    {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}, {CL_MAKE_VERSION(2, 0, 0), "OpenCL C"},
-    {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
-};
+static cl_int claims_info(enum dev_claim_list which, size_t sz, void *pv, size_t *ret) {
+  const cl_name_version *list;
+  size_t n = dev_claims(which, &list);
+  return rt_info(sz, pv, ret, list, n * sizeof *list);
+}
 
-/* OpenCL C 3.0 optional features the device supports: each one runs end
- * to end in the kernel suites (tests/device). The atomics are the host's own
- * sequentially consistent atomics on memory every compute unit shares. */
-static const cl_name_version c_features[] = {
-    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
-    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
-    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
-    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
-    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
-    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
-    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
-    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
-    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_device_enqueue"},
-};
+/* Device-side enqueue: claimed, and the device (not a test's stub) has it. */
+static bool device_enqueue(void) {
+  return dev_claimed("__opencl_c_device_enqueue") && rt_device_enqueue();
+}
 
 /* Program-scope global variables: the largest one the device promises, and
  * the total it prefers (the compiler accepts far more). */
@@ -157,7 +148,7 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
   case CL_DEVICE_ADDRESS_BITS: RET(cl_uint, 64);
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE: RET(cl_ulong, c->max_alloc_size);
   /* No images (yet): every image limit is 0, as the specification asks. */
-  case CL_DEVICE_IMAGE_SUPPORT: RET(cl_bool, CL_FALSE);
+  case CL_DEVICE_IMAGE_SUPPORT: RET(cl_bool, dev_claimed("__opencl_c_images"));
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
@@ -202,32 +193,25 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
    * sizes in bytes; a queue takes about 1 KiB per child launch in flight. */
   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
     RET(cl_command_queue_properties,
-        rt_device_enqueue() ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
-                            : 0);
-  case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
-    RET(cl_uint, rt_device_enqueue() ? 1024u * 1024u : 0);
-  case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
-    RET(cl_uint, rt_device_enqueue() ? 8u * 1024u * 1024u : 0);
-  case CL_DEVICE_MAX_ON_DEVICE_QUEUES: RET(cl_uint, rt_device_enqueue() ? 4 : 0);
-  case CL_DEVICE_MAX_ON_DEVICE_EVENTS: RET(cl_uint, rt_device_enqueue() ? 1024 : 0);
+        device_enqueue() ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE : 0);
+  case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE: RET(cl_uint, device_enqueue() ? 1024u * 1024u : 0);
+  case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE: RET(cl_uint, device_enqueue() ? 8u * 1024u * 1024u : 0);
+  case CL_DEVICE_MAX_ON_DEVICE_QUEUES: RET(cl_uint, device_enqueue() ? 4 : 0);
+  case CL_DEVICE_MAX_ON_DEVICE_EVENTS: RET(cl_uint, device_enqueue() ? 1024 : 0);
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
     RET(cl_device_device_enqueue_capabilities,
-        rt_device_enqueue() ? CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT : 0);
+        device_enqueue() ? CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT : 0);
   case CL_DEVICE_NAME: RET_STR("Lockstep SIMT GPU");
   case CL_DEVICE_VENDOR: RET_STR("Lockstep");
   case CL_DRIVER_VERSION: RET_STR(LOCKSTEP_VERSION);
   case CL_DEVICE_PROFILE: RET_STR("FULL_PROFILE");
   case CL_DEVICE_VERSION: RET_STR("OpenCL 3.0 Lockstep " LOCKSTEP_VERSION);
   case CL_DEVICE_NUMERIC_VERSION: RET(cl_version, CL_MAKE_VERSION(3, 0, 0));
-  case CL_DEVICE_OPENCL_C_VERSION: RET_STR("OpenCL C 2.0 Lockstep");
-  case CL_DEVICE_OPENCL_C_ALL_VERSIONS: RET_ARRAY(c_versions);
-  case CL_DEVICE_OPENCL_C_FEATURES: RET_ARRAY(c_features);
+  case CL_DEVICE_OPENCL_C_VERSION: RET_STR(DEV_OPENCL_C_VERSION);
+  case CL_DEVICE_OPENCL_C_ALL_VERSIONS: return claims_info(DEV_CLAIM_C_VERSIONS, sz, pv, ret);
+  case CL_DEVICE_OPENCL_C_FEATURES: return claims_info(DEV_CLAIM_FEATURES, sz, pv, ret);
   case CL_DEVICE_EXTENSIONS: RET_STR(rt_extensions_string());
-  case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
-    const cl_name_version *list;
-    size_t n = rt_extensions(&list);
-    return rt_info(sz, pv, ret, list, n * sizeof *list);
-  }
+  case CL_DEVICE_EXTENSIONS_WITH_VERSION: return claims_info(DEV_CLAIM_EXTENSIONS, sz, pv, ret);
   case CL_DEVICE_PLATFORM: RET(cl_platform_id, rt_platform());
   case CL_DEVICE_HOST_UNIFIED_MEMORY: RET(cl_bool, CL_FALSE);
   case CL_DEVICE_BUILT_IN_KERNELS: RET_STR("");
@@ -248,7 +232,7 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE: RET(cl_uint, 0);
-  case CL_DEVICE_PIPE_SUPPORT: RET(cl_bool, CL_FALSE);
+  case CL_DEVICE_PIPE_SUPPORT: RET(cl_bool, dev_claimed("__opencl_c_pipes"));
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
@@ -256,7 +240,9 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
   /* A sub-group is a warp; warps of a work-group are scheduled in time
    * slices, so one spinning on another's store still lets it run. */
   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-    RET(cl_uint, (c->max_wg_size + c->warp_width - 1) / c->warp_width);
+    RET(cl_uint, dev_claimed("__opencl_c_subgroups")
+                     ? (c->max_wg_size + c->warp_width - 1) / c->warp_width
+                     : 0);
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: RET(cl_bool, CL_TRUE);
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
@@ -265,8 +251,10 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
             CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
             CL_DEVICE_ATOMIC_SCOPE_DEVICE);
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: RET(cl_bool, CL_TRUE);
-  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: RET(cl_bool, CL_FALSE);
-  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: RET(cl_bool, CL_TRUE);
+  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+    RET(cl_bool, dev_claimed("__opencl_c_work_group_collective_functions"));
+  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    RET(cl_bool, dev_claimed("__opencl_c_generic_address_space"));
   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: RET(size_t, c->warp_width);
   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: RET_STR("v0000-01-01-00");
   default: return CL_INVALID_VALUE;

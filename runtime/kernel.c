@@ -31,14 +31,26 @@ static cl_kernel kernel_new(cl_program p, const struct lsi_kernel *k) {
   kn->program = p;
   kn->k = k;
   rt_retain(&p->obj);
+  kn->attached = true;
   atomic_fetch_add(&p->nkernels, 1);
+  atomic_fetch_add(&p->live_kernels, 1);
   return kn;
+}
+
+/* The kernel no longer counts against a rebuild of its program. Under lock. */
+static void detach(cl_kernel kn) {
+  if (!kn->attached) return;
+  kn->attached = false;
+  atomic_fetch_sub(&kn->program->nkernels, 1);
 }
 
 static void kernel_destroy(cl_kernel kn) {
   rt_object_kill(&kn->obj);
   cl_program p = kn->program;
-  atomic_fetch_sub(&p->nkernels, 1);
+  pthread_mutex_lock(&kn->lock);
+  detach(kn);
+  pthread_mutex_unlock(&kn->lock);
+  atomic_fetch_sub(&p->live_kernels, 1);
   pthread_mutex_destroy(&kn->lock);
   free(kn->argbuf);
   free(kn->arg_set);
@@ -92,6 +104,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_
         if (!kernels[i]) {
           for (uint32_t j = 0; j < i; j++) {
             atomic_fetch_sub(&program->nkernels, 1);
+            atomic_fetch_sub(&program->live_kernels, 1);
             rt_release(&program->obj);
             free(kernels[j]->argbuf);
             free(kernels[j]->arg_set);
@@ -115,9 +128,20 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
   return CL_SUCCESS;
 }
 
+/* Drops a reference; a launch's own (launch) or the application's. Once
+ * only launches hold the kernel, it is detached from its program. */
+static void kernel_unref(cl_kernel kernel, bool launch) {
+  pthread_mutex_lock(&kernel->lock);
+  if (launch) kernel->launches--;
+  unsigned left = rt_release(&kernel->obj);
+  if (left && left == kernel->launches) detach(kernel);
+  pthread_mutex_unlock(&kernel->lock);
+  if (left == 0) kernel_destroy(kernel);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   if (!rt_valid(kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
-  if (rt_release(&kernel->obj) == 0) kernel_destroy(kernel);
+  kernel_unref(kernel, false);
   return CL_SUCCESS;
 }
 
@@ -304,6 +328,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
                                                    size_t *param_value_size_ret) {
   if (!rt_valid(kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
   if (arg_indx >= kernel->k->nargs) return CL_INVALID_ARG_INDEX;
+  if (param_name < CL_KERNEL_ARG_ADDRESS_QUALIFIER || param_name > CL_KERNEL_ARG_NAME)
+    return CL_INVALID_VALUE;
+  /* Only a program built from source with -cl-kernel-arg-info has it. */
+  if (!kernel->program->arg_info) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   const struct lsi_arg *a = &kernel->k->args[arg_indx];
   size_t sz = param_value_size;
   void *pv = param_value;
@@ -463,7 +491,7 @@ static void CL_CALLBACK launch_done(cl_event ev, cl_int status, void *user) {
   struct launch_ref *r = user;
   for (cl_uint i = 0; i < r->nmems; i++)
     clReleaseMemObject(r->mems[i]);
-  clReleaseKernel(r->kernel);
+  kernel_unref(r->kernel, true);
   if (r->dq) clReleaseCommandQueue(r->dq);
   free(r);
 }
@@ -564,8 +592,9 @@ static cl_int ndrange_in(const char *call, cl_command_queue q, cl_kernel kernel,
       clRetainMemObject(kernel->arg_mem[i]);
       ref->mems[ref->nmems++] = kernel->arg_mem[i];
     }
+  kernel->launches++;
+  rt_retain(&kernel->obj);
   pthread_mutex_unlock(&kernel->lock);
-  clRetainKernel(kernel);
   ref->kernel = kernel;
   if (empty) {
     cmd->kind = DEV_CMD_NOP;

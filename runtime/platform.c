@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "debugger/dbg.h"
+#include "device/claims.h"
 #include "runtime/rt.h"
 
 static struct _cl_platform_id platform;
@@ -22,49 +23,17 @@ cl_platform_id rt_platform(void) {
   return &platform;
 }
 
-/* Claimed only when they work. Later features add lines here. */
-static const cl_name_version extensions[] = {
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_icd"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_byte_addressable_store"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_base_atomics"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_extended_atomics"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_base_atomics"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_base_atomics"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_priority_hints"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
-};
-#define NUM_EXTENSIONS (sizeof extensions / sizeof extensions[0])
-
-static char extensions_string[NUM_EXTENSIONS * CL_NAME_VERSION_MAX_NAME_SIZE];
-static pthread_once_t extensions_once = PTHREAD_ONCE_INIT;
-
-static void extensions_init(void) {
-  char *p = extensions_string;
-  for (size_t i = 0; i < NUM_EXTENSIONS; i++) {
-    size_t n = strlen(extensions[i].name);
-    memcpy(p, extensions[i].name, n);
-    p += n;
-    *p++ = i + 1 < NUM_EXTENSIONS ? ' ' : '\0';
-  }
-}
-
+/* The device's claims (device/claims.c) are the platform's too. */
 const char *rt_extensions_string(void) {
-  pthread_once(&extensions_once, extensions_init);
-  return extensions_string;
+  return dev_claims_extension_string();
 }
 
 size_t rt_extensions(const cl_name_version **list) {
-  *list = extensions;
-  return NUM_EXTENSIONS;
+  return dev_claims(DEV_CLAIM_EXTENSIONS, list);
 }
 
 bool rt_has_extension(const char *name) {
-  for (size_t i = 0; i < NUM_EXTENSIONS; i++)
-    if (strcmp(extensions[i].name, name) == 0) return true;
-  return false;
+  return strncmp(name, "cl_", 3) == 0 && dev_claimed(name);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
@@ -100,8 +69,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p, cl_platform_
     cl_version v = CL_MAKE_VERSION(3, 0, 0);
     return rt_info(sz, pv, ret, &v, sizeof v);
   }
-  case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
-    return rt_info(sz, pv, ret, extensions, sizeof extensions);
+  case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
+    const cl_name_version *list;
+    size_t n = rt_extensions(&list);
+    return rt_info(sz, pv, ret, list, n * sizeof *list);
+  }
   default: return CL_INVALID_VALUE;
   }
 }

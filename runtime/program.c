@@ -48,8 +48,23 @@ static void unmap_data(cl_program p) {
   p->data = NULL;
 }
 
+/* Keeps the executable and its data segment until the program goes: a
+ * launch of a kernel the application released may still run it. */
+static void retire(cl_program p) {
+  struct rt_retired *r = malloc(sizeof(*r));
+  /* without memory for the note it is leaked rather than freed under a launch */
+  if (r) {
+    *r = (struct rt_retired){p->retired, p->lsi, p->data, p->data_addr};
+    p->retired = r;
+  }
+  p->lsi = NULL;
+  p->data = NULL;
+  p->data_addr = 0;
+}
+
 /* Installs a new executable (or bitcode), replacing the previous one. */
 static void set_result(cl_program p, struct lsi_program *lsi, struct cc_bitcode *bc) {
+  if (p->lsi && atomic_load(&p->live_kernels) > 0) retire(p);
   unmap_data(p);
   cc_program_free(p->lsi);
   free(p->bc.data);
@@ -94,6 +109,14 @@ static void program_destroy(cl_program p) {
   }
   rt_object_kill(&p->obj);
   set_result(p, NULL, NULL);
+  while (p->retired) {
+    struct rt_retired *r = p->retired;
+    p->retired = r->next;
+    if (r->data_addr) p->context->ops->unmap_global(p->context->dev, r->data_addr);
+    free(r->data);
+    cc_program_free(r->lsi);
+    free(r);
+  }
   free(p->source);
   free(p->options);
   free(p->log);
@@ -273,6 +296,16 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
 
 /* ---- build, compile, link ---- */
 
+/* Whether options ask for kernel argument information (-cl-kernel-arg-info). */
+static bool arg_info_for(const char *options) {
+  struct cc_options o;
+  char err[64];
+  if (cc_options_parse(options, 0, &o, err, sizeof(err)) != CC_OK) return false;
+  bool a = o.kernel_arg_info;
+  cc_options_free(&o);
+  return a;
+}
+
 static bool uniform_for(const char *options) {
   struct cc_options o;
   char err[64];
@@ -408,6 +441,8 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
   }
   end_build(program, rc == CC_OK ? CL_BUILD_SUCCESS : CL_BUILD_ERROR, options, log, lsi, NULL,
             CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+  /* argument information only for what was built from source asking for it */
+  program->arg_info = program->source && arg_info_for(options);
   if (pfn_notify) pfn_notify(program, user_data);
   if (rc == CC_OK) return CL_SUCCESS;
   return rc == CC_INVALID_OPTIONS ? CL_INVALID_BUILD_OPTIONS
@@ -459,6 +494,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
   free(hdrs);
   end_build(program, rc == CC_OK ? CL_BUILD_SUCCESS : CL_BUILD_ERROR, options, log, NULL, &bc,
             CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  program->arg_info = arg_info_for(options);
   if (pfn_notify) pfn_notify(program, user_data);
   if (rc == CC_OK) return CL_SUCCESS;
   return rc == CC_INVALID_OPTIONS ? CL_INVALID_COMPILER_OPTIONS : CL_COMPILE_PROGRAM_FAILURE;
@@ -495,8 +531,10 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
     return NULL;
   }
   struct cc_bitcode *objs = calloc(num_input_programs, sizeof(*objs));
+  bool arg_info = true; /* every object compiled from source with -cl-kernel-arg-info */
   for (cl_uint i = 0; i < num_input_programs; i++) {
     pthread_mutex_lock(&input_programs[i]->lock);
+    arg_info = arg_info && input_programs[i]->arg_info;
     objs[i].size = input_programs[i]->bc.size;
     objs[i].data = malloc(objs[i].size ? objs[i].size : 1);
     memcpy(objs[i].data, input_programs[i]->bc.data, objs[i].size);
@@ -518,6 +556,7 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
     free(objs[i].data);
   free(objs);
   p->building = true;
+  p->arg_info = arg_info;
   end_build(p, rc == CC_OK ? CL_BUILD_SUCCESS : CL_BUILD_ERROR, options, log, lsi,
             lsi ? NULL : &lib,
             lsi ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_LIBRARY);

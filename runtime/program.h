@@ -13,6 +13,13 @@
 #include "debugger/dbg.h"
 #include "runtime/rt.h"
 
+struct rt_retired {
+  struct rt_retired *next;
+  struct lsi_program *lsi;
+  uint8_t *data;
+  uint64_t data_addr;
+};
+
 struct rt_prog_cb {
   struct rt_prog_cb *next;
   void(CL_CALLBACK *fn)(cl_program program, void *user_data);
@@ -34,10 +41,14 @@ struct _cl_program {
   struct lsi_program *lsi; /* the executable */
   struct cc_bitcode bc;    /* a compiled object or library */
   bool uniform_wg;         /* work-groups must divide the NDRange (CL 1.x builds) */
+  bool arg_info;           /* built from source with -cl-kernel-arg-info (clGetKernelArgInfo) */
   /* the program-scope data segment, mapped into the device */
   uint8_t *data;
   uint64_t data_addr;
-  atomic_uint nkernels; /* kernel objects attached (builds are refused) */
+  atomic_uint nkernels;     /* kernel objects attached (builds are refused) */
+  atomic_uint live_kernels; /* kernel objects alive, launches' included */
+  /* executables replaced while a launch still ran one, freed with the program */
+  struct rt_retired *retired;
   struct rt_prog_cb *release_cbs;
   struct dbg_source dbg_src; /* what a launch under `lockstep debug` gets */
 };
@@ -51,6 +62,11 @@ struct _cl_kernel {
   bool *arg_set;
   cl_mem *arg_mem;     /* buffer arguments (not retained, as the spec says) */
   uint64_t local_args; /* bytes of __local memory the arguments request */
+  /* under lock: references launches in flight hold, and whether the
+   * kernel still counts as attached to its program (the application holds
+   * it; a kernel only launches hold does not stop a rebuild) */
+  unsigned launches;
+  bool attached;
 };
 
 /* program.c: the executable's kernel by name, or NULL. */

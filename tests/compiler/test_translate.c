@@ -159,7 +159,7 @@ static const char *features_src =
     "}\n";
 
 START_TEST(test_features_o0_and_o2) {
-  const char *opts[] = {"-cl-opt-disable", "", "-cl-std=CL2.0", "-cl-fast-relaxed-math"};
+  const char *opts[] = {"-cl-opt-disable", "", "-cl-std=CL3.0", "-cl-fast-relaxed-math"};
   for (int o = 0; o < 4; o++) {
     struct lsi_program *p = build_ok(features_src, opts[o]);
     ck_assert_uint_eq(p->nkernels, 1);

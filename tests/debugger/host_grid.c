@@ -2,7 +2,7 @@
  * host_grid.c - an ordinary OpenCL host program for the `lockstep debug --`
  * transcript tests: a 2-D launch over the interior of a 7x6 grid (global
  * offset (1,1), 5x4 work-items in work-groups of 3x3, so the last ones are
- * smaller; built for OpenCL C 2.0, which allows that), each work-item
+ * smaller; built for OpenCL C 3.0, which allows that), each work-item
  * writing x * 10 + y; it prints the grid.
  * It knows nothing about the debugger and must stay that way.
  */
@@ -20,7 +20,7 @@ static const char *source = "__kernel void grid(__global int *o, int w) {\n"
 int main(void) {
   cl_context ctx;
   cl_command_queue q;
-  cl_program p = lsh_build(source, "-cl-std=CL2.0", &ctx, &q);
+  cl_program p = lsh_build(source, "-cl-std=CL3.0", &ctx, &q);
   enum { W = 7, H = 6 };
   int o[W * H];
   for (int i = 0; i < W * H; i++)

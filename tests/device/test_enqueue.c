@@ -33,7 +33,7 @@ static void teardown(void) {
   kh_teardown();
 }
 static cl_kernel k20(const char *name) {
-  return load_opts("enqueue", name, "-cl-std=CL2.0");
+  return load_opts("enqueue", name, "-cl-std=CL3.0");
 }
 static cl_mem zeros(size_t n) {
   void *z = calloc(1, n);

@@ -64,7 +64,7 @@ int main(int argc, char **argv) {
   alarm(ALARM_S);
   cl_context ctx;
   cl_command_queue q;
-  cl_program p = lsh_build(source, "-cl-std=CL2.0", &ctx, &q);
+  cl_program p = lsh_build(source, "-cl-std=CL3.0", &ctx, &q);
   cl_device_id dev = lsh_context_device(ctx);
   cl_queue_properties dp[] = {
       CL_QUEUE_PROPERTIES,

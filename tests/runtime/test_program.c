@@ -121,8 +121,11 @@ START_TEST(test_build_errors_and_options) {
                    CL_INVALID_BUILD_OPTIONS);
   ck_assert_int_eq(clBuildProgram(p, 0, NULL, "-cl-std=CL9.9", NULL, NULL),
                    CL_INVALID_BUILD_OPTIONS);
+  /* not in CL_DEVICE_OPENCL_C_ALL_VERSIONS */
+  ck_assert_int_eq(clBuildProgram(p, 0, NULL, "-cl-std=CL2.0", NULL, NULL),
+                   CL_INVALID_BUILD_OPTIONS);
   ck_assert_int_eq(clBuildProgram(p, 1, &dev,
-                                  "-D FOO=1 -DBAR -I . -cl-std=CL2.0 -cl-mad-enable "
+                                  "-D FOO=1 -DBAR -I . -cl-std=CL3.0 -cl-mad-enable "
                                   "-cl-fast-relaxed-math -cl-denorms-are-zero -w "
                                   "-cl-kernel-arg-info -cl-finite-math-only",
                                   NULL, NULL),
@@ -130,7 +133,7 @@ START_TEST(test_build_errors_and_options) {
   char opts[512];
   ck_assert_int_eq(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_OPTIONS, sizeof opts, opts, NULL),
                    CL_SUCCESS);
-  ck_assert_ptr_nonnull(strstr(opts, "-cl-std=CL2.0"));
+  ck_assert_ptr_nonnull(strstr(opts, "-cl-std=CL3.0"));
   cl_build_status st;
   ck_assert_int_eq(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL),
                    CL_SUCCESS);
