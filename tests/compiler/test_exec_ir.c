@@ -381,7 +381,7 @@ START_TEST(test_program_scope_pointers) {
   for (int o = 0; o < 2; o++) {
     int32_t out[7];
     char opts[64];
-    snprintf(opts, sizeof opts, "-cl-std=CL2.0 %s", opt_levels[o]);
+    snprintf(opts, sizeof opts, "-cl-std=CL3.0 %s", opt_levels[o]);
     run(src, opts, 2, in, sizeof in, out, sizeof out);
     for (int j = 0; j < 7; j++)
       ck_assert_msg(out[j] == want[j], "[%s] out[%d] = %d, want %d", opts, j, out[j], want[j]);
@@ -396,7 +396,7 @@ START_TEST(test_program_scope_pointers_binary) {
                            "kernel void k(global int *out, global const int *in) {\n"
                            "  out[0] = *p + in[0];\n"
                            "}\n";
-  cl_program p = build(src, "-cl-std=CL2.0");
+  cl_program p = build(src, "-cl-std=CL3.0");
   size_t len;
   ck_assert_int_eq(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL),
                    CL_SUCCESS);
