@@ -262,23 +262,27 @@ static void emit_sat(struct xl *x, const char *n, uint32_t d, uint32_t a, uint32
 
 static void emit_fsh(struct xl *x, int left, uint32_t d, uint32_t a, uint32_t b, uint32_t s,
                      unsigned bits) {
-  if (bits < 32) {
+  if (bits < 32) { /* a:b has 2 * bits < 64 bits: shift it in 64-bit arithmetic */
     uint32_t t = tmp1(x), sh = tmp1(x), r = tmp1(x);
-    xl_emit(x, LSI_SHL_I32, t, a, xl_const(x, bits, 0), 0, 0, 0);
-    xl_emit(x, LSI_OR_I32, t, t, b, 0, 0, 0);
-    xl_emit(x, LSI_UREM_I32, sh, s, xl_const(x, bits, 0), 0, 0, 0);
+    xl_emit(x, LSI_SHL_I64, t, a, xl_const(x, bits, 0), 0, 0, 0);
+    xl_emit(x, LSI_OR_I64, t, t, b, 0, 0, 0);
+    xl_emit(x, LSI_UREM_I64, sh, s, xl_const(x, bits, 0), 0, 0, 0);
     if (left) {
-      xl_emit(x, LSI_SHL_I32, r, t, sh, 0, 0, 0);
-      xl_emit(x, LSI_LSHR_I32, r, r, xl_const(x, bits, 0), 0, 0, 0);
+      xl_emit(x, LSI_SHL_I64, r, t, sh, 0, 0, 0);
+      xl_emit(x, LSI_LSHR_I64, r, r, xl_const(x, bits, 0), 0, 0, 0);
     } else {
-      xl_emit(x, LSI_LSHR_I32, r, t, sh, 0, 0, 0);
+      xl_emit(x, LSI_LSHR_I64, r, t, sh, 0, 0, 0);
     }
     xl_emit(x, LSI_TRUNC, d, r, 0, 0, bits, 0);
     return;
   }
-  unsigned off = bits == 64 ? I64OFF : 0;
+  /* 32 bits in 32-bit arithmetic, wider ones (i48 too) in 64-bit */
+  unsigned off = bits > 32 ? I64OFF : 0;
   uint32_t sh = tmp1(x), inv = tmp1(x), hi = tmp1(x), lo = tmp1(x), z = tmp1(x), r = tmp1(x);
-  xl_emit(x, LSI_AND_I32 + off, sh, s, xl_const(x, bits - 1, 0), 0, 0, 0);
+  if (bits & (bits - 1))
+    xl_emit(x, LSI_UREM_I64, sh, s, xl_const(x, bits, 0), 0, 0, 0);
+  else
+    xl_emit(x, LSI_AND_I32 + off, sh, s, xl_const(x, bits - 1, 0), 0, 0, 0);
   xl_emit(x, LSI_SUB_I32 + off, inv, xl_const(x, bits, 0), sh, 0, 0, 0);
   if (left) {
     xl_emit(x, LSI_SHL_I32 + off, hi, a, sh, 0, 0, 0);
@@ -288,6 +292,7 @@ static void emit_fsh(struct xl *x, int left, uint32_t d, uint32_t a, uint32_t b,
     xl_emit(x, LSI_SHL_I32 + off, hi, a, inv, 0, 0, 0);
   }
   xl_emit(x, LSI_OR_I32 + off, r, hi, lo, 0, 0, 0);
+  if (bits > 32 && bits < 64) xl_emit(x, LSI_TRUNC, r, r, 0, 0, bits, 0);
   xl_emit(x, LSI_EQ_I32 + off, z, sh, xl_const(x, 0, 0), 0, 0, 0);
   xl_emit(x, LSI_SELECT, d, z, left ? a : b, r, 0, 0);
 }

@@ -194,6 +194,83 @@ START_TEST(test_funnel_shifts) {
 }
 END_TEST
 
+/* Funnel shifts of widths other than 8, 16, 32 and 64 bits (i24, i48),
+ * which clang makes of no OpenCL C but the optimiser may: the shift amount
+ * is taken modulo a width that is no power of two, and the concatenation of
+ * the operands is wider than the arithmetic it is done in. "%W" stands for
+ * the width; a is bits [0, W) of the input, b bits [B, B + W), s its top
+ * 16 bits. */
+static const char *funnel_ir =
+    "target datalayout = \"e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-"
+    "v512:512-v1024:1024-G1\"\n"
+    "target triple = \"spir64-unknown-unknown\"\n"
+    "declare i64 @_Z13get_global_idj(i32)\n"
+    "declare i%W @llvm.fshl.i%W(i%W, i%W, i%W)\n"
+    "declare i%W @llvm.fshr.i%W(i%W, i%W, i%W)\n"
+    "define spir_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) #0 {\n"
+    "  %gid = call i64 @_Z13get_global_idj(i32 0)\n"
+    "  %pin = getelementptr i64, ptr addrspace(1) %in, i64 %gid\n"
+    "  %v = load i64, ptr addrspace(1) %pin\n"
+    "  %a = trunc i64 %v to i%W\n"
+    "  %h = lshr i64 %v, %B\n"
+    "  %b = trunc i64 %h to i%W\n"
+    "  %h2 = lshr i64 %v, 48\n"
+    "  %s = trunc i64 %h2 to i%W\n"
+    "  %l = call i%W @llvm.fshl.i%W(i%W %a, i%W %b, i%W %s)\n"
+    "  %r = call i%W @llvm.fshr.i%W(i%W %a, i%W %b, i%W %s)\n"
+    "  %zl = zext i%W %l to i64\n"
+    "  %zr = zext i%W %r to i64\n"
+    "  %o = getelementptr [2 x i64], ptr addrspace(1) %out, i64 %gid\n"
+    "  store i64 %zl, ptr addrspace(1) %o\n"
+    "  %o1 = getelementptr i64, ptr addrspace(1) %o, i64 1\n"
+    "  store i64 %zr, ptr addrspace(1) %o1\n"
+    "  ret void\n"
+    "}\n";
+
+/* funnel_ir with %W and %B replaced by w and 64 - w. */
+static void funnel_ir_for(unsigned w, char *out, size_t cap) {
+  size_t o = 0;
+  for (const char *p = funnel_ir; *p && o + 4 < cap; p++) {
+    if (p[0] == '%' && (p[1] == 'W' || p[1] == 'B')) {
+      o += (size_t)snprintf(out + o, cap - o, "%u", p[1] == 'W' ? w : 64 - w);
+      p++;
+    } else {
+      out[o++] = *p;
+    }
+  }
+  out[o] = 0;
+}
+
+/* fshl / fshr of the operands funnel_ir takes from v, in unsigned __int128. */
+static void ref_funnel_w(uint64_t v, unsigned w, uint64_t *o) {
+  uint64_t m = (UINT64_C(1) << w) - 1, a = v & m, b = (v >> (64 - w)) & m, s = (v >> 48) % w;
+  unsigned __int128 ab = ((unsigned __int128)a << w) | b;
+  o[0] = (uint64_t)((ab << s) >> w) & m;
+  o[1] = (uint64_t)(ab >> s) & m;
+}
+START_TEST(test_funnel_shifts_odd_width) {
+  static const char *const attrs[] = {"noinline optnone", "nounwind"};
+  static const unsigned widths[] = {24, 48};
+  uint64_t in[NF];
+  fill_inputs(in, NF);
+  for (unsigned wi = 0; wi < 2; wi++)
+    for (int a = 0; a < 2; a++) {
+      char body[4096], ir[4200];
+      funnel_ir_for(widths[wi], body, sizeof body);
+      snprintf(ir, sizeof ir, "%sattributes #0 = { %s }\n", body, attrs[a]);
+      uint64_t out[NF * 2], want[2];
+      run_ir(ir, NF, in, sizeof in, out, sizeof out);
+      for (unsigned i = 0; i < NF; i++) {
+        ref_funnel_w(in[i], widths[wi], want);
+        for (unsigned j = 0; j < 2; j++)
+          ck_assert_msg(out[i * 2 + j] == want[j], "[%s] i%u input %#llx fsh%c: %#llx, want %#llx",
+                        attrs[a], widths[wi], (unsigned long long)in[i], j ? 'r' : 'l',
+                        (unsigned long long)out[i * 2 + j], (unsigned long long)want[j]);
+      }
+    }
+}
+END_TEST
+
 /* ---- bitcasts between vectors and integers, boolean vectors in memory ---- */
 #define NB 64
 #define BW 12
@@ -613,6 +690,7 @@ int main(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_funnel_shifts);
+  tcase_add_test(tc, test_funnel_shifts_odd_width);
   tcase_add_test(tc, test_vector_integer_bitcasts);
   tcase_add_test(tc, test_compare_chain);
   tcase_add_test(tc, test_program_scope_pointers);
