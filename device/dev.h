@@ -28,7 +28,7 @@ struct dev_config {
   bool faults_report;         /* LOCKSTEP_FAULTS=report: report invalid accesses, go on */
   unsigned watchdog_ms;       /* LOCKSTEP_WATCHDOG_MS: a launch running longer faults (0 = off) */
   unsigned progress_ms;       /* LOCKSTEP_PROGRESS_MS: a loop in the same state this long faults */
-  unsigned check_divzero;     /* LOCKSTEP_CHECK_DIVZERO: 1 = integer division by zero faults */
+  unsigned check_divzero;     /* LOCKSTEP_CHECK_DIVZERO: 1 = report integer division by zero */
 };
 
 /* Fills cfg with the defaults, then applies the LOCKSTEP_* environment

@@ -205,21 +205,21 @@ static inline uint64_t sext(uint64_t v, unsigned from, unsigned to) {
     pc++;                                                                                          \
     vmbreak;                                                                                       \
   }
-static inline bool divzero_faults(const struct simt_cu *cu) {
+static inline bool divzero_reported(const struct simt_cu *cu) {
   return dev_device_config(cu->run->dev)->check_divzero != 0;
 }
 
 /* Division-like op. A zero divisor gives zexpr (x / 0 = 0, x % 0 = x: the
- * specification leaves the value unspecified and raises nothing), or stops
- * the kernel with a device exception when LOCKSTEP_CHECK_DIVZERO asks. */
+ * specification leaves the value unspecified and raises nothing); when
+ * LOCKSTEP_CHECK_DIVZERO asks, one line per launch and source line says
+ * so, and the kernel goes on. */
 #define DIVOP(name, T, UT, expr, zexpr)                                                            \
   vmcase(name) {                                                                                   \
     uint64_t *d_ = RD, *a_ = RA, *b_ = RB;                                                         \
     FOR_EACH_ACTIVE_LANE(T a = (T)a_[i]; T b = (T)b_[i]; if (b == 0) {                             \
-      if (divzero_faults(cu)) {                                                                    \
-        simt_fault(cu, w, i, pc, LSI_TRAP_DIV_ZERO, 0, "integer division by zero");                \
-        FAULT();                                                                                   \
-      }                                                                                            \
+      if (divzero_reported(cu))                                                                    \
+        simt_note(cu, w, i, pc, LSI_TRAP_DIV_ZERO,                                                 \
+                  "integer division by zero (goes on: x / 0 = 0, x % 0 = x)");                     \
       d_[i] = (UT)(zexpr);                                                                         \
       continue;                                                                                    \
     } d_[i] = (UT)(expr));                                                                         \

@@ -164,6 +164,11 @@ static void report_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane
   fprintf(stderr, "lockstep: %s\n", line);
 }
 
+void simt_note(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc, int trap,
+               const char *msg) {
+  if (first_on_line(cu->run, pc)) report_access(cu, w, lane, pc, trap, 0, msg);
+}
+
 /* Says what is wrong with an access simt_mem() refused: its trap and the
  * message into msg. */
 static int describe_access(struct simt_cu *cu, uint64_t addr, uint64_t size, int kind, char *msg,

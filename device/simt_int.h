@@ -285,6 +285,10 @@ int simt_launch_stats(struct dev_device *d, const struct dev_launch *l, struct d
  * warps; false after reporting out of memory); releases cu's work-group
  * barrier once every warp waits at it or is done (false after reporting
  * barrier divergence). */
+/* A one-line report of something the kernel goes on past (a checking
+ * setting asked for it), once per launch and source line. */
+void simt_note(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc, int trap,
+               const char *msg);
 /* Whether the pass hands out no more work-groups (its caller stopped it,
  * or its deadline passed after it handed out one). */
 bool simt_pass_stopped(struct simt_run *run);

@@ -128,7 +128,8 @@ END_TEST
 
 /* Integer division by zero: by default x / 0 = 0 and x % 0 = x for every
  * division op and width, lanes dividing by nonzero unaffected; with
- * check_divzero (LOCKSTEP_CHECK_DIVZERO=1) the first one stops the kernel. */
+ * check_divzero (LOCKSTEP_CHECK_DIVZERO=1) the same values, and the kernel
+ * still completes (it is reported, never stopped: tests/host/divzero.c). */
 static void build_divzero(struct kern *kk, uint64_t out) {
   static const unsigned ops[8] = {LSI_UDIV_I32, LSI_UREM_I32, LSI_SDIV_I32, LSI_SREM_I32,
                                   LSI_UDIV_I64, LSI_UREM_I64, LSI_SDIV_I64, LSI_SREM_I64};
@@ -163,11 +164,7 @@ START_TEST(test_divzero) {
     build_divzero(&kk, out);
     struct dev_exception exc;
     int rc = launch(d, &kk, 16, 8, &exc, NULL);
-    if (check) {
-      ck_assert_int_eq(rc, CL_OUT_OF_RESOURCES_);
-      ck_assert_int_eq(exc.trap, LSI_TRAP_DIV_ZERO);
-      ck_assert_ptr_nonnull(strstr(exc.message, "division by zero"));
-    } else {
+    {
       ck_assert_int_eq(rc, 0);
       const uint64_t m7 = 0xfffffff9u, m7l = (uint64_t)-7;
       for (unsigned g = 0; g < 16; g++) {
