@@ -7,7 +7,9 @@
  * look inside the IR: that is ir.c and the translator.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -673,6 +675,26 @@ static int cache_dir(char *buf, size_t len) {
   return 0;
 }
 
+/* Which build of the compiler this is: its file's size and modification
+ * time. A cached executable translated by an earlier build (before a fix
+ * to the translator) must not be served, and the format version does not
+ * change with every fix. */
+static char build_stamp[64];
+static void stamp_once(void) {
+  Dl_info info;
+  struct stat st;
+  if (dladdr((void *)stamp_once, &info) && info.dli_fname && stat(info.dli_fname, &st) == 0)
+    snprintf(build_stamp, sizeof build_stamp, "%lld.%lld.%ld", (long long)st.st_size,
+             (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+  else
+    snprintf(build_stamp, sizeof build_stamp, "unknown");
+}
+static const char *cc_build_stamp(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, stamp_once);
+  return build_stamp;
+}
+
 static void hash_hex(const void *const *parts, const size_t *lens, unsigned n, char *hex) {
   llvm_blake3_hasher h;
   llvm_blake3_hasher_init(&h);
@@ -699,15 +721,17 @@ static void cache_key(const char *source, const char *filename, const char *opti
   }
   /* and what the device claims, which decides the macros kernels see */
   char *ext = cl_ext_option(300);
-  const char *parts[] = {cc_version(),     filename ? filename : "", options ? options : "",
-                         args ? args : "", ext ? ext : "",           source ? source : ""};
-  const void *p[6];
-  size_t lens[6];
-  for (unsigned i = 0; i < 6; i++) {
+  const char *parts[] = {cc_version(),           cc_build_stamp(), filename ? filename : "",
+                         options ? options : "", args ? args : "", ext ? ext : "",
+                         source ? source : ""};
+  enum { NPARTS = sizeof parts / sizeof parts[0] };
+  const void *p[NPARTS];
+  size_t lens[NPARTS];
+  for (unsigned i = 0; i < NPARTS; i++) {
     p[i] = parts[i];
     lens[i] = strlen(parts[i]) + 1;
   }
-  hash_hex(p, lens, 6, hex);
+  hash_hex(p, lens, NPARTS, hex);
   free(ext);
   free(args);
 }
