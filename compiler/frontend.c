@@ -25,10 +25,8 @@
 
 extern char **environ;
 
-#define CC_FORMAT_VERSION "6"
-
 const char *cc_version(void) {
-  return "lockstep-cc " LOCKSTEP_VERSION " llvm " LOCKSTEP_LLVM_VERSION " fmt " CC_FORMAT_VERSION;
+  return CC_VERSION;
 }
 
 /* ---- option strings ---- */
