@@ -17,9 +17,12 @@
 #include "compiler/cc_int.h"
 #include "device/builtins.h"
 
-#define MAGIC       "LSPROG\0\1"
-#define BIN_VERSION 7u
-#define HDR_SIZE    32
+#define MAGIC         "LSPROG\0\1"
+#define BIN_VERSION_N 7
+#define BIN_VERSION   ((uint32_t)BIN_VERSION_N)
+#define STR_(x)       #x
+#define STR(x)        STR_(x)
+#define HDR_SIZE      32
 
 struct wbuf {
   uint8_t *p;
@@ -209,6 +212,10 @@ static void save_kernel(struct wbuf *w, const struct lsi_kernel *k) {
   }
   for (uint32_t pc = 0; pc < k->ninsns; pc++)
     w_u32(w, d->pc_inl ? d->pc_inl[pc] : 0);
+}
+
+const char *cc_driver_version(void) {
+  return LOCKSTEP_VERSION " (binary " STR(BIN_VERSION_N) ", " CC_VERSION ")";
 }
 
 int cc_binary_save(const struct lsi_program *p, const struct cc_bitcode *bc, int kind,

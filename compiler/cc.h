@@ -91,6 +91,11 @@ enum cc_binary_kind {
   CC_BIN_OBJECT = 2,
   CC_BIN_LIBRARY = 3,
 };
+
+/* CL_DRIVER_VERSION: the release and everything cc_binary_load requires of a
+ * binary, so that a binary cache keyed on the driver version (as bindings and
+ * applications keep one) never hands back a binary this build rejects. */
+const char *cc_driver_version(void);
 int cc_binary_save(const struct lsi_program *p, const struct cc_bitcode *bc, int kind,
                    const char *log, uint8_t **out, size_t *outlen);
 /* Validates and loads; exactly one of *p / *bc is filled, by kind. *log may

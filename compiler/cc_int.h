@@ -17,6 +17,13 @@
 #include "compiler/cc.h"
 #include "compiler/cc_debug.h"
 
+/* The compiler's identity: a binary loads only into the same one, and the
+ * compile cache is keyed on it. Bump CC_FORMAT_VERSION when the translation
+ * of the same source changes. */
+#define CC_FORMAT_VERSION "7"
+#define CC_VERSION                                                                                 \
+  "lockstep-cc " LOCKSTEP_VERSION " llvm " LOCKSTEP_LLVM_VERSION " fmt " CC_FORMAT_VERSION
+
 /* frontend.c */
 int cc_write_file(const char *path, const void *data, size_t len);
 void *cc_read_file(const char *path, size_t *len);

@@ -28,10 +28,8 @@
 
 extern char **environ;
 
-#define CC_FORMAT_VERSION "7"
-
 const char *cc_version(void) {
-  return "lockstep-cc " LOCKSTEP_VERSION " llvm " LOCKSTEP_LLVM_VERSION " fmt " CC_FORMAT_VERSION;
+  return CC_VERSION;
 }
 
 /* ---- option strings ---- */

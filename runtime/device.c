@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compiler/cc.h"
 #include "device/claims.h"
 #include "runtime/rt.h"
 
@@ -203,7 +204,7 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
         device_enqueue() ? CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT : 0);
   case CL_DEVICE_NAME: RET_STR("Lockstep SIMT GPU");
   case CL_DEVICE_VENDOR: RET_STR("Lockstep");
-  case CL_DRIVER_VERSION: RET_STR(LOCKSTEP_VERSION);
+  case CL_DRIVER_VERSION: RET_STR(cc_driver_version());
   case CL_DEVICE_PROFILE: RET_STR("FULL_PROFILE");
   case CL_DEVICE_VERSION: RET_STR("OpenCL 3.0 Lockstep " LOCKSTEP_VERSION);
   case CL_DEVICE_NUMERIC_VERSION: RET(cl_version, CL_MAKE_VERSION(3, 0, 0));

@@ -10,6 +10,8 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #define CL_USE_DEPRECATED_OPENCL_2_2_APIS
 #include <CL/cl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -304,6 +306,40 @@ START_TEST(test_binary_corrupt_and_truncated) {
 }
 END_TEST
 
+/* Bindings and applications cache binaries keyed on CL_DRIVER_VERSION (and
+ * the device and platform versions): the driver version must name everything
+ * a binary has to match to load, the container version and the compiler
+ * identity stored in its header, or a cache filled by another build hands
+ * back binaries this one rejects. */
+START_TEST(test_driver_version_names_binary_format) {
+  cl_program p = built();
+  size_t len;
+  unsigned char *bin = get_binary(p, &len);
+  clReleaseProgram(p);
+  /* header: magic[8], u32 version, u32 kind, u64 size, u64 sum, then the
+   * log and the compiler identity as (u32 length, bytes) strings */
+  ck_assert_uint_gt(len, 40);
+  uint32_t ver, n;
+  memcpy(&ver, bin + 8, 4);
+  size_t at = 32;
+  memcpy(&n, bin + at, 4);
+  at += 4 + n;
+  ck_assert_uint_le(at + 4, len);
+  memcpy(&n, bin + at, 4);
+  ck_assert_uint_le(at + 4 + n, len);
+  char *cc = strndup((const char *)bin + at + 4, n);
+  ck_assert_uint_gt(strlen(cc), 0);
+  char drv[256];
+  ck_assert_int_eq(clGetDeviceInfo(dev, CL_DRIVER_VERSION, sizeof drv, drv, NULL), CL_SUCCESS);
+  char want[32];
+  snprintf(want, sizeof want, "binary %u", ver);
+  ck_assert_msg(strstr(drv, want), "driver version '%s' lacks '%s'", drv, want);
+  ck_assert_msg(strstr(drv, cc), "driver version '%s' lacks '%s'", drv, cc);
+  free(cc);
+  free(bin);
+}
+END_TEST
+
 START_TEST(test_compile_and_link) {
   cl_int err;
   cl_program hdr = source_program("#define SCALE 3\nint scale(int x);\n");
@@ -576,6 +612,7 @@ int main(void) {
   tcase_add_test(tc, test_build_callback_and_queries);
   tcase_add_test(tc, test_binary_round_trip);
   tcase_add_test(tc, test_binary_corrupt_and_truncated);
+  tcase_add_test(tc, test_driver_version_names_binary_format);
   tcase_add_test(tc, test_compile_and_link);
   tcase_add_test(tc, test_kernel_create_errors);
   tcase_add_test(tc, test_set_kernel_arg_errors);
