@@ -517,7 +517,10 @@ static cl_int ndrange_in(const char *call, cl_command_queue q, cl_kernel kernel,
   cl_program p = kernel->program;
   if (p->context != q->context) return CL_INVALID_CONTEXT;
   if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
-  if (!global) return CL_INVALID_GLOBAL_WORK_SIZE;
+  /* A NULL global size, like a zero in any dimension, is an empty range: the
+   * command completes once its wait list has (OpenCL 3.0, clEnqueueNDRangeKernel). */
+  static const size_t none[3] = {0, 0, 0};
+  if (!global) global = none;
   const struct lsi_kernel *k = kernel->k;
   const struct dev_config *c = rt_config();
   size_t max_items[3] = {c->max_wg_size, c->max_wg_size, c->max_wg_size < 64 ? c->max_wg_size : 64};

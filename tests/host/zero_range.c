@@ -1,9 +1,10 @@
 /*
- * zero_range.c - an NDRange with a zero global work size is a no-op that
- * succeeds on a device of OpenCL 2.1 or later: in 1, 2 and 3 dimensions,
+ * zero_range.c - an NDRange with a zero or a NULL global work size is a
+ * no-op that succeeds on a device of OpenCL 2.1 or later: in 1, 2 and 3 dimensions,
  * with and without a local size, on in-order and out-of-order queues. Its
  * event completes after its wait list (a user event) and the output buffer
- * is untouched. The device version is read, not assumed.
+ * is untouched, and its command type is still CL_COMMAND_NDRANGE_KERNEL.
+ * The device version is read, not assumed.
  */
 #include "util/host_util.h"
 
@@ -19,7 +20,7 @@ static const char *src = "__kernel void k(__global int *p) {\n"
 static const struct {
   cl_uint dim;
   size_t global[3], local[3];
-  bool with_local;
+  bool with_local, null_global;
 } ranges[] = {
     {1, {0, 1, 1}, {1, 1, 1}, false}, {2, {0, 0, 1}, {1, 1, 1}, false},
     {2, {1, 0, 1}, {1, 1, 1}, false}, {2, {0, 1, 1}, {1, 1, 1}, false},
@@ -28,6 +29,8 @@ static const struct {
     {3, {0, 1, 1}, {1, 1, 1}, false}, {3, {1, 0, 1}, {1, 1, 1}, false},
     {3, {1, 1, 0}, {1, 1, 1}, false}, {3, {4, 4, 0}, {1, 1, 1}, false},
     {1, {0, 1, 1}, {8, 1, 1}, true},  {2, {0, 8, 1}, {4, 2, 1}, true},
+    {1, {0}, {1, 1, 1}, false, true}, {2, {0}, {1, 1, 1}, false, true},
+    {3, {0}, {1, 1, 1}, false, true}, {2, {0}, {4, 2, 1}, true, true},
 };
 
 /* The device's OpenCL version as major * 10 + minor. */
@@ -53,7 +56,8 @@ static int run_on(cl_context ctx, cl_device_id d, cl_kernel k, cl_mem m,
     cl_event ue = clCreateUserEvent(ctx, &err);
     CHECK(err);
     cl_event ev;
-    err = clEnqueueNDRangeKernel(q, k, ranges[i].dim, NULL, ranges[i].global,
+    err = clEnqueueNDRangeKernel(q, k, ranges[i].dim, NULL,
+                                 ranges[i].null_global ? NULL : ranges[i].global,
                                  ranges[i].with_local ? ranges[i].local : NULL, 1, &ue, &ev);
     if (err != CL_SUCCESS) {
       fprintf(stderr, "zero_range: range %zu (props %#lx): %d\n", i, (unsigned long)props, err);
@@ -61,6 +65,12 @@ static int run_on(cl_context ctx, cl_device_id d, cl_kernel k, cl_mem m,
       CHECK(clReleaseEvent(ue));
       failed++;
       continue;
+    }
+    cl_command_type type;
+    CHECK(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL));
+    if (type != CL_COMMAND_NDRANGE_KERNEL) {
+      fprintf(stderr, "zero_range: range %zu has command type %#x\n", i, type);
+      failed++;
     }
     cl_int st;
     CHECK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
