@@ -37,23 +37,8 @@ static void CL_CALLBACK notify(const char *errinfo, const void *pi, size_t cb, v
 static int run_all(const char *self) {
   static const char *const modes[] = {"quiet", "check"};
   int failed = 0;
-  for (size_t i = 0; i < 2; i++) {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-      if (i)
-        setenv("LOCKSTEP_CHECK_DIVZERO", "1", 1);
-      else
-        unsetenv("LOCKSTEP_CHECK_DIVZERO");
-      execl(self, self, modes[i], (char *)NULL);
-      _exit(127);
-    }
-    int st = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-      fprintf(stderr, "divzero: the %s case failed\n", modes[i]);
-      failed = 1;
-    }
-  }
+  for (size_t i = 0; i < 2; i++)
+    failed |= lsh_run_self(self, modes[i], "LOCKSTEP_CHECK_DIVZERO", i ? "1" : NULL);
   printf("divzero: %s\n", failed ? "FAILED" : "values given, reported only when asked");
   return failed;
 }

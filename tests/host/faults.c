@@ -77,20 +77,8 @@ static void CL_CALLBACK notify(const char *errinfo, const void *pi, size_t cb, v
 /* Runs every kind in its own process; 0 when all of them end well. */
 static int run_all(const char *self) {
   int failed = 0;
-  for (size_t i = 0; i < NCASES; i++) {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-      if (cases[i].env) setenv(cases[i].env, cases[i].env_value, 1);
-      execl(self, self, cases[i].kind, (char *)NULL);
-      _exit(127);
-    }
-    int st = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-      fprintf(stderr, "faults: the %s case failed\n", cases[i].kind);
-      failed = 1;
-    }
-  }
+  for (size_t i = 0; i < NCASES; i++)
+    failed |= lsh_run_self(self, cases[i].kind, cases[i].env, cases[i].env_value);
   printf("faults: %zu kinds, %s\n", NCASES, failed ? "FAILED" : "all as expected");
   return failed;
 }

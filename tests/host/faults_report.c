@@ -45,23 +45,8 @@ static void CL_CALLBACK notify(const char *errinfo, const void *pi, size_t cb, v
 static int run_all(const char *self) {
   static const char *const modes[] = {"stop", "report"};
   int failed = 0;
-  for (size_t i = 0; i < 2; i++) {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-      if (!strcmp(modes[i], "report"))
-        setenv("LOCKSTEP_FAULTS", "report", 1);
-      else
-        unsetenv("LOCKSTEP_FAULTS");
-      execl(self, self, modes[i], (char *)NULL);
-      _exit(127);
-    }
-    int st = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-      fprintf(stderr, "faults_report: the %s case failed\n", modes[i]);
-      failed = 1;
-    }
-  }
+  for (size_t i = 0; i < 2; i++)
+    failed |= lsh_run_self(self, modes[i], "LOCKSTEP_FAULTS", i ? "report" : NULL);
   printf("faults_report: %s\n", failed ? "FAILED" : "stop and report as expected");
   return failed;
 }

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define LSH_CHECK(call)                                                                            \
   do {                                                                                             \
@@ -24,6 +26,29 @@
 
 /* Each program defines its name for messages. */
 extern const char *lsh_prog;
+
+/* Runs `self mode` in a fresh process with the environment variable var
+ * set to value (unset when value is NULL); 0 when it exits with 0, else 1
+ * with a line naming the mode. */
+static inline int lsh_run_self(const char *self, const char *mode, const char *var,
+                               const char *value) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (var && value)
+      setenv(var, value, 1);
+    else if (var)
+      unsetenv(var);
+    execl(self, self, mode, (char *)NULL);
+    _exit(127);
+  }
+  int st = 0;
+  if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    fprintf(stderr, "%s: the %s case failed\n", lsh_prog, mode);
+    return 1;
+  }
+  return 0;
+}
 
 static inline cl_platform_id lsh_platform(void) {
   cl_platform_id ps[16];
