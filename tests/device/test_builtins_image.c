@@ -38,13 +38,16 @@ static struct dev_device *mkdev(unsigned W, unsigned threads, bool report) {
   return d;
 }
 
-static struct lsi_program *build(const char *src) {
+static struct lsi_program *build_opts(const char *src, const char *opts) {
   struct lsi_program *p = NULL;
   char *log = NULL;
-  int rc = cc_build(src, "img.cl", "-cl-std=CL1.2", &p, &log);
+  int rc = cc_build(src, "img.cl", opts, &p, &log);
   ck_assert_msg(rc == 0 && p, "build failed: %s", log ? log : "");
   free(log);
   return p;
+}
+static struct lsi_program *build(const char *src) {
+  return build_opts(src, "-cl-std=CL1.2");
 }
 
 static const struct lsi_kernel *kernel(const struct lsi_program *p, const char *name) {
@@ -161,9 +164,10 @@ static const char *rw_src =
 
 /* write_imagef lays texels out at the descriptor's pitches; read_imagef
  * without a sampler, through a constant sampler and through a sampler
- * argument reads them back. */
+ * argument reads them back; at -O0 (images and samplers in allocas) and O2. */
 START_TEST(test_write_then_read_2d) {
-  struct lsi_program *p = build(rw_src);
+  struct lsi_program *p =
+      build_opts(rw_src, _i ? "-cl-std=CL1.2" : "-cl-std=CL1.2 -cl-opt-disable");
   for (unsigned c = 0; c < 4; c++) {
     struct dev_device *dev = mkdev(configs[c][0], configs[c][1], false);
     struct img im;
@@ -462,7 +466,10 @@ END_TEST
 
 int main(void) {
   Suite *s = suite_create("builtins_image");
-  CU_ADD(s, test_write_then_read_2d);
+  TCase *t2 = tcase_create("test_write_then_read_2d");
+  tcase_set_timeout(t2, 120);
+  tcase_add_loop_test(t2, test_write_then_read_2d, 0, 2);
+  suite_add_tcase(s, t2);
   CU_ADD(s, test_3d_arrays_buffer);
   CU_ADD(s, test_queries);
   TCase *tc = tcase_create("test_undefined_accesses_fault");

@@ -1,10 +1,11 @@
 /*
  * images.c - image kernels end to end through the real ICD loader:
- *   images [w32t1 | w8t1 | w32t2 | w8t2]
+ *   images [w32t1 | w8t1 | w32t2 | w8t2 | report]
  * With no argument it runs itself once per device setting (warp width 32
  * and 8, 1 and 2 host threads) in a fresh process; each run checks its
  * results against references computed here and writes a digest of every
- * result, and the digests of the four runs must be identical.
+ * result, and the digests of the four runs must be identical. Then once
+ * with LOCKSTEP_FAULTS=report (an undefined write is reported and dropped).
  *
  *  - a 2D Gaussian blur through a normalized CLAMP_TO_EDGE LINEAR sampler,
  *    once through a constant sampler into a UNORM_INT8 image and once
@@ -542,7 +543,30 @@ static void test_faults(void) {
   }
 }
 
-static int run_one(void) {
+/* LOCKSTEP_FAULTS=report: the write outside the image is reported once and
+ * dropped, and every other work-item's write lands. */
+static void test_report(void) {
+  cl_mem im =
+      image(CL_MEM_WRITE_ONLY, CL_RGBA, CL_FLOAT, CL_MEM_OBJECT_IMAGE2D, 8, 4, 0, 0, NULL, NULL);
+  cl_kernel k = lsh_kernel(prog, "bad_write");
+  int d = 5;
+  set(k, 0, sizeof im, &im);
+  set(k, 1, sizeof d, &d);
+  notified[0] = 0;
+  size_t g[2] = {8, 4};
+  EXPECT(run(k, 2, g) == CL_COMPLETE, "bad_write under LOCKSTEP_FAULTS=report did not complete");
+  EXPECT(strstr(notified, "write_imagef at (8, 2) outside image 'dst' (argument 0)"),
+         "no report: %s", notified);
+  float back[8 * 4 * 4];
+  read_image(im, 8, 4, 1, back);
+  for (int i = 0; i < 8 * 4; i++)
+    EXPECT(back[4 * i] == (i == 2 * 8 + 3 ? 0.0f : 1.0f), "texel %d = %g", i, back[4 * i]);
+  mix(back, sizeof back);
+  clReleaseKernel(k);
+  clReleaseMemObject(im);
+}
+
+static int run_one(const char *mode) {
   cl_device_id dev = lsh_device();
   cl_int err;
   ctx = clCreateContext(NULL, 1, &dev, notify, NULL, &err);
@@ -552,13 +576,17 @@ static int run_one(void) {
   prog = clCreateProgramWithSource(ctx, 1, &kernel_src, NULL, &err);
   CHECK(err);
   lsh_build_program(prog, dev, "-cl-std=CL3.0");
-  test_blur();
-  test_3d();
-  test_arrays();
-  test_image1d_buffer();
-  test_queries();
-  test_read_write();
-  test_faults();
+  if (!strcmp(mode, "report")) {
+    test_report();
+  } else {
+    test_blur();
+    test_3d();
+    test_arrays();
+    test_image1d_buffer();
+    test_queries();
+    test_read_write();
+    test_faults();
+  }
   clReleaseProgram(prog);
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
@@ -572,7 +600,7 @@ static int run_one(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1) return run_one();
+  if (argc > 1) return run_one(argv[1]);
   static const char *const modes[4][3] = {
       {"w32t1", "32", "1"}, {"w8t1", "8", "1"}, {"w32t2", "32", "2"}, {"w8t2", "8", "2"}};
   char digests[4][64];
@@ -593,6 +621,9 @@ int main(int argc, char **argv) {
       bad = 1;
     }
   }
+  unsetenv("IMAGES_DIGEST");
+  unsetenv("LOCKSTEP_HOST_THREADS");
+  bad |= lsh_run_self(argv[0], "report", "LOCKSTEP_FAULTS", "report");
   printf("images: %s\n", bad ? "FAILED" : "every setting gave the same, correct results");
   return bad;
 }
