@@ -230,7 +230,14 @@ void bim_read(BIM_ARGS) {
   union dev_texel out;
   memset(&out, 0, sizeof out);
   struct fetch_ctx fc = {ln, &c.img};
-  enum dev_sample_status st = dev_image_sample(&rq, fetch, &fc, &out);
+  /* without a sampler the layer of an array must exist too (a sampler
+   * clamps it) */
+  uint32_t t = c.img.type;
+  int32_t layer = rq.ic[c.ncoords - 1];
+  bool layer_out = !smp && (t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY) &&
+                   (layer < 0 || (uint64_t)layer >= c.img.dims[c.ncoords - 1]);
+  enum dev_sample_status st =
+      layer_out ? DEV_SAMPLE_OUTSIDE : dev_image_sample(&rq, fetch, &fc, &out);
   if (st == DEV_SAMPLE_FAULT) return;
   if (st == DEV_SAMPLE_OUTSIDE || st == DEV_SAMPLE_UNDEFINED) {
     image_name(ln, c.addr, name, sizeof name);

@@ -339,10 +339,15 @@ static const char *fault_src =
     "}\n"
     "__kernel void rd_i(read_only image2d_t src, __global int4 *o) {\n"
     "  o[0] = read_imagei(src, (int2)(0, 0));\n"
+    "}\n"
+    "__kernel void rd_layer(read_only image2d_array_t src, int l, __global float4 *o) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  o[y * 8 + x] = read_imagef(src, (int4)(x, y, x == 6 && y == 2 ? l : 1, 0));\n"
     "}\n";
 
 struct fault_case {
   const char *kernel;
+  uint32_t type; /* 0: CL_MEM_OBJECT_IMAGE2D */
   int dx;
   uint32_t flags;
   uint32_t magic;
@@ -353,6 +358,7 @@ struct fault_case {
 
 static const struct fault_case fault_cases[] = {
     {"wr",
+     0,
      3,
      0,
      DEV_IMAGE_MAGIC,
@@ -361,12 +367,14 @@ static const struct fault_case fault_cases[] = {
      {"write_imagef at (8, 1) outside image 'dst' (argument 0)", "8 x 4", NULL}},
     {"wr",
      0,
+     0,
      CL_MEM_READ_ONLY,
      DEV_IMAGE_MAGIC,
      3,
      {0, 0},
      {"write_imagef on image 'dst'", "CL_MEM_READ_ONLY", NULL}},
     {"rd",
+     0,
      1,
      0,
      DEV_IMAGE_MAGIC,
@@ -375,12 +383,14 @@ static const struct fault_case fault_cases[] = {
      {"read_imagef without a sampler at (3, -1) outside image 'src' (argument 0)", NULL, NULL}},
     {"rd",
      0,
+     0,
      CL_MEM_WRITE_ONLY,
      DEV_IMAGE_MAGIC,
      7,
      {0, 0},
      {"read_imagef on image 'src'", "CL_MEM_WRITE_ONLY", NULL}},
     {"rd_none",
+     0,
      9,
      0,
      DEV_IMAGE_MAGIC,
@@ -390,6 +400,7 @@ static const struct fault_case fault_cases[] = {
     {"rd_i",
      0,
      0,
+     0,
      DEV_IMAGE_MAGIC,
      15,
      {0, 0},
@@ -397,10 +408,20 @@ static const struct fault_case fault_cases[] = {
     {"rd",
      0,
      0,
+     0,
      0x1234,
      7,
      {0, 0},
      {"read_imagef on image 'src' (argument 0): bad image descriptor", NULL, NULL}},
+    {"rd_layer",
+     CL_MEM_OBJECT_IMAGE2D_ARRAY,
+     2,
+     0,
+     DEV_IMAGE_MAGIC,
+     19,
+     {6, 2},
+     {"read_imagef without a sampler at (6, 2, 2) outside image 'src' (argument 0)",
+      "8 x 4 x 2 layers", NULL}},
 };
 
 START_TEST(test_undefined_accesses_fault) {
@@ -409,7 +430,10 @@ START_TEST(test_undefined_accesses_fault) {
     const struct fault_case *fc = &fault_cases[_i];
     struct dev_device *dev = mkdev(configs[c][0], configs[c][1], false);
     struct img im;
-    img_make(&im, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, 8, 4, 1, fc->flags);
+    if (fc->type)
+      img_make(&im, fc->type, CL_RGBA, CL_FLOAT, 8, 4, 2, fc->flags);
+    else
+      img_make(&im, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, 8, 4, 1, fc->flags);
     im.d.magic = fc->magic;
     img_map(&im, dev);
     float out[8 * 4 * 4];
