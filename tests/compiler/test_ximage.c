@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
+
 #include "compiler/cc.h"
 #include "device/lsi.h"
 #include "util/check_util.h"
@@ -151,9 +155,81 @@ START_TEST(test_every_image_builtin_resolves) {
 }
 END_TEST
 
+/* Translates LLVM IR text; returns the build's result and its log. */
+static int translate_ir(const char *ir, char **log) {
+  LLVMContextRef lc = LLVMContextCreate();
+  LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "ir");
+  LLVMModuleRef m = NULL;
+  char *msg = NULL;
+  ck_assert_msg(!LLVMParseIRInContext(lc, mb, &m, &msg), "IR: %s", msg ? msg : "");
+  LLVMMemoryBufferRef bcb = LLVMWriteBitcodeToMemoryBuffer(m);
+  struct cc_bitcode bc = {(uint8_t *)LLVMGetBufferStart(bcb), LLVMGetBufferSize(bcb)}, lib;
+  struct lsi_program *prog = NULL;
+  int rc = cc_link(&bc, 1, "", &prog, &lib, log);
+  if (prog) cc_program_free(prog);
+  LLVMDisposeMemoryBuffer(bcb);
+  LLVMDisposeModule(m);
+  LLVMContextDispose(lc);
+  return rc;
+}
+
+#define IR_HEAD                                                                                    \
+  "target datalayout = \"e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-"          \
+  "v512:512-v1024:1024-G1\"\n"                                                                     \
+  "target triple = \"spir64-unknown-unknown\"\n"
+#define IMG2D "target(\"spirv.Image\", void, 1, 0, 0, 0, 0, 0, 0)"
+
+static const struct {
+  const char *ir, *want;
+} bad_ir[] = {
+    /* read_imageh needs cl_khr_fp16 */
+    {IR_HEAD "declare spir_func <4 x half> @_Z11read_imageh14ocl_image2d_roDv2_i(" IMG2D
+             ", <2 x i32>)\n"
+             "define spir_kernel void @k(" IMG2D " %im, ptr addrspace(1) %o) {\n"
+             "  %v = call spir_func <4 x half> @_Z11read_imageh14ocl_image2d_roDv2_i(" IMG2D
+             " %im, <2 x i32> zeroinitializer)\n"
+             "  store <4 x half> %v, ptr addrspace(1) %o\n  ret void\n}\n",
+     "read_imageh needs cl_khr_fp16"},
+    /* an image builtin the device does not have */
+    {IR_HEAD "declare spir_func i32 @_Z24get_image_num_mip_levels14ocl_image2d_ro(" IMG2D ")\n"
+             "define spir_kernel void @k(" IMG2D " %im, ptr addrspace(1) %o) {\n"
+             "  %v = call spir_func i32 @_Z24get_image_num_mip_levels14ocl_image2d_ro(" IMG2D
+             " %im)\n"
+             "  store i32 %v, ptr addrspace(1) %o\n  ret void\n}\n",
+     "image builtin 'get_image_num_mip_levels' "
+     "(_Z24get_image_num_mip_levels14ocl_image2d_ro) is not supported"},
+    /* a sampler from a run-time value */
+    {IR_HEAD
+     "declare spir_func target(\"spirv.Sampler\") @__translate_sampler_initializer(i32)\n"
+     "declare spir_func <4 x float> @_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i(" IMG2D
+     ", target(\"spirv.Sampler\"), <2 x i32>)\n"
+     "define spir_kernel void @k(" IMG2D " %im, i32 %n, ptr addrspace(1) %o) {\n"
+     "  %s = call spir_func target(\"spirv.Sampler\") @__translate_sampler_initializer(i32 "
+     "%n)\n"
+     "  %v = call spir_func <4 x float> @_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i(" IMG2D
+     " %im, target(\"spirv.Sampler\") %s, <2 x i32> zeroinitializer)\n"
+     "  store <4 x float> %v, ptr addrspace(1) %o\n  ret void\n}\n",
+     "a sampler initializer must be a constant"},
+};
+
+/* What the translator cannot do fails the build with a message saying so. */
+START_TEST(test_unsupported_image_calls_fail) {
+  char *log = NULL;
+  int rc = translate_ir(bad_ir[_i].ir, &log);
+  ck_assert_msg(rc != CC_OK, "translated: %s", bad_ir[_i].want);
+  ck_assert_msg(log && strstr(log, bad_ir[_i].want), "'%s' not in: %s", bad_ir[_i].want,
+                log ? log : "");
+  free(log);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("ximage");
   CU_ADD(s, test_sampler_initializers_and_args);
   CU_ADD(s, test_every_image_builtin_resolves);
+  TCase *tc = tcase_create("test_unsupported_image_calls_fail");
+  tcase_add_loop_test(tc, test_unsupported_image_calls_fail, 0,
+                      (int)(sizeof bad_ir / sizeof bad_ir[0]));
+  suite_add_tcase(s, tc);
   return cu_run(s);
 }
