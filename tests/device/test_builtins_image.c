@@ -289,6 +289,63 @@ static const char *query_src =
     "  o[17] = get_image_depth(i3); o[18] = get_image_channel_data_type(i3);\n"
     "}\n";
 
+/* Images and samplers chosen at run time (select, phi, a helper's
+ * parameters; allocas at -O0): a CLAMP_TO_EDGE sampler argument and a
+ * constant CLAMP sampler tell themselves apart above row 0. */
+static const char *pick_src =
+    "uint4 get(read_only image2d_t im, sampler_t s, int2 p) { return read_imageui(im, s, p); }\n"
+    "__kernel void pick(read_only image2d_t a, read_only image2d_t b, sampler_t s1,\n"
+    "                   __global uint4 *o) {\n"
+    "  const sampler_t s2 = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP |\n"
+    "                       CLK_FILTER_NEAREST;\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  uint4 r = 0;\n"
+    "  for (int i = 0; i <= x % 3; i++)\n"
+    "    r += get(i & 1 ? a : b, (x + i) & 2 ? s1 : s2, (int2)(x, y - 1));\n"
+    "  o[y * 8 + x] = r;\n"
+    "}\n";
+
+START_TEST(test_images_chosen_at_run_time) {
+  struct lsi_program *p =
+      build_opts(pick_src, _i ? "-cl-std=CL1.2" : "-cl-std=CL1.2 -cl-opt-disable");
+  for (unsigned c = 0; c < 4; c++) {
+    struct dev_device *dev = mkdev(configs[c][0], configs[c][1], false);
+    struct img a, b;
+    img_make(&a, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNSIGNED_INT32, 8, 2, 1, 0);
+    img_make(&b, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNSIGNED_INT32, 8, 2, 1, 0);
+    for (uint32_t y = 0; y < 2; y++)
+      for (uint32_t x = 0; x < 8; x++) {
+        uint32_t ta[4] = {1, x, y, 0}, tb[4] = {100, x, y, 0};
+        memcpy(texel(&a, x, y, 0), ta, 16);
+        memcpy(texel(&b, x, y, 0), tb, 16);
+      }
+    img_map(&a, dev), img_map(&b, dev);
+    uint32_t out[8 * 2 * 4];
+    uint64_t argv[4] = {a.addr, b.addr, DEV_SAMPLER_CLAMP_EDGE | DEV_SAMPLER_NEAREST,
+                        dev_mem_map(dev_device_mem(dev), out, sizeof out, false)};
+    uint64_t g[2] = {8, 2};
+    struct dev_exception exc;
+    ck_assert_int_eq(launch(dev, p, "pick", argv, g, &exc), 0);
+    for (uint32_t y = 0; y < 2; y++)
+      for (uint32_t x = 0; x < 8; x++) {
+        uint32_t want[4] = {0, 0, 0, 0};
+        for (uint32_t i = 0; i <= x % 3; i++) {
+          bool edge = (x + i) & 2; /* s1: row -1 clamps to row 0; s2: border 0 */
+          if (y == 0 && !edge) continue;
+          want[0] += i & 1 ? 1 : 100;
+          want[1] += x;
+        }
+        const uint32_t *o = out + 4 * (y * 8 + x);
+        ck_assert_msg(o[0] == want[0] && o[1] == want[1], "config %u (%u, %u): %u %u, want %u %u",
+                      c, x, y, o[0], o[1], want[0], want[1]);
+      }
+    dev_device_free(dev);
+    free(a.texels), free(b.texels);
+  }
+  cc_program_free(p);
+}
+END_TEST
+
 START_TEST(test_queries) {
   struct lsi_program *p = build(query_src);
   struct dev_device *dev = mkdev(8, 1, false);
@@ -494,6 +551,10 @@ int main(void) {
   tcase_set_timeout(t2, 120);
   tcase_add_loop_test(t2, test_write_then_read_2d, 0, 2);
   suite_add_tcase(s, t2);
+  TCase *t3 = tcase_create("test_images_chosen_at_run_time");
+  tcase_set_timeout(t3, 120);
+  tcase_add_loop_test(t3, test_images_chosen_at_run_time, 0, 2);
+  suite_add_tcase(s, t3);
   CU_ADD(s, test_3d_arrays_buffer);
   CU_ADD(s, test_queries);
   TCase *tc = tcase_create("test_undefined_accesses_fault");
