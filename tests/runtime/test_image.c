@@ -450,6 +450,15 @@ START_TEST(test_host_pointers) {
     ck_assert_float_eq(got[4 + c], src[32 + c]);
   }
   clReleaseMemObject(arr);
+  /* the same memory used in place: its slice pitch stays */
+  arr = make(CL_MEM_USE_HOST_PTR, &rgbaf, &d, src, CL_SUCCESS);
+  ck_assert_uint_eq(image_size(arr, CL_IMAGE_SLICE_PITCH), 8 * 16);
+  memset(got, 0, sizeof got);
+  ck_assert_int_eq(clEnqueueReadImage(q, arr, CL_TRUE, origin, reg, 0, 0, got, 0, NULL, NULL),
+                   CL_SUCCESS);
+  for (int c = 0; c < 4; c++)
+    ck_assert_float_eq(got[4 + c], src[32 + c]);
+  clReleaseMemObject(arr);
 }
 END_TEST
 
