@@ -1,11 +1,13 @@
 /*
- * objects.h - the internals of contexts, command queues, memory objects and
- * events, shared by the runtime files that need them (included by rt.h).
+ * objects.h - the internals of contexts, command queues, memory objects
+ * (buffers and images), samplers and events, shared by the runtime files that
+ * need them (included by rt.h).
  *
  * Only the runtime reads these structs; nothing here may reach into the
- * device beyond struct dev_ops. Locking: each context owns one mutex (lock)
- * and one condition variable (cond) that guard the scheduling state of every
- * queue and event of that context (statuses, dependency links, queue lists).
+ * device beyond struct dev_ops and the image descriptor of device/image.h.
+ * Locking: each context owns one mutex (lock) and one condition variable
+ * (cond) that guard the scheduling state of every queue and event of that
+ * context (statuses, dependency links, queue lists).
  */
 #ifndef LOCKSTEP_RUNTIME_OBJECTS_H
 #define LOCKSTEP_RUNTIME_OBJECTS_H
