@@ -974,11 +974,11 @@ static void bi_printf(BI_ARGS) {
 #undef IMG_W
 #undef IMG_Q
 #undef IMG_Q1
-#define IMG_R(T, ty, nc, ic)           BIM_READS(T, ty, nc, ic)
-#define IMG_S(T, ty, nc, ic, fc)       BIM_SAMPLED(T, ty, nc, ic, fc)
-#define IMG_W(T, ty, nc, ic, vi)       BIM_WRITES(T, ty, nc, ic, vi)
-#define IMG_Q(T, ty)                   BIM_QUERIES(T, ty)
-#define IMG_Q1(fn, T, ty, nres, q)     BIM_Q3(fn, T, ty, nres, q)
+#define IMG_R(T, ty, nc, ic)       BIM_READS(T, ty, nc, ic)
+#define IMG_S(T, ty, nc, ic, fc)   BIM_SAMPLED(T, ty, nc, ic, fc)
+#define IMG_W(T, ty, nc, ic, vi)   BIM_WRITES(T, ty, nc, ic, vi)
+#define IMG_Q(T, ty)               BIM_QUERIES(T, ty)
+#define IMG_Q1(fn, T, ty, nres, q) BIM_Q3(fn, T, ty, nres, q)
 
 const struct lsi_builtin lsi_builtins[] = {
 #include "device/builtins.def"
