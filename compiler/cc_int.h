@@ -259,6 +259,10 @@ int xl_builtin(struct xl *x, const char *mangled);
 uint32_t xl_callb(struct xl *x, int id, const char *name, const uint32_t *args, unsigned nargs,
                   unsigned nres);
 
+/* ximage.c: sampler initializers and image builtins the device lacks; 1
+ * when it handled the call (or failed the build), 0 to go on. */
+int xl_image_call(struct xl *x, LLVMValueRef I, const char *n);
+
 /* debug.c: builds the kernel's cc_debug after emission */
 void cc_debug_build(struct xl *x);
 

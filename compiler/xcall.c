@@ -1139,7 +1139,8 @@ void xl_call(struct xl *x, LLVMValueRef I) {
     xl_emit(x, LSI_MOV, xl_def(x, I), r, 0, 0, 0, 0);
     return;
   }
-  if (to_space(x, I, n) || get_fence(x, I, n) || enqueue_call(x, I, n)) return;
+  if (to_space(x, I, n) || get_fence(x, I, n) || enqueue_call(x, I, n) || xl_image_call(x, I, n))
+    return;
   /* the device's own unmangled helpers (compiler/include: assert.h) */
   if (starts(n, "__lockstep_") && xl_builtin(x, n) >= 0) {
     call_builtin(x, I, n);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "device/builtins_ext.h"
+#include "device/builtins_image.h"
 #include "device/builtins_math.h"
 #include "device/simt_int.h"
 
@@ -373,6 +374,11 @@ static inline uint64_t int_bitselect(uint64_t a, uint64_t b, uint64_t c, unsigne
 #define CVTF(d, l0, l1, di)
 #define GEOD(vec, N)
 #define DPTR(stem, fn, ptr)
+#define IMG_R(T, ty, nc, ic)
+#define IMG_S(T, ty, nc, ic, fc)
+#define IMG_W(T, ty, nc, ic, vi)
+#define IMG_Q(T, ty)
+#define IMG_Q1(fn, T, ty, nres, q)
 
 static void bi_frexp_f(BI_ARGS);
 static void bi_fract_f(BI_ARGS);
@@ -962,6 +968,17 @@ static void bi_printf(BI_ARGS) {
   ASYNC(Dv2_##t, S_, 2 * size)                                                                     \
   ASYNC(Dv3_##t, S_, 4 * size)                                                                     \
   ASYNC(Dv4_##t, S_, 4 * size) ASYNC(Dv8_##t, S_, 8 * size) ASYNC(Dv16_##t, S_, 16 * size)
+
+#undef IMG_R
+#undef IMG_S
+#undef IMG_W
+#undef IMG_Q
+#undef IMG_Q1
+#define IMG_R(T, ty, nc, ic)       BIM_READS(T, ty, nc, ic)
+#define IMG_S(T, ty, nc, ic, fc)   BIM_SAMPLED(T, ty, nc, ic, fc)
+#define IMG_W(T, ty, nc, ic, vi)   BIM_WRITES(T, ty, nc, ic, vi)
+#define IMG_Q(T, ty)               BIM_QUERIES(T, ty)
+#define IMG_Q1(fn, T, ty, nres, q) BIM_Q3(fn, T, ty, nres, q)
 
 const struct lsi_builtin lsi_builtins[] = {
 #include "device/builtins.def"

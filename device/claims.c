@@ -25,6 +25,8 @@ static const struct claim {
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"}},
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_priority_hints"}},
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"}},
+    {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"}},
+    {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"}},
     /* OpenCL C 2.0 needs pipes, work-group collective functions, the
      * all-devices atomic scope and images: not (yet) here. */
     {C_VERSION, {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}},
@@ -42,6 +44,9 @@ static const struct claim {
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_device_enqueue"}},
+    {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"}},
+    {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"}},
+    {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"}},
 };
 #define NTABLE (sizeof table / sizeof table[0])
 

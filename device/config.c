@@ -61,6 +61,17 @@ void dev_config_defaults(struct dev_config *cfg) {
       .clock_mhz = 1000,
       .watchdog_ms = 0, /* off: a long kernel is not a hang; no progress still faults */
       .progress_ms = 2000,
+      /* images: the OpenCL 3.0 minimums, which a small GPU reports */
+      .image2d_max = 16384,
+      .image3d_max = 2048,
+      .image_buffer_max = UINT64_C(1) << 27,
+      .image_array_max = 2048,
+      .image_pitch_align = 4,
+      .image_base_align = 4,
+      .max_samplers = 16,
+      .max_read_images = 128,
+      .max_write_images = 64,
+      .max_rw_images = 64,
   };
 }
 

@@ -166,6 +166,23 @@ static uint64_t rect_row(const uint64_t *origin, uint64_t y, uint64_t z, uint64_
   return (origin[2] + z) * slice + (origin[1] + y) * row + origin[0];
 }
 
+/* FILL_RECT: each row of the destination side gets the pattern repeated
+ * (region[0] is a multiple of the pattern size). */
+static int run_fill_rect(struct dev_mem *m, struct dev_cmd *cmd) {
+  const struct dev_rect *r = &cmd->rect;
+  uint32_t ps = cmd->pattern_size ? cmd->pattern_size : 1;
+  for (uint64_t z = 0; z < r->region[2]; z++) {
+    for (uint64_t y = 0; y < r->region[1]; y++) {
+      uint64_t off = rect_row(r->dst_origin, y, z, r->dst_row_pitch, r->dst_slice_pitch);
+      char *dst = dev_ptr(m, cmd->dst + off, r->region[0]);
+      if (!dst) return cp_fault(cmd, "rect fill", cmd->dst + off, r->region[0]);
+      for (uint64_t i = 0; i + ps <= r->region[0]; i += ps)
+        memcpy(dst + i, cmd->pattern, ps);
+    }
+  }
+  return 0;
+}
+
 static int run_rect(struct dev_mem *m, struct dev_cmd *cmd) {
   const struct dev_rect *r = &cmd->rect;
   for (uint64_t z = 0; z < r->region[2]; z++) {
@@ -206,8 +223,9 @@ static uint64_t cmd_pieces(const struct dev_cmd *cmd) {
 }
 
 static const char *cmd_name(const struct dev_cmd *cmd) {
-  static const char *const names[] = {"nop",       "read",       "write",     "copy",   "fill",
-                                      "read rect", "write rect", "copy rect", "launch", "host"};
+  static const char *const names[] = {"nop",    "read",      "write",      "copy",
+                                      "fill",   "read rect", "write rect", "copy rect",
+                                      "launch", "host",      "fill rect"};
   if (cmd->kind == DEV_CMD_LAUNCH && cmd->launch.kernel && cmd->launch.kernel->name)
     return cmd->launch.kernel->name;
   return (unsigned)cmd->kind < sizeof names / sizeof names[0] ? names[cmd->kind] : "?";
@@ -248,6 +266,7 @@ static int run_piece(struct cp *cp, struct dev_cmd *cmd, uint64_t g) {
   case DEV_CMD_READ_RECT:
   case DEV_CMD_WRITE_RECT:
   case DEV_CMD_COPY_RECT: return run_rect(m, cmd);
+  case DEV_CMD_FILL_RECT: return run_fill_rect(m, cmd);
   case DEV_CMD_HOST:
     if (cmd->host_fn) cmd->host_fn(cmd->host_arg);
     return 0;

@@ -29,6 +29,17 @@ struct dev_config {
   unsigned watchdog_ms;       /* LOCKSTEP_WATCHDOG_MS: a launch running longer faults (0 = off) */
   unsigned progress_ms;       /* LOCKSTEP_PROGRESS_MS: a loop in the same state this long faults */
   unsigned check_divzero;     /* LOCKSTEP_CHECK_DIVZERO: 1 = report integer division by zero */
+  /* Images (CL_DEVICE_IMAGE*): sizes and alignments in texels. */
+  uint64_t image2d_max;       /* IMAGE2D_MAX_WIDTH/_HEIGHT (and 1D widths) */
+  uint64_t image3d_max;       /* IMAGE3D_MAX_WIDTH/_HEIGHT/_DEPTH */
+  uint64_t image_buffer_max;  /* IMAGE_MAX_BUFFER_SIZE */
+  uint64_t image_array_max;   /* IMAGE_MAX_ARRAY_SIZE */
+  unsigned image_pitch_align; /* IMAGE_PITCH_ALIGNMENT (2D images from buffers) */
+  unsigned image_base_align;  /* IMAGE_BASE_ADDRESS_ALIGNMENT */
+  unsigned max_samplers;      /* MAX_SAMPLERS */
+  unsigned max_read_images;   /* MAX_READ_IMAGE_ARGS */
+  unsigned max_write_images;  /* MAX_WRITE_IMAGE_ARGS */
+  unsigned max_rw_images;     /* MAX_READ_WRITE_IMAGE_ARGS */
 };
 
 /* Fills cfg with the defaults, then applies the LOCKSTEP_* environment
@@ -93,7 +104,9 @@ enum dev_cmd_kind {
   DEV_CMD_WRITE_RECT,
   DEV_CMD_COPY_RECT,
   DEV_CMD_LAUNCH,
-  DEV_CMD_HOST, /* run fn(arg) on the device thread (map/unmap bookkeeping) */
+  DEV_CMD_HOST,      /* run fn(arg) on the device thread (map/unmap bookkeeping) */
+  DEV_CMD_FILL_RECT, /* pattern repeated over each row of the dst side of rect (clEnqueueFillImage)
+                      */
 };
 
 struct dev_rect {
@@ -106,7 +119,7 @@ struct dev_cmd {
   uint64_t src, dst; /* device addresses */
   void *host;        /* host pointer for READ/WRITE */
   uint64_t size;
-  uint8_t pattern[128]; /* FILL */
+  uint8_t pattern[128]; /* FILL, FILL_RECT */
   uint32_t pattern_size;
   struct dev_rect rect;
   struct dev_launch launch;

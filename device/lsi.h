@@ -152,6 +152,7 @@ enum lsi_trap {
   LSI_TRAP_ASSERT,
   LSI_TRAP_UNREACHABLE,
   LSI_TRAP_UNSUPPORTED,
+  LSI_TRAP_IMAGE, /* an image access the specification leaves undefined, or a bad image */
 };
 
 enum lsi_arg_kind {

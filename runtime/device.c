@@ -113,6 +113,10 @@ static bool device_enqueue(void) {
   return dev_claimed("__opencl_c_device_enqueue") && rt_device_enqueue();
 }
 
+static bool images(void) {
+  return dev_claimed("__opencl_c_images");
+}
+
 /* Program-scope global variables: the largest one the device promises, and
  * the total it prefers (the compiler accepts far more). */
 #define MAX_GLOBAL_VARIABLE_SIZE      (64u << 10)
@@ -148,21 +152,22 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
   case CL_DEVICE_MAX_CLOCK_FREQUENCY: RET(cl_uint, c->clock_mhz);
   case CL_DEVICE_ADDRESS_BITS: RET(cl_uint, 64);
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE: RET(cl_ulong, c->max_alloc_size);
-  /* No images (yet): every image limit is 0, as the specification asks. */
+  /* Images: the limits of the one configuration (all 0 without images). */
   case CL_DEVICE_IMAGE_SUPPORT: RET(cl_bool, dev_claimed("__opencl_c_images"));
-  case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_MAX_READ_IMAGE_ARGS: RET(cl_uint, images() ? c->max_read_images : 0);
+  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: RET(cl_uint, images() ? c->max_write_images : 0);
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-  case CL_DEVICE_MAX_SAMPLERS:
-  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: RET(cl_uint, 0);
+    RET(cl_uint, dev_claimed("__opencl_c_read_write_images") ? c->max_rw_images : 0);
+  case CL_DEVICE_MAX_SAMPLERS: RET(cl_uint, images() ? c->max_samplers : 0);
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: RET(cl_uint, images() ? c->image_pitch_align : 0);
+  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: RET(cl_uint, images() ? c->image_base_align : 0);
   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE2D_MAX_HEIGHT: RET(size_t, images() ? c->image2d_max : 0);
   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: RET(size_t, 0);
+  case CL_DEVICE_IMAGE3D_MAX_DEPTH: RET(size_t, images() ? c->image3d_max : 0);
+  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: RET(size_t, images() ? c->image_buffer_max : 0);
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: RET(size_t, images() ? c->image_array_max : 0);
   case CL_DEVICE_MAX_PARAMETER_SIZE: RET(size_t, 1024);
   case CL_DEVICE_MEM_BASE_ADDR_ALIGN: RET(cl_uint, 1024); /* bits: 128 bytes */
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: RET(cl_uint, 128);

@@ -1,197 +1,346 @@
 /*
- * image.c - images and samplers. The device does not support images
- * (CL_DEVICE_IMAGE_SUPPORT is false), so each entry point validates its
- * handles and returns the error the specification names for that case. No
- * image or sampler object can exist.
+ * image.c - image objects: creation of every image type (own storage, the
+ * application's memory, or a buffer's) with every flag, format and
+ * descriptor rule of the specification, clGetImageInfo,
+ * clGetSupportedImageFormats, and the descriptor (struct dev_image) the
+ * device reads for an image kernel argument.
+ *
+ * An image is a memory object whose storage is mapped as global memory like
+ * a buffer's; its commands (image_cmd.c) treat it as a byte rectangle. The
+ * format table is the device's (device/image.h): nothing here decides which
+ * formats exist.
  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/claims.h"
 #include "runtime/rt.h"
 
-#include <stddef.h>
+#define ACCESS_FLAGS      (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define HOST_PTR_FLAGS    (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+#define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+#define IMAGE_FLAGS                                                                                \
+  (ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE)
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
-                                                const cl_image_format *image_format,
-                                                size_t image_width, size_t image_height,
-                                                size_t image_row_pitch, void *host_ptr,
-                                                cl_int *errcode_ret) {
-  if (!rt_valid(context, RT_TAG_CONTEXT)) {
-    rt_set_err(errcode_ret, CL_INVALID_CONTEXT);
-    return NULL;
-  }
-  rt_set_err(errcode_ret, CL_INVALID_OPERATION);
-  return NULL;
+static bool image_support(void) {
+  return dev_claimed("__opencl_c_images");
 }
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
-                                                const cl_image_format *image_format,
-                                                size_t image_width, size_t image_height,
-                                                size_t image_depth, size_t image_row_pitch,
-                                                size_t image_slice_pitch, void *host_ptr,
-                                                cl_int *errcode_ret) {
-  if (!rt_valid(context, RT_TAG_CONTEXT)) {
-    rt_set_err(errcode_ret, CL_INVALID_CONTEXT);
-    return NULL;
-  }
-  rt_set_err(errcode_ret, CL_INVALID_OPERATION);
-  return NULL;
+static int popcount64(cl_mem_flags f) {
+  return __builtin_popcountll((unsigned long long)f);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
-                                                           cl_mem_object_type image_type,
-                                                           cl_uint num_entries,
-                                                           cl_image_format *image_formats,
-                                                           cl_uint *num_image_formats) {
-  if (!rt_valid(context, RT_TAG_CONTEXT)) return CL_INVALID_CONTEXT;
-  const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
-                             CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
-                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
-                             CL_MEM_HOST_NO_ACCESS | CL_MEM_KERNEL_READ_AND_WRITE;
-  if (flags & ~known) return CL_INVALID_VALUE;
-  switch (image_type) {
-  case CL_MEM_OBJECT_IMAGE1D:
-  case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-  case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-  case CL_MEM_OBJECT_IMAGE2D:
-  case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-  case CL_MEM_OBJECT_IMAGE3D: break;
-  default: return CL_INVALID_VALUE;
-  }
-  if (num_entries == 0 && image_formats) return CL_INVALID_VALUE;
-  /* The device supports no image format. */
-  if (num_image_formats) *num_image_formats = 0;
+static cl_int check_flags(cl_mem_flags flags) {
+  if (flags & ~(cl_mem_flags)IMAGE_FLAGS) return CL_INVALID_VALUE;
+  if (popcount64(flags & ACCESS_FLAGS) > 1 || popcount64(flags & HOST_ACCESS_FLAGS) > 1)
+    return CL_INVALID_VALUE;
+  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+    return CL_INVALID_VALUE;
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
-                                               size_t param_value_size, void *param_value,
-                                               size_t *param_value_size_ret) {
-  return CL_INVALID_MEM_OBJECT;
-}
+/* ---- the descriptor: what the arguments of a creation say ---- */
 
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized_coords,
-                                                    cl_addressing_mode addressing_mode,
-                                                    cl_filter_mode filter_mode,
-                                                    cl_int *errcode_ret) {
-  if (!rt_valid(context, RT_TAG_CONTEXT)) {
-    rt_set_err(errcode_ret, CL_INVALID_CONTEXT);
-    return NULL;
+/* A creation request, checked step by step. */
+struct req {
+  cl_context ctx;
+  cl_mem_flags flags;
+  cl_image_format fmt;
+  cl_image_desc d; /* pitches filled in once checked */
+  void *host_ptr;
+  cl_mem buffer; /* mem_object: the buffer a 1D buffer or 2D image uses */
+  size_t elem;
+  size_t size; /* bytes of storage */
+};
+
+/* Which of height (1), depth (2) and array size (4) a type uses. */
+static unsigned type_dims(cl_mem_object_type t) {
+  switch (t) {
+  case CL_MEM_OBJECT_IMAGE1D:
+  case CL_MEM_OBJECT_IMAGE1D_BUFFER: return 0;
+  case CL_MEM_OBJECT_IMAGE1D_ARRAY: return 4;
+  case CL_MEM_OBJECT_IMAGE2D: return 1;
+  case CL_MEM_OBJECT_IMAGE2D_ARRAY: return 1 | 4;
+  case CL_MEM_OBJECT_IMAGE3D: return 1 | 2;
+  default: return 8; /* not an image type */
   }
-  rt_set_err(errcode_ret, CL_INVALID_OPERATION);
-  return NULL;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) {
-  return CL_INVALID_SAMPLER;
+/* Sizes against the device's limits (CL_INVALID_IMAGE_SIZE). */
+static cl_int check_limits(const struct req *r) {
+  const struct dev_config *c = rt_config();
+  const cl_image_desc *d = &r->d;
+  bool is3d = d->image_type == CL_MEM_OBJECT_IMAGE3D;
+  uint64_t wmax = d->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? c->image_buffer_max
+                  : is3d                                        ? c->image3d_max
+                                                                : c->image2d_max;
+  unsigned dims = type_dims(d->image_type);
+  if (d->image_width > wmax) return CL_INVALID_IMAGE_SIZE;
+  if ((dims & 1) && d->image_height > (is3d ? c->image3d_max : c->image2d_max))
+    return CL_INVALID_IMAGE_SIZE;
+  if ((dims & 2) && d->image_depth > c->image3d_max) return CL_INVALID_IMAGE_SIZE;
+  if ((dims & 4) && d->image_array_size > c->image_array_max) return CL_INVALID_IMAGE_SIZE;
+  return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler) {
-  return CL_INVALID_SAMPLER;
+/* Rows (of row pitch) in one slice, and slices, of a type. */
+static size_t rows_of(const cl_image_desc *d) {
+  return (type_dims(d->image_type) & 1) ? d->image_height : 1;
+}
+static size_t slices_of(const cl_image_desc *d) {
+  unsigned dims = type_dims(d->image_type);
+  return (dims & 2) ? d->image_depth : (dims & 4) ? d->image_array_size : 1;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name,
-                                                 size_t param_value_size, void *param_value,
-                                                 size_t *param_value_size_ret) {
-  return CL_INVALID_SAMPLER;
+/* The pitch rules: 0 means packed; a given row pitch holds a row and is a
+ * multiple of the element size, a given slice pitch holds a slice and is a
+ * multiple of the row pitch. Pitches may be given only with a host pointer
+ * (or, for the row pitch, a buffer). */
+static cl_int check_pitches(struct req *r) {
+  cl_image_desc *d = &r->d;
+  bool sliced = type_dims(d->image_type) & (2 | 4);
+  size_t row_min;
+  if (__builtin_mul_overflow(d->image_width, r->elem, &row_min)) return CL_INVALID_IMAGE_SIZE;
+  bool from_buffer = r->buffer != NULL;
+  if (!r->host_ptr && (d->image_slice_pitch || (d->image_row_pitch && !from_buffer)))
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  if (d->image_row_pitch == 0)
+    d->image_row_pitch = row_min;
+  else if (d->image_row_pitch < row_min || d->image_row_pitch % r->elem)
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  size_t slice_min;
+  if (__builtin_mul_overflow(d->image_row_pitch, rows_of(d), &slice_min))
+    return CL_INVALID_IMAGE_SIZE;
+  if (!sliced)
+    d->image_slice_pitch = 0;
+  else if (d->image_slice_pitch == 0)
+    d->image_slice_pitch = slice_min;
+  else if (d->image_slice_pitch < slice_min || d->image_slice_pitch % d->image_row_pitch)
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  size_t slice = sliced ? d->image_slice_pitch : slice_min;
+  if (__builtin_mul_overflow(slice, slices_of(d), &r->size)) return CL_INVALID_IMAGE_SIZE;
+  if (r->size > rt_config()->max_alloc_size) return CL_INVALID_IMAGE_SIZE;
+  return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(
-    cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t *origin,
-    const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  if (!rt_valid(command_queue, RT_TAG_QUEUE)) {
-    return CL_INVALID_COMMAND_QUEUE;
+/* mem_object: a buffer for a 1D buffer image (required) or a 2D image
+ * (optional); nothing for the other types. */
+static cl_int check_mem_object(struct req *r) {
+  cl_mem b = r->d.mem_object;
+  cl_mem_object_type t = r->d.image_type;
+  if (!b) return t == CL_MEM_OBJECT_IMAGE1D_BUFFER ? CL_INVALID_IMAGE_DESCRIPTOR : CL_SUCCESS;
+  if (t != CL_MEM_OBJECT_IMAGE1D_BUFFER && t != CL_MEM_OBJECT_IMAGE2D)
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  if (!rt_valid(b, RT_TAG_MEM) || b->type != CL_MEM_OBJECT_BUFFER || b->context != r->ctx)
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  r->buffer = b;
+  return CL_SUCCESS;
+}
+
+static cl_int check_desc(struct req *r, const cl_image_desc *desc) {
+  if (!desc) return CL_INVALID_IMAGE_DESCRIPTOR;
+  r->d = *desc;
+  cl_image_desc *d = &r->d;
+  unsigned dims = type_dims(d->image_type);
+  if (dims == 8 || d->num_mip_levels || d->num_samples) return CL_INVALID_IMAGE_DESCRIPTOR;
+  if (d->image_width == 0 || ((dims & 1) && d->image_height == 0) ||
+      ((dims & 2) && d->image_depth == 0) || ((dims & 4) && d->image_array_size == 0))
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  cl_int err = check_mem_object(r);
+  if (err == CL_SUCCESS) err = check_limits(r);
+  if (err == CL_SUCCESS) err = check_pitches(r);
+  return err;
+}
+
+/* The rules of an image that uses a buffer's storage. */
+static cl_int check_buffer_backed(struct req *r) {
+  cl_mem b = r->buffer;
+  cl_mem_flags f = 0;
+  if (r->flags & HOST_PTR_FLAGS) return CL_INVALID_VALUE;
+  cl_int err =
+      rt_mem_derived_flags(b->flags, r->flags & ~(cl_mem_flags)CL_MEM_KERNEL_READ_AND_WRITE, &f);
+  if (err != CL_SUCCESS) return err;
+  r->flags = f | (r->flags & CL_MEM_KERNEL_READ_AND_WRITE);
+  if (r->d.image_type == CL_MEM_OBJECT_IMAGE2D) {
+    const struct dev_config *c = rt_config();
+    if (r->d.image_row_pitch % (c->image_pitch_align * r->elem) ||
+        (uintptr_t)b->store % (c->image_base_align * r->elem))
+      return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
   }
-  return CL_INVALID_OPERATION;
+  if (r->size > b->size) return CL_INVALID_IMAGE_SIZE;
+  return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
-    cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin,
-    const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  if (!rt_valid(command_queue, RT_TAG_QUEUE)) {
-    return CL_INVALID_COMMAND_QUEUE;
+/* Every check of a creation, in the order the specification lists them. */
+static cl_int check_request(struct req *r, const cl_mem_properties *props,
+                            const cl_image_format *fmt, const cl_image_desc *desc) {
+  if (props && props[0] != 0) return CL_INVALID_PROPERTY; /* no image property exists */
+  if (!image_support()) return CL_INVALID_OPERATION;
+  cl_int err = check_flags(r->flags);
+  if (err != CL_SUCCESS) return err;
+  if (!fmt ||
+      !(r->elem = dev_image_elem_size(fmt->image_channel_order, fmt->image_channel_data_type)))
+    return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+  r->fmt = *fmt;
+  err = check_desc(r, desc);
+  if (err != CL_SUCCESS) return err;
+  bool wants_ptr = r->flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  if (r->buffer) {
+    err = check_buffer_backed(r);
+    if (err != CL_SUCCESS) return err;
+    if (r->host_ptr) return CL_INVALID_HOST_PTR;
+  } else if (wants_ptr != (r->host_ptr != NULL)) {
+    return CL_INVALID_HOST_PTR;
   }
-  return CL_INVALID_OPERATION;
+  if (!dev_image_format_find(fmt->image_channel_order, fmt->image_channel_data_type) ||
+      (fmt->image_channel_order == CL_DEPTH && r->d.image_type != CL_MEM_OBJECT_IMAGE2D &&
+       r->d.image_type != CL_MEM_OBJECT_IMAGE2D_ARRAY))
+    return CL_IMAGE_FORMAT_NOT_SUPPORTED;
+  return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image,
-                                                   cl_mem dst_image, const size_t *src_origin,
-                                                   const size_t *dst_origin, const size_t *region,
-                                                   cl_uint num_events_in_wait_list,
-                                                   const cl_event *event_wait_list,
-                                                   cl_event *event) {
-  if (!rt_valid(command_queue, RT_TAG_QUEUE)) {
-    return CL_INVALID_COMMAND_QUEUE;
+/* ---- creation ---- */
+
+/* The descriptor of an image whose storage has device address data. */
+static void fill_dev(struct rt_image *im, cl_mem_flags flags, uint64_t data) {
+  const cl_image_desc *d = &im->desc;
+  struct dev_image *v = &im->dev;
+  unsigned dims = type_dims(d->image_type);
+  v->magic = DEV_IMAGE_MAGIC;
+  v->type = d->image_type;
+  v->order = im->format.image_channel_order;
+  v->dtype = im->format.image_channel_data_type;
+  v->elem_size = (uint32_t)im->elem_size;
+  v->mem_flags = (uint32_t)(flags & ACCESS_FLAGS);
+  v->width = d->image_width;
+  v->height = (dims & 1) ? d->image_height : 0;
+  v->depth = (dims & 2) ? d->image_depth : 0;
+  v->array_size = (dims & 4) ? d->image_array_size : 0;
+  v->dims[0] = d->image_width;
+  v->dims[1] = (dims & 1) ? d->image_height : (dims & 4) ? d->image_array_size : 1;
+  v->dims[2] = (dims & 2) ? d->image_depth : (dims & 1) && (dims & 4) ? d->image_array_size : 1;
+  /* The pitch of coordinate 1 is the slice pitch of a 1D array. */
+  if (d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+    v->pitch[0] = d->image_slice_pitch;
+    v->pitch[1] = d->image_slice_pitch * d->image_array_size;
+  } else {
+    v->pitch[0] = d->image_row_pitch;
+    v->pitch[1] = d->image_slice_pitch ? d->image_slice_pitch : d->image_row_pitch * rows_of(d);
   }
-  return CL_INVALID_OPERATION;
+  v->data = data;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
-    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin,
-    const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  if (!rt_valid(command_queue, RT_TAG_QUEUE)) {
-    return CL_INVALID_COMMAND_QUEUE;
-  }
-  return CL_INVALID_OPERATION;
+/* Copies the application's texels (with its pitches) into packed storage. */
+static void copy_in(const struct req *r, const cl_image_desc *user, void *store) {
+  const cl_image_desc *d = &r->d;
+  size_t row = d->image_width * r->elem, rows = rows_of(d), slices = slices_of(d);
+  size_t urow = user->image_row_pitch ? user->image_row_pitch : row;
+  size_t uslice = user->image_slice_pitch ? user->image_slice_pitch : urow * rows;
+  size_t slice = d->image_slice_pitch ? d->image_slice_pitch : row * rows;
+  for (size_t z = 0; z < slices; z++)
+    for (size_t y = 0; y < rows; y++)
+      memcpy((char *)store + z * slice + y * row, (const char *)r->host_ptr + z * uslice + y * urow,
+             row);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
-    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset,
-    const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  if (!rt_valid(command_queue, RT_TAG_QUEUE)) {
-    return CL_INVALID_COMMAND_QUEUE;
+/* Storage for a request without a buffer: the application's memory
+ * (USE_HOST_PTR, its pitches kept) or packed storage of our own. */
+static cl_int make_storage(struct req *r, cl_mem m) {
+  if (r->flags & CL_MEM_USE_HOST_PTR) {
+    m->host_ptr = r->host_ptr;
+    m->store = r->host_ptr;
+    return CL_SUCCESS;
   }
-  return CL_INVALID_OPERATION;
+  cl_image_desc user = r->d;
+  cl_image_desc *d = &r->d;
+  d->image_row_pitch = d->image_width * r->elem;
+  if (d->image_slice_pitch) d->image_slice_pitch = d->image_row_pitch * rows_of(d);
+  r->size = (d->image_slice_pitch ? d->image_slice_pitch : d->image_row_pitch * rows_of(d)) *
+            slices_of(d);
+  if (posix_memalign(&m->alloc, 128, r->size ? r->size : 1) != 0) {
+    m->alloc = NULL;
+    return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  }
+  m->store = m->alloc;
+  if (r->flags & CL_MEM_COPY_HOST_PTR)
+    copy_in(r, &user, m->store);
+  else
+    memset(m->store, 0, r->size);
+  return CL_SUCCESS;
 }
 
-CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image,
-                                                 cl_bool blocking_map, cl_map_flags map_flags,
-                                                 const size_t *origin, const size_t *region,
-                                                 size_t *image_row_pitch, size_t *image_slice_pitch,
-                                                 cl_uint num_events_in_wait_list,
-                                                 const cl_event *event_wait_list, cl_event *event,
-                                                 cl_int *errcode_ret) {
-  if (!rt_valid(command_queue, RT_TAG_QUEUE)) {
-    rt_set_err(errcode_ret, CL_INVALID_COMMAND_QUEUE);
-    return NULL;
+static cl_int image_create_in(const char *call, cl_context ctx, const cl_mem_properties *props,
+                              cl_mem_flags flags, const cl_image_format *fmt,
+                              const cl_image_desc *desc, void *host_ptr, cl_mem *out) {
+  if (!rt_valid_in(call, ctx, RT_TAG_CONTEXT)) return CL_INVALID_CONTEXT;
+  struct req r = {.ctx = ctx, .flags = flags, .host_ptr = host_ptr};
+  cl_int err = check_request(&r, props, fmt, desc);
+  if (err != CL_SUCCESS) return err;
+  cl_mem m = NULL;
+  err = rt_mem_alloc(ctx, &m);
+  if (err != CL_SUCCESS) return err;
+  const struct dev_ops *ops = ctx->ops;
+  if (!(m->image = calloc(1, sizeof *m->image))) {
+    err = CL_OUT_OF_HOST_MEMORY;
+    goto out;
   }
-  rt_set_err(errcode_ret, CL_INVALID_OPERATION);
-  return NULL;
+  if (!(r.flags & ACCESS_FLAGS)) r.flags |= CL_MEM_READ_WRITE;
+  if (r.buffer) {
+    m->store = r.buffer->store;
+    m->host_ptr = r.buffer->host_ptr;
+  } else if ((err = make_storage(&r, m)) != CL_SUCCESS) {
+    goto out;
+  }
+  m->type = r.d.image_type;
+  m->flags = r.flags;
+  m->size = r.size;
+  if (props) m->props_size = sizeof(cl_mem_properties); /* the empty list */
+  struct rt_image *im = m->image;
+  im->format = r.fmt;
+  im->desc = r.d;
+  im->elem_size = r.elem;
+  m->addr = ops->map_global(ctx->dev, m->store, m->size, r.flags & CL_MEM_READ_ONLY);
+  if (m->addr == 0) {
+    err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    goto out;
+  }
+  fill_dev(im, r.flags, m->addr);
+  im->dev_addr = ops->map_global(ctx->dev, &im->dev, sizeof im->dev, true);
+  if (im->dev_addr == 0) {
+    err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    goto out;
+  }
+  if (r.buffer) {
+    m->parent = r.buffer;
+    rt_retain(&r.buffer->obj);
+  }
+  rt_retain(&ctx->obj);
+  rt_object_init(&m->obj, RT_TAG_MEM);
+  *out = m;
+  return CL_SUCCESS;
+out:
+  if (m->addr) ops->unmap_global(ctx->dev, m->addr);
+  free(m->image);
+  rt_mem_free(m);
+  return err;
+}
+#define image_create(...) image_create_in(__func__, __VA_ARGS__)
+
+void rt_image_destroy(cl_mem m) {
+  cl_context ctx = m->context;
+  if (m->image->dev_addr) ctx->ops->unmap_global(ctx->dev, m->image->dev_addr);
+  free(m->image);
+  m->image = NULL;
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
                                               const cl_image_format *image_format,
                                               const cl_image_desc *image_desc, void *host_ptr,
                                               cl_int *errcode_ret) {
-  if (!rt_valid(context, RT_TAG_CONTEXT)) {
-    rt_set_err(errcode_ret, CL_INVALID_CONTEXT);
-    return NULL;
-  }
-  rt_set_err(errcode_ret, CL_INVALID_OPERATION);
-  return NULL;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image,
-                                                   const void *fill_color, const size_t *origin,
-                                                   const size_t *region,
-                                                   cl_uint num_events_in_wait_list,
-                                                   const cl_event *event_wait_list,
-                                                   cl_event *event) {
-  if (!rt_valid(command_queue, RT_TAG_QUEUE)) {
-    return CL_INVALID_COMMAND_QUEUE;
-  }
-  return CL_INVALID_OPERATION;
-}
-
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(
-    cl_context context, const cl_sampler_properties *sampler_properties, cl_int *errcode_ret) {
-  if (!rt_valid(context, RT_TAG_CONTEXT)) {
-    rt_set_err(errcode_ret, CL_INVALID_CONTEXT);
-    return NULL;
-  }
-  rt_set_err(errcode_ret, CL_INVALID_OPERATION);
-  return NULL;
+  cl_mem m = NULL;
+  cl_int err = image_create(context, NULL, flags, image_format, image_desc, host_ptr, &m);
+  rt_set_err(errcode_ret, err);
+  return m;
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
@@ -200,10 +349,111 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
                                                             const cl_image_format *image_format,
                                                             const cl_image_desc *image_desc,
                                                             void *host_ptr, cl_int *errcode_ret) {
-  if (!rt_valid(context, RT_TAG_CONTEXT)) {
-    rt_set_err(errcode_ret, CL_INVALID_CONTEXT);
-    return NULL;
+  cl_mem m = NULL;
+  cl_int err = image_create(context, properties, flags, image_format, image_desc, host_ptr, &m);
+  rt_set_err(errcode_ret, err);
+  return m;
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
+                                                const cl_image_format *image_format,
+                                                size_t image_width, size_t image_height,
+                                                size_t image_row_pitch, void *host_ptr,
+                                                cl_int *errcode_ret) {
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                     .image_width = image_width,
+                     .image_height = image_height,
+                     .image_row_pitch = image_row_pitch};
+  cl_mem m = NULL;
+  cl_int err = image_create(context, NULL, flags, image_format, &d, host_ptr, &m);
+  /* The 1.1 entry point names a zero size as its own error. */
+  if (err == CL_INVALID_IMAGE_DESCRIPTOR && (image_width == 0 || image_height == 0))
+    err = CL_INVALID_IMAGE_SIZE;
+  rt_set_err(errcode_ret, err);
+  return m;
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
+                                                const cl_image_format *image_format,
+                                                size_t image_width, size_t image_height,
+                                                size_t image_depth, size_t image_row_pitch,
+                                                size_t image_slice_pitch, void *host_ptr,
+                                                cl_int *errcode_ret) {
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE3D,
+                     .image_width = image_width,
+                     .image_height = image_height,
+                     .image_depth = image_depth,
+                     .image_row_pitch = image_row_pitch,
+                     .image_slice_pitch = image_slice_pitch};
+  cl_mem m = NULL;
+  cl_int err = CL_SUCCESS;
+  /* clCreateImage3D makes 3D images only: a depth of 1 is an invalid size. */
+  if (image_depth <= 1 && rt_valid(context, RT_TAG_CONTEXT))
+    err = CL_INVALID_IMAGE_SIZE;
+  else
+    err = image_create(context, NULL, flags, image_format, &d, host_ptr, &m);
+  if (err == CL_INVALID_IMAGE_DESCRIPTOR && (image_width == 0 || image_height == 0))
+    err = CL_INVALID_IMAGE_SIZE;
+  rt_set_err(errcode_ret, err);
+  return m;
+}
+
+/* ---- queries ---- */
+
+CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
+                                               size_t param_value_size, void *param_value,
+                                               size_t *param_value_size_ret) {
+  if (!rt_valid(image, RT_TAG_MEM) || !image->image) return CL_INVALID_MEM_OBJECT;
+  const struct rt_image *im = image->image;
+  const struct dev_image *v = &im->dev;
+  size_t sz = param_value_size;
+  void *pv = param_value;
+  size_t *ret = param_value_size_ret;
+  size_t s;
+  cl_uint zero = 0;
+  switch (param_name) {
+  case CL_IMAGE_FORMAT: return rt_info(sz, pv, ret, &im->format, sizeof im->format);
+  case CL_IMAGE_ELEMENT_SIZE: return rt_info(sz, pv, ret, &im->elem_size, sizeof(size_t));
+  case CL_IMAGE_ROW_PITCH: return rt_info(sz, pv, ret, &im->desc.image_row_pitch, sizeof(size_t));
+  case CL_IMAGE_SLICE_PITCH:
+    return rt_info(sz, pv, ret, &im->desc.image_slice_pitch, sizeof(size_t));
+  case CL_IMAGE_WIDTH: s = v->width; break;
+  case CL_IMAGE_HEIGHT: s = v->height; break;
+  case CL_IMAGE_DEPTH: s = v->depth; break;
+  case CL_IMAGE_ARRAY_SIZE: s = v->array_size; break;
+  case CL_IMAGE_BUFFER: return rt_info(sz, pv, ret, &image->parent, sizeof(cl_mem));
+  case CL_IMAGE_NUM_MIP_LEVELS:
+  case CL_IMAGE_NUM_SAMPLES: return rt_info(sz, pv, ret, &zero, sizeof zero);
+  default: return CL_INVALID_VALUE;
   }
-  rt_set_err(errcode_ret, CL_INVALID_OPERATION);
-  return NULL;
+  return rt_info(sz, pv, ret, &s, sizeof s);
+}
+
+/* The uses flags ask for in clGetSupportedImageFormats. */
+static uint8_t wanted_uses(cl_mem_flags flags) {
+  if (flags & CL_MEM_KERNEL_READ_AND_WRITE) return DEV_IMAGE_READ_WRITE;
+  if (flags & CL_MEM_READ_ONLY) return DEV_IMAGE_READ;
+  if (flags & CL_MEM_WRITE_ONLY) return DEV_IMAGE_WRITE;
+  return DEV_IMAGE_READ | DEV_IMAGE_WRITE; /* CL_MEM_READ_WRITE, the default */
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
+                                                           cl_mem_object_type image_type,
+                                                           cl_uint num_entries,
+                                                           cl_image_format *image_formats,
+                                                           cl_uint *num_image_formats) {
+  if (!rt_valid(context, RT_TAG_CONTEXT)) return CL_INVALID_CONTEXT;
+  if (check_flags(flags) != CL_SUCCESS || type_dims(image_type) == 8) return CL_INVALID_VALUE;
+  if (num_entries == 0 && image_formats) return CL_INVALID_VALUE;
+  cl_uint n = 0;
+  uint8_t want = wanted_uses(flags);
+  bool depth_ok = image_type == CL_MEM_OBJECT_IMAGE2D || image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  for (unsigned i = 0; image_support() && i < dev_image_nformats; i++) {
+    const struct dev_image_format *f = &dev_image_formats[i];
+    if ((f->uses & want) != want || (f->order == CL_DEPTH && !depth_ok)) continue;
+    if (image_formats && n < num_entries) image_formats[n] = (cl_image_format){f->order, f->dtype};
+    n++;
+  }
+  if (num_image_formats) *num_image_formats = n;
+  return CL_SUCCESS;
 }

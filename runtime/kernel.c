@@ -174,6 +174,40 @@ static uint64_t local_arg_bytes(cl_kernel kn) {
   return lsi_local_layout(kn->k, kn->argbuf, NULL) - kn->k->local_size;
 }
 
+/* The image type an image argument's type name declares (0: unknown). */
+static cl_mem_object_type image_arg_type(const char *type_name) {
+  static const struct {
+    const char *name;
+    cl_mem_object_type type;
+  } types[] = {
+      /* longest names first: each is looked up as a prefix */
+      {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
+      {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+      {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+      {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
+      {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+      {"image3d_t", CL_MEM_OBJECT_IMAGE3D},
+  };
+  const char *t = type_name ? strstr(type_name, "image") : NULL;
+  for (size_t i = 0; t && i < sizeof types / sizeof types[0]; i++)
+    if (!strncmp(t, types[i].name, strlen(types[i].name))) return types[i].type;
+  return 0;
+}
+
+/* clSetKernelArg's rules for an image argument: an image of ctx of the
+ * declared type whose access flags allow the declared access. */
+static cl_int image_arg_check(const struct lsi_arg *a, cl_mem m, cl_context ctx) {
+  if (!m || !rt_valid(m, RT_TAG_MEM) || !m->image || m->context != ctx)
+    return CL_INVALID_MEM_OBJECT;
+  cl_mem_object_type want = image_arg_type(a->type_name);
+  if (want && m->type != want) return CL_INVALID_MEM_OBJECT;
+  if (a->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY && (m->flags & CL_MEM_WRITE_ONLY))
+    return CL_INVALID_ARG_VALUE;
+  if (a->access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY && (m->flags & CL_MEM_READ_ONLY))
+    return CL_INVALID_ARG_VALUE;
+  return CL_SUCCESS;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                                const void *arg_value) {
   if (!rt_valid(kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
@@ -232,18 +266,37 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
     }
     memcpy(slot, arg_value, arg_size);
     break;
-  case LSI_ARG_SAMPLER:
-    if (arg_size != sizeof(cl_sampler))
+  case LSI_ARG_SAMPLER: {
+    uint32_t bits = 0;
+    if (arg_size != sizeof(cl_sampler)) {
       err = CL_INVALID_ARG_SIZE;
-    else
-      err = CL_INVALID_SAMPLER; /* no sampler can exist without image support */
+      break;
+    }
+    if (!arg_value ||
+        !rt_sampler_bits(*(const cl_sampler *)arg_value, kernel->program->context, &bits)) {
+      err = CL_INVALID_SAMPLER;
+      break;
+    }
+    uint64_t v = bits;
+    memcpy(slot, &v, 8);
     break;
-  case LSI_ARG_IMAGE:
-    if (arg_size != sizeof(cl_mem))
+  }
+  case LSI_ARG_IMAGE: {
+    if (arg_size != sizeof(cl_mem)) {
       err = CL_INVALID_ARG_SIZE;
-    else
-      err = CL_INVALID_MEM_OBJECT; /* images are not supported */
+      break;
+    }
+    if (!arg_value) {
+      err = CL_INVALID_ARG_VALUE;
+      break;
+    }
+    cl_mem m = *(const cl_mem *)arg_value;
+    err = image_arg_check(a, m, kernel->program->context);
+    if (err != CL_SUCCESS) break;
+    memcpy(slot, &m->image->dev_addr, 8);
+    kernel->arg_mem[arg_index] = m;
     break;
+  }
   case LSI_ARG_QUEUE: {
     cl_command_queue dq =
         arg_value && arg_size == sizeof dq ? *(const cl_command_queue *)arg_value : NULL;

@@ -64,7 +64,7 @@ static cl_int check_flags(cl_mem_flags flags) {
   return CL_SUCCESS;
 }
 
-static cl_int mem_alloc(cl_context ctx, cl_mem *out) {
+cl_int rt_mem_alloc(cl_context ctx, cl_mem *out) {
   cl_mem m = calloc(1, sizeof *m);
   if (!m) return CL_OUT_OF_HOST_MEMORY;
   m->context = ctx;
@@ -74,8 +74,7 @@ static cl_int mem_alloc(cl_context ctx, cl_mem *out) {
   return CL_SUCCESS;
 }
 
-/* Frees a memory object that was never handed out. */
-static void mem_free(cl_mem m) {
+void rt_mem_free(cl_mem m) {
   if (!m) return;
   pthread_mutex_destroy(&m->lock);
   free(m->alloc);
@@ -105,7 +104,7 @@ static cl_int buffer_create_in(const char *call, cl_context ctx, const cl_mem_pr
     err = CL_INVALID_HOST_PTR;
     goto out;
   }
-  err = mem_alloc(ctx, &m);
+  err = rt_mem_alloc(ctx, &m);
   if (err != CL_SUCCESS) goto out;
   if (!(flags & ACCESS_FLAGS)) flags |= CL_MEM_READ_WRITE;
   m->flags = flags;
@@ -141,7 +140,7 @@ static cl_int buffer_create_in(const char *call, cl_context ctx, const cl_mem_pr
   *out = m;
   m = NULL;
 out:
-  mem_free(m);
+  rt_mem_free(m);
   return err;
 }
 #define buffer_create(...) buffer_create_in(__func__, __VA_ARGS__)
@@ -164,9 +163,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
   return m;
 }
 
-/* Flags of a sub-buffer: the given ones checked against the parent's, the
- * unspecified ones inherited. */
-static cl_int sub_flags(cl_mem_flags pf, cl_mem_flags flags, cl_mem_flags *out) {
+cl_int rt_mem_derived_flags(cl_mem_flags pf, cl_mem_flags flags, cl_mem_flags *out) {
   if (flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_ACCESS_FLAGS)) return CL_INVALID_VALUE;
   if (popcount64(flags & ACCESS_FLAGS) > 1 || popcount64(flags & HOST_ACCESS_FLAGS) > 1)
     return CL_INVALID_VALUE;
@@ -196,7 +193,7 @@ static cl_int subbuffer_create_in(const char *call, cl_mem buffer, cl_mem_flags 
     goto out;
   }
   cl_mem_flags f = 0;
-  err = sub_flags(buffer->flags, flags, &f);
+  err = rt_mem_derived_flags(buffer->flags, flags, &f);
   if (err != CL_SUCCESS) goto out;
   if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) {
     err = CL_INVALID_VALUE;
@@ -216,7 +213,7 @@ static cl_int subbuffer_create_in(const char *call, cl_mem buffer, cl_mem_flags 
     goto out;
   }
   cl_context ctx = buffer->context;
-  err = mem_alloc(ctx, &m);
+  err = rt_mem_alloc(ctx, &m);
   if (err != CL_SUCCESS) goto out;
   m->flags = f;
   m->size = r->size;
@@ -235,7 +232,7 @@ static cl_int subbuffer_create_in(const char *call, cl_mem buffer, cl_mem_flags 
   *out = m;
   m = NULL;
 out:
-  mem_free(m);
+  rt_mem_free(m);
   return err;
 }
 #define subbuffer_create(...) subbuffer_create_in(__func__, __VA_ARGS__)
@@ -267,6 +264,7 @@ void rt_mem_destroy(cl_mem m) {
     next = mp->next;
     free(mp);
   }
+  if (m->image) rt_image_destroy(m);
   if (m->parent) rt_mem_unref(m->parent);
   pthread_mutex_destroy(&m->lock);
   free(m->alloc);
@@ -639,32 +637,25 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
 
 /* ---- map, unmap, migrate ---- */
 
-static cl_int map_buffer_in(const char *call, cl_command_queue q, cl_mem m, cl_bool blocking,
-                            cl_map_flags flags, size_t offset, size_t size, cl_uint n,
-                            const cl_event *wl, cl_event *event, void **out) {
-  cl_int err = check_qm_in(call, q, m);
-  struct rt_map *mp = NULL;
-  if (err != CL_SUCCESS) goto out;
+cl_int rt_mem_check_map(cl_mem m, cl_map_flags flags) {
   const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
   if ((flags & ~known) ||
-      ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))) ||
-      size == 0 || !range_ok(offset, size, m->size)) {
-    err = CL_INVALID_VALUE;
-    goto out;
-  }
+      ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
+    return CL_INVALID_VALUE;
   if ((m->flags & CL_MEM_HOST_NO_ACCESS) ||
       ((m->flags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MAP_READ)) ||
       ((m->flags & CL_MEM_HOST_READ_ONLY) &&
-       (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)))) {
-    err = CL_INVALID_OPERATION;
-    goto out;
-  }
-  mp = calloc(1, sizeof *mp);
-  if (!mp) {
-    err = CL_OUT_OF_HOST_MEMORY;
-    goto out;
-  }
-  mp->ptr = (char *)m->store + offset;
+       (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))))
+    return CL_INVALID_OPERATION;
+  return CL_SUCCESS;
+}
+
+cl_int rt_mem_map_in(const char *call, cl_command_queue q, cl_mem m, cl_command_type type,
+                     void *ptr, size_t offset, size_t size, cl_map_flags flags, cl_uint n,
+                     const cl_event *wl, cl_event *event, cl_bool blocking) {
+  struct rt_map *mp = calloc(1, sizeof *mp);
+  if (!mp) return CL_OUT_OF_HOST_MEMORY;
+  mp->ptr = ptr;
   mp->offset = offset;
   mp->size = size;
   mp->flags = flags;
@@ -673,11 +664,9 @@ static cl_int map_buffer_in(const char *call, cl_command_queue q, cl_mem m, cl_b
   m->maps = mp;
   pthread_mutex_unlock(&m->lock);
   atomic_fetch_add(&m->map_count, 1);
-  void *ptr = mp->ptr;
   /* The storage is what the device uses, so the map itself moves no data:
    * it completes in queue order. */
-  err = enqueue_in(call, q, CL_COMMAND_MAP_BUFFER, new_cmd(DEV_CMD_NOP), m, NULL, n, wl, event,
-                   blocking);
+  cl_int err = enqueue_in(call, q, type, new_cmd(DEV_CMD_NOP), m, NULL, n, wl, event, blocking);
   if (err != CL_SUCCESS) {
     pthread_mutex_lock(&m->lock);
     for (struct rt_map **pp = &m->maps; *pp; pp = &(*pp)->next) {
@@ -688,12 +677,23 @@ static cl_int map_buffer_in(const char *call, cl_command_queue q, cl_mem m, cl_b
     }
     pthread_mutex_unlock(&m->lock);
     atomic_fetch_sub(&m->map_count, 1);
-    goto out;
+    free(mp);
   }
-  mp = NULL;
-  *out = ptr;
-out:
-  free(mp);
+  return err;
+}
+
+static cl_int map_buffer_in(const char *call, cl_command_queue q, cl_mem m, cl_bool blocking,
+                            cl_map_flags flags, size_t offset, size_t size, cl_uint n,
+                            const cl_event *wl, cl_event *event, void **out) {
+  cl_int err = check_qm_in(call, q, m);
+  if (err != CL_SUCCESS) return err;
+  if (size == 0 || !range_ok(offset, size, m->size)) return CL_INVALID_VALUE;
+  err = rt_mem_check_map(m, flags);
+  if (err != CL_SUCCESS) return err;
+  void *ptr = (char *)m->store + offset;
+  err = rt_mem_map_in(call, q, m, CL_COMMAND_MAP_BUFFER, ptr, offset, size, flags, n, wl, event,
+                      blocking);
+  if (err == CL_SUCCESS) *out = ptr;
   return err;
 }
 #define map_buffer(...) map_buffer_in(__func__, __VA_ARGS__)
@@ -716,9 +716,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
                                                         cl_uint num_events_in_wait_list,
                                                         const cl_event *event_wait_list,
                                                         cl_event *event) {
-  cl_int err = check_qm(command_queue, memobj);
-  if (err != CL_SUCCESS) return err;
-  err = rt_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
+  if (!rt_valid(command_queue, RT_TAG_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
+  if (!rt_valid(memobj, RT_TAG_MEM)) return CL_INVALID_MEM_OBJECT;
+  if (command_queue->context != memobj->context) return CL_INVALID_CONTEXT;
+  cl_int err = rt_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
   if (err != CL_SUCCESS) return err;
   struct rt_map *found = NULL;
   pthread_mutex_lock(&memobj->lock);

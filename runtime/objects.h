@@ -1,11 +1,13 @@
 /*
- * objects.h - the internals of contexts, command queues, memory objects and
- * events, shared by the runtime files that need them (included by rt.h).
+ * objects.h - the internals of contexts, command queues, memory objects
+ * (buffers and images), samplers and events, shared by the runtime files that
+ * need them (included by rt.h).
  *
  * Only the runtime reads these structs; nothing here may reach into the
- * device beyond struct dev_ops. Locking: each context owns one mutex (lock)
- * and one condition variable (cond) that guard the scheduling state of every
- * queue and event of that context (statuses, dependency links, queue lists).
+ * device beyond struct dev_ops and the image descriptor of device/image.h.
+ * Locking: each context owns one mutex (lock) and one condition variable
+ * (cond) that guard the scheduling state of every queue and event of that
+ * context (statuses, dependency links, queue lists).
  */
 #ifndef LOCKSTEP_RUNTIME_OBJECTS_H
 #define LOCKSTEP_RUNTIME_OBJECTS_H
@@ -89,6 +91,34 @@ struct _cl_mem {
   struct rt_map *maps;
   atomic_uint map_count;
   struct rt_dtor *dtors;
+  struct rt_image *image; /* images only (image.c); NULL for a buffer */
+};
+
+/* ---- images (image.c) ---- */
+
+/* What an image adds to its memory object. Texel (x, y, z) of the image's
+ * own coordinates (device/image.h) is at store + x * elem_size
+ * + y * dev.pitch[0] + z * dev.pitch[1]; a buffer-backed image keeps its
+ * buffer as the memory object's parent. */
+struct rt_image {
+  cl_image_format format;
+  cl_image_desc desc;   /* as created: pitches as the storage has them */
+  size_t elem_size;     /* bytes per texel */
+  struct dev_image dev; /* the descriptor an image kernel argument points to */
+  uint64_t dev_addr;    /* its device address (a read-only mapping) */
+};
+
+/* ---- samplers (sampler.c) ---- */
+
+struct _cl_sampler {
+  struct rt_object obj;
+  cl_context context; /* retained */
+  cl_bool normalized;
+  cl_addressing_mode addressing;
+  cl_filter_mode filter;
+  uint32_t bits; /* the CLK_* value a sampler_t argument holds (DEV_SAMPLER_*) */
+  cl_sampler_properties props[8];
+  size_t props_size; /* bytes for CL_SAMPLER_PROPERTIES (0: none given) */
 };
 
 /* ---- events (event.c) ---- */
@@ -172,6 +202,26 @@ void rt_queue_destroy(cl_command_queue q);
 void rt_context_destroy(cl_context ctx);
 /* mem.c */
 void rt_mem_destroy(cl_mem m);
+/* mem.c: flags of a memory object made from one whose effective flags are
+ * pf (a sub-buffer, an image from a buffer): checked against pf, the
+ * unspecified ones inherited (CL_INVALID_VALUE when they conflict). */
+cl_int rt_mem_derived_flags(cl_mem_flags pf, cl_mem_flags flags, cl_mem_flags *out);
+/* mem.c: a fresh memory object of ctx (not yet handed out, no storage). */
+cl_int rt_mem_alloc(cl_context ctx, cl_mem *out);
+/* mem.c: frees a memory object that was never handed out. */
+void rt_mem_free(cl_mem m);
+/* mem.c: records a map of m at ptr (offset/size in its storage) and
+ * enqueues the command that completes it; undone when enqueueing fails. */
+cl_int rt_mem_map_in(const char *call, cl_command_queue q, cl_mem m, cl_command_type type,
+                     void *ptr, size_t offset, size_t size, cl_map_flags flags, cl_uint n,
+                     const cl_event *wl, cl_event *event, cl_bool blocking);
+/* mem.c: whether map flags are valid and allowed by the host-access flags of
+ * m (CL_INVALID_VALUE / CL_INVALID_OPERATION). */
+cl_int rt_mem_check_map(cl_mem m, cl_map_flags flags);
+/* image.c: releases what an image adds to its memory object. */
+void rt_image_destroy(cl_mem m);
+/* sampler.c: the CLK_* value of a live sampler of ctx, or false. */
+bool rt_sampler_bits(cl_sampler s, cl_context ctx, uint32_t *bits);
 
 /* Release helpers that destroy at zero (each family's clRelease* without the
  * handle check). */

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "device/dev.h"
+#include "device/image.h"
 
 /* The one dispatch table (icd/icd.c). */
 extern const cl_icd_dispatch icd_dispatch;

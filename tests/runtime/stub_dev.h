@@ -88,6 +88,20 @@ static int stub_rect(struct stub_dev *d, struct dev_cmd *c) {
   return 0;
 }
 
+static int stub_fill_rect(struct stub_dev *d, struct dev_cmd *c) {
+  const struct dev_rect *r = &c->rect;
+  for (uint64_t z = 0; z < r->region[2]; z++)
+    for (uint64_t y = 0; y < r->region[1]; y++) {
+      uint64_t o = (r->dst_origin[2] + z) * r->dst_slice_pitch +
+                   (r->dst_origin[1] + y) * r->dst_row_pitch + r->dst_origin[0];
+      char *t = stub_host(d, c->dst + o, r->region[0]);
+      if (!t) return stub_fault(c, "rect fill out of range");
+      for (uint64_t i = 0; i + c->pattern_size <= r->region[0]; i += c->pattern_size)
+        memcpy(t + i, c->pattern, c->pattern_size);
+    }
+  return 0;
+}
+
 static int stub_exec(struct stub_dev *d, struct dev_cmd *c) {
   char *s, *t;
   switch (c->kind) {
@@ -118,6 +132,7 @@ static int stub_exec(struct stub_dev *d, struct dev_cmd *c) {
   case DEV_CMD_READ_RECT:
   case DEV_CMD_WRITE_RECT:
   case DEV_CMD_COPY_RECT: return stub_rect(d, c);
+  case DEV_CMD_FILL_RECT: return stub_fill_rect(d, c);
   case DEV_CMD_LAUNCH: return stub_fault(c, "kernel 'k' faulted at stub.cl:1");
   case DEV_CMD_HOST: c->host_fn(c->host_arg); return 0;
   }

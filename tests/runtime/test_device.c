@@ -245,16 +245,16 @@ START_TEST(values_are_consistent) {
   }
   /* Exactly the optional features that work (tests/device runs each one). */
   cl_bool b = CL_TRUE;
-  const cl_device_info off[] = {CL_DEVICE_IMAGE_SUPPORT, CL_DEVICE_PIPE_SUPPORT,
+  const cl_device_info off[] = {CL_DEVICE_PIPE_SUPPORT,
                                 CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT};
-  for (size_t i = 0; i < 3; i++) {
+  for (size_t i = 0; i < 2; i++) {
     ck_assert_int_eq(clGetDeviceInfo(dev(), off[i], sizeof b, &b, NULL), CL_SUCCESS);
     ck_assert_int_eq(b, CL_FALSE);
   }
-  const cl_device_info on[] = {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT,
-                               CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
-                               CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS};
-  for (size_t i = 0; i < 3; i++) {
+  const cl_device_info on[] = {
+      CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
+      CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, CL_DEVICE_IMAGE_SUPPORT};
+  for (size_t i = 0; i < 4; i++) {
     b = CL_FALSE;
     ck_assert_int_eq(clGetDeviceInfo(dev(), on[i], sizeof b, &b, NULL), CL_SUCCESS);
     ck_assert_int_eq(b, CL_TRUE);
@@ -276,7 +276,10 @@ START_TEST(values_are_consistent) {
                                          "__opencl_c_atomic_order_acq_rel",
                                          "__opencl_c_atomic_order_seq_cst",
                                          "__opencl_c_atomic_scope_device",
-                                         "__opencl_c_device_enqueue"};
+                                         "__opencl_c_device_enqueue",
+                                         "__opencl_c_images",
+                                         "__opencl_c_read_write_images",
+                                         "__opencl_c_3d_image_writes"};
   cl_name_version fv[32];
   size_t fsize = 0;
   ck_assert_int_eq(clGetDeviceInfo(dev(), CL_DEVICE_OPENCL_C_FEATURES, sizeof fv, fv, &fsize),
@@ -291,7 +294,26 @@ START_TEST(values_are_consistent) {
   ck_assert_uint_eq(ulong_info(CL_DEVICE_SVM_CAPABILITIES), 0);
   ck_assert_uint_eq(ulong_info(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES),
                     CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT);
-  ck_assert_uint_eq(uint_info(CL_DEVICE_MAX_READ_IMAGE_ARGS), 0);
+  /* Images: at least the OpenCL 3.0 minimums of a device with images. */
+  ck_assert_uint_ge(uint_info(CL_DEVICE_MAX_READ_IMAGE_ARGS), 128);
+  ck_assert_uint_ge(uint_info(CL_DEVICE_MAX_WRITE_IMAGE_ARGS), 64);
+  ck_assert_uint_ge(uint_info(CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS), 64);
+  ck_assert_uint_ge(uint_info(CL_DEVICE_MAX_SAMPLERS), 16);
+  ck_assert_uint_ge(size_info(CL_DEVICE_IMAGE2D_MAX_WIDTH), 16384);
+  ck_assert_uint_ge(size_info(CL_DEVICE_IMAGE2D_MAX_HEIGHT), 16384);
+  ck_assert_uint_ge(size_info(CL_DEVICE_IMAGE3D_MAX_WIDTH), 2048);
+  ck_assert_uint_ge(size_info(CL_DEVICE_IMAGE3D_MAX_HEIGHT), 2048);
+  ck_assert_uint_ge(size_info(CL_DEVICE_IMAGE3D_MAX_DEPTH), 2048);
+  ck_assert_uint_ge(size_info(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE), 65536);
+  ck_assert_uint_ge(size_info(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE), 2048);
+  /* cl_khr_image2d_from_buffer: both alignments are powers of two */
+  cl_uint pa = uint_info(CL_DEVICE_IMAGE_PITCH_ALIGNMENT);
+  cl_uint ba = uint_info(CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT);
+  ck_assert_uint_ne(pa, 0);
+  ck_assert_uint_eq(pa & (pa - 1), 0);
+  ck_assert_uint_ne(ba, 0);
+  ck_assert_uint_eq(ba & (ba - 1), 0);
+  ck_assert_uint_eq(size_info(CL_DEVICE_IMAGE2D_MAX_WIDTH), c->image2d_max);
   char il[8];
   size_t n;
   ck_assert_int_eq(clGetDeviceInfo(dev(), CL_DEVICE_IL_VERSION, sizeof il, il, &n), CL_SUCCESS);
