@@ -541,7 +541,9 @@ START_TEST(test_from_buffer_alignment) {
   clReleaseMemObject(buf);
   /* the buffer's memory at a misaligned address */
   size_t bytes = pitch * 4 + base_align * elem;
-  char *mem = aligned_alloc(4096, bytes + 4096);
+  void *raw = NULL;
+  ck_assert_int_eq(posix_memalign(&raw, 4096, bytes), 0);
+  char *mem = raw;
   buf = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, pitch * 4, mem + elem, &err);
   ck_assert_int_eq(err, CL_SUCCESS);
   d.mem_object = buf;
