@@ -188,8 +188,8 @@ END_TEST
 
 /* Per data type: how the test vector's four components encode (as the
  * little-endian channel value) and what those encodings decode to.
- * Float kinds encode (1.0, 0.0, 0.5, 0.25); 'i' (1, 0, 200, -3);
- * 'u' (1, 0, 300, 70000). */
+ * Float kinds encode (0.5, 0.0, 1.0, 0.25); 'i' (200, 0, 1, -3);
+ * 'u' (300, 0, 1, 70000). */
 struct type_ref {
   uint32_t dtype;
   unsigned bytes;
@@ -197,18 +197,18 @@ struct type_ref {
   float dec[4]; /* float kinds */
 };
 static const struct type_ref type_refs[] = {
-    {CL_UNORM_INT8, 1, {0xff, 0, 0x80, 0x40}, {1.0f, 0.0f, 128 / 255.0f, 64 / 255.0f}},
-    {CL_UNORM_INT16, 2, {0xffff, 0, 0x8000, 0x4000}, {1.0f, 0, 32768 / 65535.0f, 16384 / 65535.0f}},
-    {CL_SNORM_INT8, 1, {0x7f, 0, 0x40, 0x20}, {1.0f, 0.0f, 64 / 127.0f, 32 / 127.0f}},
-    {CL_SNORM_INT16, 2, {0x7fff, 0, 0x4000, 0x2000}, {1.0f, 0, 16384 / 32767.0f, 8192 / 32767.0f}},
-    {CL_HALF_FLOAT, 2, {0x3c00, 0, 0x3800, 0x3400}, {1.0f, 0.0f, 0.5f, 0.25f}},
-    {CL_FLOAT, 4, {0x3f800000, 0, 0x3f000000, 0x3e800000}, {1.0f, 0.0f, 0.5f, 0.25f}},
-    {CL_SIGNED_INT8, 1, {1, 0, 0x7f, 0xfd}, {0}},
-    {CL_SIGNED_INT16, 2, {1, 0, 200, 0xfffd}, {0}},
-    {CL_SIGNED_INT32, 4, {1, 0, 200, 0xfffffffd}, {0}},
-    {CL_UNSIGNED_INT8, 1, {1, 0, 0xff, 0xff}, {0}},
-    {CL_UNSIGNED_INT16, 2, {1, 0, 300, 0xffff}, {0}},
-    {CL_UNSIGNED_INT32, 4, {1, 0, 300, 70000}, {0}},
+    {CL_UNORM_INT8, 1, {0x80, 0, 0xff, 0x40}, {128 / 255.0f, 0.0f, 1.0f, 64 / 255.0f}},
+    {CL_UNORM_INT16, 2, {0x8000, 0, 0xffff, 0x4000}, {32768 / 65535.0f, 0, 1.0f, 16384 / 65535.0f}},
+    {CL_SNORM_INT8, 1, {0x40, 0, 0x7f, 0x20}, {64 / 127.0f, 0.0f, 1.0f, 32 / 127.0f}},
+    {CL_SNORM_INT16, 2, {0x4000, 0, 0x7fff, 0x2000}, {16384 / 32767.0f, 0, 1.0f, 8192 / 32767.0f}},
+    {CL_HALF_FLOAT, 2, {0x3800, 0, 0x3c00, 0x3400}, {0.5f, 0.0f, 1.0f, 0.25f}},
+    {CL_FLOAT, 4, {0x3f000000, 0, 0x3f800000, 0x3e800000}, {0.5f, 0.0f, 1.0f, 0.25f}},
+    {CL_SIGNED_INT8, 1, {0x7f, 0, 1, 0xfd}, {0}},
+    {CL_SIGNED_INT16, 2, {200, 0, 1, 0xfffd}, {0}},
+    {CL_SIGNED_INT32, 4, {200, 0, 1, 0xfffffffd}, {0}},
+    {CL_UNSIGNED_INT8, 1, {0xff, 0, 1, 0xff}, {0}},
+    {CL_UNSIGNED_INT16, 2, {300, 0, 1, 0xffff}, {0}},
+    {CL_UNSIGNED_INT32, 4, {300, 0, 1, 70000}, {0}},
 };
 
 /* Per order: the component each stored channel holds; how decoding fills. */
@@ -239,9 +239,9 @@ static char kind_of_ref(uint32_t t) {
 
 /* What the decoded component c of the encoded test vector must be. */
 static uint32_t decoded_ref(const struct type_ref *t, char kind, unsigned c) {
-  static const int32_t ivals[4] = {1, 0, 127, -3}, i16[4] = {1, 0, 200, -3};
-  static const uint32_t u8[4] = {1, 0, 255, 255}, u16[4] = {1, 0, 300, 65535},
-                        u32[4] = {1, 0, 300, 70000};
+  static const int32_t ivals[4] = {127, 0, 1, -3}, i16[4] = {200, 0, 1, -3};
+  static const uint32_t u8[4] = {255, 0, 1, 255}, u16[4] = {300, 0, 1, 65535},
+                        u32[4] = {300, 0, 1, 70000};
   if (kind == 'f') return fbits(t->dec[c]);
   if (kind == 'i') return (uint32_t)(t->bytes == 1 ? ivals[c] : i16[c]);
   return t->bytes == 1 ? u8[c] : t->bytes == 2 ? u16[c] : u32[c];
@@ -250,9 +250,9 @@ static uint32_t decoded_ref(const struct type_ref *t, char kind, unsigned c) {
 static void check_plain_format(const struct order_ref *o, const struct type_ref *t) {
   char kind = kind_of_ref(t->dtype), what[64];
   snprintf(what, sizeof what, "order 0x%x type 0x%x", o->order, t->dtype);
-  union dev_texel in = kind == 'f'   ? tf(1.0f, 0.0f, 0.5f, 0.25f)
-                       : kind == 'i' ? ti(1, 0, 200, -3)
-                                     : (union dev_texel){.u = {1, 0, 300, 70000}};
+  union dev_texel in = kind == 'f'   ? tf(0.5f, 0.0f, 1.0f, 0.25f)
+                       : kind == 'i' ? ti(200, 0, 1, -3)
+                                     : (union dev_texel){.u = {300, 0, 1, 70000}};
   uint8_t want[16] = {0};
   for (unsigned i = 0; i < o->n; i++)
     memcpy(want + i * t->bytes, &t->enc[o->comp[i]], t->bytes); /* little-endian host */
