@@ -105,8 +105,7 @@ enum dev_cmd_kind {
   DEV_CMD_COPY_RECT,
   DEV_CMD_LAUNCH,
   DEV_CMD_HOST,      /* run fn(arg) on the device thread (map/unmap bookkeeping) */
-  DEV_CMD_FILL_RECT, /* pattern repeated over each row of the dst side of rect (clEnqueueFillImage)
-                      */
+  DEV_CMD_FILL_RECT, /* pattern repeated over each row of rect's dst side (image fills) */
 };
 
 struct dev_rect {

@@ -48,7 +48,8 @@ struct req {
   cl_image_format fmt;
   cl_image_desc d; /* pitches filled in once checked */
   void *host_ptr;
-  cl_mem buffer; /* mem_object: the buffer a 1D buffer or 2D image uses */
+  cl_mem buffer;    /* mem_object: the buffer (or 2D image) whose storage the image uses */
+  size_t given_row; /* the row pitch as given (0: packed, or the 2D image's) */
   size_t elem;
   size_t size; /* bytes of storage */
 };
@@ -123,23 +124,55 @@ static cl_int check_pitches(struct req *r) {
   return CL_SUCCESS;
 }
 
-/* mem_object: a buffer for a 1D buffer image (required) or a 2D image
- * (optional); nothing for the other types. */
+/* mem_object: a buffer for a 1D buffer image (required), a buffer or
+ * another 2D image for a 2D image (optional); nothing for the other types. */
 static cl_int check_mem_object(struct req *r) {
   cl_mem b = r->d.mem_object;
   cl_mem_object_type t = r->d.image_type;
   if (!b) return t == CL_MEM_OBJECT_IMAGE1D_BUFFER ? CL_INVALID_IMAGE_DESCRIPTOR : CL_SUCCESS;
   if (t != CL_MEM_OBJECT_IMAGE1D_BUFFER && t != CL_MEM_OBJECT_IMAGE2D)
     return CL_INVALID_IMAGE_DESCRIPTOR;
-  if (!rt_valid(b, RT_TAG_MEM) || b->type != CL_MEM_OBJECT_BUFFER || b->context != r->ctx)
-    return CL_INVALID_IMAGE_DESCRIPTOR;
+  if (!rt_valid(b, RT_TAG_MEM) || b->context != r->ctx) return CL_INVALID_IMAGE_DESCRIPTOR;
+  bool from_2d = t == CL_MEM_OBJECT_IMAGE2D && b->type == CL_MEM_OBJECT_IMAGE2D;
+  if (b->type != CL_MEM_OBJECT_BUFFER && !from_2d) return CL_INVALID_IMAGE_DESCRIPTOR;
   r->buffer = b;
+  return CL_SUCCESS;
+}
+
+/* Channel orders that view the same texels differently
+ * (cl_khr_image2d_from_image). */
+static bool orders_compatible(cl_channel_order a, cl_channel_order b) {
+  static const cl_channel_order pairs[][2] = {
+      {CL_sBGRA, CL_BGRA}, {CL_sRGBA, CL_RGBA}, {CL_sRGB, CL_RGB},
+      {CL_sRGBx, CL_RGBx}, {CL_DEPTH, CL_R},
+  };
+  if (a == b) return true;
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+    if ((a == pairs[i][0] && b == pairs[i][1]) || (a == pairs[i][1] && b == pairs[i][0]))
+      return true;
+  return false;
+}
+
+/* A 2D image made from another: the same size, row pitch and data type,
+ * a compatible channel order. */
+static cl_int check_from_image(struct req *r) {
+  const struct rt_image *src = r->buffer->image;
+  const cl_image_desc *sd = &src->desc;
+  if (r->fmt.image_channel_data_type != src->format.image_channel_data_type ||
+      !orders_compatible(r->fmt.image_channel_order, src->format.image_channel_order) ||
+      r->elem != src->elem_size || r->d.image_width != sd->image_width ||
+      r->d.image_height != sd->image_height ||
+      (r->given_row && r->given_row != sd->image_row_pitch))
+    return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+  r->d.image_row_pitch = sd->image_row_pitch;
+  r->size = r->buffer->size;
   return CL_SUCCESS;
 }
 
 static cl_int check_desc(struct req *r, const cl_image_desc *desc) {
   if (!desc) return CL_INVALID_IMAGE_DESCRIPTOR;
   r->d = *desc;
+  r->given_row = desc->image_row_pitch;
   cl_image_desc *d = &r->d;
   unsigned dims = type_dims(d->image_type);
   if (dims == 8 || d->num_mip_levels || d->num_samples) return CL_INVALID_IMAGE_DESCRIPTOR;
@@ -152,7 +185,7 @@ static cl_int check_desc(struct req *r, const cl_image_desc *desc) {
   return err;
 }
 
-/* The rules of an image that uses a buffer's storage. */
+/* The rules of an image that uses a buffer's (or another image's) storage. */
 static cl_int check_buffer_backed(struct req *r) {
   cl_mem b = r->buffer;
   cl_mem_flags f = 0;
@@ -161,6 +194,7 @@ static cl_int check_buffer_backed(struct req *r) {
       rt_mem_derived_flags(b->flags, r->flags & ~(cl_mem_flags)CL_MEM_KERNEL_READ_AND_WRITE, &f);
   if (err != CL_SUCCESS) return err;
   r->flags = f | (r->flags & CL_MEM_KERNEL_READ_AND_WRITE);
+  if (b->image) return check_from_image(r);
   if (r->d.image_type == CL_MEM_OBJECT_IMAGE2D) {
     const struct dev_config *c = rt_config();
     if (r->d.image_row_pitch % (c->image_pitch_align * r->elem) ||
@@ -421,7 +455,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param
   case CL_IMAGE_HEIGHT: s = v->height; break;
   case CL_IMAGE_DEPTH: s = v->depth; break;
   case CL_IMAGE_ARRAY_SIZE: s = v->array_size; break;
-  case CL_IMAGE_BUFFER: return rt_info(sz, pv, ret, &image->parent, sizeof(cl_mem));
+  case CL_IMAGE_BUFFER: {
+    cl_mem b = image->parent && !image->parent->image ? image->parent : NULL;
+    return rt_info(sz, pv, ret, &b, sizeof b);
+  }
   case CL_IMAGE_NUM_MIP_LEVELS:
   case CL_IMAGE_NUM_SAMPLES: return rt_info(sz, pv, ret, &zero, sizeof zero);
   default: return CL_INVALID_VALUE;

@@ -72,12 +72,21 @@ static bool has_slices(cl_mem_object_type t) {
          t == CL_MEM_OBJECT_IMAGE2D_ARRAY;
 }
 
+/* Whether the host bytes a read or write touches, with pitches p1 and p2
+ * for coordinates 1 and 2, have an end that a size_t holds. */
+static bool host_span_ok(const size_t *region, size_t row_bytes, uint64_t p1, uint64_t p2) {
+  size_t a, b, end;
+  return !__builtin_mul_overflow(p1, region[1] - 1, &a) &&
+         !__builtin_mul_overflow(p2, region[2] - 1, &b) && !__builtin_add_overflow(a, b, &end) &&
+         !__builtin_add_overflow(end, row_bytes, &end);
+}
+
 /* The host side's pitches of a read or write (0: packed), as the pitches of
  * the image's coordinates 1 and 2. */
 static cl_int host_pitches(const cl_mem img, const size_t *region, size_t row, size_t slice,
                            uint64_t *p1, uint64_t *p2) {
   cl_mem_object_type t = img->type;
-  size_t row_min = region[0] * img->image->elem_size;
+  size_t row_min = region[0] * img->image->elem_size, slice_min;
   if (row == 0)
     row = row_min;
   else if (row < row_min)
@@ -85,18 +94,21 @@ static cl_int host_pitches(const cl_mem img, const size_t *region, size_t row, s
   if (!has_slices(t)) {
     if (slice != 0) return CL_INVALID_VALUE;
     *p1 = row;
-    *p2 = row * region[1];
-    return CL_SUCCESS;
+    *p2 = 0; /* region[2] is 1 */
+  } else {
+    if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+      slice_min = row;
+    else if (__builtin_mul_overflow(row, region[1], &slice_min))
+      return CL_INVALID_VALUE;
+    if (slice == 0)
+      slice = slice_min;
+    else if (slice < slice_min)
+      return CL_INVALID_VALUE;
+    /* A 1D array's layer is its coordinate 1. */
+    *p1 = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slice : row;
+    *p2 = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 0 : slice;
   }
-  size_t slice_min = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row : row * region[1];
-  if (slice == 0)
-    slice = slice_min;
-  else if (slice < slice_min)
-    return CL_INVALID_VALUE;
-  /* A 1D array's layer is its coordinate 1. */
-  *p1 = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slice : row;
-  *p2 = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slice * region[1] : slice;
-  return CL_SUCCESS;
+  return host_span_ok(region, row_min, *p1, *p2) ? CL_SUCCESS : CL_INVALID_VALUE;
 }
 
 static struct dev_cmd *new_cmd(enum dev_cmd_kind kind) {

@@ -32,6 +32,7 @@ static const char *const names[] = {
     "cl_khr_fp64",
     "cl_khr_3d_image_writes",
     "cl_khr_image2d_from_buffer",
+    "cl_khr_image2d_from_image",
     "cl_khr_depth_images",
     "cl_khr_gl_msaa_sharing",
     "cl_khr_mipmap_image",

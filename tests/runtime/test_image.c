@@ -541,7 +541,9 @@ START_TEST(test_from_buffer_alignment) {
   clReleaseMemObject(buf);
   /* the buffer's memory at a misaligned address */
   size_t bytes = pitch * 4 + base_align * elem;
-  char *mem = aligned_alloc(4096, bytes + 4096);
+  void *raw = NULL;
+  ck_assert_int_eq(posix_memalign(&raw, 4096, bytes), 0);
+  char *mem = raw;
   buf = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, pitch * 4, mem + elem, &err);
   ck_assert_int_eq(err, CL_SUCCESS);
   d.mem_object = buf;
@@ -557,6 +559,71 @@ START_TEST(test_from_buffer_alignment) {
   clReleaseMemObject(buf);
   clFinish(q);
   free(mem);
+}
+END_TEST
+
+/* A 2D image made from another 2D image views the same texels through a
+ * compatible channel order (cl_khr_image2d_from_image). */
+START_TEST(test_image_from_image) {
+  enum { W = 5, H = 3 };
+  cl_image_desc d = desc(CL_MEM_OBJECT_IMAGE2D, W, H, 0, 0);
+  cl_mem src = make(0, &rgba8, &d, NULL, CL_SUCCESS);
+  unsigned char data[H][W][4], got[H][W][4];
+  for (size_t i = 0; i < sizeof data; i++)
+    ((unsigned char *)data)[i] = (unsigned char)(i * 5 + 1);
+  size_t origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
+  ck_assert_int_eq(clEnqueueWriteImage(q, src, CL_TRUE, origin, region, 0, 0, data, 0, NULL, NULL),
+                   CL_SUCCESS);
+  d.mem_object = src;
+  cl_image_format srgba = {CL_sRGBA, CL_UNORM_INT8};
+  cl_mem view = make(CL_MEM_READ_ONLY, &srgba, &d, NULL, CL_SUCCESS);
+  ck_assert_int_eq(clEnqueueReadImage(q, view, CL_TRUE, origin, region, 0, 0, got, 0, NULL, NULL),
+                   CL_SUCCESS);
+  ck_assert_int_eq(memcmp(data, got, sizeof data), 0);
+  cl_mem assoc = NULL;
+  ck_assert_int_eq(
+      clGetMemObjectInfo(view, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, NULL),
+      CL_SUCCESS);
+  ck_assert_ptr_eq(assoc, src);
+  ck_assert_int_eq(clGetImageInfo(view, CL_IMAGE_BUFFER, sizeof assoc, &assoc, NULL), CL_SUCCESS);
+  ck_assert_ptr_null(assoc);
+  ck_assert_uint_eq(image_size(view, CL_IMAGE_ROW_PITCH), W * 4);
+  /* the same order is a view too; the given row pitch must be the image's */
+  d.image_row_pitch = W * 4;
+  clReleaseMemObject(make(0, &rgba8, &d, NULL, CL_SUCCESS));
+  d.image_row_pitch = W * 8;
+  make(0, &rgba8, &d, NULL, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  d.image_row_pitch = 0;
+  /* a different data type, an incompatible order, another size */
+  cl_image_format f = {CL_RGBA, CL_UNSIGNED_INT8};
+  make(0, &f, &d, NULL, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  f = (cl_image_format){CL_BGRA, CL_UNORM_INT8};
+  make(0, &f, &d, NULL, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  d.image_width = W - 1;
+  make(0, &rgba8, &d, NULL, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  d.image_width = W;
+  /* access flags as from a buffer */
+  make(CL_MEM_USE_HOST_PTR, &rgba8, &d, got, CL_INVALID_VALUE);
+  cl_mem ro = make(
+      CL_MEM_READ_ONLY, &rgba8,
+      &(cl_image_desc){.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W, .image_height = H},
+      NULL, CL_SUCCESS);
+  d.mem_object = ro;
+  make(CL_MEM_READ_WRITE, &rgba8, &d, NULL, CL_INVALID_VALUE);
+  /* only a 2D image comes from an image */
+  cl_image_desc d3 = desc(CL_MEM_OBJECT_IMAGE3D, W, H, 2, 0);
+  cl_mem img3 = make(0, &rgba8, &d3, NULL, CL_SUCCESS);
+  d.mem_object = img3;
+  make(0, &rgba8, &d, NULL, CL_INVALID_IMAGE_DESCRIPTOR);
+  /* the view keeps its image alive */
+  clReleaseMemObject(src);
+  memset(got, 0, sizeof got);
+  ck_assert_int_eq(clEnqueueReadImage(q, view, CL_TRUE, origin, region, 0, 0, got, 0, NULL, NULL),
+                   CL_SUCCESS);
+  ck_assert_int_eq(memcmp(data, got, sizeof data), 0);
+  clReleaseMemObject(view);
+  clReleaseMemObject(ro);
+  clReleaseMemObject(img3);
 }
 END_TEST
 
@@ -585,6 +652,7 @@ int main(void) {
   tcase_add_test(tc, test_host_pointers);
   tcase_add_test(tc, test_image_from_buffer);
   tcase_add_test(tc, test_from_buffer_alignment);
+  tcase_add_test(tc, test_image_from_image);
   tcase_add_test(tc, test_release);
   suite_add_tcase(s, tc);
   return cu_run(s);

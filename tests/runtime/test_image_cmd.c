@@ -192,6 +192,10 @@ START_TEST(test_read_write_errors) {
   ck_assert_int_eq(RD(m3, o, r3, 0, 255, host), CL_INVALID_VALUE);
   ck_assert_int_eq(RD(m3, o, r3, 40, 319, host), CL_INVALID_VALUE);
   ck_assert_int_eq(RD(m3, o, r3, 0, 256, host), CL_SUCCESS);
+  /* pitches whose span a size_t does not hold */
+  ck_assert_int_eq(RD(m, o, r, SIZE_MAX / 4, 0, host), CL_INVALID_VALUE);
+  ck_assert_int_eq(RD(m3, o, r3, SIZE_MAX / 4, 0, host), CL_INVALID_VALUE);
+  ck_assert_int_eq(RD(m3, o, r3, 0, SIZE_MAX / 4, host), CL_INVALID_VALUE);
   /* host access flags */
   cl_mem no = image(CL_MEM_HOST_NO_ACCESS, &rgba8, CL_MEM_OBJECT_IMAGE2D, 8, 8, 0, 0);
   cl_mem ro = image(CL_MEM_HOST_READ_ONLY, &rgba8, CL_MEM_OBJECT_IMAGE2D, 8, 8, 0, 0);
