@@ -4,12 +4,14 @@
 #   make check  install what is missing, build with ASan+UBSan, run every test
 #   make conformance  build, then run piglit's OpenCL suite against it
 #               (tests/conformance/piglit.sh; minutes, not part of check)
+#   make ffmpeg build, then compare ffmpeg's OpenCL filters with pocl and
+#               Oclgrind (tests/conformance/ffmpeg.sh; about a minute)
 BUILD ?= build
 CHECK_BUILD ?= build-check
 JOBS ?= $(shell nproc)
 ICD_ENV = OCL_ICD_VENDORS=$(CURDIR)/$(BUILD)/vendors
 
-.PHONY: run check deps build conformance hashcat
+.PHONY: run check deps build conformance hashcat ffmpeg
 deps:
 	@bash .ci/deps
 
@@ -38,3 +40,9 @@ conformance: build
 hashcat: build
 	cmake -S . -B $(BUILD) -DLOCKSTEP_HASHCAT_TEST=ON
 	ctest --test-dir $(BUILD) -L hashcat --output-on-failure
+
+# ffmpeg's OpenCL video filters (images) against pocl and Oclgrind; installs
+# the three first.
+ffmpeg: build
+	bash .ci/deps ffmpeg
+	bash tests/conformance/ffmpeg.sh $(BUILD)

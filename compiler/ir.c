@@ -306,6 +306,25 @@ static int is_block_kernel(LLVMValueRef fn) {
          !strcmp(n + len - 7, "_kernel");
 }
 
+/* The argument kind of an opaque OpenCL type (clang's target extension
+ * types for spir64), or -1. Decided by the type, never by its name: a
+ * pointer to a struct called image_data is a global pointer. */
+static int opaque_arg_kind(LLVMTypeRef t) {
+  static const struct {
+    const char *name;
+    enum lsi_arg_kind kind;
+  } kinds[] = {
+      {"spirv.Image", LSI_ARG_IMAGE},
+      {"spirv.Sampler", LSI_ARG_SAMPLER},
+      {"spirv.Queue", LSI_ARG_QUEUE},
+  };
+  if (LLVMGetTypeKind(t) != LLVMTargetExtTypeKind) return -1;
+  const char *n = LLVMGetTargetExtTypeName(t);
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (n && !strcmp(n, kinds[i].name)) return (int)kinds[i].kind;
+  return -1;
+}
+
 static void setup_args(struct xl *x) {
   LLVMValueRef fn = x->fn;
   struct lsi_kernel *k = x->k;
@@ -349,20 +368,12 @@ static void setup_args(struct xl *x) {
                            : as == 3 ? CL_KERNEL_ARG_ADDRESS_LOCAL
                                      : CL_KERNEL_ARG_ADDRESS_PRIVATE;
     if (as == 2) a->type_qualifier |= CL_KERNEL_ARG_TYPE_CONST;
-    const char *tn = bt ? bt : a->type_name;
     int is_ptr = LLVMGetTypeKind(t) == LLVMPointerTypeKind;
     LLVMAttributeRef bv = LLVMGetEnumAttributeAtIndex(fn, i + 1, byval);
     a->reg = xl_def(x, p);
-    if (!strncmp(tn, "image", 5)) {
-      a->kind = LSI_ARG_IMAGE;
-      a->size = 8;
-      a->align = 8;
-    } else if (!strcmp(tn, "sampler_t")) {
-      a->kind = LSI_ARG_SAMPLER;
-      a->size = 8;
-      a->align = 8;
-    } else if (!strcmp(tn, "queue_t")) {
-      a->kind = LSI_ARG_QUEUE;
+    int opaque = opaque_arg_kind(t);
+    if (opaque >= 0) {
+      a->kind = (uint8_t)opaque;
       a->size = 8;
       a->align = 8;
     } else if (is_ptr && bv) {

@@ -86,6 +86,34 @@ START_TEST(test_sampler_initializers_and_args) {
 }
 END_TEST
 
+/* The kind of an argument comes from its type, not its name: pointers to
+ * structs whose names start like the opaque types are global pointers, and
+ * queue_t is a queue. */
+START_TEST(test_arg_kinds_by_type_not_name) {
+  static const char *src =
+      "typedef struct { int width; } image_kernel_data;\n"
+      "typedef struct { int n; } sampler_tab;\n"
+      "__kernel void k(__global image_kernel_data *a, read_only image1d_t b,\n"
+      "                __global sampler_tab *c, __constant image_kernel_data *d,\n"
+      "                image_kernel_data e) {\n"
+      "  a->width = get_image_width(b) + c->n + d->width + e.width;\n"
+      "}\n"
+      "__kernel void q(queue_t dq, __global int *o) { *o = 1; }\n";
+  for (unsigned o = 0; o < 2; o++) {
+    struct lsi_program *p = build_ok(src, o ? "-cl-std=CL3.0" : "-cl-std=CL3.0 -cl-opt-disable");
+    const struct lsi_kernel *k = &p->kernels[0];
+    ck_assert_uint_eq(k->nargs, 5);
+    const uint32_t kinds[5] = {LSI_ARG_GLOBAL, LSI_ARG_IMAGE, LSI_ARG_GLOBAL, LSI_ARG_CONSTANT,
+                               LSI_ARG_BYVAL};
+    for (unsigned j = 0; j < 5; j++)
+      ck_assert_msg(k->args[j].kind == kinds[j], "arg %u (%s): kind %u, want %u", j,
+                    k->args[j].type_name, k->args[j].kind, kinds[j]);
+    ck_assert_uint_eq(p->kernels[1].args[0].kind, LSI_ARG_QUEUE);
+    cc_program_free(p);
+  }
+}
+END_TEST
+
 /* Every image builtin of OpenCL C 1.2 (read_only and write_only images;
  * 3D writes need an extension) for every image type, as clang names it. */
 static char *all_forms_src(void) {
@@ -226,6 +254,7 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("ximage");
   CU_ADD(s, test_sampler_initializers_and_args);
+  CU_ADD(s, test_arg_kinds_by_type_not_name);
   CU_ADD(s, test_every_image_builtin_resolves);
   TCase *tc = tcase_create("test_unsupported_image_calls_fail");
   tcase_add_loop_test(tc, test_unsupported_image_calls_fail, 0,
