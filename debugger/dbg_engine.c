@@ -1864,7 +1864,7 @@ static void help_cmd(struct dbg_session *s) {
       {"workitem GX [GY GZ], workgroup WX [WY WZ]", "the focus"},
       {"backtrace, frame|up|down [N]", "inlined calls"},
       {"list [LINE | FIRST,LAST]", "source lines"},
-      {"print[/F] EXPR", "F = x d u o t c; A@N is gdb's artificial array"},
+      {"print[/F] EXPR", "F = x d u o t c; A@N is gdb's artificial array, IMG(x, y) a texel"},
       {"$N, $, $$, $$N", "values printed before (the value history)"},
       {"whatis EXPR|TYPE, ptype EXPR|TYPE", "types (ptype shows a struct's fields)"},
       {"display[/F] [EXPR], undisplay [N...]", "expressions shown at every stop"},
