@@ -801,8 +801,11 @@ static struct dbg_val primary(struct P *p) {
         fail(p, "unknown function '%s'", name);
       if (!eat(p, ")")) {
         a = rv(p, expr(p));
-        if (eat(p, ",")) fail(p, "function '%s' takes one argument", name);
+        int more = 0; /* the call's shape first: a missing ')' is the error */
+        for (; !p->failed && eat(p, ","); more++)
+          expr(p);
         if (!eat(p, ")")) fail(p, "%s", "expected ')'");
+        if (more) fail(p, "function '%s' takes one argument", name);
       }
       uint64_t out = 0;
       if (!p->failed && !p->env->sreg(p->env->ctx, name, (unsigned)a.i, &out)) {
