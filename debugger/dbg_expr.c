@@ -510,7 +510,13 @@ static int image_member(struct P *p, struct dbg_val *v, const char *f) {
  * with nothing read. */
 static int texel_call(struct P *p, const char *name, struct dbg_val *out) {
   struct dbg_val img;
-  if (p->env->lookup(p->env->ctx, name, &img) || !dbg_image_is(&img)) return 0;
+  const char *e = p->env->lookup(p->env->ctx, name, &img);
+  uint64_t known;
+  if (e && strncmp(e, "No symbol", 9) && !p->env->sreg(p->env->ctx, name, 0, &known)) {
+    fail(p, "%s", e); /* a variable that has no value here (not passed yet) */
+    return 1;
+  }
+  if (e || !dbg_image_is(&img)) return 0;
   load(p, &img);
   int64_t c[3] = {0, 0, 0};
   unsigned n = 0;

@@ -46,6 +46,7 @@ static const struct {
 
 static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
   (void)ctx;
+  if (!strcmp(name, "later")) return "parameter 'later' has no value yet";
   for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
     if (!strcmp(vars[i].name, name)) {
       if (!dbg_type_resolve(NULL, vars[i].type, v)) return "cannot resolve";
@@ -220,6 +221,10 @@ START_TEST(texel_errors) {
   ck_assert_str_eq(show("img(0.5, 1)", 0), "ERR: texel coordinates must be integers");
   ck_assert_str_eq(show("bad(0, 0)", 0), "ERR: bad: 0x10300 is not an image descriptor");
   ck_assert_str_eq(show("gone(0, 0)", 0), "ERR: gone: Cannot access memory at address 0x900000");
+  /* a variable that cannot be read here says why; a name nothing knows
+   * is an unknown function, as before */
+  ck_assert_str_eq(show("later(0, 0)", 0), "ERR: parameter 'later' has no value yet");
+  ck_assert_str_eq(show("dot(1, 2)", 0), "ERR: unknown function 'dot'");
   ck_assert_str_eq(show("flat(0, 0)", 0), "ERR: flat: 0x10500 is not an image descriptor");
   ck_assert_str_eq(show("img(0, 0) + 1", 0),
                    "ERR: a texel cannot be used as a number here: select a channel (.r)");
