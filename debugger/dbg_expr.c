@@ -498,7 +498,9 @@ static void read_name(struct P *p, char *buf, size_t cap) {
 static int image_member(struct P *p, struct dbg_val *v, const char *f) {
   struct dbg_val m = *v, out;
   char err[200];
-  load(p, &m); /* an image's or a sampler's value */
+  const char *const *names;
+  if (!dbg_image_members(v, &names)) return 0; /* none of them: nothing read */
+  load(p, &m);                                 /* an image's or a sampler's value */
   if (p->failed) return 1;
   int r = dbg_image_member(p->env, &m, f, &out, err, sizeof(err));
   if (r < 0) fail(p, "%s", err);
