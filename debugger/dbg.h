@@ -111,6 +111,14 @@ struct dbg_val {
   /* C's spelling without qualifiers, except a pointer's address space:
    * "int", "float4", "int[16]", "struct box", "__global float *" */
   char type[64];
+  /* values dbg_image.c makes: an int shown by name (names: a DBG_NAME_*,
+   * 0 for none; CL_RGBA, CLK_FILTER_LINEAR, ...), and a texel img(x, y),
+   * which is not in memory: its image's channel order and data type
+   * (texel_order 0: not a texel) and its channels decoded, in (R, G, B, A)
+   * order as union dev_texel holds them */
+  int names;
+  uint32_t texel_order, texel_dtype;
+  uint32_t texel[4];
 };
 #define DBG_UNDEF 0xff
 enum { DBG_INT, DBG_FLT, DBG_PTR, DBG_ARR, DBG_VEC, DBG_STRUCT };
@@ -143,6 +151,11 @@ int dbg_cond_parses(const char *text, char *err, size_t errlen);
 /* Evaluates text; 0 ok, else an error message in err. */
 int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
              size_t errlen);
+/* dbg_eval for the type only (whatis): no value is read. */
+int dbg_eval_type(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
+                  size_t errlen);
+/* Type t without its qualifiers (address spaces, const, volatile). */
+void dbg_type_strip(const char *t, char *buf, size_t len);
 /* Formats a value (hex when fmt == 'x'). */
 void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf, size_t len);
 /* A value's type as C spells it: "int [16]", "float (*)[3]", "__global float *". */

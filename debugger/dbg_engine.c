@@ -82,6 +82,17 @@ static const char *base(const char *p) {
   return b ? b + 1 : p;
 }
 
+/* Whether the launch's program matched no file and is named after its
+ * first kernel: any kernel of it names its lines then. */
+static int named_after_kernels(const struct dbg_session *s) {
+  const struct lsi_program *p = s->l ? s->l->prog : NULL;
+  return s->file && p && p->nkernels && !strcmp(s->file, p->kernels[0].name);
+}
+
+const char *dbg_where_file(const struct dbg_session *s) {
+  return named_after_kernels(s) ? s->k->name : base(s->file);
+}
+
 static const struct cc_microkernel *mk_at(struct dbg_session *s, uint32_t pc) {
   return s->dbg ? cc_debug_mk_at(s->dbg, pc) : NULL;
 }
@@ -117,9 +128,9 @@ static void backtrace_cmd(struct dbg_session *s) {
   int n = dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES), d = n - 1;
   for (int i = 0; i < d; i++)
     fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", i, s->dbg->inl[fr[i].inl - 1].func,
-            base(s->file), fr[i].line);
+            dbg_where_file(s), fr[i].line);
   if (fr[d].line)
-    fprintf(s->out, "#%d  %s at %s:%u\n", d, s->k->name, base(s->file), fr[d].line);
+    fprintf(s->out, "#%d  %s at %s:%u\n", d, s->k->name, dbg_where_file(s), fr[d].line);
   else
     fprintf(s->out, "#%d  %s (finished)\n", d, s->k->name);
 }
@@ -174,7 +185,7 @@ static void where(struct dbg_session *s, const char *why) {
     return;
   }
   fprintf(s->out, "%s%s%s %s at %s:%u\n", why ? why : "", why ? sep : "", s->k->name, ids,
-          base(s->file), line);
+          dbg_where_file(s), line);
   show_line(s, line);
 }
 
@@ -567,8 +578,8 @@ static int mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, ui
  * the program, so `break count:20` works whichever kernel comes first. */
 static int bp_file_match(struct dbg_session *s, const struct bp *b) {
   if (!b->file[0] || !strcmp(base(b->file), base(s->file))) return 1;
-  const struct lsi_program *p = s->l ? s->l->prog : NULL;
-  if (!p || !p->nkernels || strcmp(s->file, p->kernels[0].name)) return 0;
+  if (!named_after_kernels(s)) return 0;
+  const struct lsi_program *p = s->l->prog;
   for (uint32_t k = 0; k < p->nkernels; k++)
     if (!strcmp(b->file, p->kernels[k].name)) return 1;
   return 0;
@@ -1626,7 +1637,7 @@ static void report(struct dbg_session *s, int rc) {
     char ids[160];
     ids_str(s, s->focus, ids, sizeof(ids));
     uint32_t line = dbg_item_line(s, s->focus);
-    fprintf(s->out, "Stopped by the exception in %s at %s:%u\n", ids, base(s->file), line);
+    fprintf(s->out, "Stopped by the exception in %s at %s:%u\n", ids, dbg_where_file(s), line);
     show_line(s, line);
   } else if (rc == ST_DONE) {
     if (simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE && s->finished) {
@@ -1853,7 +1864,7 @@ static void help_cmd(struct dbg_session *s) {
       {"workitem GX [GY GZ], workgroup WX [WY WZ]", "the focus"},
       {"backtrace, frame|up|down [N]", "inlined calls"},
       {"list [LINE | FIRST,LAST]", "source lines"},
-      {"print[/F] EXPR", "F = x d u o t c; A@N is gdb's artificial array"},
+      {"print[/F] EXPR", "F = x d u o t c; A@N is gdb's artificial array, IMG(x, y) a texel"},
       {"$N, $, $$, $$N", "values printed before (the value history)"},
       {"whatis EXPR|TYPE, ptype EXPR|TYPE", "types (ptype shows a struct's fields)"},
       {"display[/F] [EXPR], undisplay [N...]", "expressions shown at every stop"},
@@ -2199,7 +2210,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   note_file(s, s->file);
   /* a program named after its first kernel: breakpoints may name any of them */
   const struct lsi_program *lp = l->prog;
-  if (lp && lp->nkernels && !strcmp(s->file, lp->kernels[0].name))
+  if (named_after_kernels(s))
     for (uint32_t k = 1; k < lp->nkernels; k++)
       note_file(s, lp->kernels[k].name);
   /* kernel breakpoints: one without a condition stops work-item 0 at entry,

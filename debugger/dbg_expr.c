@@ -2,8 +2,9 @@
  * dbg_expr.c - the debugger's expression language: a subset of OpenCL C
  * (variables, a[i], every vector selection, s.f, p->f, *p, &x, arithmetic,
  * comparisons, logic, casts, assignment) and gdb's artificial arrays (a@n),
- * evaluated over one work-item's memory; printing values and types (whatis,
- * ptype) as gdb does.
+ * evaluated over one work-item's memory; printing values as gdb does. Types
+ * as C spells them (whatis, ptype) are dbg_type.c's; images, samplers and
+ * texels (img(x, y), img.width) dbg_image.c's, through small hooks here.
  *
  * It reaches memory and names only through struct dbg_env; it must not know
  * about sessions, breakpoints or the device.
@@ -17,6 +18,7 @@
 
 #include "compiler/cc_debug.h"
 #include "debugger/dbg.h"
+#include "debugger/dbg_image.h"
 
 struct P {
   const struct dbg_env *env;
@@ -134,6 +136,7 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
   char t[128];
   const struct cc_type *st;
   strip(type, t, sizeof(t));
+  if (dbg_image_resolve(t, v)) return 1; /* image and sampler types */
   memset(v, 0, sizeof(*v));
   /* a pointer (or an array of them) keeps the address space and the const
    * of what it points to */
@@ -353,7 +356,10 @@ static struct dbg_val rv(struct P *p, struct dbg_val v) {
   if (v.kind == DBG_ARR || v.kind == DBG_VEC) {
     fail(p, "%s", "an array or vector cannot be used as a number here");
   }
-  if (v.kind == DBG_STRUCT) fail(p, "%s", "a struct cannot be used as a number here");
+  if (v.texel_order)
+    fail(p, "%s", "a texel cannot be used as a number here: select a channel (.r)");
+  else if (v.kind == DBG_STRUCT)
+    fail(p, "%s", "a struct cannot be used as a number here");
   return r;
 }
 
@@ -487,6 +493,51 @@ static void read_name(struct P *p, char *buf, size_t cap) {
   buf[n] = 0;
 }
 
+/* v.f of an image, a sampler or a texel (dbg_image.c): 1 when v is one
+ * (v becomes the member, or p failed), else 0. */
+static int image_member(struct P *p, struct dbg_val *v, const char *f) {
+  struct dbg_val m = *v, out;
+  char err[200];
+  const char *const *names;
+  if (!dbg_image_members(v, &names)) return 0; /* none of them: nothing read */
+  load(p, &m);                                 /* an image's or a sampler's value */
+  if (p->failed) return 1;
+  int r = dbg_image_member(p->env, &m, f, &out, err, sizeof(err));
+  if (r < 0) fail(p, "%s", err);
+  if (r > 0) *v = out;
+  return r != 0;
+}
+
+/* NAME(c, ...) after the '(' where NAME is an image: its texel (1), else 0
+ * with nothing read. */
+static int texel_call(struct P *p, const char *name, struct dbg_val *out) {
+  struct dbg_val img;
+  const char *e = p->env->lookup(p->env->ctx, name, &img);
+  uint64_t known;
+  if (e && strncmp(e, "No symbol", 9) && !p->env->sreg(p->env->ctx, name, 0, &known)) {
+    fail(p, "%s", e); /* a variable that has no value here (not passed yet) */
+    return 1;
+  }
+  if (e || !dbg_image_is(&img)) return 0;
+  load(p, &img);
+  int64_t c[3] = {0, 0, 0};
+  unsigned n = 0;
+  if (!eat(p, ")")) {
+    do {
+      struct dbg_val a = rv(p, expr(p));
+      if (!p->failed && a.kind != DBG_INT) fail(p, "%s", "texel coordinates must be integers");
+      if (n < 3) c[n] = a.i;
+      n++;
+    } while (!p->failed && eat(p, ","));
+    if (!eat(p, ")")) fail(p, "%s", "expected ')'");
+  }
+  char err[300];
+  if (!p->failed && !p->dry &&
+      dbg_image_texel(p->env, name, &img, c, n, p->typeonly, out, err, sizeof(err)))
+    fail(p, "%s", err);
+  return 1;
+}
+
 static struct dbg_val postfix(struct P *p, struct dbg_val v) {
   for (;;) {
     if (p->failed) return v;
@@ -537,6 +588,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
     } else if (eat(p, ".")) {
       char f[64];
       read_name(p, f, sizeof(f));
+      if (image_member(p, &v, f)) continue;
       if (v.kind == DBG_STRUCT) {
         struct dbg_val e;
         if (!field_of(p, &v, f, &e)) return v;
@@ -749,6 +801,7 @@ static struct dbg_val primary(struct P *p) {
     read_name(p, name, sizeof(name));
     if (!strcmp(name, "sizeof")) return sizeof_of(p);
     if (eat(p, "(")) {
+      if (texel_call(p, name, &v)) return postfix(p, v);
       struct dbg_val a = mk_int(0, 1, 4);
       uint64_t known = 0;
       /* the name first: the arguments of an unknown function are not read */
@@ -756,7 +809,11 @@ static struct dbg_val primary(struct P *p) {
         fail(p, "unknown function '%s'", name);
       if (!eat(p, ")")) {
         a = rv(p, expr(p));
+        int more = 0; /* the call's shape first: a missing ')' is the error */
+        for (; !p->failed && eat(p, ","); more++)
+          expr(p);
         if (!eat(p, ")")) fail(p, "%s", "expected ')'");
+        if (more) fail(p, "function '%s' takes one argument", name);
       }
       uint64_t out = 0;
       if (!p->failed && !p->env->sreg(p->env->ctx, name, (unsigned)a.i, &out)) {
@@ -799,6 +856,10 @@ static struct dbg_val unary(struct P *p) {
   if (eat(p, "*")) {
     struct dbg_val v = rv(p, unary(p));
     if (p->failed) return v;
+    if (dbg_image_is(&v)) {
+      fail(p, "%s", "an image cannot be dereferenced: IMG(x, y) is a texel, IMG.width a size");
+      return v;
+    }
     if (v.kind != DBG_PTR || v.ekind < 0) {
       fail(p, "%s", "cannot dereference something that is not a pointer to a known type");
       return v;
@@ -1183,6 +1244,15 @@ int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, c
   return eval_text(env, text, out, err, errlen, 0);
 }
 
+int dbg_eval_type(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
+                  size_t errlen) {
+  return eval_text(env, text, out, err, errlen, 1);
+}
+
+void dbg_type_strip(const char *t, char *buf, size_t len) {
+  strip(t, buf, len);
+}
+
 /* ---- printing values ---- */
 
 /* A char type (char, uchar, signed or unsigned char): printed with its
@@ -1328,6 +1398,7 @@ static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int 
                         size_t len, int depth) {
   if (len < 8) return 0;
   buf[0] = 0;
+  if (dbg_image_format(env, v, fmt, buf, len)) return strlen(buf);
   if (v->kind != DBG_ARR && v->kind != DBG_VEC && v->kind != DBG_STRUCT) {
     fmt_scalar(v, fmt, buf, len);
     return strlen(buf);
@@ -1378,126 +1449,6 @@ static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int 
 void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf,
                 size_t len) {
   format_at(env, v, fmt, buf, len, 0);
-}
-
-/* ---- types: whatis, ptype ---- */
-
-/* A type as C spells it, from the evaluator's spelling t: "int[16]" is
- * "int [16]", "float[3] *" "float (*)[3]", "float * *" "float **". */
-static void c_spelling(const char *t, char *buf, size_t len) {
-  const char *br = strchr(t, '['), *end = strrchr(t, ']');
-  char base[96];
-  size_t k = 0;
-  /* the part before any dimensions, with "* *" as "**" */
-  for (const char *c = t; *c && c != br && k + 1 < sizeof(base); c++)
-    if (!(*c == ' ' && c[1] == '*' && k && base[k - 1] == '*')) base[k++] = *c;
-  while (k && base[k - 1] == ' ')
-    k--;
-  base[k] = 0;
-  if (!br || !end || end < br) {
-    snprintf(buf, len, "%s", base);
-    return;
-  }
-  int stars = 0;
-  for (const char *c = end + 1; *c; c++)
-    stars += *c == '*';
-  if (stars)
-    snprintf(buf, len, "%s (%.*s)%.*s", base, stars, "****************", (int)(end + 1 - br), br);
-  else
-    snprintf(buf, len, "%s%s%.*s", base, k && base[k - 1] == '*' ? "" : " ", (int)(end + 1 - br),
-             br);
-}
-
-void dbg_type_name(const struct dbg_val *v, char *buf, size_t len) {
-  c_spelling(v->type, buf, len);
-}
-
-/* A declaration of name with type t (a field of ptype's struct). */
-static void c_decl(const char *t, const char *name, char *buf, size_t len) {
-  char sp[160];
-  c_spelling(t, sp, sizeof(sp));
-  const char *br = strchr(sp, '['), *ptr = strstr(sp, "(*");
-  if (ptr) /* a pointer to an array: int (*name)[3] */
-    snprintf(buf, len, "%.*s%s%s", (int)(ptr - sp + 2), sp, name, strchr(ptr, ')'));
-  else if (br)
-    snprintf(buf, len, "%.*s%s%s", (int)(br - sp), sp, name, br);
-  else
-    snprintf(buf, len, "%s%s%s", sp, sp[0] && sp[strlen(sp) - 1] == '*' ? "" : " ", name);
-}
-
-/* Whether struct layouts a and b are the same (a typedef of a struct). */
-static int same_layout(const struct cc_type *a, const struct cc_type *b) {
-  if (a->size != b->size || a->nfields != b->nfields) return 0;
-  for (uint32_t i = 0; i < a->nfields; i++)
-    if (strcmp(a->fields[i].name, b->fields[i].name) ||
-        a->fields[i].offset != b->fields[i].offset ||
-        strcmp(a->fields[i].type_name, b->fields[i].type_name))
-      return 0;
-  return 1;
-}
-
-/* ptype's struct t (named name): "struct box {\n    int x;\n}", a typedef
- * as the struct it names ("struct {" when that has no name). */
-static void ptype_struct(const struct dbg_env *env, const struct cc_type *t, const char *name,
-                         char *buf, size_t len) {
-  char head[80];
-  if (!strncmp(name, "struct ", 7) || !strncmp(name, "union ", 6)) {
-    snprintf(head, sizeof(head), "%.70s", name);
-  } else {
-    const struct cc_type *o = NULL;
-    for (unsigned i = 0; env->type_at && (o = env->type_at(env->ctx, i)); i++)
-      if ((!strncmp(o->name, "struct ", 7) || !strncmp(o->name, "union ", 6)) && same_layout(o, t))
-        break;
-    int is_union = t->nfields > 1;
-    for (uint32_t i = 0; i < t->nfields; i++)
-      if (t->fields[i].offset) is_union = 0;
-    snprintf(head, sizeof(head), "%.70s", o ? o->name : is_union ? "union" : "struct");
-  }
-  size_t n = (size_t)snprintf(buf, len, "%s {\n", head);
-  for (uint32_t i = 0; i < t->nfields && n + 8 < len; i++) {
-    char d[200];
-    c_decl(t->fields[i].type_name, t->fields[i].name, d, sizeof(d));
-    n += (size_t)snprintf(buf + n, len - n, "    %s;\n", d);
-  }
-  if (n + 2 < len) snprintf(buf + n, len - n, "}");
-}
-
-int dbg_whatis(const struct dbg_env *env, const char *text, int expand, char *buf, size_t len) {
-  struct dbg_val v;
-  char t[128], err[200];
-  while (isspace((unsigned char)*text))
-    text++;
-  snprintf(t, sizeof(t), "%s", text);
-  for (size_t n = strlen(t); n && isspace((unsigned char)t[n - 1]);)
-    t[--n] = 0;
-  /* a type name (int4, struct box, float *), else an expression */
-  int is_type = t[0] && !strpbrk(t, "()+-/%&|^!~<>=?:.@'\"") && dbg_type_resolve(env, t, &v);
-  if (!is_type && (!strncmp(t, "struct ", 7) || !strncmp(t, "union ", 6))) {
-    snprintf(buf, len, "no type '%.100s' in this kernel's debug information", t);
-    return 1;
-  }
-  if (!is_type && eval_text(env, t, &v, err, sizeof(err), 1)) {
-    snprintf(buf, len, "%s", err);
-    return 1;
-  }
-  char name[96];
-  dbg_type_name(&v, name, sizeof(name));
-  /* ptype shows the struct a value is (or points to, or is an array of) */
-  char base[96];
-  strip(v.type, base, sizeof(base));
-  base[strcspn(base, "[*")] = 0;
-  for (size_t n = strlen(base); n && base[n - 1] == ' ';)
-    base[--n] = 0;
-  const struct cc_type *st = expand ? struct_type(env, base) : NULL;
-  const char *at = st ? strstr(name, base) : NULL;
-  if (!at) {
-    snprintf(buf, len, "type = %s", name);
-    return 0;
-  }
-  char body[2048];
-  ptype_struct(env, st, base, body, sizeof(body));
-  snprintf(buf, len, "type = %.*s%s%s", (int)(at - name), name, body, at + strlen(base));
-  return 0;
 }
 
 /* ---- checking a condition before there is anything to evaluate it on ---- */

@@ -101,11 +101,6 @@ const struct cc_symbol *dbg_frame_symbol(struct dbg_session *s, const char *name
   return NULL;
 }
 
-static const char *base(const char *p) {
-  const char *b = strrchr(p, '/');
-  return b ? b + 1 : p;
-}
-
 /* "#N  func (inlined) at file:line", then the line's text. */
 static void show_frame(struct dbg_session *s, const struct dbg_frame *fr, int i) {
   if (!fr[i].line) {
@@ -114,9 +109,9 @@ static void show_frame(struct dbg_session *s, const struct dbg_frame *fr, int i)
   }
   if (fr[i].inl)
     fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", i, s->dbg->inl[fr[i].inl - 1].func,
-            base(s->file), fr[i].line);
+            dbg_where_file(s), fr[i].line);
   else
-    fprintf(s->out, "#%d  %s at %s:%u\n", i, s->k->name, base(s->file), fr[i].line);
+    fprintf(s->out, "#%d  %s at %s:%u\n", i, s->k->name, dbg_where_file(s), fr[i].line);
   if (fr[i].line <= s->nlines) fprintf(s->out, "%u\t%s\n", fr[i].line, s->lines[fr[i].line - 1]);
 }
 

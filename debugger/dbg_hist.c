@@ -1,8 +1,8 @@
 /*
  * dbg_hist.c - the value history, as in gdb: each `print` records its value
  * as $1, $2, ...; expressions read them back as `$N`, `$` (the last), `$$`
- * (the one before) and `$$N` (N before the last). Scalars and pointers are
- * kept by value; a vector, array or struct is kept as the text it printed
+ * (the one before) and `$$N` (N before the last). Scalars, pointers and
+ * image texels are kept by value; a vector, array or struct is kept as the text it printed
  * (memory it was read from may change): `print $N` shows that text again,
  * and an expression cannot take it apart. The history lasts as long as the
  * session does.
@@ -43,8 +43,9 @@ static int resolve(const struct dbg_session *s, const char *ref, char *msg, size
   return (int)k - 1;
 }
 
+/* Kept by value: scalars, pointers and texels (which are not in memory). */
 static int scalar(const struct dbg_val *v) {
-  return v->kind == DBG_INT || v->kind == DBG_FLT || v->kind == DBG_PTR;
+  return v->kind == DBG_INT || v->kind == DBG_FLT || v->kind == DBG_PTR || v->texel_order;
 }
 
 const char *dbg_hist_get(void *ctx, const char *ref, struct dbg_val *v) {

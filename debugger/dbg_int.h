@@ -168,6 +168,10 @@ void dbg_display_info(struct dbg_session *s);
 void dbg_display_show(struct dbg_session *s);
 
 /* dbg_engine.c */
+/* The name the launch's lines are shown under: its file's, or, for a
+ * program no file matched (named after its first kernel), the kernel that
+ * runs, so a stop in kernel k of it shows `k:LINE`. */
+const char *dbg_where_file(const struct dbg_session *s);
 /* The source line an item is at (0 when it has finished). */
 uint32_t dbg_item_line(struct dbg_session *s, uint64_t item);
 /* The inlined call (index + 1 into dbg->inl) an item is in, 0 in the

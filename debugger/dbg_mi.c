@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debugger/dbg_image.h"
 #include "debugger/dbg_int.h"
 #include "device/simt.h"
 
@@ -134,15 +135,22 @@ static void val_fields(struct dbg_session *s, const struct dbg_val *v) {
   fprintf(f, ",\"type\":");
   jstr(f, tn);
   const struct cc_type *t = v->kind == DBG_STRUCT ? env.type(env.ctx, v->type) : NULL;
-  fprintf(f, ",\"kind\":\"%s\",\"count\":%u", v->kind >= 0 && v->kind <= 5 ? kinds[v->kind] : "?",
-          v->kind == DBG_ARR || v->kind == DBG_VEC ? v->count
-          : t                                      ? t->nfields
-                                                   : 0);
-  if (t) {
+  /* an image, a sampler or a texel: a struct of its members (dbg_image.c) */
+  const char *const *members;
+  unsigned nm = dbg_image_members(v, &members);
+  fprintf(f, ",\"kind\":\"%s\",\"count\":%u",
+          nm                             ? "struct"
+          : v->kind >= 0 && v->kind <= 5 ? kinds[v->kind]
+                                         : "?",
+          nm                                         ? nm
+          : v->kind == DBG_ARR || v->kind == DBG_VEC ? v->count
+          : t                                        ? t->nfields
+                                                     : 0);
+  if (t || nm) {
     fprintf(f, ",\"fields\":[");
-    for (uint32_t i = 0; i < t->nfields; i++) {
+    for (uint32_t i = 0; i < (nm ? nm : t->nfields); i++) {
       if (i) fputc(',', f);
-      jstr(f, t->fields[i].name);
+      jstr(f, nm ? members[i] : t->fields[i].name);
     }
     fputc(']', f);
   }
