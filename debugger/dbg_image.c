@@ -42,58 +42,39 @@ static const struct image_kind {
 static const char *const access[][2] = {
     {"read_only", "ro"}, {"write_only", "wo"}, {"read_write", "rw"}};
 
-/* The channel orders: name, and the channels a texel shows (as the order
+/* The channel orders: the channels a texel shows (as the order
  * stores them, padding left out) with the (R, G, B, A) component each one
  * decodes into. */
 static const struct order_name {
   uint32_t order;
-  const char *name;
   const char *ch[4];
   uint8_t comp[4];
 } orders[] = {
-    {CL_R, "CL_R", {"r"}, {0}},
-    {CL_A, "CL_A", {"a"}, {3}},
-    {CL_RG, "CL_RG", {"r", "g"}, {0, 1}},
-    {CL_RA, "CL_RA", {"r", "a"}, {0, 3}},
-    {CL_RGB, "CL_RGB", {"r", "g", "b"}, {0, 1, 2}},
-    {CL_RGBA, "CL_RGBA", {"r", "g", "b", "a"}, {0, 1, 2, 3}},
-    {CL_BGRA, "CL_BGRA", {"b", "g", "r", "a"}, {2, 1, 0, 3}},
-    {CL_ARGB, "CL_ARGB", {"a", "r", "g", "b"}, {3, 0, 1, 2}},
-    {CL_ABGR, "CL_ABGR", {"a", "b", "g", "r"}, {3, 2, 1, 0}},
-    {CL_INTENSITY, "CL_INTENSITY", {"i"}, {0}},
-    {CL_LUMINANCE, "CL_LUMINANCE", {"l"}, {0}},
-    {CL_Rx, "CL_Rx", {"r"}, {0}},
-    {CL_RGx, "CL_RGx", {"r", "g"}, {0, 1}},
-    {CL_RGBx, "CL_RGBx", {"r", "g", "b"}, {0, 1, 2}},
-    {CL_DEPTH, "CL_DEPTH", {"depth"}, {0}},
-    {CL_sRGB, "CL_sRGB", {"r", "g", "b"}, {0, 1, 2}},
-    {CL_sRGBx, "CL_sRGBx", {"r", "g", "b"}, {0, 1, 2}},
-    {CL_sRGBA, "CL_sRGBA", {"r", "g", "b", "a"}, {0, 1, 2, 3}},
-    {CL_sBGRA, "CL_sBGRA", {"b", "g", "r", "a"}, {2, 1, 0, 3}},
+    {CL_R, {"r"}, {0}},
+    {CL_A, {"a"}, {3}},
+    {CL_RG, {"r", "g"}, {0, 1}},
+    {CL_RA, {"r", "a"}, {0, 3}},
+    {CL_RGB, {"r", "g", "b"}, {0, 1, 2}},
+    {CL_RGBA, {"r", "g", "b", "a"}, {0, 1, 2, 3}},
+    {CL_BGRA, {"b", "g", "r", "a"}, {2, 1, 0, 3}},
+    {CL_ARGB, {"a", "r", "g", "b"}, {3, 0, 1, 2}},
+    {CL_ABGR, {"a", "b", "g", "r"}, {3, 2, 1, 0}},
+    {CL_INTENSITY, {"i"}, {0}},
+    {CL_LUMINANCE, {"l"}, {0}},
+    {CL_Rx, {"r"}, {0}},
+    {CL_RGx, {"r", "g"}, {0, 1}},
+    {CL_RGBx, {"r", "g", "b"}, {0, 1, 2}},
+    {CL_DEPTH, {"depth"}, {0}},
+    {CL_sRGB, {"r", "g", "b"}, {0, 1, 2}},
+    {CL_sRGBx, {"r", "g", "b"}, {0, 1, 2}},
+    {CL_sRGBA, {"r", "g", "b", "a"}, {0, 1, 2, 3}},
+    {CL_sBGRA, {"b", "g", "r", "a"}, {2, 1, 0, 3}},
 };
 
 /* Named ints: what each DBG_NAME_* table holds (value, name). */
 struct named {
   uint32_t v;
   const char *name;
-};
-static const struct named dtypes[] = {
-    {CL_SNORM_INT8, "CL_SNORM_INT8"},
-    {CL_SNORM_INT16, "CL_SNORM_INT16"},
-    {CL_UNORM_INT8, "CL_UNORM_INT8"},
-    {CL_UNORM_INT16, "CL_UNORM_INT16"},
-    {CL_UNORM_SHORT_565, "CL_UNORM_SHORT_565"},
-    {CL_UNORM_SHORT_555, "CL_UNORM_SHORT_555"},
-    {CL_UNORM_INT_101010, "CL_UNORM_INT_101010"},
-    {CL_SIGNED_INT8, "CL_SIGNED_INT8"},
-    {CL_SIGNED_INT16, "CL_SIGNED_INT16"},
-    {CL_SIGNED_INT32, "CL_SIGNED_INT32"},
-    {CL_UNSIGNED_INT8, "CL_UNSIGNED_INT8"},
-    {CL_UNSIGNED_INT16, "CL_UNSIGNED_INT16"},
-    {CL_UNSIGNED_INT32, "CL_UNSIGNED_INT32"},
-    {CL_HALF_FLOAT, "CL_HALF_FLOAT"},
-    {CL_FLOAT, "CL_FLOAT"},
-    {0, NULL},
 };
 static const struct named normalized[] = {{0, "CLK_NORMALIZED_COORDS_FALSE"},
                                           {DEV_SAMPLER_NORMALIZED, "CLK_NORMALIZED_COORDS_TRUE"},
@@ -131,14 +112,13 @@ static const struct order_name *order_of(uint32_t order) {
 
 /* The name of value x of a DBG_NAME_* kind, or NULL. */
 static const char *name_of(int names, uint32_t x) {
-  const struct named *t = names == DBG_NAME_DTYPE        ? dtypes
-                          : names == DBG_NAME_NORMALIZED ? normalized
-                          : names == DBG_NAME_ADDRESS    ? addressing
-                          : names == DBG_NAME_FILTER     ? filters
-                                                         : NULL;
+  if (names == DBG_NAME_DTYPE) return dev_image_dtype_name(x);
+  const struct named *t = names == DBG_NAME_NORMALIZED ? normalized
+                          : names == DBG_NAME_ADDRESS  ? addressing
+                          : names == DBG_NAME_FILTER   ? filters
+                                                       : NULL;
   if (names == DBG_NAME_ORDER) {
-    const struct order_name *o = order_of(x);
-    return o ? o->name : NULL;
+    return dev_image_order_name(x);
   }
   for (; t && t->name; t++)
     if (t->v == x) return t->name;
@@ -484,8 +464,8 @@ int dbg_image_member(const struct dbg_env *env, const struct dbg_val *v, const c
   char have[40] = "";
   for (unsigned i = 0, at = 0; o && i < 4 && o->ch[i]; i++)
     at += (unsigned)snprintf(have + at, sizeof(have) - at, "%s.%s", i ? ", " : "", o->ch[i]);
-  snprintf(err, errlen, "a texel of a %s image has no channel '%s' (it has %s)", o ? o->name : "?",
-           name, have);
+  snprintf(err, errlen, "a texel of a %s image has no channel '%s' (it has %s)",
+           o ? dev_image_order_name(o->order) : "?", name, have);
   return -1;
 }
 

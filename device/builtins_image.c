@@ -105,29 +105,8 @@ static void size_str(const struct bim_call *c, char *buf, size_t len) {
 }
 
 static const char *dtype_name(uint32_t t) {
-  static const struct {
-    uint32_t t;
-    const char *n;
-  } names[] = {
-      {CL_SNORM_INT8, "CL_SNORM_INT8"},
-      {CL_SNORM_INT16, "CL_SNORM_INT16"},
-      {CL_UNORM_INT8, "CL_UNORM_INT8"},
-      {CL_UNORM_INT16, "CL_UNORM_INT16"},
-      {CL_UNORM_SHORT_565, "CL_UNORM_SHORT_565"},
-      {CL_UNORM_SHORT_555, "CL_UNORM_SHORT_555"},
-      {CL_UNORM_INT_101010, "CL_UNORM_INT_101010"},
-      {CL_SIGNED_INT8, "CL_SIGNED_INT8"},
-      {CL_SIGNED_INT16, "CL_SIGNED_INT16"},
-      {CL_SIGNED_INT32, "CL_SIGNED_INT32"},
-      {CL_UNSIGNED_INT8, "CL_UNSIGNED_INT8"},
-      {CL_UNSIGNED_INT16, "CL_UNSIGNED_INT16"},
-      {CL_UNSIGNED_INT32, "CL_UNSIGNED_INT32"},
-      {CL_HALF_FLOAT, "CL_HALF_FLOAT"},
-      {CL_FLOAT, "CL_FLOAT"},
-  };
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (names[i].t == t) return names[i].n;
-  return "an unknown channel data type";
+  const char *n = dev_image_dtype_name(t);
+  return n ? n : "an unknown channel data type";
 }
 
 /* Reads and checks the descriptor arg names for a builtin of data's image

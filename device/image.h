@@ -73,6 +73,11 @@ const struct dev_image_format *dev_image_format_find(uint32_t order, uint32_t dt
 unsigned dev_image_elem_size(uint32_t order, uint32_t dtype);
 unsigned dev_image_channels(uint32_t order);
 
+/* The names of a channel order and a data type ("CL_RGBA",
+ * "CL_UNORM_INT8"), NULL for a value that is neither. */
+const char *dev_image_order_name(uint32_t order);
+const char *dev_image_dtype_name(uint32_t dtype);
+
 /* How a kernel reads a data type: 'f' (read_imagef: normalized, half and
  * float types), 'i' (read_imagei: signed integers), 'u' (read_imageui). */
 char dev_image_kind(uint32_t dtype);

@@ -92,6 +92,7 @@ enum fill { FILL_MAP, FILL_INTENSITY, FILL_LUMINANCE };
 
 struct order_desc {
   uint32_t order;
+  const char *name;
   uint8_t nch;   /* channels stored per texel, padding included */
   int8_t map[4]; /* component (0 R .. 3 A) of each stored channel; -1 padding */
   uint8_t tc;    /* enum type_class */
@@ -101,25 +102,25 @@ struct order_desc {
 };
 
 static const struct order_desc orders[] = {
-    {CL_R, 1, {0}, TC_PLAIN, FILL_MAP, false, true},
-    {CL_A, 1, {3}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_RG, 2, {0, 1}, TC_PLAIN, FILL_MAP, false, true},
-    {CL_RA, 2, {0, 3}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_RGB, 3, {0, 1, 2}, TC_PACKED, FILL_MAP, false, true},
-    {CL_RGBA, 4, {0, 1, 2, 3}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_BGRA, 4, {2, 1, 0, 3}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_ARGB, 4, {3, 0, 1, 2}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_ABGR, 4, {3, 2, 1, 0}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_INTENSITY, 1, {0}, TC_PLAIN, FILL_INTENSITY, false, false},
-    {CL_LUMINANCE, 1, {0}, TC_PLAIN, FILL_LUMINANCE, false, true},
-    {CL_Rx, 2, {0, -1}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_RGx, 3, {0, 1, -1}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_RGBx, 4, {0, 1, 2, -1}, TC_PACKED, FILL_MAP, false, false},
-    {CL_DEPTH, 1, {0}, TC_DEPTH, FILL_MAP, false, false},
-    {CL_sRGB, 3, {0, 1, 2}, TC_SRGB, FILL_MAP, true, true},
-    {CL_sRGBx, 4, {0, 1, 2, -1}, TC_SRGB, FILL_MAP, true, false},
-    {CL_sRGBA, 4, {0, 1, 2, 3}, TC_SRGB, FILL_MAP, true, false},
-    {CL_sBGRA, 4, {2, 1, 0, 3}, TC_SRGB, FILL_MAP, true, false},
+    {CL_R, "CL_R", 1, {0}, TC_PLAIN, FILL_MAP, false, true},
+    {CL_A, "CL_A", 1, {3}, TC_PLAIN, FILL_MAP, false, false},
+    {CL_RG, "CL_RG", 2, {0, 1}, TC_PLAIN, FILL_MAP, false, true},
+    {CL_RA, "CL_RA", 2, {0, 3}, TC_PLAIN, FILL_MAP, false, false},
+    {CL_RGB, "CL_RGB", 3, {0, 1, 2}, TC_PACKED, FILL_MAP, false, true},
+    {CL_RGBA, "CL_RGBA", 4, {0, 1, 2, 3}, TC_PLAIN, FILL_MAP, false, false},
+    {CL_BGRA, "CL_BGRA", 4, {2, 1, 0, 3}, TC_PLAIN, FILL_MAP, false, false},
+    {CL_ARGB, "CL_ARGB", 4, {3, 0, 1, 2}, TC_PLAIN, FILL_MAP, false, false},
+    {CL_ABGR, "CL_ABGR", 4, {3, 2, 1, 0}, TC_PLAIN, FILL_MAP, false, false},
+    {CL_INTENSITY, "CL_INTENSITY", 1, {0}, TC_PLAIN, FILL_INTENSITY, false, false},
+    {CL_LUMINANCE, "CL_LUMINANCE", 1, {0}, TC_PLAIN, FILL_LUMINANCE, false, true},
+    {CL_Rx, "CL_Rx", 2, {0, -1}, TC_PLAIN, FILL_MAP, false, false},
+    {CL_RGx, "CL_RGx", 3, {0, 1, -1}, TC_PLAIN, FILL_MAP, false, false},
+    {CL_RGBx, "CL_RGBx", 4, {0, 1, 2, -1}, TC_PACKED, FILL_MAP, false, false},
+    {CL_DEPTH, "CL_DEPTH", 1, {0}, TC_DEPTH, FILL_MAP, false, false},
+    {CL_sRGB, "CL_sRGB", 3, {0, 1, 2}, TC_SRGB, FILL_MAP, true, true},
+    {CL_sRGBx, "CL_sRGBx", 4, {0, 1, 2, -1}, TC_SRGB, FILL_MAP, true, false},
+    {CL_sRGBA, "CL_sRGBA", 4, {0, 1, 2, 3}, TC_SRGB, FILL_MAP, true, false},
+    {CL_sBGRA, "CL_sBGRA", 4, {2, 1, 0, 3}, TC_SRGB, FILL_MAP, true, false},
 };
 
 /* How one channel (or, packed, the whole texel) is stored. */
@@ -135,6 +136,7 @@ enum repr {
 
 struct dtype_desc {
   uint32_t dtype;
+  const char *name;
   uint8_t bytes; /* per channel; per texel when packed */
   uint8_t repr;  /* enum repr */
   char kind;     /* 'f', 'i', 'u' */
@@ -143,21 +145,21 @@ struct dtype_desc {
 };
 
 static const struct dtype_desc dtypes[] = {
-    {CL_UNORM_INT8, 1, R_UNORM, 'f', 0, {0}, {0}},
-    {CL_UNORM_INT16, 2, R_UNORM, 'f', 0, {0}, {0}},
-    {CL_SNORM_INT8, 1, R_SNORM, 'f', 0, {0}, {0}},
-    {CL_SNORM_INT16, 2, R_SNORM, 'f', 0, {0}, {0}},
-    {CL_SIGNED_INT8, 1, R_SINT, 'i', 0, {0}, {0}},
-    {CL_SIGNED_INT16, 2, R_SINT, 'i', 0, {0}, {0}},
-    {CL_SIGNED_INT32, 4, R_SINT, 'i', 0, {0}, {0}},
-    {CL_UNSIGNED_INT8, 1, R_UINT, 'u', 0, {0}, {0}},
-    {CL_UNSIGNED_INT16, 2, R_UINT, 'u', 0, {0}, {0}},
-    {CL_UNSIGNED_INT32, 4, R_UINT, 'u', 0, {0}, {0}},
-    {CL_HALF_FLOAT, 2, R_HALF, 'f', 0, {0}, {0}},
-    {CL_FLOAT, 4, R_FLOAT, 'f', 0, {0}, {0}},
-    {CL_UNORM_SHORT_565, 2, R_PACKED, 'f', 3, {11, 5, 0}, {5, 6, 5}},
-    {CL_UNORM_SHORT_555, 2, R_PACKED, 'f', 3, {10, 5, 0}, {5, 5, 5}},
-    {CL_UNORM_INT_101010, 4, R_PACKED, 'f', 3, {20, 10, 0}, {10, 10, 10}},
+    {CL_UNORM_INT8, "CL_UNORM_INT8", 1, R_UNORM, 'f', 0, {0}, {0}},
+    {CL_UNORM_INT16, "CL_UNORM_INT16", 2, R_UNORM, 'f', 0, {0}, {0}},
+    {CL_SNORM_INT8, "CL_SNORM_INT8", 1, R_SNORM, 'f', 0, {0}, {0}},
+    {CL_SNORM_INT16, "CL_SNORM_INT16", 2, R_SNORM, 'f', 0, {0}, {0}},
+    {CL_SIGNED_INT8, "CL_SIGNED_INT8", 1, R_SINT, 'i', 0, {0}, {0}},
+    {CL_SIGNED_INT16, "CL_SIGNED_INT16", 2, R_SINT, 'i', 0, {0}, {0}},
+    {CL_SIGNED_INT32, "CL_SIGNED_INT32", 4, R_SINT, 'i', 0, {0}, {0}},
+    {CL_UNSIGNED_INT8, "CL_UNSIGNED_INT8", 1, R_UINT, 'u', 0, {0}, {0}},
+    {CL_UNSIGNED_INT16, "CL_UNSIGNED_INT16", 2, R_UINT, 'u', 0, {0}, {0}},
+    {CL_UNSIGNED_INT32, "CL_UNSIGNED_INT32", 4, R_UINT, 'u', 0, {0}, {0}},
+    {CL_HALF_FLOAT, "CL_HALF_FLOAT", 2, R_HALF, 'f', 0, {0}, {0}},
+    {CL_FLOAT, "CL_FLOAT", 4, R_FLOAT, 'f', 0, {0}, {0}},
+    {CL_UNORM_SHORT_565, "CL_UNORM_SHORT_565", 2, R_PACKED, 'f', 3, {11, 5, 0}, {5, 6, 5}},
+    {CL_UNORM_SHORT_555, "CL_UNORM_SHORT_555", 2, R_PACKED, 'f', 3, {10, 5, 0}, {5, 5, 5}},
+    {CL_UNORM_INT_101010, "CL_UNORM_INT_101010", 4, R_PACKED, 'f', 3, {20, 10, 0}, {10, 10, 10}},
 };
 
 static const struct order_desc *order_of(uint32_t order) {
@@ -194,6 +196,16 @@ unsigned dev_image_elem_size(uint32_t order, uint32_t dtype) {
 unsigned dev_image_channels(uint32_t order) {
   const struct order_desc *o = order_of(order);
   return o ? o->nch : 0;
+}
+
+const char *dev_image_order_name(uint32_t order) {
+  const struct order_desc *o = order_of(order);
+  return o ? o->name : NULL;
+}
+
+const char *dev_image_dtype_name(uint32_t dtype) {
+  const struct dtype_desc *t = dtype_of(dtype);
+  return t ? t->name : NULL;
 }
 
 char dev_image_kind(uint32_t dtype) {

@@ -111,20 +111,6 @@ static cl_int host_pitches(const cl_mem img, const size_t *region, size_t row, s
   return host_span_ok(region, row_min, *p1, *p2) ? CL_SUCCESS : CL_INVALID_VALUE;
 }
 
-static struct dev_cmd *new_cmd(enum dev_cmd_kind kind) {
-  struct dev_cmd *c = calloc(1, sizeof *c);
-  if (c) c->kind = kind;
-  return c;
-}
-
-static cl_int enqueue_in(const char *call, cl_command_queue q, cl_command_type type,
-                         struct dev_cmd *cmd, cl_mem a, cl_mem b, cl_uint n, const cl_event *wl,
-                         cl_event *ev, cl_bool blocking) {
-  if (!cmd) return CL_OUT_OF_HOST_MEMORY;
-  cl_mem mems[2] = {a, b};
-  return rt_enqueue_mem_in(call, q, type, cmd, b ? 2 : 1, mems, n, wl, ev, blocking);
-}
-
 /* ---- read and write ---- */
 
 static cl_int host_image_in(const char *call, cl_command_queue q, cl_mem img, bool read,
@@ -142,7 +128,7 @@ static cl_int host_image_in(const char *call, cl_command_queue q, cl_mem img, bo
   cl_mem_flags forbid =
       CL_MEM_HOST_NO_ACCESS | (read ? CL_MEM_HOST_WRITE_ONLY : CL_MEM_HOST_READ_ONLY);
   if (img->flags & forbid) return CL_INVALID_OPERATION;
-  struct dev_cmd *c = new_cmd(read ? DEV_CMD_READ_RECT : DEV_CMD_WRITE_RECT);
+  struct dev_cmd *c = rt_cmd_new(read ? DEV_CMD_READ_RECT : DEV_CMD_WRITE_RECT);
   if (c) {
     struct dev_rect *r = &c->rect;
     c->host = ptr;
@@ -159,8 +145,8 @@ static cl_int host_image_in(const char *call, cl_command_queue q, cl_mem img, bo
       r->src_slice_pitch = hp2;
     }
   }
-  return enqueue_in(call, q, read ? CL_COMMAND_READ_IMAGE : CL_COMMAND_WRITE_IMAGE, c, img, NULL, n,
-                    wl, event, blocking);
+  return rt_enqueue2_in(call, q, read ? CL_COMMAND_READ_IMAGE : CL_COMMAND_WRITE_IMAGE, c, img,
+                        NULL, n, wl, event, blocking);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(
@@ -206,7 +192,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queu
   if (err != CL_SUCCESS) return err;
   if (src_image == dst_image && boxes_overlap(src_origin, dst_origin, region))
     return CL_MEM_COPY_OVERLAP;
-  struct dev_cmd *c = new_cmd(DEV_CMD_COPY_RECT);
+  struct dev_cmd *c = rt_cmd_new(DEV_CMD_COPY_RECT);
   if (c) {
     struct dev_rect *r = &c->rect;
     c->src = src_image->addr;
@@ -215,8 +201,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queu
     image_side(src_image, src_origin, r->src_origin, &r->src_row_pitch, &r->src_slice_pitch);
     image_side(dst_image, dst_origin, r->dst_origin, &r->dst_row_pitch, &r->dst_slice_pitch);
   }
-  return enqueue_in(__func__, command_queue, CL_COMMAND_COPY_IMAGE, c, src_image, dst_image,
-                    num_events_in_wait_list, event_wait_list, event, CL_FALSE);
+  return rt_enqueue2_in(__func__, command_queue, CL_COMMAND_COPY_IMAGE, c, src_image, dst_image,
+                        num_events_in_wait_list, event_wait_list, event, CL_FALSE);
 }
 
 /* Shared by both directions between an image and a buffer, whose side is
@@ -235,7 +221,7 @@ static cl_int image_buffer_in(const char *call, cl_command_queue q, cl_mem img, 
   byte_region(img, region, r);
   size_t bytes = r[0] * r[1] * r[2];
   if (offset > buf->size || bytes > buf->size - offset) return CL_INVALID_VALUE;
-  struct dev_cmd *c = new_cmd(DEV_CMD_COPY_RECT);
+  struct dev_cmd *c = rt_cmd_new(DEV_CMD_COPY_RECT);
   if (c) {
     struct dev_rect *rc = &c->rect;
     memcpy(rc->region, r, sizeof r);
@@ -255,9 +241,9 @@ static cl_int image_buffer_in(const char *call, cl_command_queue q, cl_mem img, 
       rc->src_slice_pitch = r[0] * r[1];
     }
   }
-  return enqueue_in(call, q,
-                    to_buffer ? CL_COMMAND_COPY_IMAGE_TO_BUFFER : CL_COMMAND_COPY_BUFFER_TO_IMAGE,
-                    c, img, buf, n, wl, event, CL_FALSE);
+  return rt_enqueue2_in(
+      call, q, to_buffer ? CL_COMMAND_COPY_IMAGE_TO_BUFFER : CL_COMMAND_COPY_BUFFER_TO_IMAGE, c,
+      img, buf, n, wl, event, CL_FALSE);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
@@ -298,7 +284,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queu
     memcpy(&color.f[0], fill_color, sizeof(float));
   else
     memcpy(&color, fill_color, sizeof color);
-  struct dev_cmd *c = new_cmd(DEV_CMD_FILL_RECT);
+  struct dev_cmd *c = rt_cmd_new(DEV_CMD_FILL_RECT);
   if (c) {
     struct dev_rect *r = &c->rect;
     dev_texel_encode(im->format.image_channel_order, im->format.image_channel_data_type, &color,
@@ -308,8 +294,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queu
     byte_region(image, region, r->region);
     image_side(image, origin, r->dst_origin, &r->dst_row_pitch, &r->dst_slice_pitch);
   }
-  return enqueue_in(__func__, command_queue, CL_COMMAND_FILL_IMAGE, c, image, NULL,
-                    num_events_in_wait_list, event_wait_list, event, CL_FALSE);
+  return rt_enqueue2_in(__func__, command_queue, CL_COMMAND_FILL_IMAGE, c, image, NULL,
+                        num_events_in_wait_list, event_wait_list, event, CL_FALSE);
 }
 
 /* ---- map ---- */

@@ -360,21 +360,20 @@ static cl_int check_qm_in(const char *call, cl_command_queue q, cl_mem m) {
 }
 #define check_qm(...) check_qm_in(__func__, __VA_ARGS__)
 
-static struct dev_cmd *new_cmd(enum dev_cmd_kind kind) {
+struct dev_cmd *rt_cmd_new(enum dev_cmd_kind kind) {
   struct dev_cmd *c = calloc(1, sizeof *c);
   if (c) c->kind = kind;
   return c;
 }
 
-/* Enqueues cmd (which may be NULL after an allocation failure). */
-static cl_int enqueue_in(const char *call, cl_command_queue q, cl_command_type type,
-                         struct dev_cmd *cmd, cl_mem a, cl_mem b, cl_uint n, const cl_event *wl,
-                         cl_event *ev, cl_bool blocking) {
+cl_int rt_enqueue2_in(const char *call, cl_command_queue q, cl_command_type type,
+                      struct dev_cmd *cmd, cl_mem a, cl_mem b, cl_uint n, const cl_event *wl,
+                      cl_event *ev, cl_bool blocking) {
   if (!cmd) return CL_OUT_OF_HOST_MEMORY;
   cl_mem mems[2] = {a, b};
   return rt_enqueue_mem_in(call, q, type, cmd, b ? 2 : 1, mems, n, wl, ev, blocking);
 }
-#define enqueue(...) enqueue_in(__func__, __VA_ARGS__)
+#define enqueue(...) rt_enqueue2_in(__func__, __VA_ARGS__)
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
                                                     cl_bool blocking_read, size_t offset,
@@ -386,7 +385,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_que
   if (err != CL_SUCCESS) return err;
   if (!ptr || !range_ok(offset, size, buffer->size)) return CL_INVALID_VALUE;
   if (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)) return CL_INVALID_OPERATION;
-  struct dev_cmd *c = new_cmd(DEV_CMD_READ);
+  struct dev_cmd *c = rt_cmd_new(DEV_CMD_READ);
   if (c) {
     c->src = buffer->addr + offset;
     c->host = ptr;
@@ -406,7 +405,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_qu
   if (err != CL_SUCCESS) return err;
   if (!ptr || !range_ok(offset, size, buffer->size)) return CL_INVALID_VALUE;
   if (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) return CL_INVALID_OPERATION;
-  struct dev_cmd *c = new_cmd(DEV_CMD_WRITE);
+  struct dev_cmd *c = rt_cmd_new(DEV_CMD_WRITE);
   if (c) {
     c->dst = buffer->addr + offset;
     c->host = (void *)ptr;
@@ -432,7 +431,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_que
     size_t s = src_buffer->origin + src_offset, d = dst_buffer->origin + dst_offset;
     if (size > 0 && s < d + size && d < s + size) return CL_MEM_COPY_OVERLAP;
   }
-  struct dev_cmd *c = new_cmd(DEV_CMD_COPY);
+  struct dev_cmd *c = rt_cmd_new(DEV_CMD_COPY);
   if (c) {
     c->src = src_buffer->addr + src_offset;
     c->dst = dst_buffer->addr + dst_offset;
@@ -455,7 +454,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_que
       (pattern_size & (pattern_size - 1)) != 0)
     return CL_INVALID_VALUE;
   if (offset % pattern_size != 0 || size % pattern_size != 0) return CL_INVALID_VALUE;
-  struct dev_cmd *c = new_cmd(DEV_CMD_FILL);
+  struct dev_cmd *c = rt_cmd_new(DEV_CMD_FILL);
   if (c) {
     c->dst = buffer->addr + offset;
     c->size = size;
@@ -538,7 +537,7 @@ static cl_int host_rect_in(const char *call, cl_command_queue q, cl_mem buffer, 
   cl_mem_flags forbid =
       CL_MEM_HOST_NO_ACCESS | (read ? CL_MEM_HOST_WRITE_ONLY : CL_MEM_HOST_READ_ONLY);
   if (buffer->flags & forbid) return CL_INVALID_OPERATION;
-  struct dev_cmd *c = new_cmd(read ? DEV_CMD_READ_RECT : DEV_CMD_WRITE_RECT);
+  struct dev_cmd *c = rt_cmd_new(read ? DEV_CMD_READ_RECT : DEV_CMD_WRITE_RECT);
   if (c) {
     c->host = ptr;
     if (read) {
@@ -551,8 +550,8 @@ static cl_int host_rect_in(const char *call, cl_command_queue q, cl_mem buffer, 
                 buffer_slice);
     }
   }
-  return enqueue_in(call, q, read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, c,
-                    buffer, NULL, n, wl, event, blocking);
+  return rt_enqueue2_in(call, q, read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT,
+                        c, buffer, NULL, n, wl, event, blocking);
 }
 #define host_rect(...) host_rect_in(__func__, __VA_ARGS__)
 
@@ -624,7 +623,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
       rects_overlap(src_buffer->origin + s0, dst_buffer->origin + d0, region, src_row_pitch,
                     src_slice_pitch, dst_row_pitch, dst_slice_pitch))
     return CL_MEM_COPY_OVERLAP;
-  struct dev_cmd *c = new_cmd(DEV_CMD_COPY_RECT);
+  struct dev_cmd *c = rt_cmd_new(DEV_CMD_COPY_RECT);
   if (c) {
     c->src = src_buffer->addr;
     c->dst = dst_buffer->addr;
@@ -666,7 +665,8 @@ cl_int rt_mem_map_in(const char *call, cl_command_queue q, cl_mem m, cl_command_
   atomic_fetch_add(&m->map_count, 1);
   /* The storage is what the device uses, so the map itself moves no data:
    * it completes in queue order. */
-  cl_int err = enqueue_in(call, q, type, new_cmd(DEV_CMD_NOP), m, NULL, n, wl, event, blocking);
+  cl_int err =
+      rt_enqueue2_in(call, q, type, rt_cmd_new(DEV_CMD_NOP), m, NULL, n, wl, event, blocking);
   if (err != CL_SUCCESS) {
     pthread_mutex_lock(&m->lock);
     for (struct rt_map **pp = &m->maps; *pp; pp = &(*pp)->next) {
@@ -734,7 +734,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
   if (!found) return CL_INVALID_VALUE;
   free(found);
   atomic_fetch_sub(&memobj->map_count, 1);
-  return enqueue(command_queue, CL_COMMAND_UNMAP_MEM_OBJECT, new_cmd(DEV_CMD_NOP), memobj, NULL,
+  return enqueue(command_queue, CL_COMMAND_UNMAP_MEM_OBJECT, rt_cmd_new(DEV_CMD_NOP), memobj, NULL,
                  num_events_in_wait_list, event_wait_list, event, CL_FALSE);
 }
 

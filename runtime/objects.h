@@ -194,6 +194,13 @@ cl_int rt_enqueue_mem_in(const char *call, cl_command_queue q, cl_command_type t
                          cl_uint num_events, const cl_event *wait_list, cl_event *event_ret,
                          cl_bool blocking);
 #define rt_enqueue_mem(...) rt_enqueue_mem_in(__func__, __VA_ARGS__)
+/* mem.c: a zeroed command of that kind (NULL when out of memory), and
+ * rt_enqueue_mem for a command using one or two memory objects (b may be
+ * NULL; cmd may be NULL after an allocation failure). */
+struct dev_cmd *rt_cmd_new(enum dev_cmd_kind kind);
+cl_int rt_enqueue2_in(const char *call, cl_command_queue q, cl_command_type type,
+                      struct dev_cmd *cmd, cl_mem a, cl_mem b, cl_uint n, const cl_event *wl,
+                      cl_event *ev, cl_bool blocking);
 /* queue.c: called by event.c under ctx->lock when a command event completes. */
 void rt_queue_retire_locked(cl_command_queue q, cl_event ev);
 void rt_queue_destroy(cl_command_queue q);
