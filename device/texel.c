@@ -85,6 +85,8 @@ enum type_class {
   TC_PACKED, /* CL_UNORM_SHORT_565/555, CL_UNORM_INT_101010 */
   TC_SRGB,   /* CL_UNORM_INT8 only */
   TC_DEPTH,  /* CL_UNORM_INT16, CL_FLOAT */
+  TC_BYTE,   /* the 8-bit types only (CL_BGRA, CL_ARGB, CL_ABGR) */
+  TC_NORMF,  /* normalized, half and float types (CL_INTENSITY, CL_LUMINANCE) */
 };
 
 /* How decoding fills the four components from the stored channels. */
@@ -108,11 +110,11 @@ static const struct order_desc orders[] = {
     {CL_RA, "CL_RA", 2, {0, 3}, TC_PLAIN, FILL_MAP, false, false},
     {CL_RGB, "CL_RGB", 3, {0, 1, 2}, TC_PACKED, FILL_MAP, false, true},
     {CL_RGBA, "CL_RGBA", 4, {0, 1, 2, 3}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_BGRA, "CL_BGRA", 4, {2, 1, 0, 3}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_ARGB, "CL_ARGB", 4, {3, 0, 1, 2}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_ABGR, "CL_ABGR", 4, {3, 2, 1, 0}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_INTENSITY, "CL_INTENSITY", 1, {0}, TC_PLAIN, FILL_INTENSITY, false, false},
-    {CL_LUMINANCE, "CL_LUMINANCE", 1, {0}, TC_PLAIN, FILL_LUMINANCE, false, true},
+    {CL_BGRA, "CL_BGRA", 4, {2, 1, 0, 3}, TC_BYTE, FILL_MAP, false, false},
+    {CL_ARGB, "CL_ARGB", 4, {3, 0, 1, 2}, TC_BYTE, FILL_MAP, false, false},
+    {CL_ABGR, "CL_ABGR", 4, {3, 2, 1, 0}, TC_BYTE, FILL_MAP, false, false},
+    {CL_INTENSITY, "CL_INTENSITY", 1, {0}, TC_NORMF, FILL_INTENSITY, false, false},
+    {CL_LUMINANCE, "CL_LUMINANCE", 1, {0}, TC_NORMF, FILL_LUMINANCE, false, true},
     {CL_Rx, "CL_Rx", 2, {0, -1}, TC_PLAIN, FILL_MAP, false, false},
     {CL_RGx, "CL_RGx", 3, {0, 1, -1}, TC_PLAIN, FILL_MAP, false, false},
     {CL_RGBx, "CL_RGBx", 4, {0, 1, 2, -1}, TC_PACKED, FILL_MAP, false, false},
@@ -180,6 +182,9 @@ static bool class_allows(uint8_t tc, const struct dtype_desc *t) {
   case TC_PACKED: return t->repr == R_PACKED;
   case TC_SRGB: return t->dtype == CL_UNORM_INT8;
   case TC_DEPTH: return t->dtype == CL_UNORM_INT16 || t->dtype == CL_FLOAT;
+  case TC_BYTE: return t->repr != R_PACKED && t->bytes == 1;
+  case TC_NORMF:
+    return t->repr == R_UNORM || t->repr == R_SNORM || t->repr == R_HALF || t->repr == R_FLOAT;
   }
   return false;
 }

@@ -19,8 +19,7 @@
 #define ACCESS_FLAGS      (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define HOST_PTR_FLAGS    (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
 #define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
-#define IMAGE_FLAGS                                                                                \
-  (ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE)
+#define IMAGE_FLAGS       (ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS)
 
 static bool image_support(void) {
   return dev_claimed("__opencl_c_images");
@@ -30,8 +29,10 @@ static int popcount64(cl_mem_flags f) {
   return __builtin_popcountll((unsigned long long)f);
 }
 
-static cl_int check_flags(cl_mem_flags flags) {
-  if (flags & ~(cl_mem_flags)IMAGE_FLAGS) return CL_INVALID_VALUE;
+/* The flags of an image creation (CL_MEM_KERNEL_READ_AND_WRITE "is only
+ * used by clGetSupportedImageFormats"; query adds it). */
+static cl_int check_flags(cl_mem_flags flags, cl_mem_flags query) {
+  if (flags & ~(cl_mem_flags)(IMAGE_FLAGS | query)) return CL_INVALID_VALUE;
   if (popcount64(flags & ACCESS_FLAGS) > 1 || popcount64(flags & HOST_ACCESS_FLAGS) > 1)
     return CL_INVALID_VALUE;
   if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
@@ -102,7 +103,9 @@ static cl_int check_pitches(struct req *r) {
   bool sliced = type_dims(d->image_type) & (2 | 4);
   size_t row_min;
   if (__builtin_mul_overflow(d->image_width, r->elem, &row_min)) return CL_INVALID_IMAGE_SIZE;
-  bool from_buffer = r->buffer != NULL;
+  /* "image_row_pitch must be 0 if host_ptr is NULL", except for a 2D image
+   * created from a buffer. */
+  bool from_buffer = r->buffer && d->image_type == CL_MEM_OBJECT_IMAGE2D;
   if (!r->host_ptr && (d->image_slice_pitch || (d->image_row_pitch && !from_buffer)))
     return CL_INVALID_IMAGE_DESCRIPTOR;
   if (d->image_row_pitch == 0)
@@ -190,10 +193,9 @@ static cl_int check_buffer_backed(struct req *r) {
   cl_mem b = r->buffer;
   cl_mem_flags f = 0;
   if (r->flags & HOST_PTR_FLAGS) return CL_INVALID_VALUE;
-  cl_int err =
-      rt_mem_derived_flags(b->flags, r->flags & ~(cl_mem_flags)CL_MEM_KERNEL_READ_AND_WRITE, &f);
+  cl_int err = rt_mem_derived_flags(b->flags, r->flags, &f);
   if (err != CL_SUCCESS) return err;
-  r->flags = f | (r->flags & CL_MEM_KERNEL_READ_AND_WRITE);
+  r->flags = f;
   if (b->image) return check_from_image(r);
   if (r->d.image_type == CL_MEM_OBJECT_IMAGE2D) {
     const struct dev_config *c = rt_config();
@@ -205,12 +207,21 @@ static cl_int check_buffer_backed(struct req *r) {
   return CL_SUCCESS;
 }
 
+/* The uses flags ask for: clGetSupportedImageFormats lists the formats
+ * that have them all, and clCreateImage takes only those. */
+static uint8_t wanted_uses(cl_mem_flags flags) {
+  if (flags & CL_MEM_KERNEL_READ_AND_WRITE) return DEV_IMAGE_READ_WRITE;
+  if (flags & CL_MEM_READ_ONLY) return DEV_IMAGE_READ;
+  if (flags & CL_MEM_WRITE_ONLY) return DEV_IMAGE_WRITE;
+  return DEV_IMAGE_READ | DEV_IMAGE_WRITE; /* CL_MEM_READ_WRITE, the default */
+}
+
 /* Every check of a creation, in the order the specification lists them. */
 static cl_int check_request(struct req *r, const cl_mem_properties *props,
                             const cl_image_format *fmt, const cl_image_desc *desc) {
   if (props && props[0] != 0) return CL_INVALID_PROPERTY; /* no image property exists */
   if (!image_support()) return CL_INVALID_OPERATION;
-  cl_int err = check_flags(r->flags);
+  cl_int err = check_flags(r->flags, 0);
   if (err != CL_SUCCESS) return err;
   if (!fmt ||
       !(r->elem = dev_image_elem_size(fmt->image_channel_order, fmt->image_channel_data_type)))
@@ -226,7 +237,10 @@ static cl_int check_request(struct req *r, const cl_mem_properties *props,
   } else if (wants_ptr != (r->host_ptr != NULL)) {
     return CL_INVALID_HOST_PTR;
   }
-  if (!dev_image_format_find(fmt->image_channel_order, fmt->image_channel_data_type) ||
+  const struct dev_image_format *f =
+      dev_image_format_find(fmt->image_channel_order, fmt->image_channel_data_type);
+  uint8_t want = wanted_uses(r->flags);
+  if (!f || (f->uses & want) != want ||
       (fmt->image_channel_order == CL_DEPTH && r->d.image_type != CL_MEM_OBJECT_IMAGE2D &&
        r->d.image_type != CL_MEM_OBJECT_IMAGE2D_ARRAY))
     return CL_IMAGE_FORMAT_NOT_SUPPORTED;
@@ -400,9 +414,9 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags
                      .image_row_pitch = image_row_pitch};
   cl_mem m = NULL;
   cl_int err = image_create(context, NULL, flags, image_format, &d, host_ptr, &m);
-  /* The 1.1 entry point names a zero size as its own error. */
-  if (err == CL_INVALID_IMAGE_DESCRIPTOR && (image_width == 0 || image_height == 0))
-    err = CL_INVALID_IMAGE_SIZE;
+  /* The 1.1 entry points have no descriptor: a bad size or pitch is
+   * CL_INVALID_IMAGE_SIZE there. */
+  if (err == CL_INVALID_IMAGE_DESCRIPTOR) err = CL_INVALID_IMAGE_SIZE;
   rt_set_err(errcode_ret, err);
   return m;
 }
@@ -426,8 +440,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags
     err = CL_INVALID_IMAGE_SIZE;
   else
     err = image_create(context, NULL, flags, image_format, &d, host_ptr, &m);
-  if (err == CL_INVALID_IMAGE_DESCRIPTOR && (image_width == 0 || image_height == 0))
-    err = CL_INVALID_IMAGE_SIZE;
+  if (err == CL_INVALID_IMAGE_DESCRIPTOR) err = CL_INVALID_IMAGE_SIZE;
   rt_set_err(errcode_ret, err);
   return m;
 }
@@ -466,21 +479,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param
   return rt_info(sz, pv, ret, &s, sizeof s);
 }
 
-/* The uses flags ask for in clGetSupportedImageFormats. */
-static uint8_t wanted_uses(cl_mem_flags flags) {
-  if (flags & CL_MEM_KERNEL_READ_AND_WRITE) return DEV_IMAGE_READ_WRITE;
-  if (flags & CL_MEM_READ_ONLY) return DEV_IMAGE_READ;
-  if (flags & CL_MEM_WRITE_ONLY) return DEV_IMAGE_WRITE;
-  return DEV_IMAGE_READ | DEV_IMAGE_WRITE; /* CL_MEM_READ_WRITE, the default */
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
                                                            cl_mem_object_type image_type,
                                                            cl_uint num_entries,
                                                            cl_image_format *image_formats,
                                                            cl_uint *num_image_formats) {
   if (!rt_valid(context, RT_TAG_CONTEXT)) return CL_INVALID_CONTEXT;
-  if (check_flags(flags) != CL_SUCCESS || type_dims(image_type) == 8) return CL_INVALID_VALUE;
+  if (check_flags(flags, CL_MEM_KERNEL_READ_AND_WRITE) != CL_SUCCESS || type_dims(image_type) == 8)
+    return CL_INVALID_VALUE;
   if (num_entries == 0 && image_formats) return CL_INVALID_VALUE;
   cl_uint n = 0;
   uint8_t want = wanted_uses(flags);

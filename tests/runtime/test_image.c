@@ -352,6 +352,47 @@ START_TEST(test_create_errors) {
 END_TEST
 
 /* The flags of an image made from a buffer: inherited, or compatible. */
+/* Rules of the specification the first version broke: the query-only
+ * flag, formats the flags do not list, order/type pairs the channel order
+ * table forbids, a row pitch on a 1D buffer image, and the 1.1 entry
+ * points' error for a bad pitch. */
+START_TEST(test_create_rules) {
+  cl_image_desc d2 = desc(CL_MEM_OBJECT_IMAGE2D, 8, 4, 0, 0);
+  make(CL_MEM_KERNEL_READ_AND_WRITE, &rgba8, &d2, NULL, CL_INVALID_VALUE);
+  make(CL_MEM_READ_WRITE | CL_MEM_KERNEL_READ_AND_WRITE, &rgba8, &d2, NULL, CL_INVALID_VALUE);
+  /* sRGBA is listed for reading only: creatable read-only, not otherwise. */
+  const cl_image_format srgba = {CL_sRGBA, CL_UNORM_INT8};
+  clReleaseMemObject(make(CL_MEM_READ_ONLY, &srgba, &d2, NULL, CL_SUCCESS));
+  make(CL_MEM_WRITE_ONLY, &srgba, &d2, NULL, CL_IMAGE_FORMAT_NOT_SUPPORTED);
+  make(CL_MEM_READ_WRITE, &srgba, &d2, NULL, CL_IMAGE_FORMAT_NOT_SUPPORTED);
+  static const cl_image_format bad[] = {
+      {CL_BGRA, CL_FLOAT},
+      {CL_ARGB, CL_UNORM_INT16},
+      {CL_ABGR, CL_SIGNED_INT32},
+      {CL_INTENSITY, CL_SIGNED_INT8},
+      {CL_LUMINANCE, CL_UNSIGNED_INT16},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    make(CL_MEM_READ_ONLY, &bad[i], &d2, NULL, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  cl_int err;
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  cl_image_desc d1 = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, 16, 0, 0, 0);
+  d1.buffer = buf;
+  d1.image_row_pitch = 64;
+  make(CL_MEM_READ_ONLY, &rgba8, &d1, NULL, CL_INVALID_IMAGE_DESCRIPTOR);
+  d1.image_row_pitch = 0;
+  clReleaseMemObject(make(CL_MEM_READ_ONLY, &rgba8, &d1, NULL, CL_SUCCESS));
+  clReleaseMemObject(buf);
+  err = 12345;
+  ck_assert_ptr_null(clCreateImage2D(ctx, CL_MEM_READ_ONLY, &rgba8, 8, 4, 64, NULL, &err));
+  ck_assert_int_eq(err, CL_INVALID_IMAGE_SIZE);
+  err = 12345;
+  ck_assert_ptr_null(clCreateImage3D(ctx, CL_MEM_READ_ONLY, &rgba8, 8, 4, 2, 0, 512, NULL, &err));
+  ck_assert_int_eq(err, CL_INVALID_IMAGE_SIZE);
+}
+END_TEST
+
 START_TEST(test_buffer_flag_rules) {
   cl_int err;
   cl_image_desc d = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, 16, 0, 0, 0);
@@ -648,6 +689,7 @@ int main(void) {
   tcase_add_test(tc, test_minimum_formats);
   tcase_add_test(tc, test_each_type_and_info);
   tcase_add_test(tc, test_create_errors);
+  tcase_add_test(tc, test_create_rules);
   tcase_add_test(tc, test_buffer_flag_rules);
   tcase_add_test(tc, test_host_pointers);
   tcase_add_test(tc, test_image_from_buffer);
