@@ -103,9 +103,10 @@ static cl_int check_pitches(struct req *r) {
   bool sliced = type_dims(d->image_type) & (2 | 4);
   size_t row_min;
   if (__builtin_mul_overflow(d->image_width, r->elem, &row_min)) return CL_INVALID_IMAGE_SIZE;
-  /* "image_row_pitch must be 0 if host_ptr is NULL", except for a 2D image
-   * created from a buffer. */
-  bool from_buffer = r->buffer && d->image_type == CL_MEM_OBJECT_IMAGE2D;
+  /* "image_row_pitch must be 0 if host_ptr is NULL", except for an image
+   * that uses a buffer's storage: a 2D image from a buffer, and (as the
+   * conformance tests create them) a 1D image buffer. */
+  bool from_buffer = r->buffer != NULL;
   if (!r->host_ptr && (d->image_slice_pitch || (d->image_row_pitch && !from_buffer)))
     return CL_INVALID_IMAGE_DESCRIPTOR;
   if (d->image_row_pitch == 0)

@@ -354,7 +354,7 @@ END_TEST
 /* The flags of an image made from a buffer: inherited, or compatible. */
 /* Rules of the specification the first version broke: the query-only
  * flag, formats the flags do not list, order/type pairs the channel order
- * table forbids, a row pitch on a 1D buffer image, and the 1.1 entry
+ * table forbids, a bad row pitch on a 1D buffer image, and the 1.1 entry
  * points' error for a bad pitch. */
 START_TEST(test_create_rules) {
   cl_image_desc d2 = desc(CL_MEM_OBJECT_IMAGE2D, 8, 4, 0, 0);
@@ -379,9 +379,9 @@ START_TEST(test_create_rules) {
   ck_assert_int_eq(err, CL_SUCCESS);
   cl_image_desc d1 = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, 16, 0, 0, 0);
   d1.buffer = buf;
-  d1.image_row_pitch = 64;
+  d1.image_row_pitch = 62; /* not a multiple of the element size */
   make(CL_MEM_READ_ONLY, &rgba8, &d1, NULL, CL_INVALID_IMAGE_DESCRIPTOR);
-  d1.image_row_pitch = 0;
+  d1.image_row_pitch = 64;
   clReleaseMemObject(make(CL_MEM_READ_ONLY, &rgba8, &d1, NULL, CL_SUCCESS));
   clReleaseMemObject(buf);
   err = 12345;
