@@ -377,6 +377,7 @@ static inline uint64_t int_bitselect(uint64_t a, uint64_t b, uint64_t c, unsigne
 #define IMG_R(T, ty, nc, ic)
 #define IMG_S(T, ty, nc, ic, fc)
 #define IMG_W(T, ty, nc, ic, vi)
+#define IMG_D(T, ty, nc, ic, fc)
 #define IMG_Q(T, ty)
 #define IMG_Q1(fn, T, ty, nres, q)
 
@@ -972,11 +973,13 @@ static void bi_printf(BI_ARGS) {
 #undef IMG_R
 #undef IMG_S
 #undef IMG_W
+#undef IMG_D
 #undef IMG_Q
 #undef IMG_Q1
 #define IMG_R(T, ty, nc, ic)       BIM_READS(T, ty, nc, ic)
 #define IMG_S(T, ty, nc, ic, fc)   BIM_SAMPLED(T, ty, nc, ic, fc)
 #define IMG_W(T, ty, nc, ic, vi)   BIM_WRITES(T, ty, nc, ic, vi)
+#define IMG_D(T, ty, nc, ic, fc)   BIM_DEPTH(T, ty, nc, ic, fc)
 #define IMG_Q(T, ty)               BIM_QUERIES(T, ty)
 #define IMG_Q1(fn, T, ty, nres, q) BIM_Q3(fn, T, ty, nres, q)
 

@@ -36,7 +36,15 @@ static const uint32_t cl_type[] = {
     [BIM_2D] = CL_MEM_OBJECT_IMAGE2D,
     [BIM_2D_ARRAY] = CL_MEM_OBJECT_IMAGE2D_ARRAY,
     [BIM_3D] = CL_MEM_OBJECT_IMAGE3D,
+    [BIM_2D_DEPTH] = CL_MEM_OBJECT_IMAGE2D,
+    [BIM_2D_ARRAY_DEPTH] = CL_MEM_OBJECT_IMAGE2D_ARRAY,
 };
+
+/* Whether a builtin's image type is a depth one (image2d_depth_t,
+ * image2d_array_depth_t): those take CL_DEPTH images and only those. */
+static bool bim_depth(uint32_t data) {
+  return BIM_TY(data) == BIM_2D_DEPTH || BIM_TY(data) == BIM_2D_ARRAY_DEPTH;
+}
 
 static const char kind_char[3] = {'f', 'i', 'u'};
 static const char *const read_name[3] = {"read_imagef", "read_imagei", "read_imageui"};
@@ -139,8 +147,17 @@ static bool bim_open(struct bim_call *c, struct simt_lane *ln, uint64_t addr, ui
   if (!ok) {
     image_name(ln, addr, name, sizeof name);
     bim_fault(ln, "%s on %s: bad image descriptor at 0x%016" PRIx64, what, name, addr);
+    return false;
   }
-  return ok;
+  if (bim_depth(data) != (d->order == CL_DEPTH)) {
+    image_name(ln, addr, name, sizeof name);
+    const char *on = dev_image_order_name(d->order);
+    bim_fault(ln, "%s of %s on %s of channel order %s: undefined", what,
+              bim_depth(data) ? "a depth image type" : "a non-depth image type", name,
+              on ? on : "?");
+    return false;
+  }
+  return true;
 }
 
 /* The builtin's kind must be the one the channel data type is read and
@@ -188,7 +205,7 @@ void bim_read(BIM_ARGS) {
   unsigned kind = BIM_KIND(data), nc = BIM_NC(data);
   bool smp = BIM_SMP(data), fl = BIM_FLOAT(data);
   const uint64_t *coord = arg + 1 + smp;
-  for (unsigned i = 0; i < 4; i++)
+  for (unsigned i = 0; i < (bim_depth(data) ? 1u : 4u); i++)
     res[i] = 0;
   struct bim_call c;
   const char *what = read_name[kind];
@@ -230,6 +247,10 @@ void bim_read(BIM_ARGS) {
                 rq.sampler, undefined_why(rq.sampler, fl, kind));
     return;
   }
+  if (bim_depth(data)) { /* a depth read returns one float */
+    res[0] = uf32(out.f[0]);
+    return;
+  }
   for (unsigned i = 0; i < 4; i++)
     res[i] = kind == 0 ? uf32(out.f[i]) : out.u[i];
 }
@@ -260,8 +281,9 @@ void bim_write(BIM_ARGS) {
     x[i] = (uint64_t)v;
   }
   union dev_texel in;
+  unsigned nval = bim_depth(data) ? 1 : 4; /* a depth write takes one float */
   for (unsigned i = 0; i < 4; i++)
-    in.u[i] = (uint32_t)val[i];
+    in.u[i] = i < nval ? (uint32_t)val[i] : 0;
   uint8_t texel[16];
   dev_texel_encode(c.img.order, c.img.dtype, &in, texel);
   const struct dev_image *d = &c.img;

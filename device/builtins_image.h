@@ -16,7 +16,16 @@
 #include "device/builtins.h"
 
 /* The image types, as the builtins' mangled names spell them. */
-enum bim_type { BIM_1D, BIM_1D_BUFFER, BIM_1D_ARRAY, BIM_2D, BIM_2D_ARRAY, BIM_3D };
+enum bim_type {
+  BIM_1D,
+  BIM_1D_BUFFER,
+  BIM_1D_ARRAY,
+  BIM_2D,
+  BIM_2D_ARRAY,
+  BIM_3D,
+  BIM_2D_DEPTH,      /* image2d_depth_t: a CL_DEPTH image2d */
+  BIM_2D_ARRAY_DEPTH /* image2d_array_depth_t */
+};
 /* What a query returns. */
 enum bim_query {
   BIM_Q_WIDTH,
@@ -88,6 +97,20 @@ void bim_query(BIM_ARGS);
   BIM_WR1("_Z12write_imagef", 0, T, rw, ty, nc, ic, "Dv4_f")                                       \
   BIM_WR1("_Z12write_imagei", 1, T, rw, ty, nc, ic, vi)                                            \
   BIM_WR1("_Z13write_imageui", 2, T, rw, ty, nc, ic, "Dv4_j")
+#define BIM_DRS(T, ty, nc, c, fl)                                                                  \
+  BI("_Z11read_imagef" T "ro11ocl_sampler" c, 1, 2 + nc, BIM_MEM, BIM_D(ty, 0, 0, 1, fl, nc, 0),   \
+     bim_read)
+/* a depth image's read_imagef (one float; _ro and _rw without a sampler,
+ * _ro through one with integer and float coordinates) and write_imagef (one
+ * float value; _wo and _rw) */
+#define BIM_DEPTH(T, ty, nc, ic, fc)                                                               \
+  BI("_Z11read_imagef" T "ro" ic, 1, 1 + nc, BIM_MEM, BIM_D(ty, 0, 0, 0, 0, nc, 0), bim_read)      \
+  BI("_Z11read_imagef" T "rw" ic, 1, 1 + nc, BIM_MEM, BIM_D(ty, 2, 0, 0, 0, nc, 0), bim_read)      \
+  BIM_DRS(T, ty, nc, ic, 0)                                                                        \
+  BIM_DRS(T, ty, nc, fc, 1)                                                                        \
+  BI("_Z12write_imagef" T "wo" ic "f", 0, 2 + nc, BIM_MEM, BIM_D(ty, 1, 0, 0, 0, nc, 0),           \
+     bim_write)                                                                                    \
+  BI("_Z12write_imagef" T "rw" ic "f", 0, 2 + nc, BIM_MEM, BIM_D(ty, 2, 0, 0, 0, nc, 0), bim_write)
 /* one query on the three access qualifiers */
 #define BIM_Q3(fn, T, ty, nres, q)                                                                 \
   BI(fn T "ro", nres, 1, BIM_MEM, BIM_D(ty, 0, 0, 0, 0, 0, q), bim_query)                          \

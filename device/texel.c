@@ -53,6 +53,10 @@ const struct dev_image_format dev_image_formats[] = {
     ALL_TYPES(CL_RGBA, RW),
     {CL_BGRA, CL_UNORM_INT8, RWO},
     {CL_sRGBA, CL_UNORM_INT8, RO},
+    /* cl_khr_depth_images: 2D images and 2D arrays only (runtime/image.c),
+     * read_only and write_only as the minimum list has them. */
+    {CL_DEPTH, CL_UNORM_INT16, RWO},
+    {CL_DEPTH, CL_FLOAT, RWO},
     /* Further well-defined formats. */
     ALL_TYPES(CL_A, RWO),
     ALL_TYPES(CL_RA, RWO),

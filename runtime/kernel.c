@@ -183,7 +183,9 @@ static cl_mem_object_type image_arg_type(const char *type_name) {
       /* longest names first: each is looked up as a prefix */
       {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
       {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+      {"image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
       {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+      {"image2d_depth_t", CL_MEM_OBJECT_IMAGE2D},
       {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
       {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
       {"image3d_t", CL_MEM_OBJECT_IMAGE3D},

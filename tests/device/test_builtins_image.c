@@ -10,6 +10,7 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -545,6 +546,137 @@ START_TEST(test_report_and_continue) {
 }
 END_TEST
 
+/* Depth images (cl_khr_depth_images): write_imagef of one float into layer
+ * 1 of an image2d_array_depth_t, read back through a CLK_FILTER_LINEAR
+ * sampler against the bilinear weights computed here; a CL_UNORM_INT16
+ * image2d_depth_t read without a sampler; the queries; and a depth builtin
+ * on a non-depth image, or the other way round, is a device exception. */
+static const char *depth_src =
+    "const sampler_t lin = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |\n"
+    "                      CLK_FILTER_LINEAR;\n"
+    "__kernel void dfill(write_only image2d_array_depth_t d) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  write_imagef(d, (int4)(x, y, 1, 0), x * 0.25f + y);\n"
+    "}\n"
+    "__kernel void dread(read_only image2d_array_depth_t d, read_only image2d_depth_t u,\n"
+    "                    __global float *out, __global int *q) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);\n"
+    "  out[2 * (y * w + x)] = read_imagef(d, lin, (float4)(x + 0.75f, y + 0.25f, 1.2f, 0));\n"
+    "  out[2 * (y * w + x) + 1] = read_imagef(u, (int2)(x, y));\n"
+    "  if (x == 0 && y == 0) {\n"
+    "    q[0] = get_image_channel_order(d) == CLK_DEPTH;\n"
+    "    q[1] = get_image_channel_data_type(u) == CLK_UNORM_INT16;\n"
+    "    q[2] = (int)get_image_array_size(d);\n"
+    "    q[3] = get_image_dim(d).x * 100 + get_image_dim(u).y;\n"
+    "    q[4] = get_image_width(u) * 100 + get_image_height(d);\n"
+    "  }\n"
+    "}\n"
+    "__kernel void color(read_only image2d_t c, __global float4 *o) {\n"
+    "  o[0] = read_imagef(c, (int2)(0, 0));\n"
+    "}\n"
+    "__kernel void depth(read_only image2d_depth_t c, __global float *o) {\n"
+    "  o[0] = read_imagef(c, (int2)(0, 0));\n"
+    "}\n";
+
+/* The texel of layer 1 that dfill writes, clamped to the 8 x 4 image. */
+static double depth_at(int x, int y) {
+  x = x < 0 ? 0 : x > 7 ? 7 : x;
+  y = y < 0 ? 0 : y > 3 ? 3 : y;
+  return x * 0.25 + y;
+}
+
+START_TEST(test_depth_images) {
+  struct lsi_program *p = build(depth_src);
+  for (unsigned c = 0; c < 4; c++) {
+    struct dev_device *dev = mkdev(configs[c][0], configs[c][1], false);
+    struct img d, u;
+    img_make(&d, CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_DEPTH, CL_FLOAT, 8, 4, 2, CL_MEM_READ_WRITE);
+    img_make(&u, CL_MEM_OBJECT_IMAGE2D, CL_DEPTH, CL_UNORM_INT16, 8, 4, 1, CL_MEM_READ_WRITE);
+    u.d.elem_size = 2;
+    for (unsigned y = 0; y < 4; y++)
+      for (unsigned x = 0; x < 8; x++) {
+        float far = 100.0f; /* layer 0: a sampler that ignored the layer reads this */
+        memcpy(texel(&d, x, y, 0), &far, 4);
+        uint16_t v = (uint16_t)(1000 * x + y);
+        memcpy(texel(&u, x, y, 0), &v, 2);
+      }
+    img_map(&d, dev);
+    img_map(&u, dev);
+    float out[8 * 4 * 2];
+    int q[5] = {0};
+    struct dev_mem *m = dev_device_mem(dev);
+    uint64_t g[2] = {8, 4};
+    struct dev_exception exc;
+    uint64_t a1[1] = {d.addr};
+    ck_assert_int_eq(launch(dev, p, "dfill", a1, g, &exc), 0);
+    for (unsigned y = 0; y < 4; y++)
+      for (unsigned x = 0; x < 8; x++) {
+        float t;
+        memcpy(&t, texel(&d, x, y, 1), 4);
+        ck_assert(t == (float)depth_at((int)x, (int)y));
+      }
+    uint64_t a2[4] = {d.addr, u.addr, dev_mem_map(m, out, sizeof out, false),
+                      dev_mem_map(m, q, sizeof q, false)};
+    ck_assert_int_eq(launch(dev, p, "dread", a2, g, &exc), 0);
+    for (int y = 0; y < 4; y++)
+      for (int x = 0; x < 8; x++) {
+        /* unnormalized (x + 0.75, y + 0.25): u = x + 0.25, v = y - 0.25, so
+         * i0 = x, j0 = y - 1, a = 0.25, b = 0.75 */
+        double a = 0.25, b = 0.75;
+        double want = (1 - a) * (1 - b) * depth_at(x, y - 1) +
+                      a * (1 - b) * depth_at(x + 1, y - 1) + (1 - a) * b * depth_at(x, y) +
+                      a * b * depth_at(x + 1, y);
+        float got = out[2 * (y * 8 + x)];
+        ck_assert_msg(fabs(got - want) < 1e-5, "config %u at (%d, %d): %g, want %g", c, x, y,
+                      (double)got, want);
+        ck_assert_float_eq(out[2 * (y * 8 + x) + 1], (float)(1000 * x + y) / 65535.0f);
+      }
+    ck_assert(q[0] == 1 && q[1] == 1 && q[2] == 2 && q[3] == 804 && q[4] == 804);
+    dev_device_free(dev);
+    free(d.texels);
+    free(u.texels);
+  }
+  cc_program_free(p);
+}
+END_TEST
+
+/* A depth image through image2d_t, a colour image through image2d_depth_t. */
+START_TEST(test_depth_mismatch_faults) {
+  struct lsi_program *p = build(depth_src);
+  static const struct {
+    const char *kernel;
+    uint32_t order;
+    unsigned line;
+    const char *want;
+  } cases[] = {
+      {"color", CL_DEPTH, 21,
+       "read_imagef of a non-depth image type on image 'c' (argument 0) of channel order CL_DEPTH"},
+      {"depth", CL_RGBA, 24,
+       "read_imagef of a depth image type on image 'c' (argument 0) of channel order CL_RGBA"},
+  };
+  for (unsigned i = 0; i < 2; i++)
+    for (unsigned c = 0; c < 4; c++) {
+      struct dev_device *dev = mkdev(configs[c][0], configs[c][1], false);
+      struct img im;
+      img_make(&im, CL_MEM_OBJECT_IMAGE2D, cases[i].order, CL_FLOAT, 8, 4, 1, CL_MEM_READ_WRITE);
+      img_map(&im, dev);
+      float out[4];
+      uint64_t argv[2] = {im.addr, dev_mem_map(dev_device_mem(dev), out, sizeof out, false)};
+      uint64_t g[2] = {1, 1};
+      struct dev_exception exc;
+      ck_assert_int_eq(launch(dev, p, cases[i].kernel, argv, g, &exc), CL_OUT_OF_RESOURCES);
+      char line[1400];
+      dev_exception_format(&exc, line, sizeof line);
+      ck_assert_int_eq(exc.trap, LSI_TRAP_IMAGE);
+      ck_assert_msg(exc.line == cases[i].line, "line %u: %s", exc.line, line);
+      ck_assert_msg(strstr(line, cases[i].want), "config %u: %s", c, line);
+      dev_device_free(dev);
+      free(im.texels);
+    }
+  cc_program_free(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("builtins_image");
   TCase *t2 = tcase_create("test_write_then_read_2d");
@@ -563,5 +695,7 @@ int main(void) {
                       (int)(sizeof fault_cases / sizeof fault_cases[0]));
   suite_add_tcase(s, tc);
   CU_ADD(s, test_report_and_continue);
+  CU_ADD(s, test_depth_images);
+  CU_ADD(s, test_depth_mismatch_faults);
   return cu_run(s);
 }

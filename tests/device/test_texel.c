@@ -114,7 +114,7 @@ START_TEST(table_entries_are_valid_unique_and_found) {
   }
   /* Valid formats the device does not claim, and invalid ones. */
   ck_assert_ptr_null(dev_image_format_find(CL_Rx, CL_UNORM_INT8));
-  ck_assert_ptr_null(dev_image_format_find(CL_DEPTH, CL_FLOAT));
+  ck_assert_ptr_null(dev_image_format_find(CL_DEPTH, CL_HALF_FLOAT));
   ck_assert_ptr_null(dev_image_format_find(CL_sRGBA, CL_UNORM_INT16));
   ck_assert_ptr_null(dev_image_format_find(CL_RGB, CL_UNORM_INT8));
   ck_assert_ptr_null(dev_image_format_find(0x1234, CL_UNORM_INT8));
@@ -281,6 +281,22 @@ START_TEST(every_plain_format_encodes_and_decodes_by_hand) {
       if (order_refs[k].order == f->order) o = &order_refs[k];
     for (unsigned k = 0; k < sizeof type_refs / sizeof type_refs[0]; k++)
       if (type_refs[k].dtype == f->dtype) t = &type_refs[k];
+    if (f->order == CL_DEPTH) { /* one channel: the depth, (d, 0, 0, 1) read back */
+      uint8_t want[4];
+      float d = 0.25f;
+      uint16_t u = 0x8000;
+      if (f->dtype == CL_FLOAT)
+        memcpy(want, &d, 4);
+      else
+        memcpy(want, &u, 2);
+      expect_bytes(f->order, f->dtype, tf(f->dtype == CL_FLOAT ? d : 0.5f, 7, 7, 7), want,
+                   f->dtype == CL_FLOAT ? 4 : 2, "CL_DEPTH");
+      union dev_texel got;
+      dev_texel_decode(f->order, f->dtype, want, &got);
+      ck_assert(got.f[0] == (f->dtype == CL_FLOAT ? d : 32768.0f / 65535.0f));
+      checked++;
+      continue;
+    }
     if (!o || !t) continue; /* packed and sRGB formats: their own tests */
     check_plain_format(o, t);
     checked++;

@@ -681,12 +681,47 @@ START_TEST(test_release) {
 }
 END_TEST
 
+/* cl_khr_depth_images: CL_DEPTH with CL_UNORM_INT16 and CL_FLOAT for
+ * read-only and write-only 2D images and 2D arrays, and for no other type
+ * or kernel read-write access. */
+START_TEST(test_depth_formats) {
+  static const cl_mem_object_type types[] = {
+      CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_MEM_OBJECT_IMAGE1D_ARRAY,
+      CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D_ARRAY,  CL_MEM_OBJECT_IMAGE3D};
+  static const cl_mem_flags flags[] = {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY,
+                                       CL_MEM_READ_WRITE | CL_MEM_KERNEL_READ_AND_WRITE};
+  static cl_image_format l[512];
+  for (size_t t = 0; t < 6; t++)
+    for (size_t f = 0; f < 3; f++) {
+      cl_uint n = formats(flags[f], types[t], l);
+      bool want =
+          f < 2 && (types[t] == CL_MEM_OBJECT_IMAGE2D || types[t] == CL_MEM_OBJECT_IMAGE2D_ARRAY);
+      ck_assert_msg(listed(l, n, CL_DEPTH, CL_UNORM_INT16) == want &&
+                        listed(l, n, CL_DEPTH, CL_FLOAT) == want,
+                    "type %#x flags %#x", types[t], (unsigned)flags[f]);
+      ck_assert(!listed(l, n, CL_DEPTH, CL_UNORM_INT8));
+    }
+  const cl_image_format fl = {CL_DEPTH, CL_FLOAT}, u8 = {CL_DEPTH, CL_UNORM_INT8};
+  cl_image_desc d = desc(CL_MEM_OBJECT_IMAGE2D_ARRAY, 4, 4, 0, 3);
+  cl_mem m = make(CL_MEM_READ_WRITE, &fl, &d, NULL, CL_SUCCESS);
+  size_t es = 0;
+  ck_assert_int_eq(clGetImageInfo(m, CL_IMAGE_ELEMENT_SIZE, sizeof es, &es, NULL), CL_SUCCESS);
+  ck_assert_uint_eq(es, 4);
+  clReleaseMemObject(m);
+  d = desc(CL_MEM_OBJECT_IMAGE2D, 4, 4, 0, 0);
+  make(CL_MEM_READ_WRITE, &u8, &d, NULL, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  d = desc(CL_MEM_OBJECT_IMAGE3D, 4, 4, 4, 0);
+  make(CL_MEM_READ_WRITE, &fl, &d, NULL, CL_IMAGE_FORMAT_NOT_SUPPORTED);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("image");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_minimum_formats);
+  tcase_add_test(tc, test_depth_formats);
   tcase_add_test(tc, test_each_type_and_info);
   tcase_add_test(tc, test_create_errors);
   tcase_add_test(tc, test_create_rules);
