@@ -107,26 +107,33 @@ struct order_desc {
   bool border_alpha; /* the CLK_ADDRESS_CLAMP border has alpha 1 */
 };
 
+/* Both tables are indexed by the value's offset from the first one of its
+ * kind, so converting a texel finds its format in constant time. */
+#define ORDER0 CL_R
+#define DTYPE0 CL_SNORM_INT8
+
 static const struct order_desc orders[] = {
-    {CL_R, "CL_R", 1, {0}, TC_PLAIN, FILL_MAP, false, true},
-    {CL_A, "CL_A", 1, {3}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_RG, "CL_RG", 2, {0, 1}, TC_PLAIN, FILL_MAP, false, true},
-    {CL_RA, "CL_RA", 2, {0, 3}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_RGB, "CL_RGB", 3, {0, 1, 2}, TC_PACKED, FILL_MAP, false, true},
-    {CL_RGBA, "CL_RGBA", 4, {0, 1, 2, 3}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_BGRA, "CL_BGRA", 4, {2, 1, 0, 3}, TC_BYTE, FILL_MAP, false, false},
-    {CL_ARGB, "CL_ARGB", 4, {3, 0, 1, 2}, TC_BYTE, FILL_MAP, false, false},
-    {CL_ABGR, "CL_ABGR", 4, {3, 2, 1, 0}, TC_BYTE, FILL_MAP, false, false},
-    {CL_INTENSITY, "CL_INTENSITY", 1, {0}, TC_NORMF, FILL_INTENSITY, false, false},
-    {CL_LUMINANCE, "CL_LUMINANCE", 1, {0}, TC_NORMF, FILL_LUMINANCE, false, true},
-    {CL_Rx, "CL_Rx", 2, {0, -1}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_RGx, "CL_RGx", 3, {0, 1, -1}, TC_PLAIN, FILL_MAP, false, false},
-    {CL_RGBx, "CL_RGBx", 4, {0, 1, 2, -1}, TC_PACKED, FILL_MAP, false, false},
-    {CL_DEPTH, "CL_DEPTH", 1, {0}, TC_DEPTH, FILL_MAP, false, false},
-    {CL_sRGB, "CL_sRGB", 3, {0, 1, 2}, TC_SRGB, FILL_MAP, true, true},
-    {CL_sRGBx, "CL_sRGBx", 4, {0, 1, 2, -1}, TC_SRGB, FILL_MAP, true, false},
-    {CL_sRGBA, "CL_sRGBA", 4, {0, 1, 2, 3}, TC_SRGB, FILL_MAP, true, false},
-    {CL_sBGRA, "CL_sBGRA", 4, {2, 1, 0, 3}, TC_SRGB, FILL_MAP, true, false},
+    [CL_R - ORDER0] = {CL_R, "CL_R", 1, {0}, TC_PLAIN, FILL_MAP, false, true},
+    [CL_A - ORDER0] = {CL_A, "CL_A", 1, {3}, TC_PLAIN, FILL_MAP, false, false},
+    [CL_RG - ORDER0] = {CL_RG, "CL_RG", 2, {0, 1}, TC_PLAIN, FILL_MAP, false, true},
+    [CL_RA - ORDER0] = {CL_RA, "CL_RA", 2, {0, 3}, TC_PLAIN, FILL_MAP, false, false},
+    [CL_RGB - ORDER0] = {CL_RGB, "CL_RGB", 3, {0, 1, 2}, TC_PACKED, FILL_MAP, false, true},
+    [CL_RGBA - ORDER0] = {CL_RGBA, "CL_RGBA", 4, {0, 1, 2, 3}, TC_PLAIN, FILL_MAP, false, false},
+    [CL_BGRA - ORDER0] = {CL_BGRA, "CL_BGRA", 4, {2, 1, 0, 3}, TC_BYTE, FILL_MAP, false, false},
+    [CL_ARGB - ORDER0] = {CL_ARGB, "CL_ARGB", 4, {3, 0, 1, 2}, TC_BYTE, FILL_MAP, false, false},
+    [CL_ABGR - ORDER0] = {CL_ABGR, "CL_ABGR", 4, {3, 2, 1, 0}, TC_BYTE, FILL_MAP, false, false},
+    [CL_INTENSITY -
+        ORDER0] = {CL_INTENSITY, "CL_INTENSITY", 1, {0}, TC_NORMF, FILL_INTENSITY, false, false},
+    [CL_LUMINANCE -
+        ORDER0] = {CL_LUMINANCE, "CL_LUMINANCE", 1, {0}, TC_NORMF, FILL_LUMINANCE, false, true},
+    [CL_Rx - ORDER0] = {CL_Rx, "CL_Rx", 2, {0, -1}, TC_PLAIN, FILL_MAP, false, false},
+    [CL_RGx - ORDER0] = {CL_RGx, "CL_RGx", 3, {0, 1, -1}, TC_PLAIN, FILL_MAP, false, false},
+    [CL_RGBx - ORDER0] = {CL_RGBx, "CL_RGBx", 4, {0, 1, 2, -1}, TC_PACKED, FILL_MAP, false, false},
+    [CL_DEPTH - ORDER0] = {CL_DEPTH, "CL_DEPTH", 1, {0}, TC_DEPTH, FILL_MAP, false, false},
+    [CL_sRGB - ORDER0] = {CL_sRGB, "CL_sRGB", 3, {0, 1, 2}, TC_SRGB, FILL_MAP, true, true},
+    [CL_sRGBx - ORDER0] = {CL_sRGBx, "CL_sRGBx", 4, {0, 1, 2, -1}, TC_SRGB, FILL_MAP, true, false},
+    [CL_sRGBA - ORDER0] = {CL_sRGBA, "CL_sRGBA", 4, {0, 1, 2, 3}, TC_SRGB, FILL_MAP, true, false},
+    [CL_sBGRA - ORDER0] = {CL_sBGRA, "CL_sBGRA", 4, {2, 1, 0, 3}, TC_SRGB, FILL_MAP, true, false},
 };
 
 /* How one channel (or, packed, the whole texel) is stored. */
@@ -151,33 +158,43 @@ struct dtype_desc {
 };
 
 static const struct dtype_desc dtypes[] = {
-    {CL_UNORM_INT8, "CL_UNORM_INT8", 1, R_UNORM, 'f', 0, {0}, {0}},
-    {CL_UNORM_INT16, "CL_UNORM_INT16", 2, R_UNORM, 'f', 0, {0}, {0}},
-    {CL_SNORM_INT8, "CL_SNORM_INT8", 1, R_SNORM, 'f', 0, {0}, {0}},
-    {CL_SNORM_INT16, "CL_SNORM_INT16", 2, R_SNORM, 'f', 0, {0}, {0}},
-    {CL_SIGNED_INT8, "CL_SIGNED_INT8", 1, R_SINT, 'i', 0, {0}, {0}},
-    {CL_SIGNED_INT16, "CL_SIGNED_INT16", 2, R_SINT, 'i', 0, {0}, {0}},
-    {CL_SIGNED_INT32, "CL_SIGNED_INT32", 4, R_SINT, 'i', 0, {0}, {0}},
-    {CL_UNSIGNED_INT8, "CL_UNSIGNED_INT8", 1, R_UINT, 'u', 0, {0}, {0}},
-    {CL_UNSIGNED_INT16, "CL_UNSIGNED_INT16", 2, R_UINT, 'u', 0, {0}, {0}},
-    {CL_UNSIGNED_INT32, "CL_UNSIGNED_INT32", 4, R_UINT, 'u', 0, {0}, {0}},
-    {CL_HALF_FLOAT, "CL_HALF_FLOAT", 2, R_HALF, 'f', 0, {0}, {0}},
-    {CL_FLOAT, "CL_FLOAT", 4, R_FLOAT, 'f', 0, {0}, {0}},
-    {CL_UNORM_SHORT_565, "CL_UNORM_SHORT_565", 2, R_PACKED, 'f', 3, {11, 5, 0}, {5, 6, 5}},
-    {CL_UNORM_SHORT_555, "CL_UNORM_SHORT_555", 2, R_PACKED, 'f', 3, {10, 5, 0}, {5, 5, 5}},
-    {CL_UNORM_INT_101010, "CL_UNORM_INT_101010", 4, R_PACKED, 'f', 3, {20, 10, 0}, {10, 10, 10}},
+    [CL_UNORM_INT8 - DTYPE0] = {CL_UNORM_INT8, "CL_UNORM_INT8", 1, R_UNORM, 'f', 0, {0}, {0}},
+    [CL_UNORM_INT16 - DTYPE0] = {CL_UNORM_INT16, "CL_UNORM_INT16", 2, R_UNORM, 'f', 0, {0}, {0}},
+    [CL_SNORM_INT8 - DTYPE0] = {CL_SNORM_INT8, "CL_SNORM_INT8", 1, R_SNORM, 'f', 0, {0}, {0}},
+    [CL_SNORM_INT16 - DTYPE0] = {CL_SNORM_INT16, "CL_SNORM_INT16", 2, R_SNORM, 'f', 0, {0}, {0}},
+    [CL_SIGNED_INT8 - DTYPE0] = {CL_SIGNED_INT8, "CL_SIGNED_INT8", 1, R_SINT, 'i', 0, {0}, {0}},
+    [CL_SIGNED_INT16 - DTYPE0] = {CL_SIGNED_INT16, "CL_SIGNED_INT16", 2, R_SINT, 'i', 0, {0}, {0}},
+    [CL_SIGNED_INT32 - DTYPE0] = {CL_SIGNED_INT32, "CL_SIGNED_INT32", 4, R_SINT, 'i', 0, {0}, {0}},
+    [CL_UNSIGNED_INT8 -
+        DTYPE0] = {CL_UNSIGNED_INT8, "CL_UNSIGNED_INT8", 1, R_UINT, 'u', 0, {0}, {0}},
+    [CL_UNSIGNED_INT16 -
+        DTYPE0] = {CL_UNSIGNED_INT16, "CL_UNSIGNED_INT16", 2, R_UINT, 'u', 0, {0}, {0}},
+    [CL_UNSIGNED_INT32 -
+        DTYPE0] = {CL_UNSIGNED_INT32, "CL_UNSIGNED_INT32", 4, R_UINT, 'u', 0, {0}, {0}},
+    [CL_HALF_FLOAT - DTYPE0] = {CL_HALF_FLOAT, "CL_HALF_FLOAT", 2, R_HALF, 'f', 0, {0}, {0}},
+    [CL_FLOAT - DTYPE0] = {CL_FLOAT, "CL_FLOAT", 4, R_FLOAT, 'f', 0, {0}, {0}},
+    [CL_UNORM_SHORT_565 - DTYPE0] =
+        {CL_UNORM_SHORT_565, "CL_UNORM_SHORT_565", 2, R_PACKED, 'f', 3, {11, 5, 0}, {5, 6, 5}},
+    [CL_UNORM_SHORT_555 - DTYPE0] =
+        {CL_UNORM_SHORT_555, "CL_UNORM_SHORT_555", 2, R_PACKED, 'f', 3, {10, 5, 0}, {5, 5, 5}},
+    [CL_UNORM_INT_101010 - DTYPE0] = {CL_UNORM_INT_101010,
+                                      "CL_UNORM_INT_101010",
+                                      4,
+                                      R_PACKED,
+                                      'f',
+                                      3,
+                                      {20, 10, 0},
+                                      {10, 10, 10}},
 };
 
 static const struct order_desc *order_of(uint32_t order) {
-  for (unsigned i = 0; i < sizeof orders / sizeof orders[0]; i++)
-    if (orders[i].order == order) return &orders[i];
-  return NULL;
+  uint32_t i = order - ORDER0;
+  return i < sizeof orders / sizeof orders[0] && orders[i].order == order ? &orders[i] : NULL;
 }
 
 static const struct dtype_desc *dtype_of(uint32_t dtype) {
-  for (unsigned i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-    if (dtypes[i].dtype == dtype) return &dtypes[i];
-  return NULL;
+  uint32_t i = dtype - DTYPE0;
+  return i < sizeof dtypes / sizeof dtypes[0] && dtypes[i].dtype == dtype ? &dtypes[i] : NULL;
 }
 
 static bool class_allows(uint8_t tc, const struct dtype_desc *t) {
