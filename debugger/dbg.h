@@ -52,9 +52,55 @@ void dbg_info_to(struct dbg_session *s, int what, FILE *f);
  * input (returns 1). */
 int dbg_prompt(struct dbg_session *s);
 
-/* Runs a launch under the debugger; source is the program's text, file
- * the name its lines are shown under. Returns 0 or a negative CL error with
- * *exc filled; sets *quit when the user quit. */
+/* ---- launches (seed 000 on seed 001) ----
+ * Each launch under the engine is a struct dbg_launch (its passes, saved
+ * work-items, focus and stepping state), opened when it reaches the device
+ * and closed when it ends. Any number may be open at once, from any
+ * threads: dbg_launch_run runs on the processor thread that runs the
+ * launch, dbg_stopped on the one thread that talks to the user. The
+ * session's lock serialises the engine's own work (never a device pass,
+ * never the wait for a command line). */
+struct dbg_launch;
+enum { DBG_RUN_ENDED = 0, DBG_RUN_STOPPED = 1 };
+/* Opens launch l for the session: source is the program's text (NULL:
+ * none), file the name its lines are shown under, options the host's build
+ * options (what `edit` rebuilds with), queue the command stream it came
+ * from (`info kernels` shows it). An edit of l's program still in force
+ * runs instead (dbg_keep.c). NULL when it cannot be debugged, with why
+ * (the caller runs it normally). */
+struct dbg_launch *dbg_launch_open(struct dbg_session *s, struct dev_device *d,
+                                   const struct dev_launch *l, const char *source, const char *file,
+                                   const char *options, unsigned queue, char *why, size_t whylen);
+/* Runs L's next stretch on the calling thread, without waiting for the
+ * user: the first time from its start, after a resume what the resuming
+ * command asked (continue, step, ...), after the user quit to its end
+ * undebugged. DBG_RUN_STOPPED: L stopped (a breakpoint, a step's end, an
+ * exception, a pause, or its end once it had stopped before); its state is
+ * saved in L and dbg_stopped reports it. DBG_RUN_ENDED: L is over and
+ * nothing is left to report; dbg_launch_close gives its result. */
+int dbg_launch_run(struct dbg_launch *L);
+/* Frees L (which must not be running). Returns 0 when it completed, else a
+ * negative CL error with *exc filled (a device exception). */
+int dbg_launch_close(struct dbg_launch *L, struct dev_exception *exc);
+/* A front end's own pointer kept with L (the remote side's switch token). */
+void dbg_launch_set_user(struct dbg_launch *L, void *user);
+void *dbg_launch_user(const struct dbg_launch *L);
+/* Called for each launch a command resumes: its next dbg_launch_run does
+ * what the command asked. */
+typedef void (*dbg_resume_fn)(void *ctx, struct dbg_launch *L);
+/* Reports L's stop (what its stretch printed first), makes it the focus and
+ * reads commands until one resumes a launch; calls resume for every launch
+ * resumed (the focused one; every stopped one for `continue -a`; a launch
+ * whose end was reported; all of them on quit). Returns 0, or 1 when the
+ * user quit (every open launch then runs to its end undebugged). A launch
+ * that ended and was reported while others are still stopped is resumed
+ * at once and the prompt goes on for the others. */
+int dbg_stopped(struct dbg_session *s, struct dbg_launch *L, dbg_resume_fn resume, void *ctx);
+
+/* Runs one launch under the debugger on the calling thread, prompting at
+ * each stop (standalone mode); source is the program's text, file the name
+ * its lines are shown under. Returns 0 or a negative CL error with *exc
+ * filled; sets *quit when the user quit. */
 int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
                const char *source, const char *file, struct dev_exception *exc, int *quit);
 
@@ -62,17 +108,10 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
 /* Connects to the front end named by LOCKSTEP_DEBUG_FD the first time it is
  * called (and runs the first prompt); 1 while this process is debugged. */
 int dbg_remote_active(void);
-/* What dbg_remote_launch gets as its argument: the program's source (NULL
- * when built from a binary) and the options the host built it with. */
-struct dbg_source {
-  const char *source;
-  const char *options;
-};
-/* A dev_cmd.launch_fn: runs the launch under the engine on the device thread;
- * arg is a struct dbg_source. A launch that arrives while another one is
- * stopped runs at full speed undebugged. */
+/* A dev_cmd.launch_fn (installed as the runtime's launch hook): runs the
+ * launch under the engine; arg is a struct rt_program_text. */
 int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *l,
-                      struct dev_exception *exc);
+                      struct dev_exception *exc, struct dev_switch *sw);
 
 /* Edits outlast their launch (dbg_keep.c): later launches of the edited
  * program run the edited build. For a launch that runs undebugged while

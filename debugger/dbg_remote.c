@@ -24,6 +24,7 @@
 #include "debugger/dbg.h"
 #include "device/lsi.h"
 #include "device/simt.h"
+#include "runtime/hooks.h"
 
 #define MAX_SOURCE_FILE (4u << 20)
 
@@ -332,8 +333,9 @@ static void sync_output(void) {
 }
 
 int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *l,
-                      struct dev_exception *exc) {
-  const struct dbg_source *ps = arg;
+                      struct dev_exception *exc, struct dev_switch *sw) {
+  const struct rt_program_text *ps = arg;
+  (void)sw;
   const char *src = ps ? ps->source : NULL;
   if (!dbg_remote_active()) return simt_launch(d, l, exc);
   if (pthread_mutex_trylock(&busy)) {
@@ -362,4 +364,23 @@ int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *
   pthread_mutex_unlock(&busy);
   if (rc > 0) return simt_launch(d, l, exc); /* could not be debugged: run it normally */
   return rc;
+}
+
+/* Under `lockstep debug` every program is built with -g (which implies
+ * -cl-opt-disable), so the debug tables are complete. */
+static char *remote_build_options(const char *options) {
+  size_t n = strlen(options) + 4;
+  char *s = malloc(n);
+  if (s) snprintf(s, n, "%s%s-g", options, *options ? " " : "");
+  return s;
+}
+
+static const struct rt_hooks remote_hooks = {
+    .active = dbg_remote_active,
+    .build_options = remote_build_options,
+    .launch_fn = dbg_remote_launch,
+};
+
+__attribute__((constructor)) static void remote_install(void) {
+  rt_hooks_install(&remote_hooks);
 }

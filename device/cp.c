@@ -353,8 +353,9 @@ static int chan_groups(void *ctx, const struct cp_launch_info *li, uint64_t firs
   if (limit && end - first > limit) end = first + limit;
   uint64_t deadline = cp->slice_ns ? t0 + cp->slice_ns : 0;
   if (cmd->kind == DEV_CMD_LAUNCH && cmd->launch_fn) {
-    int rc = cmd->launch_fn(cmd->launch_arg, cp->d, &cmd->launch, &cmd->exc);
-    if (rc) r->status = rc;
+    struct dev_switch sw = {0, ch->id, ch->id};
+    int rc = cmd->launch_fn(cmd->launch_arg, cp->d, &cmd->launch, &cmd->exc, &sw);
+    if (rc) r->status = rc == DEV_LAUNCH_SWITCHED ? -5 : rc; /* switching: not yet */
     *done = end;
   } else if (cmd->kind == DEV_CMD_LAUNCH) {
     struct simt_pass p;
@@ -975,6 +976,11 @@ static void *cp_thread(void *arg) {
   }
   pthread_mutex_unlock(&cp->lock);
   return NULL;
+}
+
+void cp_reissue(struct cp *cp, uint64_t token) {
+  (void)cp;
+  (void)token;
 }
 
 static uint64_t env_u64(const char *name, uint64_t dflt) {

@@ -30,5 +30,8 @@ int cp_add_ring(struct cp *cp, uint64_t handle, uint64_t *mem, uint32_t n, unsig
                 void (*free_fn)(void *arg), void *arg);
 /* The queue will get no more work: freed once its rounds are finished. */
 void cp_release_ring(struct cp *cp, uint64_t handle);
+/* dev_device_reissue: the stream named by token (struct dev_switch) runs
+ * again after its launch_fn switched it out. */
+void cp_reissue(struct cp *cp, uint64_t token);
 
 #endif

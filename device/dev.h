@@ -113,6 +113,15 @@ struct dev_rect {
   uint64_t src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch;
 };
 
+/* What a launch_fn is told about a launch run through it, and leaves for
+ * its next call (struct dev_cmd.launch_fn). */
+struct dev_switch {
+  uint64_t saved;  /* in: what the trace holds (0 at the first call); out: what to keep */
+  uint64_t token;  /* in: names the launch for dev_device_reissue */
+  unsigned stream; /* in: the command stream (queue) the launch came from */
+};
+#define DEV_LAUNCH_SWITCHED 1
+
 struct dev_cmd {
   enum dev_cmd_kind kind;
   uint64_t src, dst; /* device addresses */
@@ -124,11 +133,17 @@ struct dev_cmd {
   struct dev_launch launch;
   void (*host_fn)(void *arg);
   void *host_arg;
-  /* LAUNCH: when set, the device thread runs the launch through this
-   * function instead of the SIMT engine (the debugger holds it open);
-   * returns 0 or a negative error with *exc filled, like simt_launch. */
+  /* LAUNCH: when set, the processor runs the launch through this function
+   * instead of the SIMT engine (a layer above the device, the debugger,
+   * runs it). Returns 0 when the launch completed, a negative error with
+   * *exc filled like simt_launch, or DEV_LAUNCH_SWITCHED: the launch
+   * stopped with its state saved under sw->saved. The command then ends as
+   * a switched-out command: the stream's trace keeps sw->saved, the
+   * processor thread goes to other streams, and nothing more of that
+   * stream runs until dev_device_reissue(sw->token); then launch_fn is
+   * called again for the same launch with sw->saved as it was left. */
   int (*launch_fn)(void *arg, struct dev_device *d, const struct dev_launch *l,
-                   struct dev_exception *exc);
+                   struct dev_exception *exc, struct dev_switch *sw);
   void *launch_arg;
   /* Priority of the command's queue: higher runs first and may preempt a
    * lower one between work-groups (1 high, 0 medium, -1 low). */

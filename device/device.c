@@ -45,6 +45,10 @@ static uint64_t mono_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+void dev_device_reissue(struct dev_device *d, uint64_t token) {
+  if (d && d->cp) cp_reissue(d->cp, token);
+}
+
 int dev_device_worker_id(struct dev_device *d) {
   pthread_t self = pthread_self();
   for (unsigned i = 0; i < d->nthreads; i++)

@@ -34,6 +34,11 @@ void dev_device_run(struct dev_device *d, void (*fn)(void *arg, unsigned k), voi
  * thread, such as a caller of dev_device_run running its own share (names
  * the compute-unit track of the device trace). */
 int dev_device_worker_id(struct dev_device *d);
+/* Re-issues a launch whose launch_fn switched it out (struct dev_switch):
+ * its stream runs again and replays from its checkpoint. May be called
+ * from any thread, also before the processor has finished switching the
+ * stream out; an unknown or stale token changes nothing. */
+void dev_device_reissue(struct dev_device *d, uint64_t token);
 /* Nanoseconds on the device clock. */
 uint64_t dev_device_now_ns(struct dev_device *d);
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debugger/dbg.h"
 #include "runtime/program.h"
 
 static cl_kernel kernel_new(cl_program p, const struct lsi_kernel *k) {
@@ -672,13 +671,14 @@ static cl_int ndrange_in(const char *call, cl_command_queue q, cl_kernel kernel,
     }
     pthread_mutex_unlock(&q->context->lock);
     cmd->launch = L;
-    if (dbg_remote_active()) {
-      /* under `lockstep debug`: the device thread runs it under the engine;
-       * the retained kernel keeps the program and its source alive */
-      p->dbg_src.source = p->source ? p->source : p->lsi->source;
-      p->dbg_src.options = p->options;
-      cmd->launch_fn = dbg_remote_launch;
-      cmd->launch_arg = &p->dbg_src;
+    const struct rt_hooks *h = rt_hooks_active();
+    if (h && h->launch_fn) {
+      /* a layer above runs it (under `lockstep debug`, the debugger); the
+       * retained kernel keeps the program and its source alive */
+      p->text.source = p->source ? p->source : p->lsi->source;
+      p->text.options = p->options;
+      cmd->launch_fn = h->launch_fn;
+      cmd->launch_arg = &p->text;
     }
   }
   cl_event ev = NULL;

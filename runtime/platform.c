@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "debugger/dbg.h"
 #include "device/claims.h"
+#include "runtime/hooks.h"
 #include "runtime/rt.h"
 
 static struct _cl_platform_id platform;
@@ -19,7 +19,7 @@ static void platform_init(void) {
 
 cl_platform_id rt_platform(void) {
   pthread_once(&platform_once, platform_init);
-  dbg_remote_active(); /* under `lockstep debug`: connect and take the first commands */
+  rt_hooks_active(); /* a layer above (the debugger) may connect and take its first commands */
   return &platform;
 }
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debugger/dbg.h"
 #include "runtime/program.h"
 
 #define PROGRAM_FILE "program.cl"
@@ -354,18 +353,15 @@ static void end_build(cl_program p, cl_build_status st, const char *options, cha
  * complete. The program keeps reporting the caller's options. Malloc'd. */
 static char *compile_options(const char *options) {
   const char *o = options ? options : "";
-  if (!dbg_remote_active()) return strdup(o);
-  size_t n = strlen(o) + 4;
-  char *s = malloc(n);
-  if (s) snprintf(s, n, "%s%s-g", o, *o ? " " : "");
-  return s;
+  const struct rt_hooks *h = rt_hooks_active();
+  return h && h->build_options ? h->build_options(o) : strdup(o);
 }
 
 /* Under `lockstep debug`: an executable binary that carries its source but
  * was built without -g is rebuilt from that source with its options and -g,
  * so it debugs like a program built from source. NULL: keep the binary. */
 static struct lsi_program *debug_rebuild(const struct lsi_program *bin) {
-  if (!bin || !bin->source || !dbg_remote_active()) return NULL;
+  if (!bin || !bin->source || !rt_hooks_active()) return NULL;
   struct cc_options o;
   char e[256];
   if (cc_options_parse(bin->options, 0, &o, e, sizeof(e)) != CC_OK) return NULL;

@@ -10,7 +10,7 @@
 #define LOCKSTEP_RUNTIME_PROGRAM_H
 
 #include "compiler/cc.h"
-#include "debugger/dbg.h"
+#include "runtime/hooks.h"
 #include "runtime/rt.h"
 
 struct rt_retired {
@@ -50,7 +50,7 @@ struct _cl_program {
   /* executables replaced while a launch still ran one, freed with the program */
   struct rt_retired *retired;
   struct rt_prog_cb *release_cbs;
-  struct dbg_source dbg_src; /* what a launch under `lockstep debug` gets */
+  struct rt_program_text text; /* what a launch run by a layer above gets */
 };
 
 struct _cl_kernel {
