@@ -48,6 +48,13 @@ void dbg_set_build_options(struct dbg_session *s, const char *options);
 /* Writes what `info breakpoints` (what 1) or `info display` (what 0)
  * shows to f. */
 void dbg_info_to(struct dbg_session *s, int what, FILE *f);
+/* The command table (one table gives the commands, their help, their `mi`
+ * records and the DAP capabilities): the commands' full names one by one
+ * (i from 0), NULL past the last (Tab completion); the DAP capabilities
+ * (initialize response keys such as "supportsConditionalBreakpoints") the
+ * commands provide, one by one, NULL past the last. */
+const char *dbg_command_name(unsigned i);
+const char *dbg_dap_capability(unsigned i);
 /* Reads and runs commands until `run`/`start` (returns 0) or `quit`/end of
  * input (returns 1). */
 int dbg_prompt(struct dbg_session *s);
