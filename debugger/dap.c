@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "debugger/cli_line.h"
+#include "device/json_text.h"
 
 #define MAX_BODY   (16u << 20)
 #define MAX_HEADER 8192
@@ -51,70 +52,58 @@ static void write_all(int fd, const char *p, size_t n) {
   }
 }
 
-void dap_send(struct jw *msg) {
-  if (msg->failed) return;
-  char hdr[64];
-  int n = snprintf(hdr, sizeof(hdr), "Content-Length: %zu\r\n\r\n", msg->len);
-  write_all(1, hdr, (size_t)n);
-  write_all(1, msg->buf, msg->len);
+void dap_send(json_t *msg) {
+  const size_t flags = JSON_COMPACT;
+  size_t n = msg ? json_dumpb(msg, NULL, 0, flags) : 0;
+  char *buf = n ? malloc(n) : NULL;
+  if (buf && json_dumpb(msg, buf, n, flags) == n) {
+    char hdr[64];
+    int h = snprintf(hdr, sizeof(hdr), "Content-Length: %zu\r\n\r\n", n);
+    write_all(1, hdr, (size_t)h);
+    write_all(1, buf, n);
+  }
+  free(buf);
+  json_decref(msg);
 }
 
-void dap_event_begin(struct jw *w, const char *event) {
-  jw_init(w);
-  jw_obj(w);
-  jw_kint(w, "seq", seq++);
-  jw_kstr(w, "type", "event");
-  jw_kstr(w, "event", event);
-  jw_key(w, "body");
-  jw_obj(w);
-}
-
-void dap_event_end(struct jw *w) {
-  jw_end(w);
-  jw_end(w);
-  dap_send(w);
-  jw_free(w);
+void dap_event(const char *event, json_t *body) {
+  json_t *m = json_object();
+  dj_seti(m, "seq", seq++);
+  dj_sets(m, "type", "event");
+  dj_sets(m, "event", event);
+  dj_set(m, "body", body ? body : json_object());
+  dap_send(m);
 }
 
 void dap_output(const char *category, const char *text, size_t n) {
-  struct jw w;
-  dap_event_begin(&w, "output");
-  jw_kstr(&w, "category", category);
-  jw_key(&w, "output");
-  jw_strn(&w, text, n);
-  dap_event_end(&w);
+  json_t *b = json_object();
+  dj_sets(b, "category", category);
+  dj_setn(b, "output", text, n);
+  dap_event("output", b);
 }
 
-void dap_respond(const struct js *req, int ok, const char *message, const char *body) {
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
-  jw_kint(&w, "seq", seq++);
-  jw_kstr(&w, "type", "response");
+void dap_respond(const json_t *req, int ok, const char *message, json_t *body) {
+  json_t *m = json_object();
+  dj_seti(m, "seq", seq++);
+  dj_sets(m, "type", "response");
   int64_t rs = 0;
-  js_int(req, "seq", &rs);
-  jw_kint(&w, "request_seq", rs);
-  jw_kbool(&w, "success", ok);
-  const char *cmd = js_str(req, "command");
-  jw_kstr(&w, "command", cmd ? cmd : "");
+  dj_int(req, "seq", &rs);
+  dj_seti(m, "request_seq", rs);
+  dj_setb(m, "success", ok);
+  dj_sets(m, "command", dj_str(req, "command"));
   if (!ok) {
-    jw_kstr(&w, "message", message);
-    jw_key(&w, "body");
-    jw_obj(&w);
-    jw_key(&w, "error");
-    jw_obj(&w);
-    jw_kint(&w, "id", 1);
-    jw_kstr(&w, "format", message);
-    jw_kbool(&w, "showUser", 1);
-    jw_end(&w);
-    jw_end(&w);
+    json_t *e = json_object(), *eb = json_object();
+    dj_sets(m, "message", message);
+    dj_seti(e, "id", 1);
+    dj_sets(e, "format", message);
+    dj_setb(e, "showUser", 1);
+    dj_set(eb, "error", e);
+    dj_set(m, "body", eb);
+    json_decref(body);
   } else if (body) {
-    jw_key(&w, "body");
-    jw_raw(&w, body);
+    dj_set(m, "body", body);
   }
-  jw_end(&w);
-  dap_send(&w);
-  jw_free(&w);
+  dap_send(m);
 }
 
 /* An error response to input that is no request (bad framing or JSON). */
@@ -147,7 +136,7 @@ static int runnable(const char *program, const char *cwd) {
   return 0;
 }
 
-int dap_spawn(const char *program, const struct js *args, const struct js *env, char *err,
+int dap_spawn(const char *program, const json_t *args, const json_t *env, char *err,
               size_t errlen) {
   if (!runnable(program, D.cwd)) {
     snprintf(err, errlen, "cannot run '%s': no such executable file%s%s", program,
@@ -155,7 +144,7 @@ int dap_spawn(const char *program, const struct js *args, const struct js *env, 
     if (D.cwd[0]) strncat(err, ")", errlen - strlen(err) - 1);
     return -1;
   }
-  size_t nargs = args ? args->n : 0;
+  size_t nargs = json_array_size(args);
   char **argv = calloc(nargs + 2, sizeof(char *));
   if (!argv) {
     snprintf(err, errlen, "out of memory");
@@ -163,7 +152,7 @@ int dap_spawn(const char *program, const struct js *args, const struct js *env, 
   }
   argv[0] = (char *)program;
   for (size_t i = 0; i < nargs; i++)
-    argv[i + 1] = args->kids[i].str;
+    argv[i + 1] = (char *)json_string_value(json_array_get(args, i));
   int sv[2], po[2], pe[2];
   if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
     snprintf(err, errlen, "socketpair: %s", strerror(errno));
@@ -198,11 +187,13 @@ int dap_spawn(const char *program, const struct js *args, const struct js *env, 
       fprintf(stderr, "lockstep dap: cannot enter %s: %s\n", D.cwd, strerror(errno));
       _exit(127);
     }
-    for (size_t i = 0; env && env->type == JS_OBJ && i < env->n; i++) {
-      if (env->kids[i].type == JS_STR)
-        setenv(env->keys[i], env->kids[i].str, 1);
-      else if (env->kids[i].type == JS_NULL)
-        unsetenv(env->keys[i]);
+    const char *name;
+    json_t *val;
+    json_object_foreach((json_t *)env, name, val) {
+      if (json_is_string(val))
+        setenv(name, json_string_value(val), 1);
+      else
+        unsetenv(name); /* null (the request allows nothing else) */
     }
     char fd[16];
     snprintf(fd, sizeof(fd), "%d", sv[1]);
@@ -273,17 +264,30 @@ static void send_line(const char *tag, const char *text) {
   free(b);
 }
 
-/* Forwards what the host program wrote. 0 at end of file. */
+/* Forwards what the host program wrote. 0 at end of file. A UTF-8
+ * sequence cut by the end of a read waits for the rest, so a character
+ * that straddles two reads is not shown as two replacement characters. */
 static int pump_host(int *fd, const char *category) {
-  char buf[4096];
-  ssize_t n = read(*fd, buf, sizeof(buf));
+  static struct {
+    char b[4];
+    size_t n;
+  } tail[2]; /* stdout's, stderr's */
+  int k = fd == &D.herr;
+  char buf[4096 + 4];
+  memcpy(buf, tail[k].b, tail[k].n);
+  ssize_t n = read(*fd, buf + tail[k].n, 4096);
   if (n < 0 && (errno == EINTR || errno == EAGAIN)) return 1;
   if (n <= 0) {
+    if (tail[k].n) dap_output(category, buf, tail[k].n); /* never completed */
+    tail[k].n = 0;
     close(*fd);
     *fd = -1;
     return 0;
   }
-  dap_output(category, buf, (size_t)n);
+  size_t len = tail[k].n + (size_t)n;
+  tail[k].n = dev_utf8_partial_tail(buf, len);
+  memcpy(tail[k].b, buf + len - tail[k].n, tail[k].n);
+  if (len > tail[k].n) dap_output(category, buf, len - tail[k].n);
   return 1;
 }
 
@@ -335,15 +339,15 @@ static char *engine_line(void) {
   }
 }
 
-static struct js *parse_record(const char *text) {
+static json_t *parse_record(const char *text) {
   if (strncmp(text, "^mi ", 4)) return NULL;
   char err[128];
-  return js_parse(text + 4, strlen(text + 4), err, sizeof(err));
+  return dj_parse(text + 4, strlen(text + 4), err, sizeof(err));
 }
 
 void dap_reply_free(struct dap_reply *r) {
   for (size_t i = 0; i < r->nrecs; i++)
-    js_free(r->recs[i]);
+    json_decref(r->recs[i]);
   free(r->recs);
   free(r->text);
   memset(r, 0, sizeof(*r));
@@ -358,8 +362,12 @@ int dap_query(struct dap_reply *r, const char *fmt, ...) {
   char cmd[8192];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(cmd, sizeof(cmd), fmt, ap);
+  int len = vsnprintf(cmd, sizeof(cmd), fmt, ap);
   va_end(ap);
+  if (len < 0 || (size_t)len >= sizeof(cmd)) { /* never a command cut short */
+    r->text = strdup("the command is too long for the engine\n");
+    return -1;
+  }
   for (char *c = cmd; *c; c++)
     if (*c == '\n' || *c == '\r') *c = ' ';
   D.prompting = 0;
@@ -373,14 +381,14 @@ int dap_query(struct dap_reply *r, const char *fmt, ...) {
     }
     if (!strncmp(l, "out", 3) && (l[3] == ' ' || !l[3])) {
       const char *t = l[3] ? l + 4 : "";
-      struct js *rec = parse_record(t);
+      json_t *rec = parse_record(t);
       if (rec) {
-        struct js **n = realloc(r->recs, (r->nrecs + 1) * sizeof(*n));
+        json_t **n = realloc(r->recs, (r->nrecs + 1) * sizeof(*n));
         if (n) {
           r->recs = n;
           r->recs[r->nrecs++] = rec;
         } else {
-          js_free(rec);
+          json_decref(rec);
         }
       } else {
         size_t k = strlen(t);
@@ -464,9 +472,9 @@ static void engine_prompt(void) {
   }
   if (D.pending == 's') {
     D.pending = 0;
-    const char *reason = js_str(D.stop, "stop");
+    const char *reason = dj_str(D.stop, "stop");
     int64_t bp = 0;
-    js_int(D.stop, "bp", &bp);
+    dj_int(D.stop, "bp", &bp);
     if (reason && !strcmp(reason, "breakpoint") && bp) {
       for (int i = 0; i < D.nbps; i++) {
         struct dap_bp *b = &D.bps[i];
@@ -512,27 +520,27 @@ static void engine_event(void) {
     D.connected = 1;
   } else if (!strncmp(l, "out", 3) && (l[3] == ' ' || !l[3])) {
     const char *t = l[3] ? l + 4 : "";
-    struct js *rec = parse_record(t);
-    if (rec && js_get(rec, "stop")) {
-      js_free(D.stop);
+    json_t *rec = parse_record(t);
+    if (rec && dj_get(rec, "stop")) {
+      json_decref(D.stop);
       D.stop = rec;
       D.pending = 's';
       D.after_stop = 1;
       int64_t it = 0;
-      js_int(rec, "item", &it);
+      dj_int(rec, "item", &it);
       D.focus = (uint64_t)it;
       rec = NULL;
-    } else if (rec && js_get(rec, "launch")) {
-      js_free(D.launch);
+    } else if (rec && dj_get(rec, "launch")) {
+      json_decref(D.launch);
       D.launch = rec;
       D.pending = 'l';
       rec = NULL;
-    } else if (rec && js_get(rec, "bp")) {
+    } else if (rec && dj_get(rec, "bp")) {
       dap_bps_from_records(&rec, 1, 1);
     } else if (!rec && !D.after_stop) {
       engine_text(t);
     }
-    js_free(rec);
+    json_decref(rec);
   }
   free(l);
 }
@@ -541,28 +549,28 @@ static void engine_event(void) {
 
 static void handle_body(const char *body, size_t n) {
   char err[160];
-  struct js *req = js_parse(body, n, err, sizeof(err));
+  json_t *req = dj_parse(body, n, err, sizeof(err));
   if (!req) {
     bad_input("malformed JSON message", err);
     return;
   }
-  const char *type = js_str(req, "type");
+  const char *type = dj_str(req, "type");
   int64_t s;
-  if (req->type != JS_OBJ || !type || strcmp(type, "request") || !js_int(req, "seq", &s) ||
-      !js_str(req, "command")) {
-    if (type && (!strcmp(type, "response") || !strcmp(type, "event")) && req->type == JS_OBJ) {
-      js_free(req); /* answers to reverse requests: nothing to do */
+  if (!json_is_object(req) || !type || strcmp(type, "request") || !dj_int(req, "seq", &s) ||
+      !dj_str(req, "command")) {
+    if (type && (!strcmp(type, "response") || !strcmp(type, "event"))) {
+      json_decref(req); /* answers to reverse requests: nothing to do */
       return;
     }
-    dap_respond(req->type == JS_OBJ ? req : NULL, 0,
+    dap_respond(req, 0,
                 "not a request: a request needs \"type\": \"request\", a numeric \"seq\" and a "
                 "\"command\" string",
                 NULL);
-    js_free(req);
+    json_decref(req);
     return;
   }
   dap_request(req);
-  js_free(req);
+  json_decref(req);
 }
 
 /* Takes whole messages out of the input buffer. */
@@ -659,16 +667,14 @@ static void finish_program(void) {
     ;
   D.pid = 0;
   D.stopped = 0;
-  struct jw w;
-  dap_event_begin(&w, "exited");
-  jw_kint(&w, "exitCode",
+  json_t *b = json_object();
+  dj_seti(b, "exitCode",
           WIFEXITED(status) ? WEXITSTATUS(status)
                             : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0));
-  dap_event_end(&w);
+  dap_event("exited", b);
   D.exited = 1;
   if (!D.terminated_sent) {
-    dap_event_begin(&w, "terminated");
-    dap_event_end(&w);
+    dap_event("terminated", NULL);
     D.terminated_sent = 1;
   }
 }
@@ -710,8 +716,8 @@ int cmd_dap(int argc, char **argv) {
       ;
   }
   if (D.sock >= 0) close(D.sock);
-  js_free(D.stop);
-  js_free(D.launch);
+  json_decref(D.stop);
+  json_decref(D.launch);
   free(D.vrefs);
   for (int i = 0; i < D.ndirs; i++)
     free(D.dirs[i]);

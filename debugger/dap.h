@@ -17,6 +17,9 @@
 
 #define DAP_MAX_BPS  256
 #define DAP_MAX_DIRS 16
+/* The longest expression or value a request may carry: with the rest of
+ * its command it fits dap_query's line, so it is never cut short. */
+#define DAP_MAX_EXPR 4096
 
 struct dap_bp {
   int id;          /* DAP id */
@@ -52,7 +55,7 @@ struct dap_vref {
 
 /* One answer of the engine to a command: its records and its text. */
 struct dap_reply {
-  struct js **recs;
+  json_t **recs;
   size_t nrecs;
   char *text; /* text lines for people, '\n'-separated */
   int dead;   /* the engine went away */
@@ -73,10 +76,10 @@ struct dap {
   int pending;                       /* what the next prompt answers: 'l'aunch, 's'top */
   int after_stop;                    /* hide text between a stop record and its prompt */
   int pause_pending;
-  int stopped;       /* a kernel is stopped and the client knows */
-  struct js *stop;   /* last stop record */
-  struct js *launch; /* last launch record */
-  uint64_t focus;    /* item of the last stop */
+  int stopped;    /* a kernel is stopped and the client knows */
+  json_t *stop;   /* last stop record */
+  json_t *launch; /* last launch record */
+  uint64_t focus; /* item of the last stop */
   int bps_dirty;
   char sbuf[8192];
   size_t slen;
@@ -96,9 +99,12 @@ struct dap {
 extern struct dap D;
 
 /* dap.c */
-void dap_send(struct jw *msg);                         /* frames and writes one message */
-void dap_event_begin(struct jw *w, const char *event); /* {"type":"event",...,"body":{ */
-void dap_event_end(struct jw *w);                      /* }} and send */
+/* Frames and writes one message and frees it (nothing when msg is NULL). */
+void dap_send(json_t *msg);
+/* Sends {"type":"event","event":event,"body":body}; body (taken over) NULL
+ * for an empty one. */
+void dap_event(const char *event, json_t *body);
+/* An output event; text is any bytes (what is no UTF-8 shows as U+FFFD). */
 void dap_output(const char *category, const char *text, size_t n);
 /* Runs one engine command while it prompts and collects its answer. */
 int dap_query(struct dap_reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -107,8 +113,7 @@ void dap_reply_free(struct dap_reply *r);
 void dap_interrupt(void);
 /* Sends a command that lets the kernel run (answered by a later prompt). */
 int dap_resume(const char *cmd);
-int dap_spawn(const char *program, const struct js *args, const struct js *env, char *err,
-              size_t errlen);
+int dap_spawn(const char *program, const json_t *args, const json_t *env, char *err, size_t errlen);
 void dap_kill(int sig);
 void dap_vrefs_clear(void);
 int dap_vref_new(uint64_t item, int frame, int kind, int vkind, unsigned count, const char *expr);
@@ -119,14 +124,14 @@ void dap_sync_bps(void);
 
 /* dap_req.c */
 /* Handles one request; writes the response (and maybe events). */
-void dap_request(const struct js *req);
-/* Sends a response: body is JSON text or NULL. */
-void dap_respond(const struct js *req, int ok, const char *message, const char *body);
+void dap_request(const json_t *req);
+/* Sends a response; body (taken over) NULL for none. */
+void dap_respond(const json_t *req, int ok, const char *message, json_t *body);
 /* The stop's location resolved to a path the client can open. */
 void dap_resolve_path(const char *file, char *out, size_t n);
 /* Sends the stopped event for the last stop record. */
 void dap_report_stop(void);
 /* Marks breakpoints bound by a launch record's breakpoint records. */
-void dap_bps_from_records(struct js **recs, size_t n, int send_events);
+void dap_bps_from_records(json_t **recs, size_t n, int send_events);
 
 #endif

@@ -1,64 +1,47 @@
 /*
- * dap_json.h - the small JSON reader and writer of the DAP adapter: parses
- * one message into a tree and builds replies into a growing buffer.
+ * dap_json.h - DAP messages as jansson values: one message read with the
+ * adapter's limits, typed members that say when they are missing or of
+ * another type, and members set from text that need not be UTF-8.
  *
  * Plain data only: it must not know DAP messages or do any I/O.
  */
 #ifndef LOCKSTEP_DEBUGGER_DAP_JSON_H
 #define LOCKSTEP_DEBUGGER_DAP_JSON_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
-enum { JS_NULL, JS_BOOL, JS_NUM, JS_STR, JS_ARR, JS_OBJ };
+/* No DAP message nests deeper; deeper input is refused. */
+#define DJ_MAX_DEPTH 64
+/* Integers beyond +-2^53 (what a JavaScript client can send exactly) are
+ * no integers to the adapter. */
+#define DJ_MAX_INT 9007199254740992LL
 
-struct js {
-  int type;
-  int b;           /* JS_BOOL */
-  double num;      /* JS_NUM */
-  char *str;       /* JS_STR (NUL-terminated, may hold NULs before) */
-  size_t n;        /* JS_ARR/JS_OBJ: members */
-  struct js *kids; /* members */
-  char **keys;     /* JS_OBJ: member names */
-};
-
-/* Parses text; NULL with a message in err on bad JSON. */
-struct js *js_parse(const char *text, size_t len, char *err, size_t errlen);
-void js_free(struct js *v);
+/* Parses one message (any JSON value). NULL with a message in err when the
+ * text is no JSON or no UTF-8, holds a lone surrogate, nests deeper than
+ * DJ_MAX_DEPTH, repeats a member name, or a string holds U+0000 (every
+ * string the adapter uses ends up in a C string or a command line, where
+ * it would cut the text short). */
+json_t *dj_parse(const char *text, size_t len, char *err, size_t errlen);
 /* A member of an object (NULL when v is no object or has no such member). */
-const struct js *js_get(const struct js *v, const char *key);
+json_t *dj_get(const json_t *v, const char *key);
 /* Typed members: NULL / 0 when missing or of another type. */
-const char *js_str(const struct js *v, const char *key);
-int js_num(const struct js *v, const char *key, double *out);
-int js_int(const struct js *v, const char *key, int64_t *out);
-int js_bool(const struct js *v, const char *key, int *out);
+const char *dj_str(const json_t *v, const char *key);
+int dj_int(const json_t *v, const char *key, int64_t *out);
+int dj_bool(const json_t *v, const char *key, int *out);
+/* A value as an integer: a JSON integer, or a real with no fraction, within
+ * +-DJ_MAX_INT. */
+int dj_as_int(const json_t *m, int64_t *out);
 
-/* A JSON text being written. Members and elements get their commas. */
-struct jw {
-  char *buf;
-  size_t len, cap;
-  int depth;
-  unsigned char first[64]; /* per open container: nothing written yet */
-  char close[64];          /* per open container: its closing bracket */
-  int failed;              /* out of memory */
-};
-
-void jw_init(struct jw *w);
-void jw_free(struct jw *w);
-void jw_obj(struct jw *w); /* { */
-void jw_arr(struct jw *w); /* [ */
-void jw_end(struct jw *w); /* } or ] */
-void jw_key(struct jw *w, const char *key);
-void jw_str(struct jw *w, const char *s);
-void jw_strn(struct jw *w, const char *s, size_t n);
-void jw_int(struct jw *w, int64_t v);
-void jw_bool(struct jw *w, int v);
-void jw_null(struct jw *w);
-/* A value already in JSON (copied as is). */
-void jw_raw(struct jw *w, const char *json);
-/* key + value shortcuts */
-void jw_kstr(struct jw *w, const char *key, const char *s);
-void jw_kint(struct jw *w, const char *key, int64_t v);
-void jw_kbool(struct jw *w, const char *key, int v);
+/* Members of an object being built (the value is taken over; nothing
+ * happens when o or the value is NULL, as after running out of memory). */
+void dj_set(json_t *o, const char *key, json_t *v);
+void dj_sets(json_t *o, const char *key, const char *text); /* any bytes, NULL as "" */
+void dj_setn(json_t *o, const char *key, const char *text, size_t n);
+void dj_seti(json_t *o, const char *key, int64_t v);
+void dj_setb(json_t *o, const char *key, int v);
+/* Appends to an array (the value is taken over). */
+void dj_push(json_t *a, json_t *v);
 
 #endif

@@ -30,22 +30,21 @@
     return;                                                                                        \
   } while (0)
 
-static const char *cmd_of(const struct js *req) {
-  return js_str(req, "command");
+static const char *cmd_of(const json_t *req) {
+  return dj_str(req, "command");
 }
 
-static const struct js *args_of(const struct js *req) {
-  const struct js *a = js_get(req, "arguments");
-  return a && a->type == JS_OBJ ? a : NULL;
+static const json_t *args_of(const json_t *req) {
+  const json_t *a = dj_get(req, "arguments");
+  return json_is_object(a) ? a : NULL;
 }
 
-/* Sends a successful response with the body a writer holds. */
-static void ok_body(const struct js *req, struct jw *w) {
-  dap_respond(req, 1, NULL, w->buf);
-  jw_free(w);
+/* Sends a successful response with a body (taken over). */
+static void ok_body(const json_t *req, json_t *body) {
+  dap_respond(req, 1, NULL, body);
 }
 
-static int need_stop(const struct js *req) {
+static int need_stop(const json_t *req) {
   if (D.stopped && D.prompting) return 1;
   dap_respond(req, 0,
               D.pid ? "no kernel is stopped: this works while a kernel is stopped at a breakpoint, "
@@ -70,15 +69,14 @@ void dap_resolve_path(const char *file, char *out, size_t n) {
     out[0] = 0;
 }
 
-static void source_obj(struct jw *w, const char *file) {
+static void source_obj(json_t *o, const char *file) {
   char path[PATH_MAX];
   dap_resolve_path(file, path, sizeof(path));
-  jw_key(w, "source");
-  jw_obj(w);
+  json_t *src = json_object();
   const char *b = strrchr(file, '/');
-  jw_kstr(w, "name", b ? b + 1 : file);
-  if (path[0]) jw_kstr(w, "path", path);
-  jw_end(w);
+  dj_sets(src, "name", b ? b + 1 : file);
+  if (path[0]) dj_sets(src, "path", path);
+  dj_set(o, "source", src);
 }
 
 /* ---- breakpoints ---- */
@@ -136,45 +134,42 @@ static uint32_t bind_line(const char *path, uint32_t line, char *msg, size_t n) 
   return best;
 }
 
-static void bp_json(struct jw *w, const struct dap_bp *b) {
-  jw_obj(w);
-  jw_kint(w, "id", b->id);
-  jw_kbool(w, "verified", b->verified);
+static json_t *bp_json(const struct dap_bp *b) {
+  json_t *o = json_object();
+  dj_seti(o, "id", b->id);
+  dj_setb(o, "verified", b->verified);
   if (b->func[0]) {
     /* where the function stops in the launch that bound it */
-    const char *file = js_str(D.launch, "file");
+    const char *file = dj_str(D.launch, "file");
     if (b->verified && b->bound) {
-      jw_kint(w, "line", b->bound);
-      if (file) source_obj(w, file);
+      dj_seti(o, "line", b->bound);
+      if (file) source_obj(o, file);
     }
   } else {
-    jw_kint(w, "line", b->verified && b->bound ? b->bound : b->line);
-    jw_key(w, "source");
-    jw_obj(w);
-    jw_kstr(w, "name", base(b->path));
-    jw_kstr(w, "path", b->path);
-    jw_end(w);
+    dj_seti(o, "line", b->verified && b->bound ? b->bound : b->line);
+    json_t *src = json_object();
+    dj_sets(src, "name", base(b->path));
+    dj_sets(src, "path", b->path);
+    dj_set(o, "source", src);
   }
-  if (!b->verified && b->msg[0]) jw_kstr(w, "message", b->msg);
-  jw_end(w);
+  if (!b->verified && b->msg[0]) dj_sets(o, "message", b->msg);
+  return o;
 }
 
-void dap_bps_from_records(struct js **recs, size_t n, int send_events) {
+void dap_bps_from_records(json_t **recs, size_t n, int send_events) {
   for (size_t i = 0; i < n; i++) {
     int64_t id = 0, bound = 0;
-    if (!js_int(recs[i], "bp", &id) || !js_int(recs[i], "bound", &bound) || !bound) continue;
+    if (!dj_int(recs[i], "bp", &id) || !dj_int(recs[i], "bound", &bound) || !bound) continue;
     for (int k = 0; k < D.nbps; k++) {
       struct dap_bp *b = &D.bps[k];
       if (b->engine_id != id || (b->verified && b->bound == (uint32_t)bound)) continue;
       b->verified = 1;
       b->bound = (uint32_t)bound;
       if (!send_events) continue;
-      struct jw w;
-      dap_event_begin(&w, "breakpoint");
-      jw_kstr(&w, "reason", "changed");
-      jw_key(&w, "breakpoint");
-      bp_json(&w, b);
-      dap_event_end(&w);
+      json_t *ev = json_object();
+      dj_sets(ev, "reason", "changed");
+      dj_set(ev, "breakpoint", bp_json(b));
+      dap_event("breakpoint", ev);
     }
   }
 }
@@ -241,14 +236,32 @@ static int is_ident(const char *n) {
   return 1;
 }
 
+/* A breakpoint's condition and hit condition: one longer than its field
+ * leaves the breakpoint unverified and away from the engine, never cut
+ * short into another condition. */
+static void bp_conds(struct dap_bp *b, const json_t *e) {
+  const char *c = dj_str(e, "condition"), *h = dj_str(e, "hitCondition");
+  if ((c && strlen(c) >= sizeof(b->cond)) || (h && strlen(h) >= sizeof(b->hit))) {
+    snprintf(b->msg, sizeof(b->msg), "the %s is too long (at most %zu bytes)",
+             c && strlen(c) >= sizeof(b->cond) ? "condition" : "hit condition",
+             c && strlen(c) >= sizeof(b->cond) ? sizeof(b->cond) - 1 : sizeof(b->hit) - 1);
+    b->invalid = 1;
+    b->verified = 0;
+    return;
+  }
+  if (c) snprintf(b->cond, sizeof(b->cond), "%s", c);
+  if (h) snprintf(b->hit, sizeof(b->hit), "%s", h);
+  check_hit(b);
+}
+
 /* Replaces the function breakpoints: `break NAME` stops at a kernel's entry
  * or where each call of a function inlined into the kernel starts; they
  * bind (and are verified) when a launch has that function. */
-static void req_set_function_bps(const struct js *req, const struct js *a) {
-  const struct js *list = js_get(a, "breakpoints");
-  if (!list || list->type != JS_ARR) BAD("setFunctionBreakpoints needs a 'breakpoints' array");
-  for (size_t i = 0; i < list->n; i++) {
-    const char *name = js_str(&list->kids[i], "name");
+static void req_set_function_bps(const json_t *req, const json_t *a) {
+  const json_t *list = dj_get(a, "breakpoints");
+  if (!json_is_array(list)) BAD("setFunctionBreakpoints needs a 'breakpoints' array");
+  for (size_t i = 0; i < json_array_size(list); i++) {
+    const char *name = dj_str(json_array_get(list, i), "name");
     if (!name || !*name) BAD("setFunctionBreakpoints: each breakpoint needs a 'name'");
   }
   int k = 0;
@@ -256,17 +269,14 @@ static void req_set_function_bps(const struct js *req, const struct js *a) {
     if (!D.bps[i].func[0]) D.bps[k++] = D.bps[i];
   D.nbps = k;
   int first = D.nbps;
-  for (size_t i = 0; i < list->n; i++) {
-    const struct js *e = &list->kids[i];
-    const char *name = js_str(e, "name"), *c = js_str(e, "condition"),
-               *h = js_str(e, "hitCondition");
+  for (size_t i = 0; i < json_array_size(list); i++) {
+    const json_t *e = json_array_get(list, i);
+    const char *name = dj_str(e, "name");
     if (D.nbps == DAP_MAX_BPS) BAD("too many breakpoints");
     struct dap_bp *b = &D.bps[D.nbps++];
     memset(b, 0, sizeof(*b));
     b->id = D.next_bp_id++;
     snprintf(b->func, sizeof(b->func), "%s", name);
-    if (c) snprintf(b->cond, sizeof(b->cond), "%s", c);
-    if (h) snprintf(b->hit, sizeof(b->hit), "%s", h);
     if (!is_ident(name) || strlen(name) >= sizeof(b->func)) {
       snprintf(b->msg, sizeof(b->msg), "'%.120s' is not a function name", name);
       b->invalid = 1;
@@ -274,30 +284,37 @@ static void req_set_function_bps(const struct js *req, const struct js *a) {
       snprintf(b->msg, sizeof(b->msg),
                "binds when a kernel that is, or calls, the function '%s' runs", name);
     }
-    check_hit(b);
+    bp_conds(b, e);
   }
   D.bps_dirty = 1;
   dap_sync_bps();
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
-  jw_key(&w, "breakpoints");
-  jw_arr(&w);
+  json_t *list_out = json_array(), *body = json_object();
   for (int i = first; i < D.nbps; i++)
-    bp_json(&w, &D.bps[i]);
-  jw_end(&w);
-  jw_end(&w);
-  ok_body(req, &w);
+    dj_push(list_out, bp_json(&D.bps[i]));
+  dj_set(body, "breakpoints", list_out);
+  ok_body(req, body);
 }
 
-static void req_set_breakpoints(const struct js *req, const struct js *a) {
-  const struct js *src = js_get(a, "source");
-  const char *path = js_str(src, "path");
+static void req_set_breakpoints(const json_t *req, const json_t *a) {
+  const json_t *src = dj_get(a, "source");
+  const char *path = dj_str(src, "path");
   if (!path || !*path) BAD("setBreakpoints needs source.path");
-  const struct js *list = js_get(a, "breakpoints");
-  if (list && list->type != JS_ARR) BAD("setBreakpoints: 'breakpoints' must be an array");
-  /* drop this source's old ones */
+  if (strlen(path) >= sizeof(D.bps[0].path)) BAD("setBreakpoints: source.path is too long");
+  const json_t *list = dj_get(a, "breakpoints");
+  if (list && !json_is_array(list)) BAD("setBreakpoints: 'breakpoints' must be an array");
+  /* every breakpoint checked before any changes */
+  size_t n = json_array_size(list);
+  for (size_t i = 0; i < n; i++) {
+    int64_t line = 0;
+    if (!dj_int(json_array_get(list, i), "line", &line) || line < 1 || line > INT32_MAX)
+      BAD("setBreakpoints: each breakpoint needs a positive 'line'");
+  }
   int k = 0;
+  for (int i = 0; i < D.nbps; i++)
+    k += strcmp(D.bps[i].path, path) != 0;
+  if ((size_t)(DAP_MAX_BPS - k) < n) BAD("too many breakpoints");
+  /* drop this source's old ones */
+  k = 0;
   for (int i = 0; i < D.nbps; i++)
     if (strcmp(D.bps[i].path, path)) D.bps[k++] = D.bps[i];
   D.nbps = k;
@@ -319,56 +336,44 @@ static void req_set_breakpoints(const struct js *req, const struct js *a) {
       }
     }
   }
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
-  jw_key(&w, "breakpoints");
-  jw_arr(&w);
   int first = D.nbps;
-  for (size_t i = 0; list && i < list->n; i++) {
-    const struct js *e = &list->kids[i];
+  for (size_t i = 0; i < n; i++) {
+    const json_t *e = json_array_get(list, i);
     int64_t line = 0;
-    if (!js_int(e, "line", &line) || line < 1 || line > INT32_MAX) {
-      jw_free(&w);
-      BAD("setBreakpoints: each breakpoint needs a positive 'line'");
-    }
-    if (D.nbps == DAP_MAX_BPS) {
-      jw_free(&w);
-      BAD("too many breakpoints");
-    }
+    dj_int(e, "line", &line);
     struct dap_bp *b = &D.bps[D.nbps++];
     memset(b, 0, sizeof(*b));
     b->id = D.next_bp_id++;
     snprintf(b->path, sizeof(b->path), "%s", path);
     b->line = (uint32_t)line;
-    const char *c = js_str(e, "condition"), *h = js_str(e, "hitCondition");
-    if (c) snprintf(b->cond, sizeof(b->cond), "%s", c);
-    if (h) snprintf(b->hit, sizeof(b->hit), "%s", h);
     b->bound = bind_line(path, b->line, b->msg, sizeof(b->msg));
     b->verified = b->bound != 0;
-    check_hit(b);
+    bp_conds(b, e);
   }
   D.bps_dirty = 1;
   dap_sync_bps();
+  json_t *list_out = json_array(), *body = json_object();
   for (int i = first; i < D.nbps; i++)
-    bp_json(&w, &D.bps[i]);
-  jw_end(&w);
-  jw_end(&w);
-  ok_body(req, &w);
+    dj_push(list_out, bp_json(&D.bps[i]));
+  dj_set(body, "breakpoints", list_out);
+  ok_body(req, body);
 }
 
 /* ---- stops and threads ---- */
 
-static void ids_text(char *buf, size_t n, const char *what, const struct js *ids) {
+static void ids_text(char *buf, size_t n, const char *what, const json_t *ids) {
   uint64_t v[3] = {0, 0, 0};
-  for (size_t i = 0; ids && ids->type == JS_ARR && i < 3 && i < ids->n; i++)
-    v[i] = (uint64_t)ids->kids[i].num;
+  for (size_t i = 0; i < 3 && i < json_array_size(ids); i++) {
+    int64_t x = 0;
+    dj_as_int(json_array_get(ids, i), &x);
+    v[i] = (uint64_t)x;
+  }
   snprintf(buf, n, "%s (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")", what, v[0], v[1], v[2]);
 }
 
 void dap_report_stop(void) {
-  const char *why = js_str(D.stop, "stop");
-  const char *exc = js_str(D.stop, "exception");
+  const char *why = dj_str(D.stop, "stop");
+  const char *exc = dj_str(D.stop, "exception");
   D.stopped = 1;
   const char *reason = !why                         ? "step"
                        : !strcmp(why, "breakpoint") ? "breakpoint"
@@ -379,165 +384,156 @@ void dap_report_stop(void) {
                                                     : "step";
   D.pause_pending = 0;
   char g[64], l[64], desc[160];
-  ids_text(g, sizeof(g), "work-item", js_get(D.stop, "gid"));
-  ids_text(l, sizeof(l), "local", js_get(D.stop, "lid"));
-  snprintf(desc, sizeof(desc), "%s %s %s", js_str(D.stop, "kernel") ? js_str(D.stop, "kernel") : "",
+  ids_text(g, sizeof(g), "work-item", dj_get(D.stop, "gid"));
+  ids_text(l, sizeof(l), "local", dj_get(D.stop, "lid"));
+  snprintf(desc, sizeof(desc), "%s %s %s", dj_str(D.stop, "kernel") ? dj_str(D.stop, "kernel") : "",
            g, l);
-  struct jw w;
-  dap_event_begin(&w, "stopped");
-  jw_kstr(&w, "reason", reason);
-  jw_kint(&w, "threadId", (int64_t)D.focus + 1);
-  jw_kbool(&w, "allThreadsStopped", 1);
-  jw_kstr(&w, "description",
+  json_t *ev = json_object();
+  dj_sets(ev, "reason", reason);
+  dj_seti(ev, "threadId", (int64_t)D.focus + 1);
+  dj_setb(ev, "allThreadsStopped", 1);
+  dj_sets(ev, "description",
           !exc                              ? desc
           : !strncmp(exc, "Assertion ", 10) ? "Paused on a failed assertion"
                                             : "Paused on a device exception");
-  if (exc) jw_kstr(&w, "text", exc);
+  if (exc) dj_sets(ev, "text", exc);
   int64_t bp = 0;
-  if (js_int(D.stop, "bp", &bp) && bp) {
-    jw_key(&w, "hitBreakpointIds");
-    jw_arr(&w);
+  if (dj_int(D.stop, "bp", &bp) && bp) {
+    json_t *ids = json_array();
     int watch = why && !strcmp(why, "watch");
     for (int i = 0; !watch && i < D.nbps; i++)
-      if (D.bps[i].engine_id == bp) jw_int(&w, D.bps[i].id);
+      if (D.bps[i].engine_id == bp) dj_push(ids, json_integer(D.bps[i].id));
     for (int i = 0; watch && i < D.ndbps; i++)
-      if (D.dbps[i].engine_id == bp) jw_int(&w, D.dbps[i].id);
-    jw_end(&w);
+      if (D.dbps[i].engine_id == bp) dj_push(ids, json_integer(D.dbps[i].id));
+    dj_set(ev, "hitBreakpointIds", ids);
   }
-  dap_event_end(&w);
+  dap_event("stopped", ev);
 }
 
-static void req_threads(const struct js *req) {
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
-  jw_key(&w, "threads");
-  jw_arr(&w);
+static void req_threads(const json_t *req) {
+  json_t *threads = json_array();
   struct dap_reply r = {0};
   if (D.stopped && D.prompting) dap_query(&r, "mi threads");
   size_t shown = 0;
   for (size_t i = 0; i < r.nrecs; i++) {
     int64_t item, fg = 0;
-    if (!js_get(r.recs[i], "thread") || !js_int(r.recs[i], "item", &item)) continue;
-    js_int(r.recs[i], "focus_group", &fg);
+    if (!dj_get(r.recs[i], "thread") || !dj_int(r.recs[i], "item", &item)) continue;
+    dj_int(r.recs[i], "focus_group", &fg);
     char g[64], l[64], wg[64], name[256];
-    ids_text(g, sizeof(g), "work-item", js_get(r.recs[i], "gid"));
-    ids_text(l, sizeof(l), "local", js_get(r.recs[i], "lid"));
-    ids_text(wg, sizeof(wg), "group", js_get(r.recs[i], "group"));
-    const char *st = js_str(r.recs[i], "state");
+    ids_text(g, sizeof(g), "work-item", dj_get(r.recs[i], "gid"));
+    ids_text(l, sizeof(l), "local", dj_get(r.recs[i], "lid"));
+    ids_text(wg, sizeof(wg), "group", dj_get(r.recs[i], "group"));
+    const char *st = dj_str(r.recs[i], "state");
     if (fg)
       snprintf(name, sizeof(name), "%s %s%s%s", g, l, st && strcmp(st, "run") ? " " : "",
                st && strcmp(st, "run") ? st : "");
     else
       snprintf(name, sizeof(name), "%s: %s %s", wg, g, l);
-    jw_obj(&w);
-    jw_kint(&w, "id", item + 1);
-    jw_kstr(&w, "name", name);
-    jw_end(&w);
+    json_t *t = json_object();
+    dj_seti(t, "id", item + 1);
+    dj_sets(t, "name", name);
+    dj_push(threads, t);
     shown++;
   }
   if (!shown) {
-    jw_obj(&w);
-    jw_kint(&w, "id", 1);
-    jw_kstr(&w, "name", D.pid ? "host program (no kernel stopped)" : "no program");
-    jw_end(&w);
+    json_t *t = json_object();
+    dj_seti(t, "id", 1);
+    dj_sets(t, "name", D.pid ? "host program (no kernel stopped)" : "no program");
+    dj_push(threads, t);
   }
   dap_reply_free(&r);
-  jw_end(&w);
-  jw_end(&w);
-  ok_body(req, &w);
+  json_t *body = json_object();
+  dj_set(body, "threads", threads);
+  ok_body(req, body);
 }
 
 /* A thread id names a work-item of the stopped launch. */
-static int item_of_thread(const struct js *req, const struct js *a, uint64_t *item) {
+static int item_of_thread(const json_t *req, const json_t *a, uint64_t *item) {
   int64_t t;
-  if (!js_int(a, "threadId", &t) || t < 1) {
+  if (!dj_int(a, "threadId", &t) || t < 1) {
     dap_respond(req, 0, "missing or bad 'threadId'", NULL);
     return 0;
   }
   *item = (uint64_t)t - 1;
   struct dap_reply r;
   dap_query(&r, "mi frame %" PRIu64, *item);
-  int ok = r.nrecs && !js_get(r.recs[0], "error");
+  int ok = r.nrecs && !dj_get(r.recs[0], "error");
   dap_reply_free(&r);
   if (!ok) dap_respond(req, 0, "no such thread (work-item) in the stopped launch", NULL);
   return ok;
 }
 
-static void req_stack(const struct js *req, const struct js *a) {
+static void req_stack(const json_t *req, const json_t *a) {
   uint64_t item;
   if (!need_stop(req) || !item_of_thread(req, a, &item)) return;
   struct dap_reply r;
   dap_query(&r, "mi frame %" PRIu64, item);
-  const struct js *f = r.nrecs ? r.recs[0] : NULL;
-  const char *file = js_str(f, "file"), *kernel = js_str(f, "kernel"), *inl = js_str(f, "inlined");
-  const char *st = js_str(f, "state");
+  const json_t *f = r.nrecs ? r.recs[0] : NULL;
+  const char *file = dj_str(f, "file"), *kernel = dj_str(f, "kernel"), *inl = dj_str(f, "inlined");
+  const char *st = dj_str(f, "state");
   int64_t line = 0, kline = 0;
-  js_int(f, "line", &line);
-  js_int(f, "kernel_line", &kline);
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
-  jw_key(&w, "stackFrames");
-  jw_arr(&w);
+  dj_int(f, "line", &line);
+  dj_int(f, "kernel_line", &kline);
+  json_t *list = json_array();
   int depth = 0;
-  const struct js *frames = inl ? js_get(f, "frames") : NULL;
-  if (frames && frames->type == JS_ARR && frames->n > 1) {
+  const json_t *frames = inl ? dj_get(f, "frames") : NULL;
+  size_t nf = json_array_size(frames);
+  if (nf > 1) {
     /* inlined callees first, each at its own line; the last is the kernel
      * at the call site */
-    for (size_t i = 0; i < frames->n; i++) {
-      const struct js *fr = &frames->kids[i];
-      const char *fn = js_str(fr, "func");
+    for (size_t i = 0; i < nf; i++) {
+      const json_t *fr = json_array_get(frames, i);
+      const char *fn = dj_str(fr, "func");
       int64_t fl = 0;
-      js_int(fr, "line", &fl);
+      dj_int(fr, "line", &fl);
       char name[200];
-      snprintf(name, sizeof(name), "%s%s", fn ? fn : "?", i + 1 < frames->n ? " (inlined)" : "");
-      jw_obj(&w);
-      jw_kint(&w, "id", (int64_t)(item * 64) + 1 + (int64_t)i);
-      jw_kstr(&w, "name", name);
-      source_obj(&w, file ? file : "");
-      jw_kint(&w, "line", fl);
-      jw_kint(&w, "column", 1);
-      jw_end(&w);
+      snprintf(name, sizeof(name), "%s%s", fn ? fn : "?", i + 1 < nf ? " (inlined)" : "");
+      json_t *o = json_object();
+      dj_seti(o, "id", (int64_t)(item * 64) + 1 + (int64_t)i);
+      dj_sets(o, "name", name);
+      source_obj(o, file ? file : "");
+      dj_seti(o, "line", fl);
+      dj_seti(o, "column", 1);
+      dj_push(list, o);
     }
-    depth = (int)frames->n - 1;
+    depth = (int)nf - 1;
   } else {
-    jw_obj(&w);
-    jw_kint(&w, "id", (int64_t)(item * 64) + 1);
+    json_t *o = json_object();
+    dj_seti(o, "id", (int64_t)(item * 64) + 1);
     char name[200];
     snprintf(name, sizeof(name), "%s%s", kernel ? kernel : "kernel",
              st && !strcmp(st, "done") ? " (finished)" : "");
-    jw_kstr(&w, "name", name);
-    source_obj(&w, file ? file : "");
-    jw_kint(&w, "line", !line ? kline : line);
-    jw_kint(&w, "column", 1);
-    if (!line) jw_kstr(&w, "presentationHint", "subtle");
-    jw_end(&w);
+    dj_sets(o, "name", name);
+    source_obj(o, file ? file : "");
+    dj_seti(o, "line", !line ? kline : line);
+    dj_seti(o, "column", 1);
+    if (!line) dj_sets(o, "presentationHint", "subtle");
+    dj_push(list, o);
   }
-  jw_end(&w);
-  jw_kint(&w, "totalFrames", depth + 1);
-  jw_end(&w);
+  json_t *body = json_object();
+  dj_set(body, "stackFrames", list);
+  dj_seti(body, "totalFrames", depth + 1);
   dap_reply_free(&r);
-  ok_body(req, &w);
+  ok_body(req, body);
 }
 
 /* 1 when the stopped launch has the work-item and its stack that frame. */
 static int frame_exists(uint64_t item, int frame) {
   struct dap_reply r;
   dap_query(&r, "mi frame %" PRIu64, item);
-  const struct js *f = r.nrecs ? r.recs[0] : NULL;
-  int ok = f && !js_get(f, "error");
-  const struct js *frames = ok ? js_get(f, "frames") : NULL;
-  size_t n = frames && frames->type == JS_ARR ? frames->n : 1;
+  const json_t *f = r.nrecs ? r.recs[0] : NULL;
+  int ok = f && !dj_get(f, "error");
+  const json_t *frames = ok ? dj_get(f, "frames") : NULL;
+  size_t n = json_is_array(frames) ? json_array_size(frames) : 1;
   ok = ok && (size_t)frame < n;
   dap_reply_free(&r);
   return ok;
 }
 
 /* A frame id is item * 64 + 1 + the frame's depth (0 the innermost). */
-static int frame_item(const struct js *req, const struct js *a, uint64_t *item, int *frame) {
+static int frame_item(const json_t *req, const json_t *a, uint64_t *item, int *frame) {
   int64_t f;
-  if (!js_int(a, "frameId", &f) || f < 1) {
+  if (!dj_int(a, "frameId", &f) || f < 1) {
     dap_respond(req, 0, "missing or bad 'frameId'", NULL);
     return 0;
   }
@@ -548,7 +544,7 @@ static int frame_item(const struct js *req, const struct js *a, uint64_t *item, 
   return 0;
 }
 
-static void req_scopes(const struct js *req, const struct js *a) {
+static void req_scopes(const json_t *req, const json_t *a) {
   uint64_t item;
   int frame;
   if (!need_stop(req) || !frame_item(req, a, &item, &frame)) return;
@@ -563,76 +559,72 @@ static void req_scopes(const struct js *req, const struct js *a) {
    * the function's parameters */
   struct dap_reply r;
   dap_query(&r, "mi frame %" PRIu64, item);
-  const struct js *frames = r.nrecs ? js_get(r.recs[0], "frames") : NULL;
-  int inlined = frames && frames->type == JS_ARR && (size_t)frame + 1 < frames->n;
+  const json_t *frames = r.nrecs ? dj_get(r.recs[0], "frames") : NULL;
+  int inlined = (size_t)frame + 1 < json_array_size(frames);
   dap_reply_free(&r);
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
-  jw_key(&w, "scopes");
-  jw_arr(&w);
+  json_t *scopes = json_array();
   for (size_t i = 0; i < 4; i++) {
-    jw_obj(&w);
-    jw_kstr(&w, "name", inlined && S[i].kind == VR_ARGS ? "Arguments" : S[i].name);
-    if (S[i].hint) jw_kstr(&w, "presentationHint", S[i].hint);
-    jw_kint(&w, "variablesReference", dap_vref_new(item, frame, S[i].kind, 0, 0, NULL));
-    jw_kbool(&w, "expensive", 0);
-    jw_end(&w);
+    json_t *o = json_object();
+    dj_sets(o, "name", inlined && S[i].kind == VR_ARGS ? "Arguments" : S[i].name);
+    if (S[i].hint) dj_sets(o, "presentationHint", S[i].hint);
+    dj_seti(o, "variablesReference", dap_vref_new(item, frame, S[i].kind, 0, 0, NULL));
+    dj_setb(o, "expensive", 0);
+    dj_push(scopes, o);
   }
-  jw_end(&w);
-  jw_end(&w);
-  ok_body(req, &w);
+  json_t *body = json_object();
+  dj_set(body, "scopes", scopes);
+  ok_body(req, body);
 }
 
-/* Writes value, type, evaluateName, reference and memory reference of one
- * engine value record; name NULL for evaluate (result instead of value). */
-static void value_fields(struct jw *w, uint64_t item, int frame, const struct js *rec,
-                         const char *expr, int result) {
-  const char *err = js_str(rec, "error"), *kind = js_str(rec, "kind");
-  const char *val = js_str(rec, "value"), *type = js_str(rec, "type");
+/* Sets value, type, evaluateName, reference and memory reference of one
+ * engine value record in o; name NULL for evaluate (result instead of value). */
+static void value_fields(json_t *o, uint64_t item, int frame, const json_t *rec, const char *expr,
+                         int result) {
+  const char *err = dj_str(rec, "error"), *kind = dj_str(rec, "kind");
+  const char *val = dj_str(rec, "value"), *type = dj_str(rec, "type");
   char e[300];
   if (err) snprintf(e, sizeof(e), "<%s>", err);
-  jw_kstr(w, result ? "result" : "value", err ? e : val ? val : "");
-  if (type && *type) jw_kstr(w, "type", type);
-  if (!result) jw_kstr(w, "evaluateName", expr);
+  dj_sets(o, result ? "result" : "value", err ? e : val ? val : "");
+  if (type && *type) dj_sets(o, "type", type);
+  if (!result) dj_sets(o, "evaluateName", expr);
   int64_t count = 0;
-  js_int(rec, "count", &count);
+  dj_int(rec, "count", &count);
   int ref = 0;
   if (!err && kind && (!strcmp(kind, "array") || !strcmp(kind, "vector")) && count > 0) {
     ref = dap_vref_new(item, frame, VR_VALUE, kind[0], (unsigned)count, expr);
-    if (kind[0] == 'a') jw_kint(w, "indexedVariables", count);
+    if (kind[0] == 'a') dj_seti(o, "indexedVariables", count);
   } else if (!err && kind && !strcmp(kind, "struct") && count > 0) {
     ref = dap_vref_new(item, frame, VR_VALUE, 's', (unsigned)count, expr);
-    jw_kint(w, "namedVariables", count);
+    dj_seti(o, "namedVariables", count);
   } else if (!err && kind && !strcmp(kind, "pointer")) {
     ref = dap_vref_new(item, frame, VR_VALUE, 'p', 0, expr);
   }
-  jw_kint(w, "variablesReference", ref);
-  const char *mem = !err && kind && !strcmp(kind, "pointer") ? js_str(rec, "ptr") : NULL;
-  if (!mem && !err) mem = js_str(rec, "addr");
+  dj_seti(o, "variablesReference", ref);
+  const char *mem = !err && kind && !strcmp(kind, "pointer") ? dj_str(rec, "ptr") : NULL;
+  if (!mem && !err) mem = dj_str(rec, "addr");
   if (mem) {
     char m[64];
     snprintf(m, sizeof(m), "%s@%" PRIu64, mem, item);
-    jw_kstr(w, "memoryReference", m);
+    dj_sets(o, "memoryReference", m);
   }
 }
 
-static void var_json(struct jw *w, uint64_t item, int frame, const char *name, const struct js *rec,
+static void var_json(json_t *list, uint64_t item, int frame, const char *name, const json_t *rec,
                      const char *expr) {
-  jw_obj(w);
-  jw_kstr(w, "name", name);
-  value_fields(w, item, frame, rec, expr, 0);
-  jw_end(w);
+  json_t *o = json_object();
+  dj_sets(o, "name", name);
+  value_fields(o, item, frame, rec, expr, 0);
+  dj_push(list, o);
 }
 
-static void id_var(struct jw *w, const char *name, const struct js *ids) {
+static void id_var(json_t *list, const char *name, const json_t *ids) {
   char v[64];
   ids_text(v, sizeof(v), "", ids);
-  jw_obj(w);
-  jw_kstr(w, "name", name);
-  jw_kstr(w, "value", v + 1);
-  jw_kint(w, "variablesReference", 0);
-  jw_end(w);
+  json_t *o = json_object();
+  dj_sets(o, "name", name);
+  dj_sets(o, "value", v + 1);
+  dj_seti(o, "variablesReference", 0);
+  dj_push(list, o);
 }
 
 /* The expression of a child of a structured value. */
@@ -645,18 +637,14 @@ static void child_expr(const struct dap_vref *v, const char *name, char *out, si
     snprintf(out, n, "(%s)%s", v->expr, name); /* name is "[i]" */
 }
 
-static void req_variables(const struct js *req, const struct js *a) {
+static void req_variables(const json_t *req, const json_t *a) {
   int64_t ref;
-  if (!js_int(a, "variablesReference", &ref)) BAD("missing 'variablesReference'");
+  if (!dj_int(a, "variablesReference", &ref)) BAD("missing 'variablesReference'");
   if (!need_stop(req)) return;
   if (ref < 1 || (size_t)ref > D.nvrefs)
     BAD("unknown variablesReference (references last only until the program runs on)");
   struct dap_vref v = D.vrefs[ref - 1];
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
-  jw_key(&w, "variables");
-  jw_arr(&w);
+  json_t *w = json_array();
   struct dap_reply r;
   if (v.kind == VR_PRIVATE || v.kind == VR_LOCAL || v.kind == VR_ARGS) {
     dap_query(&r, "mi vars %" PRIu64 ":%d %s", v.item, v.frame,
@@ -664,49 +652,50 @@ static void req_variables(const struct js *req, const struct js *a) {
               : v.kind == VR_LOCAL ? "local"
                                    : "args");
     for (size_t i = 0; i < r.nrecs; i++) {
-      const char *name = js_str(r.recs[i], "name");
-      if (name) var_json(&w, v.item, v.frame, name, r.recs[i], name);
+      const char *name = dj_str(r.recs[i], "name");
+      if (name) var_json(w, v.item, v.frame, name, r.recs[i], name);
     }
     dap_reply_free(&r);
   } else if (v.kind == VR_IDS) {
     dap_query(&r, "mi frame %" PRIu64, v.item);
-    const struct js *f = r.nrecs ? r.recs[0] : NULL;
-    id_var(&w, "global id", js_get(f, "gid"));
-    id_var(&w, "local id", js_get(f, "lid"));
-    id_var(&w, "group id", js_get(f, "group"));
+    const json_t *f = r.nrecs ? r.recs[0] : NULL;
+    id_var(w, "global id", dj_get(f, "gid"));
+    id_var(w, "local id", dj_get(f, "lid"));
+    id_var(w, "group id", dj_get(f, "group"));
     dap_reply_free(&r);
     if (D.launch) {
-      id_var(&w, "global size", js_get(D.launch, "global"));
-      id_var(&w, "local size", js_get(D.launch, "local"));
+      id_var(w, "global size", dj_get(D.launch, "global"));
+      id_var(w, "local size", dj_get(D.launch, "local"));
     }
-    jw_obj(&w);
-    jw_kstr(&w, "name", "linear index");
+    json_t *o = json_object();
+    dj_sets(o, "name", "linear index");
     char b[32];
     snprintf(b, sizeof(b), "%" PRIu64, v.item);
-    jw_kstr(&w, "value", b);
-    jw_kint(&w, "variablesReference", 0);
-    jw_end(&w);
+    dj_sets(o, "value", b);
+    dj_seti(o, "variablesReference", 0);
+    dj_push(w, o);
   } else if (v.vkind == 's') {
     /* a struct: its fields, by the names the engine lists */
     dap_query(&r, "mi eval %" PRIu64 ":%d %s", v.item, v.frame, v.expr);
-    const struct js *fl = r.nrecs ? js_get(r.recs[0], "fields") : NULL;
-    size_t nf = fl && fl->type == JS_ARR ? fl->n : 0;
+    const json_t *fl = r.nrecs ? dj_get(r.recs[0], "fields") : NULL;
+    size_t nf = json_array_size(fl);
     char(*names)[128] = calloc(nf + 1, sizeof(*names));
+    if (!names) nf = 0;
     for (size_t i = 0; i < nf; i++)
-      if (fl->kids[i].type == JS_STR) snprintf(names[i], sizeof(names[i]), "%s", fl->kids[i].str);
+      snprintf(names[i], sizeof(names[i]), "%s", json_string_value(json_array_get(fl, i)) ?: "");
     dap_reply_free(&r);
     for (size_t i = 0; i < nf; i++) {
       char expr[1300];
       child_expr(&v, names[i], expr, sizeof(expr));
       dap_query(&r, "mi eval %" PRIu64 ":%d %s", v.item, v.frame, expr);
-      if (r.nrecs) var_json(&w, v.item, v.frame, names[i], r.recs[0], expr);
+      if (r.nrecs) var_json(w, v.item, v.frame, names[i], r.recs[0], expr);
       dap_reply_free(&r);
     }
     free(names);
   } else {
     int64_t start = 0, count = 0;
-    js_int(a, "start", &start);
-    js_int(a, "count", &count);
+    dj_int(a, "start", &start);
+    dj_int(a, "count", &count);
     if (start < 0) start = 0;
     unsigned total = v.vkind == 'p' ? 16 : v.count;
     if (count <= 0 || start + count > total) count = (int64_t)total - start;
@@ -724,37 +713,39 @@ static void req_variables(const struct js *req, const struct js *a) {
         snprintf(name, sizeof(name), "[%" PRId64 "]", i);
       child_expr(&v, name, expr, sizeof(expr));
       dap_query(&r, "mi eval %" PRIu64 ":%d %s", v.item, v.frame, expr);
-      int bad = !r.nrecs || js_get(r.recs[0], "error");
+      int bad = !r.nrecs || dj_get(r.recs[0], "error");
       if (v.vkind == 'p' && i > 0 && bad) { /* past what the pointer reaches */
         dap_reply_free(&r);
         break;
       }
-      if (r.nrecs) var_json(&w, v.item, v.frame, name, r.recs[0], expr);
+      if (r.nrecs) var_json(w, v.item, v.frame, name, r.recs[0], expr);
       dap_reply_free(&r);
     }
   }
-  jw_end(&w);
-  jw_end(&w);
-  ok_body(req, &w);
+  json_t *body = json_object();
+  dj_set(body, "variables", w);
+  ok_body(req, body);
 }
 
-static void req_set_variable(const struct js *req, const struct js *a) {
+static void req_set_variable(const json_t *req, const json_t *a) {
   int64_t ref;
-  const char *name = js_str(a, "name"), *value = js_str(a, "value");
-  if (!js_int(a, "variablesReference", &ref) || !name || !value)
+  const char *name = dj_str(a, "name"), *value = dj_str(a, "value");
+  if (!dj_int(a, "variablesReference", &ref) || !name || !value)
     BAD("setVariable needs 'variablesReference', 'name' and 'value'");
   if (!need_stop(req)) return;
   if (ref < 1 || (size_t)ref > D.nvrefs) BAD("unknown variablesReference");
   struct dap_vref v = D.vrefs[ref - 1];
   if (v.kind == VR_IDS) BAD("work-item ids cannot be changed");
-  char lhs[600];
+  if (strlen(name) > DAP_MAX_EXPR / 4 || strlen(value) > DAP_MAX_EXPR)
+    BAD("setVariable: the name or the value is too long");
+  char lhs[DAP_MAX_EXPR / 4 + 700];
   if (v.kind == VR_VALUE)
     child_expr(&v, name[0] == '*' ? "*" : name, lhs, sizeof(lhs));
   else
     snprintf(lhs, sizeof(lhs), "%s", name);
   struct dap_reply r;
   dap_query(&r, "mi eval %" PRIu64 ":%d %s = (%s)", v.item, v.frame, lhs, value);
-  const char *err = r.nrecs ? js_str(r.recs[0], "error") : "no answer from the engine";
+  const char *err = r.nrecs ? dj_str(r.recs[0], "error") : "no answer from the engine";
   if (err) {
     char m[300];
     snprintf(m, sizeof(m), "cannot set %s: %s", name, err);
@@ -763,25 +754,23 @@ static void req_set_variable(const struct js *req, const struct js *a) {
   }
   dap_reply_free(&r);
   dap_query(&r, "mi eval %" PRIu64 ":%d %s", v.item, v.frame, lhs);
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
-  if (r.nrecs) value_fields(&w, v.item, v.frame, r.recs[0], lhs, 0);
-  jw_end(&w);
+  json_t *body = json_object();
+  if (r.nrecs) value_fields(body, v.item, v.frame, r.recs[0], lhs, 0);
   dap_reply_free(&r);
-  ok_body(req, &w);
+  ok_body(req, body);
 }
 
-static void req_evaluate(const struct js *req, const struct js *a) {
-  const char *expr = js_str(a, "expression"), *ctx = js_str(a, "context");
+static void req_evaluate(const json_t *req, const json_t *a) {
+  const char *expr = dj_str(a, "expression"), *ctx = dj_str(a, "context");
   if (!expr) BAD("evaluate needs an 'expression'");
+  if (strlen(expr) > DAP_MAX_EXPR) BAD("evaluate: the expression is too long");
   if (!need_stop(req)) return;
   uint64_t item = D.focus;
   int frame = 0;
   int64_t f;
-  if (js_int(a, "frameId", &f) && f >= 1 && !frame_item(req, a, &item, &frame)) return;
+  if (dj_int(a, "frameId", &f) && f >= 1 && !frame_item(req, a, &item, &frame)) return;
   struct dap_reply r;
-  struct jw w;
+  json_t *body;
   if (!strncmp(expr, "-exec ", 6) && (!ctx || !strcmp(ctx, "repl"))) {
     /* a command of `lockstep debug`, shown as its text; not one that runs */
     const char *c = expr + 6;
@@ -797,13 +786,11 @@ static void req_evaluate(const struct js *req, const struct js *a) {
         BAD("-exec runs commands that inspect or edit; use the debugger's own buttons and "
             "breakpoints to run, step and break");
     dap_query(&r, "%s", c);
-    jw_init(&w);
-    jw_obj(&w);
-    jw_kstr(&w, "result", r.text ? r.text : "");
-    jw_kint(&w, "variablesReference", 0);
-    jw_end(&w);
+    body = json_object();
+    dj_sets(body, "result", r.text);
+    dj_seti(body, "variablesReference", 0);
     dap_reply_free(&r);
-    ok_body(req, &w);
+    ok_body(req, body);
     return;
   }
   /* hovering or watching must not change the program: an assignment runs
@@ -815,19 +802,17 @@ static void req_evaluate(const struct js *req, const struct js *a) {
     BAD("an assignment is evaluated only in the debug console (a hover or a watch does not "
         "change the program)");
   dap_query(&r, "mi eval %" PRIu64 ":%d %s", item, frame, expr);
-  const char *err = r.nrecs ? js_str(r.recs[0], "error") : "no answer from the engine";
+  const char *err = r.nrecs ? dj_str(r.recs[0], "error") : "no answer from the engine";
   if (err) {
     char m[300];
     snprintf(m, sizeof(m), "%s", err);
     dap_reply_free(&r);
     BAD(m);
   }
-  jw_init(&w);
-  jw_obj(&w);
-  value_fields(&w, item, frame, r.recs[0], expr, 1);
-  jw_end(&w);
+  body = json_object();
+  value_fields(body, item, frame, r.recs[0], expr, 1);
   dap_reply_free(&r);
-  ok_body(req, &w);
+  ok_body(req, body);
 }
 
 /* ---- memory ---- */
@@ -844,13 +829,13 @@ static int mem_ref(const char *ref, uint64_t *addr, uint64_t *item) {
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-static void req_read_memory(const struct js *req, const struct js *a) {
+static void req_read_memory(const json_t *req, const json_t *a) {
   uint64_t addr, item;
   int64_t off = 0, count;
-  if (!mem_ref(js_str(a, "memoryReference"), &addr, &item) || !js_int(a, "count", &count) ||
+  if (!mem_ref(dj_str(a, "memoryReference"), &addr, &item) || !dj_int(a, "count", &count) ||
       count < 0)
     BAD("readMemory needs a 'memoryReference' (as variables give) and a 'count'");
-  js_int(a, "offset", &off);
+  dj_int(a, "offset", &off);
   if (!need_stop(req)) return;
   if (count > 65536) count = 65536;
   uint8_t *data = malloc((size_t)count + 1);
@@ -861,7 +846,7 @@ static void req_read_memory(const struct js *req, const struct js *a) {
     int64_t chunk = count - got > 1024 ? 1024 : count - got;
     dap_query(&r, "mi read %" PRIu64 " 0x%" PRIx64 " %" PRId64, item, addr + (uint64_t)(off + got),
               chunk);
-    const char *hex = r.nrecs ? js_str(r.recs[0], "hex") : NULL;
+    const char *hex = r.nrecs ? dj_str(r.recs[0], "hex") : NULL;
     int64_t n = hex ? (int64_t)strlen(hex) / 2 : 0;
     for (int64_t i = 0; i < n; i++) {
       char b[3] = {hex[2 * i], hex[2 * i + 1], 0};
@@ -884,27 +869,24 @@ static void req_read_memory(const struct js *req, const struct js *a) {
     enc[e++] = i + 2 < got ? b64[v & 63] : '=';
   }
   if (enc) enc[e] = 0;
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
+  json_t *body = json_object();
   char at[32];
   snprintf(at, sizeof(at), "0x%" PRIx64, addr + (uint64_t)off);
-  jw_kstr(&w, "address", at);
-  jw_kstr(&w, "data", enc ? enc : "");
-  if (got < count) jw_kint(&w, "unreadableBytes", count - got);
-  jw_end(&w);
+  dj_sets(body, "address", at);
+  dj_sets(body, "data", enc);
+  if (got < count) dj_seti(body, "unreadableBytes", count - got);
   free(enc);
   free(data);
-  ok_body(req, &w);
+  ok_body(req, body);
 }
 
-static void req_write_memory(const struct js *req, const struct js *a) {
+static void req_write_memory(const json_t *req, const json_t *a) {
   uint64_t addr, item;
   int64_t off = 0;
-  const char *data = js_str(a, "data");
-  if (!mem_ref(js_str(a, "memoryReference"), &addr, &item) || !data)
+  const char *data = dj_str(a, "data");
+  if (!mem_ref(dj_str(a, "memoryReference"), &addr, &item) || !data)
     BAD("writeMemory needs a 'memoryReference' and base64 'data'");
-  js_int(a, "offset", &off);
+  dj_int(a, "offset", &off);
   if (!need_stop(req)) return;
   size_t n = strlen(data);
   uint8_t *bytes = malloc(n + 1);
@@ -937,37 +919,32 @@ static void req_write_memory(const struct js *req, const struct js *a) {
               addr + (uint64_t)off + (uint64_t)done, hex);
     free(hex);
     int64_t wr = 0;
-    if (r.nrecs) js_int(r.recs[0], "written", &wr);
+    if (r.nrecs) dj_int(r.recs[0], "written", &wr);
     dap_reply_free(&r);
     done += (size_t)wr;
     if ((size_t)wr < chunk) break;
   }
   free(bytes);
   if (done < nb && done == 0) BAD("cannot write memory at that address");
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
-  jw_kint(&w, "bytesWritten", (int64_t)done);
-  jw_end(&w);
-  ok_body(req, &w);
+  json_t *body = json_object();
+  dj_seti(body, "bytesWritten", (int64_t)done);
+  ok_body(req, body);
 }
 
 /* ---- data breakpoints (engine watchpoints) ---- */
 
 /* dataId "ITEM:EXPR": an expression of one work-item. */
-static void req_data_bp_info(const struct js *req, const struct js *a) {
-  const char *name = js_str(a, "name");
+static void req_data_bp_info(const json_t *req, const json_t *a) {
+  const char *name = dj_str(a, "name");
   int64_t ref = 0;
   if (!name) BAD("dataBreakpointInfo needs 'name'");
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
+  json_t *body = json_object();
   char expr[600] = "";
   uint64_t item = D.focus;
   const char *why = NULL;
   if (!D.stopped) {
     why = "data breakpoints can be set while a kernel is stopped";
-  } else if (js_int(a, "variablesReference", &ref) && ref) {
+  } else if (dj_int(a, "variablesReference", &ref) && ref) {
     if (ref < 1 || (size_t)ref > D.nvrefs) {
       why = "unknown variablesReference";
     } else {
@@ -983,45 +960,39 @@ static void req_data_bp_info(const struct js *req, const struct js *a) {
   } else {
     snprintf(expr, sizeof(expr), "%s", name);
   }
+  if (!why && strlen(expr) + 1 >= sizeof(expr)) why = "the expression is too long to watch";
   if (why) {
-    jw_key(&w, "dataId");
-    jw_null(&w);
-    jw_kstr(&w, "description", why);
+    dj_set(body, "dataId", json_null());
+    dj_sets(body, "description", why);
   } else {
     char id[640], desc[700];
     snprintf(id, sizeof(id), "%" PRIu64 ":%s", item, expr);
     snprintf(desc, sizeof(desc), "%s (work-item %" PRIu64 ")", expr, item);
-    jw_kstr(&w, "dataId", id);
-    jw_kstr(&w, "description", desc);
-    jw_key(&w, "accessTypes");
-    jw_arr(&w);
-    jw_str(&w, "write");
-    jw_end(&w);
-    jw_kbool(&w, "canPersist", 0);
+    dj_sets(body, "dataId", id);
+    dj_sets(body, "description", desc);
+    json_t *types = json_array();
+    dj_push(types, json_string("write"));
+    dj_set(body, "accessTypes", types);
+    dj_setb(body, "canPersist", 0);
   }
-  jw_end(&w);
-  ok_body(req, &w);
+  ok_body(req, body);
 }
 
 /* Replaces every data breakpoint: the engine watches each expression for
  * its work-item until the item finishes or the launch ends. */
-static void req_set_data_bps(const struct js *req, const struct js *a) {
-  const struct js *list = js_get(a, "breakpoints");
-  if (!list || list->type != JS_ARR) BAD("setDataBreakpoints needs a 'breakpoints' array");
+static void req_set_data_bps(const json_t *req, const json_t *a) {
+  const json_t *list = dj_get(a, "breakpoints");
+  if (!json_is_array(list)) BAD("setDataBreakpoints needs a 'breakpoints' array");
   struct dap_reply r;
   for (int i = 0; D.stopped && D.prompting && i < D.ndbps; i++) {
     dap_query(&r, "delete %d", D.dbps[i].engine_id);
     dap_reply_free(&r);
   }
   D.ndbps = 0;
-  struct jw w;
-  jw_init(&w);
-  jw_obj(&w);
-  jw_key(&w, "breakpoints");
-  jw_arr(&w);
-  for (size_t i = 0; i < list->n; i++) {
-    const struct js *b = &list->kids[i];
-    const char *id = js_str(b, "dataId"), *acc = js_str(b, "accessType");
+  json_t *out = json_array();
+  for (size_t i = 0; i < json_array_size(list); i++) {
+    const json_t *b = json_array_get(list, i);
+    const char *id = dj_str(b, "dataId"), *acc = dj_str(b, "accessType");
     char *colon = id ? strchr(id, ':') : NULL;
     char msg[300] = "";
     int eid = 0;
@@ -1029,7 +1000,7 @@ static void req_set_data_bps(const struct js *req, const struct js *a) {
       snprintf(msg, sizeof(msg), "bad dataId: use the one dataBreakpointInfo gives");
     else if (acc && strcmp(acc, "write"))
       snprintf(msg, sizeof(msg), "only writes can be watched");
-    else if (js_str(b, "condition") || js_str(b, "hitCondition"))
+    else if (dj_str(b, "condition") || dj_str(b, "hitCondition"))
       snprintf(msg, sizeof(msg), "data breakpoints take no condition");
     else if (!D.stopped || !D.prompting)
       snprintf(msg, sizeof(msg), "data breakpoints can be set while a kernel is stopped");
@@ -1047,107 +1018,124 @@ static void req_set_data_bps(const struct js *req, const struct js *a) {
       dap_query(&r, "mi focus %" PRIu64, D.focus);
       dap_reply_free(&r);
     }
-    jw_obj(&w);
+    json_t *o = json_object();
     if (eid > 0) {
       D.dbps[D.ndbps].engine_id = eid;
       D.dbps[D.ndbps].id = D.next_bp_id++;
-      jw_kint(&w, "id", D.dbps[D.ndbps].id);
+      dj_seti(o, "id", D.dbps[D.ndbps].id);
       D.ndbps++;
-      jw_kbool(&w, "verified", 1);
+      dj_setb(o, "verified", 1);
     } else {
-      jw_kbool(&w, "verified", 0);
-      jw_kstr(&w, "message", msg[0] ? msg : "cannot watch that expression");
+      dj_setb(o, "verified", 0);
+      dj_sets(o, "message", msg[0] ? msg : "cannot watch that expression");
     }
-    jw_end(&w);
+    dj_push(out, o);
   }
-  jw_end(&w);
-  jw_end(&w);
-  ok_body(req, &w);
+  json_t *body = json_object();
+  dj_set(body, "breakpoints", out);
+  ok_body(req, body);
 }
 
 /* ---- running ---- */
 
-static void req_step(const struct js *req, const struct js *a, const char *engine_cmd) {
+static void req_step(const json_t *req, const json_t *a, const char *engine_cmd) {
   if (!need_stop(req)) return;
   uint64_t item;
   if (!item_of_thread(req, a, &item)) return;
   struct dap_reply r;
   dap_query(&r, "mi focus %" PRIu64, item);
   dap_reply_free(&r);
-  if (!strcmp(engine_cmd, "continue"))
-    dap_respond(req, 1, NULL, "{\"allThreadsContinued\":true}");
-  else
-    dap_respond(req, 1, NULL, NULL);
+  json_t *body = NULL;
+  if (!strcmp(engine_cmd, "continue")) {
+    body = json_object();
+    dj_setb(body, "allThreadsContinued", 1);
+  }
+  dap_respond(req, 1, NULL, body);
   dap_resume(engine_cmd);
 }
 
-static void req_launch(const struct js *req, const struct js *a) {
+static void req_launch(const json_t *req, const json_t *a) {
   if (D.launched) BAD("a program is already launched");
-  const char *program = js_str(a, "program");
+  const char *program = dj_str(a, "program");
   if (!program || !*program) BAD("launch needs 'program': the host program to run");
-  const struct js *args = js_get(a, "args"), *env = js_get(a, "env");
-  if (args && args->type != JS_ARR) BAD("launch: 'args' must be an array of strings");
-  for (size_t i = 0; args && i < args->n; i++)
-    if (args->kids[i].type != JS_STR) BAD("launch: 'args' must be an array of strings");
-  if (env && env->type != JS_OBJ && env->type != JS_NULL)
+  const json_t *args = dj_get(a, "args"), *env = dj_get(a, "env");
+  if (args && !json_is_array(args)) BAD("launch: 'args' must be an array of strings");
+  for (size_t i = 0; i < json_array_size(args); i++)
+    if (!json_is_string(json_array_get(args, i))) BAD("launch: 'args' must be an array of strings");
+  if (env && !json_is_object(env) && !json_is_null(env))
     BAD("launch: 'env' must be an object of strings");
-  const char *cwd = js_str(a, "cwd");
-  if (js_get(a, "cwd") && !cwd) BAD("launch: 'cwd' must be a string");
+  const char *name;
+  json_t *val;
+  json_object_foreach((json_t *)env, name, val) {
+    if (!json_is_string(val) && !json_is_null(val))
+      BAD("launch: each value of 'env' must be a string (or null to unset the variable)");
+    if (!name[0] || strchr(name, '='))
+      BAD("launch: an 'env' name must be non-empty and hold no '='");
+  }
+  const char *cwd = dj_str(a, "cwd");
+  if (dj_get(a, "cwd") && !cwd) BAD("launch: 'cwd' must be a string");
+  if (cwd && strlen(cwd) >= sizeof(D.cwd)) BAD("launch: 'cwd' is too long");
   if (cwd && access(cwd, X_OK)) BAD("launch: 'cwd' is not a folder that can be entered");
   if (cwd)
     snprintf(D.cwd, sizeof(D.cwd), "%s", cwd);
   else if (!getcwd(D.cwd, sizeof(D.cwd)))
     D.cwd[0] = 0;
   int soe = 0;
-  if (js_bool(a, "stopOnEntry", &soe)) D.stop_on_entry = soe;
-  const struct js *wi = js_get(a, "workItem");
+  if (dj_bool(a, "stopOnEntry", &soe)) D.stop_on_entry = soe;
+  const json_t *wi = dj_get(a, "workItem");
   if (wi) {
-    if (wi->type != JS_ARR || wi->n < 1 || wi->n > 3)
+    if (json_array_size(wi) < 1 || json_array_size(wi) > 3)
       BAD("launch: 'workItem' must be [x], [x, y] or [x, y, z] global ids");
-    for (size_t i = 0; i < wi->n; i++) {
-      if (wi->kids[i].type != JS_NUM || wi->kids[i].num < 0)
+    int64_t g[3] = {0, 0, 0};
+    for (size_t i = 0; i < json_array_size(wi); i++)
+      if (!dj_as_int(json_array_get(wi, i), &g[i]) || g[i] < 0)
         BAD("launch: 'workItem' must hold non-negative integers");
-      D.focus_gid[i] = (uint64_t)wi->kids[i].num;
-    }
+    for (size_t i = 0; i < 3; i++)
+      D.focus_gid[i] = (uint64_t)g[i];
     D.have_focus_item = 1;
   }
-  const struct js *dirs = js_get(a, "sourceDirs");
-  for (size_t i = 0; dirs && dirs->type == JS_ARR && i < dirs->n; i++)
-    if (dirs->kids[i].type == JS_STR && D.ndirs < DAP_MAX_DIRS)
-      D.dirs[D.ndirs++] = strdup(dirs->kids[i].str);
+  const json_t *dirs = dj_get(a, "sourceDirs");
+  if (dirs && !json_is_array(dirs)) BAD("launch: 'sourceDirs' must be an array of folders");
+  for (size_t i = 0; i < json_array_size(dirs); i++)
+    if (!json_is_string(json_array_get(dirs, i)))
+      BAD("launch: 'sourceDirs' must be an array of folders");
+  for (size_t i = 0; i < json_array_size(dirs) && D.ndirs < DAP_MAX_DIRS; i++)
+    D.dirs[D.ndirs++] = strdup(json_string_value(json_array_get(dirs, i)));
   char err[512];
   if (dap_spawn(program, args, env, err, sizeof(err))) BAD(err);
   D.launched = 1;
   dap_respond(req, 1, NULL, NULL);
 }
 
-static void req_initialize(const struct js *req) {
-  dap_respond(req, 1, NULL,
-              "{\"supportsConfigurationDoneRequest\":true,"
-              "\"supportsConditionalBreakpoints\":true,"
-              "\"supportsHitConditionalBreakpoints\":true,"
-              "\"supportsEvaluateForHovers\":true,"
-              "\"supportsSetVariable\":true,"
-              "\"supportsReadMemoryRequest\":true,"
-              "\"supportsWriteMemoryRequest\":true,"
-              "\"supportsTerminateRequest\":true,"
-              "\"supportsExceptionInfoRequest\":true,"
-              "\"supportsDataBreakpoints\":true,"
-              "\"supportsSteppingGranularity\":false,"
-              "\"supportsFunctionBreakpoints\":true,"
-              "\"supportTerminateDebuggee\":true}");
-  struct jw w;
-  dap_event_begin(&w, "initialized");
-  dap_event_end(&w);
+static void req_initialize(const json_t *req) {
+  static const struct {
+    const char *name;
+    int on;
+  } caps[] = {{"supportsConfigurationDoneRequest", 1},
+              {"supportsConditionalBreakpoints", 1},
+              {"supportsHitConditionalBreakpoints", 1},
+              {"supportsEvaluateForHovers", 1},
+              {"supportsSetVariable", 1},
+              {"supportsReadMemoryRequest", 1},
+              {"supportsWriteMemoryRequest", 1},
+              {"supportsTerminateRequest", 1},
+              {"supportsExceptionInfoRequest", 1},
+              {"supportsDataBreakpoints", 1},
+              {"supportsSteppingGranularity", 0},
+              {"supportsFunctionBreakpoints", 1},
+              {"supportTerminateDebuggee", 1}};
+  json_t *body = json_object();
+  for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+    dj_setb(body, caps[i].name, caps[i].on);
+  dap_respond(req, 1, NULL, body);
+  dap_event("initialized", NULL);
 }
 
-void dap_request(const struct js *req) {
+void dap_request(const json_t *req) {
   const char *c = cmd_of(req);
-  const struct js *a = args_of(req);
-  const struct js *raw = js_get(req, "arguments");
+  const json_t *a = args_of(req);
+  const json_t *raw = dj_get(req, "arguments");
   if (raw && !a) BAD("'arguments' must be an object");
-  static const struct js empty = {.type = JS_OBJ};
-  if (!a) a = &empty;
   if (!strcmp(c, "initialize")) {
     req_initialize(req);
   } else if (!strcmp(c, "launch")) {
@@ -1159,7 +1147,9 @@ void dap_request(const struct js *req) {
   } else if (!strcmp(c, "setFunctionBreakpoints")) {
     req_set_function_bps(req, a);
   } else if (!strcmp(c, "setExceptionBreakpoints")) {
-    dap_respond(req, 1, NULL, "{\"breakpoints\":[]}");
+    json_t *body = json_object();
+    dj_set(body, "breakpoints", json_array());
+    dap_respond(req, 1, NULL, body);
   } else if (!strcmp(c, "configurationDone")) {
     D.configured = 1;
     dap_respond(req, 1, NULL, NULL);
@@ -1200,22 +1190,19 @@ void dap_request(const struct js *req) {
     }
     dap_respond(req, 1, NULL, NULL);
   } else if (!strcmp(c, "exceptionInfo")) {
-    const char *exc = js_str(D.stop, "exception");
+    const char *exc = dj_str(D.stop, "exception");
     if (!D.stopped || !exc) BAD("not stopped on a device exception");
-    struct jw w;
-    jw_init(&w);
-    jw_obj(&w);
-    jw_kstr(&w, "exceptionId", strncmp(exc, "Assertion ", 10) ? "device exception" : "assertion");
-    jw_kstr(&w, "description", exc);
-    jw_kstr(&w, "breakMode", "always");
-    jw_end(&w);
-    ok_body(req, &w);
+    json_t *body = json_object();
+    dj_sets(body, "exceptionId", strncmp(exc, "Assertion ", 10) ? "device exception" : "assertion");
+    dj_sets(body, "description", exc);
+    dj_sets(body, "breakMode", "always");
+    ok_body(req, body);
   } else if (!strcmp(c, "terminate")) {
     dap_respond(req, 1, NULL, NULL);
     dap_kill(SIGTERM);
   } else if (!strcmp(c, "disconnect")) {
     int term = 1;
-    js_bool(a, "terminateDebuggee", &term);
+    dj_bool(a, "terminateDebuggee", &term);
     dap_respond(req, 1, NULL, NULL);
     if (term) dap_kill(SIGKILL);
     D.quit = 1;

@@ -3,37 +3,59 @@
  * after `mi on`, one record per stop and per launch. Each record is one
  * output line "^mi " followed by a JSON object, so a program (the DAP
  * adapter) can read positions, work-items, variables and memory without
- * parsing the text meant for people.
+ * parsing the text meant for people. Records are jansson objects: names,
+ * paths and values that are no UTF-8 are written with U+FFFD
+ * (device/json_text.h), so every record is valid JSON.
  *
  * It only reads and formats the session's state and evaluates expressions;
  * it must not run work-items, change breakpoints or print text for people.
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "debugger/dbg_image.h"
 #include "debugger/dbg_int.h"
+#include "device/json_text.h"
 #include "device/simt.h"
 
 #define MI_MAX_BYTES 1024 /* per mi read/write: a record must fit one protocol line */
 
-static void jstr(FILE *f, const char *t) {
-  fputc('"', f);
-  for (const unsigned char *p = (const unsigned char *)(t ? t : ""); *p; p++) {
-    if (*p == '"' || *p == '\\')
-      fprintf(f, "\\%c", *p);
-    else if (*p < 0x20)
-      fprintf(f, "\\u%04x", *p);
-    else
-      fputc(*p, f);
-  }
-  fputc('"', f);
+/* Writes "^mi " and the record on one line, and frees the record. */
+static void mi_put(struct dbg_session *s, json_t *rec) {
+  fputs("^mi ", s->out);
+  if (rec) json_dumpf(rec, s->out, JSON_COMPACT);
+  fputc('\n', s->out);
+  json_decref(rec);
 }
 
-static void jids(FILE *f, const char *key, const uint64_t v[3]) {
-  fprintf(f, ",\"%s\":[%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]", key, v[0], v[1], v[2]);
+/* Members of a record (the value is taken over). */
+static void jset(json_t *o, const char *key, json_t *v) {
+  json_object_set_new(o, key, v);
+}
+
+static void jstr(json_t *o, const char *key, const char *t) {
+  jset(o, key, dev_json_textz(t));
+}
+
+static void jint(json_t *o, const char *key, int64_t v) {
+  jset(o, key, json_integer((json_int_t)v));
+}
+
+static void jids(json_t *o, const char *key, const uint64_t v[3]) {
+  json_t *a = json_array();
+  for (int k = 0; k < 3; k++)
+    json_array_append_new(a, json_integer((json_int_t)v[k]));
+  jset(o, key, a);
+}
+
+/* A record with one member, as the protocol's short answers are. */
+static json_t *rec1(const char *key, int64_t v) {
+  json_t *o = json_object();
+  jint(o, key, v);
+  return o;
 }
 
 static const char *state_name(int st) {
@@ -47,129 +69,126 @@ static const char *state_name(int st) {
 }
 
 /* Fields shared by stop and frame records: ids, state, position. */
-static void item_fields(struct dbg_session *s, uint64_t item) {
-  FILE *f = s->out;
+static void item_fields(struct dbg_session *s, json_t *o, uint64_t item) {
   uint64_t g[3], l[3], w[3];
   simt_dbg_ids(s->sd, item, g, l, w);
   int st = simt_dbg_state(s->sd, item, NULL);
-  fprintf(f, "\"item\":%" PRIu64, item);
-  jids(f, "gid", g);
-  jids(f, "lid", l);
-  jids(f, "group", w);
-  fprintf(f, ",\"state\":\"%s\",\"line\":%u,\"kernel\":", state_name(st), dbg_item_line(s, item));
-  jstr(f, s->k->name);
-  fprintf(f, ",\"kernel_line\":%u,\"file\":", s->dbg->line_first);
-  jstr(f, s->file);
+  jint(o, "item", (int64_t)item);
+  jids(o, "gid", g);
+  jids(o, "lid", l);
+  jids(o, "group", w);
+  jstr(o, "state", state_name(st));
+  jint(o, "line", dbg_item_line(s, item));
+  jstr(o, "kernel", s->k->name);
+  jint(o, "kernel_line", s->dbg->line_first);
+  jstr(o, "file", s->file);
   /* the inlined calls it is in, innermost first: the callee's line, then
    * each call site in its caller */
   struct dbg_frame fr[DBG_MAX_FRAMES];
   int n = dbg_frames(s, item, fr, DBG_MAX_FRAMES);
   if (n > 1) {
-    fprintf(f, ",\"inlined\":");
-    jstr(f, s->dbg->inl[fr[0].inl - 1].func);
-    fprintf(f, ",\"frames\":[");
+    jstr(o, "inlined", s->dbg->inl[fr[0].inl - 1].func);
+    json_t *frames = json_array();
     for (int d = 0; d < n; d++) {
-      fprintf(f, "%s{\"func\":", d ? "," : "");
-      jstr(f, fr[d].inl ? s->dbg->inl[fr[d].inl - 1].func : s->k->name);
-      fprintf(f, ",\"line\":%u}", fr[d].line);
+      json_t *f = json_object();
+      jstr(f, "func", fr[d].inl ? s->dbg->inl[fr[d].inl - 1].func : s->k->name);
+      jint(f, "line", fr[d].line);
+      json_array_append_new(frames, f);
     }
-    fprintf(f, "]");
+    jset(o, "frames", frames);
   }
 }
 
 void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id) {
-  FILE *f = s->out;
-  fprintf(f, "^mi {\"stop\":\"%s\",\"bp\":%d,", reason, bp_id);
-  item_fields(s, s->focus);
-  if (s->have_exc || s->asserted) {
-    fprintf(f, ",\"exception\":");
-    jstr(f, s->exc.message);
-  }
-  fprintf(f, "}\n");
+  json_t *o = json_object();
+  jstr(o, "stop", reason);
+  jint(o, "bp", bp_id);
+  item_fields(s, o, s->focus);
+  if (s->have_exc || s->asserted) jstr(o, "exception", s->exc.message);
+  mi_put(s, o);
 }
 
 static void bp_records(struct dbg_session *s) {
   for (int i = 0; i < s->nbp; i++) {
     const struct bp *b = &s->bps[i];
     int fn = !b->line && b->kernel[0] && !b->watch[0];
-    fprintf(s->out, "^mi {\"bp\":%d,\"enabled\":%d,\"requested\":%u,\"bound\":%u,\"hits\":%d",
-            b->id, b->enabled, b->line, fn ? dbg_fn_bp_line(s, b) : dbg_bp_line(s, b), b->hits);
-    if (fn) {
-      fprintf(s->out, ",\"func\":");
-      jstr(s->out, b->kernel);
-    }
-    fprintf(s->out, "}\n");
+    json_t *o = json_object();
+    jint(o, "bp", b->id);
+    jint(o, "enabled", b->enabled);
+    jint(o, "requested", b->line);
+    jint(o, "bound", fn ? dbg_fn_bp_line(s, b) : dbg_bp_line(s, b));
+    jint(o, "hits", b->hits);
+    if (fn) jstr(o, "func", b->kernel);
+    mi_put(s, o);
   }
 }
 
 void dbg_mi_launch(struct dbg_session *s) {
-  FILE *f = s->out;
   const struct dev_launch *l = s->l;
   uint64_t g[3], lo[3];
   for (int k = 0; k < 3; k++) {
     g[k] = k < (int)l->work_dim ? l->global[k] : 1;
     lo[k] = k < (int)l->work_dim ? l->local[k] : 1;
   }
-  fprintf(f, "^mi {\"launch\":");
-  jstr(f, s->k->name);
-  fprintf(f, ",\"file\":");
-  jstr(f, s->file);
-  fprintf(f, ",\"dim\":%u", l->work_dim);
-  jids(f, "global", g);
-  jids(f, "local", lo);
-  fprintf(f, ",\"line_first\":%u,\"line_last\":%u}\n", s->dbg->line_first, s->dbg->line_last);
+  json_t *o = json_object();
+  jstr(o, "launch", s->k->name);
+  jstr(o, "file", s->file);
+  jint(o, "dim", l->work_dim);
+  jids(o, "global", g);
+  jids(o, "local", lo);
+  jint(o, "line_first", s->dbg->line_first);
+  jint(o, "line_last", s->dbg->line_last);
+  mi_put(s, o);
   bp_records(s);
 }
 
-static void val_fields(struct dbg_session *s, const struct dbg_val *v) {
-  FILE *f = s->out;
+static void val_fields(struct dbg_session *s, json_t *o, const struct dbg_val *v) {
   struct dbg_env env;
   dbg_session_env(s, &env);
   static char buf[3072];
   dbg_format(&env, v, 0, buf, sizeof(buf));
   static const char *const kinds[] = {"int", "float", "pointer", "array", "vector", "struct"};
-  fprintf(f, "\"value\":");
-  jstr(f, buf);
+  jstr(o, "value", buf);
   char tn[96]; /* as whatis shows it */
   dbg_type_name(v, tn, sizeof(tn));
-  fprintf(f, ",\"type\":");
-  jstr(f, tn);
+  jstr(o, "type", tn);
   const struct cc_type *t = v->kind == DBG_STRUCT ? env.type(env.ctx, v->type) : NULL;
   /* an image, a sampler or a texel: a struct of its members (dbg_image.c) */
   const char *const *members;
   unsigned nm = dbg_image_members(v, &members);
-  fprintf(f, ",\"kind\":\"%s\",\"count\":%u",
-          nm                             ? "struct"
-          : v->kind >= 0 && v->kind <= 5 ? kinds[v->kind]
-                                         : "?",
-          nm                                         ? nm
-          : v->kind == DBG_ARR || v->kind == DBG_VEC ? v->count
-          : t                                        ? t->nfields
-                                                     : 0);
+  jstr(o, "kind", nm ? "struct" : v->kind >= 0 && v->kind <= 5 ? kinds[v->kind] : "?");
+  jint(o, "count",
+       nm                                         ? nm
+       : v->kind == DBG_ARR || v->kind == DBG_VEC ? v->count
+       : t                                        ? t->nfields
+                                                  : 0);
   if (t || nm) {
-    fprintf(f, ",\"fields\":[");
-    for (uint32_t i = 0; i < (nm ? nm : t->nfields); i++) {
-      if (i) fputc(',', f);
-      jstr(f, nm ? members[i] : t->fields[i].name);
-    }
-    fputc(']', f);
+    json_t *fields = json_array();
+    for (uint32_t i = 0; i < (nm ? nm : t->nfields); i++)
+      json_array_append_new(fields, dev_json_textz(nm ? members[i] : t->fields[i].name));
+    jset(o, "fields", fields);
   }
-  if (v->addr) fprintf(f, ",\"addr\":\"0x%" PRIx64 "\"", v->addr);
-  if (v->kind == DBG_PTR) fprintf(f, ",\"ptr\":\"0x%" PRIx64 "\"", (uint64_t)v->i);
+  char a[32];
+  if (v->addr) {
+    snprintf(a, sizeof(a), "0x%" PRIx64, v->addr);
+    jstr(o, "addr", a);
+  }
+  if (v->kind == DBG_PTR) {
+    snprintf(a, sizeof(a), "0x%" PRIx64, (uint64_t)v->i);
+    jstr(o, "ptr", a);
+  }
 }
 
 static void eval_record(struct dbg_session *s, const char *name, const char *expr,
                         const struct cc_symbol *sym) {
-  FILE *f = s->out;
   struct dbg_env env;
   dbg_session_env(s, &env);
   struct dbg_val v;
   char err[200];
-  fprintf(f, "^mi {\"name\":");
-  jstr(f, name);
+  json_t *o = json_object();
+  jstr(o, "name", name);
   if (dbg_eval(&env, expr, &v, err, sizeof(err))) {
-    fprintf(f, ",\"error\":");
-    jstr(f, err);
+    jstr(o, "error", err);
     if (sym) {
       char tn[96];
       struct dbg_val t;
@@ -177,15 +196,13 @@ static void eval_record(struct dbg_session *s, const char *name, const char *exp
         dbg_type_name(&t, tn, sizeof(tn));
       else
         snprintf(tn, sizeof(tn), "%s", sym->type_name);
-      fprintf(f, ",\"type\":");
-      jstr(f, tn);
+      jstr(o, "type", tn);
     }
   } else {
-    fprintf(f, ",");
-    val_fields(s, &v);
+    val_fields(s, o, &v);
   }
-  if (sym) fprintf(f, ",\"space\":%u", sym->space);
-  fprintf(f, "}\n");
+  if (sym) jint(o, "space", sym->space);
+  mi_put(s, o);
 }
 
 /* Variables of a scope of the selected frame: args (the frame's parameters
@@ -213,7 +230,7 @@ static void vars(struct dbg_session *s, const char *scope) {
 static void threads(struct dbg_session *s) {
   uint64_t n = simt_dbg_items(s->sd);
   uint64_t fg = simt_dbg_group_of(s->sd, s->focus);
-  fprintf(s->out, "^mi {\"focus\":%" PRIu64 "}\n", s->focus);
+  mi_put(s, rec1("focus", (int64_t)s->focus));
   uint64_t last_group = UINT64_MAX;
   for (uint64_t i = 0; i < n; i++) {
     uint64_t g = simt_dbg_group_of(s->sd, i);
@@ -223,22 +240,28 @@ static void threads(struct dbg_session *s) {
       if (g == last_group || st == SIMT_DBG_FRESH || st == SIMT_DBG_DONE) continue;
       last_group = g;
     }
-    fprintf(s->out, "^mi {\"thread\":1,");
-    item_fields(s, i);
-    fprintf(s->out, ",\"focus_group\":%d}\n", g == fg);
+    json_t *o = rec1("thread", 1);
+    item_fields(s, o, i);
+    jint(o, "focus_group", g == fg);
+    mi_put(s, o);
   }
 }
 
 static void mem_read(struct dbg_session *s, uint64_t addr, uint64_t count) {
   if (count > MI_MAX_BYTES) count = MI_MAX_BYTES;
-  fprintf(s->out, "^mi {\"addr\":\"0x%" PRIx64 "\",\"hex\":\"", addr);
+  char a[32], hex[2 * MI_MAX_BYTES + 1] = "";
+  snprintf(a, sizeof(a), "0x%" PRIx64, addr);
   uint64_t i = 0;
   for (; i < count; i++) {
     const uint8_t *p = simt_dbg_mem(s->sd, s->focus, addr + i, 1);
     if (!p) break;
-    fprintf(s->out, "%02x", *p);
+    snprintf(hex + 2 * i, 3, "%02x", *p);
   }
-  fprintf(s->out, "\",\"count\":%" PRIu64 "}\n", i);
+  json_t *o = json_object();
+  jstr(o, "addr", a);
+  jstr(o, "hex", hex);
+  jint(o, "count", (int64_t)i);
+  mi_put(s, o);
 }
 
 static void mem_write(struct dbg_session *s, uint64_t addr, const char *hex) {
@@ -249,13 +272,18 @@ static void mem_write(struct dbg_session *s, uint64_t addr, const char *hex) {
     char b[3] = {hex[0], hex[1], 0};
     *p = (uint8_t)strtoul(b, NULL, 16);
   }
-  fprintf(s->out, "^mi {\"addr\":\"0x%" PRIx64 "\",\"written\":%" PRIu64 "}\n", addr, i);
+  char a[32];
+  snprintf(a, sizeof(a), "0x%" PRIx64, addr);
+  json_t *o = json_object();
+  jstr(o, "addr", a);
+  jint(o, "written", (int64_t)i);
+  mi_put(s, o);
 }
 
 static void mi_error(struct dbg_session *s, const char *msg) {
-  fprintf(s->out, "^mi {\"error\":");
-  jstr(s->out, msg);
-  fprintf(s->out, "}\n");
+  json_t *o = json_object();
+  jstr(o, "error", msg);
+  mi_put(s, o);
 }
 
 /*
@@ -279,12 +307,12 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
   const char *rest = arg + n;
   if (!strcmp(sub, "on") || !strcmp(sub, "off")) {
     s->machine = sub[1] == 'n';
-    fprintf(s->out, "^mi {\"machine\":%d}\n", s->machine);
+    mi_put(s, rec1("machine", s->machine));
     return;
   }
   if (!strcmp(sub, "breakpoints")) {
     bp_records(s);
-    fprintf(s->out, "^mi {\"done\":1}\n");
+    mi_put(s, rec1("done", 1));
     return;
   }
   if (!s->sd) {
@@ -314,7 +342,7 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
     rest++;
   if (!strcmp(sub, "focus")) {
     s->focus = item;
-    fprintf(s->out, "^mi {\"focus\":%" PRIu64 "}\n", item);
+    mi_put(s, rec1("focus", (int64_t)item));
     return;
   }
   uint64_t save = s->focus, save_item = s->frame_item;
@@ -327,12 +355,12 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
   int fresh_args = strcmp(sub, "frame") != 0;
   if (fresh_args) dbg_item_fresh_args(s, item, 0);
   if (!strcmp(sub, "frame")) {
-    fprintf(s->out, "^mi {");
-    item_fields(s, item);
-    fprintf(s->out, "}\n");
+    json_t *o = json_object();
+    item_fields(s, o, item);
+    mi_put(s, o);
   } else if (!strcmp(sub, "vars")) {
     vars(s, rest);
-    fprintf(s->out, "^mi {\"done\":1}\n");
+    mi_put(s, rec1("done", 1));
   } else if (!strcmp(sub, "eval")) {
     eval_record(s, rest, rest, NULL);
   } else if (!strcmp(sub, "read") || !strcmp(sub, "write")) {

@@ -153,6 +153,13 @@ test('local memory after a barrier, a vector and a struct; bad requests fail', a
     assert.match(await failure(dc.variablesRequest({ variablesReference: 99999 })), /unknown variablesReference/);
     assert.match(await failure(dc.evaluateRequest({ expression: 'nosuch + 1', frameId: fid })), /No symbol "nosuch"/);
     assert.match(await failure(dc.evaluateRequest({ expression: 'gid +', frameId: fid })), /syntax error/);
+    // text longer than the engine's command line is refused, never cut short into another
+    // expression; a long one that fits is evaluated whole
+    const sum = (n) => '0' + '+1'.repeat(n);
+    for (const expression of ['-exec print ' + sum(4500), sum(4500)])
+      assert.match(await failure(dc.evaluateRequest({ expression, frameId: fid, context: 'repl' })), /too long/);
+    ev = await dc.evaluateRequest({ expression: sum(1000), frameId: fid, context: 'repl' });
+    assert.equal(ev.body.result, '1000');
     assert.match(
       await failure(dc.setVariableRequest({ variablesReference: scopes[0].variablesReference, name: 'nosuch', value: '1' })),
       /No symbol "nosuch"/,
