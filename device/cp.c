@@ -25,8 +25,14 @@
  * it) completes only after every child and their children ran; rounds of
  * one queue never overlap. A blocked stream is set aside for a short while
  * and retried; a ring blocked with its tree finished gets its terminator
- * (wq_quiesce). This file must not know about OpenCL objects: it sees only
- * struct dev_cmd.
+ * (wq_quiesce).
+ *
+ * A launch with a launch_fn may switch itself out (DEV_LAUNCH_SWITCHED): its
+ * word goes into the stream's trace, the stream is switched out and parked
+ * (no processor thread takes it or waits for it) until cp_reissue names the
+ * token that call was given; then it replays from its checkpoint and the
+ * launch_fn is called again with the word. This file must not know about
+ * OpenCL objects: it sees only struct dev_cmd.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -109,6 +115,9 @@ struct cp_chan {
   uint64_t last_run;
   uint64_t retry_at;    /* blocked: not run again before this time */
   struct cp_ring *ring; /* an on-device queue's stream, or NULL */
+  uint64_t token;       /* names the current call of a launch_fn (cp_reissue), or 0 */
+  bool wake;            /* re-issued while its launch_fn was still switching out */
+  bool parked;          /* switched out by its launch_fn: runs only once re-issued */
   /* Only the owning thread: */
   struct cp_stream s;
   struct cp_env env;
@@ -128,6 +137,7 @@ struct cp {
   struct cp_chan *chans;
   unsigned queued; /* submitted, not yet finished */
   uint64_t tick;
+  uint64_t tokens; /* the last token handed to a launch_fn */
   bool stop;
   pthread_t threads[CP_THREADS];
   unsigned nthreads;
@@ -212,7 +222,7 @@ static int run_rect(struct dev_mem *m, struct dev_cmd *cmd) {
 static uint64_t cmd_pieces(const struct dev_cmd *cmd) {
   switch (cmd->kind) {
   case DEV_CMD_LAUNCH:
-    /* A launch the debugger holds open runs as one piece. */
+    /* A launch run through its launch_fn (a layer above) is one piece. */
     return cmd->launch_fn ? 1 : simt_launch_groups(&cmd->launch);
   case DEV_CMD_READ:
   case DEV_CMD_WRITE:
@@ -331,6 +341,35 @@ static void cu_warp_span(void *arg, unsigned k, uint64_t g, unsigned warp, uint6
   cp_json_span(o->ch->cp->json, cu_track(o->ch->cp, k), name, detail, t0, t1);
 }
 
+/* Calls a launch's launch_fn with what its stream's trace keeps for it
+ * (*saved) and a fresh token naming this call (cp_reissue); a switched-out
+ * launch leaves its word in *saved. Returns DEV_LAUNCH_SWITCHED, 0, or a
+ * negative error with cmd->exc filled. */
+static int run_launch_fn(struct cp_chan *ch, struct dev_cmd *cmd, uint64_t *saved) {
+  struct cp *cp = ch->cp;
+  pthread_mutex_lock(&cp->lock);
+  ch->token = ++cp->tokens;
+  ch->wake = false;
+  struct dev_switch sw = {*saved, ch->token, ch->id};
+  pthread_mutex_unlock(&cp->lock);
+  int rc = cmd->launch_fn(cmd->launch_arg, cp->d, &cmd->launch, &cmd->exc, &sw);
+  if (rc == DEV_LAUNCH_SWITCHED) {
+    *saved = sw.saved;
+    return rc;
+  }
+  pthread_mutex_lock(&cp->lock);
+  ch->token = 0; /* over: its token is stale now */
+  ch->wake = false;
+  pthread_mutex_unlock(&cp->lock);
+  if (rc > 0) { /* outside the contract: a failure, not a status the runtime misreads */
+    memset(&cmd->exc, 0, sizeof cmd->exc);
+    snprintf(cmd->exc.message, sizeof cmd->exc.message,
+             "device exception: the launch function returned %d", rc);
+    rc = -5; /* CL_OUT_OF_RESOURCES */
+  }
+  return rc;
+}
+
 /* The stream's launch hook: runs pieces [first, end) of a command, stopping
  * early when someone waits for the device or a forced switch is due. A
  * failed command completes its remaining pieces as nothing. */
@@ -352,11 +391,14 @@ static int chan_groups(void *ctx, const struct cp_launch_info *li, uint64_t firs
   uint64_t limit = pass_limit(ch);
   if (limit && end - first > limit) end = first + limit;
   uint64_t deadline = cp->slice_ns ? t0 + cp->slice_ns : 0;
+  int ret = 0;
   if (cmd->kind == DEV_CMD_LAUNCH && cmd->launch_fn) {
-    struct dev_switch sw = {0, ch->id, ch->id};
-    int rc = cmd->launch_fn(cmd->launch_arg, cp->d, &cmd->launch, &cmd->exc, &sw);
-    if (rc) r->status = rc == DEV_LAUNCH_SWITCHED ? -5 : rc; /* switching: not yet */
-    *done = end;
+    int rc = run_launch_fn(ch, cmd, li->saved);
+    if (rc == DEV_LAUNCH_SWITCHED)
+      ret = CP_HOOK_SWITCHED;
+    else if (rc)
+      r->status = rc;
+    *done = rc == DEV_LAUNCH_SWITCHED ? first : end;
   } else if (cmd->kind == DEV_CMD_LAUNCH) {
     struct simt_pass p;
     memset(&p, 0, sizeof p);
@@ -402,7 +444,7 @@ static int chan_groups(void *ctx, const struct cp_launch_info *li, uint64_t firs
     snprintf(detail, sizeof detail, "stream %u, pieces %" PRIu64 "-%" PRIu64, ch->id, first, *done);
     cp_json_span(cp->json, CP_JSON_CP_TRACK, cmd_name(cmd), detail, t0, cp_now(cp));
   }
-  return 0;
+  return ret;
 }
 
 /* The stream's SIGNAL: the command is finished. */
@@ -616,15 +658,21 @@ static void ring_signal(void *ctx, unsigned stream, unsigned id) {
   __atomic_store_n(&rec[DQ_R_BUSY], 0, __ATOMIC_RELEASE);
 }
 
-/* Under cp->lock: whether a stream has anything to do. */
-static bool has_work(const struct cp_chan *c) {
+/* Under cp->lock: whether a stream has unfinished work. */
+static bool has_cmds(const struct cp_chan *c) {
   return c->pending || c->head || (c->ring && ring_open(c->ring));
+}
+
+/* Under cp->lock: whether a stream has work a processor thread may take
+ * (a parked stream waits for cp_reissue, not for a thread). */
+static bool has_work(const struct cp_chan *c) {
+  return !c->parked && has_cmds(c);
 }
 
 /* Under cp->lock: whether a stream may be freed (nothing to do, and for a
  * ring no round lowered that has not finished). */
 static bool idle(const struct cp_chan *c) {
-  return !has_work(c) && !(c->ring && c->ring->rounds > __atomic_load_n(&c->ring->ref.mem[WQ_SEM_Y],
+  return !has_cmds(c) && !(c->ring && c->ring->rounds > __atomic_load_n(&c->ring->ref.mem[WQ_SEM_Y],
                                                                         __ATOMIC_ACQUIRE));
 }
 
@@ -819,6 +867,10 @@ static void chan_stopped(struct cp *cp, struct cp_chan *ch) {
   char why[160];
   snprintf(why, sizeof why, "command stream %u stopped: %s", ch->id, stream_error(ch->s.error));
   fprintf(stderr, "lockstep: %s\n", why);
+  pthread_mutex_lock(&cp->lock);
+  ch->token = 0; /* a launch switched out with nowhere to keep its word: no re-issue */
+  ch->wake = false;
+  pthread_mutex_unlock(&cp->lock);
   if (ch->ring) {
     pthread_mutex_lock(&cp->lock);
     ring_break(ch->ring, -5, why);
@@ -844,6 +896,27 @@ static void chan_stopped(struct cp *cp, struct cp_chan *ch) {
   else
     ch->s.error = CP_ERR_NO_MEMORY; /* its next commands fail the same way */
   ch->nrecs = 0;
+}
+
+/* Owner: the launch at the stream's front switched itself out (its word is
+ * in the trace). The stream is switched out, so its trace records the
+ * launch processed but not completed, and parked: no processor thread takes
+ * it until cp_reissue names its token. A re-issue that came first (while
+ * launch_fn was returning) leaves it runnable. Returns whether it parked. */
+static bool park(struct cp *cp, struct cp_chan *ch) {
+  cp_stream_switch_out(&ch->s, &ch->env);
+  ch->fresh = 0;
+  pthread_mutex_lock(&cp->lock);
+  bool parked = !ch->wake;
+  ch->parked = parked;
+  ch->wake = false;
+  pthread_mutex_unlock(&cp->lock);
+  if (cp->json) {
+    char detail[32];
+    snprintf(detail, sizeof detail, "stream %u", ch->id);
+    cp_json_instant(cp->json, CP_JSON_CP_TRACK, "switched out (launch_fn)", detail, cp_now(cp));
+  }
+  return parked;
 }
 
 /* Owner: steps the stream until it is idle or should switch. */
@@ -877,6 +950,10 @@ static void run_chan(struct cp *cp, struct cp_chan *ch) {
       pthread_mutex_unlock(&cp->lock);
       if (!more) return;
       continue;
+    }
+    if (r == CP_STEP_SWITCHED) {
+      if (park(cp, ch)) return;
+      continue; /* re-issued already: replay at once */
     }
     if (r == CP_STEP_BLOCKED) {
       /* A ring whose tree of work is finished hands control back. */
@@ -979,8 +1056,37 @@ static void *cp_thread(void *arg) {
 }
 
 void cp_reissue(struct cp *cp, uint64_t token) {
-  (void)cp;
-  (void)token;
+  if (!cp || !token) return;
+  unsigned stream = 0;
+  bool found = false;
+  pthread_mutex_lock(&cp->lock);
+  for (struct cp_chan *c = cp->chans; c && !found; c = c->next) {
+    if (c->token != token) continue;
+    found = true;
+    stream = c->id;
+    c->token = 0; /* each switch is re-issued once */
+    if (c->parked) {
+      c->parked = false;
+      pthread_cond_broadcast(&cp->work);
+    } else {
+      c->wake = true; /* its processor thread has not parked it yet */
+    }
+  }
+  pthread_mutex_unlock(&cp->lock);
+  if (found && cp->json) {
+    char detail[32];
+    snprintf(detail, sizeof detail, "stream %u", stream);
+    cp_json_instant(cp->json, CP_JSON_CP_TRACK, "reissued", detail, cp_now(cp));
+  }
+}
+
+unsigned cp_parked(struct cp *cp) {
+  unsigned n = 0;
+  pthread_mutex_lock(&cp->lock);
+  for (struct cp_chan *c = cp->chans; c; c = c->next)
+    n += c->parked;
+  pthread_mutex_unlock(&cp->lock);
+  return n;
 }
 
 static uint64_t env_u64(const char *name, uint64_t dflt) {
@@ -1091,7 +1197,7 @@ void cp_submit(struct cp *cp, unsigned stream, struct dev_cmd *cmd) {
   cp->queued++;
   /* Lower-priority streams stop taking work-groups; equal ones switch
    * after their slice. */
-  for (struct cp_chan *c = cp->chans; c; c = c->next)
+  for (struct cp_chan *c = cp->chans; c && !ch->parked; c = c->next)
     if (c->owned && c->prio < ch->prio) atomic_store(&c->preempt, 1);
   pthread_cond_broadcast(&cp->work);
   pthread_mutex_unlock(&cp->lock);

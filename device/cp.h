@@ -15,7 +15,8 @@
 struct cp;
 
 struct cp *cp_create(struct dev_device *d);
-/* Waits for every submitted command to finish, then frees the processor. */
+/* Waits for every submitted command to finish, then frees the processor
+ * (a parked launch is unfinished until it is re-issued and completes). */
 void cp_destroy(struct cp *cp);
 void cp_submit(struct cp *cp, unsigned stream, struct dev_cmd *cmd);
 /* Nothing more will be submitted to stream: frees its channel (its trace
@@ -31,7 +32,13 @@ int cp_add_ring(struct cp *cp, uint64_t handle, uint64_t *mem, uint32_t n, unsig
 /* The queue will get no more work: freed once its rounds are finished. */
 void cp_release_ring(struct cp *cp, uint64_t handle);
 /* dev_device_reissue: the stream named by token (struct dev_switch) runs
- * again after its launch_fn switched it out. */
+ * again after its launch_fn switched it out. Until then the stream is
+ * parked: no processor thread takes it or waits for it. A token is good
+ * for one re-issue, also one that comes before the stream has parked; an
+ * unknown or used token changes nothing. Any thread. */
 void cp_reissue(struct cp *cp, uint64_t token);
+/* How many streams are parked now (switched out by their launch_fn, not
+ * yet re-issued). */
+unsigned cp_parked(struct cp *cp);
 
 #endif

@@ -150,7 +150,9 @@ static bool moves_words(enum cp_op_kind kind) {
   return kind == CP_OP_READ || kind == CP_OP_WRITE || kind == CP_OP_COPY || kind == CP_OP_FILL;
 }
 
-/* Trace nodes processing op needs (plus one kept free for a switch). */
+/* Trace nodes processing op needs (plus one kept free for a switch; a
+ * launch also keeps room for its run of completed groups and for the word
+ * it may leave when it switches itself out). */
 static uint32_t nodes_needed(const struct cp_op *op) {
   uint32_t n = op->n > CP_MAX_WORDS ? CP_MAX_WORDS : op->n;
   switch (op->kind) {
@@ -158,8 +160,8 @@ static uint32_t nodes_needed(const struct cp_op *op) {
   case CP_OP_WRITE:
   case CP_OP_FILL: return n + 1;
   case CP_OP_COPY: return 2 * n + 1;
-  case CP_OP_LAUNCH_INDIRECT: return 4;
-  case CP_OP_LAUNCH: return 2;
+  case CP_OP_LAUNCH_INDIRECT: return 5;
+  case CP_OP_LAUNCH: return 3;
   case CP_OP_FETCH: return 2 + WQ_BLOCK_WORDS + 1;
   default: return 2;
   }
@@ -392,6 +394,45 @@ static bool note_groups(struct cp_stream *s, uint32_t i, uint64_t g, uint64_t n)
   return push(s, CP_N_GROUPS, i, g, n);
 }
 
+/* The word launch op i left when it last switched itself out, or 0. */
+static uint64_t saved_word(const struct cp_stream *s, uint32_t i) {
+  const struct cp_node *n = find(s, CP_N_SAVED, i, 0);
+  return n ? n->value : 0;
+}
+
+/* Whether the trace can take what one hook call of launch op i from group g
+ * records: a run of groups (a new node unless it extends the run ending at
+ * g) or a saved word (a new node unless the op keeps one). Checked before
+ * the call, so a launch never runs or switches out with nowhere to record
+ * it. */
+static bool launch_room(const struct cp_stream *s, uint32_t i, uint64_t g) {
+  const struct cp_trace *t = &s->tr;
+  if (t->wr - t->rd < t->cap) return true;
+  bool run = false, saved = false;
+  for (uint32_t k = t->rd; k != t->wr; k++) {
+    const struct cp_node *n = cp_trace_node(t, k);
+    run |= n->kind == CP_N_GROUPS && n->op == i && n->addr + n->value == g;
+    saved |= n->kind == CP_N_SAVED && n->op == i;
+  }
+  return run && saved;
+}
+
+/* Launch op i switched itself out leaving word: kept in its node (one per
+ * op and block, until the purge like every node). A full trace stops the
+ * stream; the word is never dropped. */
+static enum cp_step keep_saved(struct cp_stream *s, uint32_t i, uint64_t word) {
+  struct cp_trace *t = &s->tr;
+  for (uint32_t k = t->rd; k != t->wr; k++) {
+    struct cp_node *n = &t->ring[k % t->cap];
+    if (n->kind == CP_N_SAVED && n->op == i) {
+      n->value = word;
+      return CP_STEP_SWITCHED;
+    }
+  }
+  if (!push(s, CP_N_SAVED, i, 0, word)) return fail(s, CP_ERR_TRACE_FULL);
+  return CP_STEP_SWITCHED;
+}
+
 /* Schedules a FETCH: appends the snapshot's commands and the next FETCH,
  * then frees the fetched entry for reuse (shadow GP_PUT = GP_GET + n - 1). */
 static enum cp_step schedule_fetch(struct cp_stream *s, const struct cp_env *env, uint32_t i) {
@@ -440,13 +481,13 @@ static enum cp_step schedule(struct cp_stream *s, const struct cp_env *env, cons
   case CP_OP_LAUNCH_INDIRECT: {
     s->next_group = next_open(s, i, s->next_group);
     if (s->next_group >= s->groups) break;
-    uint64_t g = s->next_group;
-    struct cp_trace *t = &s->tr;
-    if (t->wr - t->rd >= t->cap) return fail(s, CP_ERR_TRACE_FULL);
-    struct cp_launch_info li = {s->id, op->id, s->arg, s->groups, s->state};
+    uint64_t g = s->next_group, saved = saved_word(s, i);
+    if (!launch_room(s, i, g)) return fail(s, CP_ERR_TRACE_FULL);
+    struct cp_launch_info li = {s->id, op->id, s->arg, s->groups, s->state, &saved};
     if (env->groups) { /* a batch, up to the next completed group */
       uint64_t end = next_closed(s, i, g, s->groups), done = g;
       int rc = env->groups(env->ctx, &li, g, end, &done);
+      if (rc == CP_HOOK_SWITCHED) return keep_saved(s, i, saved);
       if (rc) return fail(s, rc);
       if (done > end) done = end;
       if (done > g && !note_groups(s, i, g, done - g)) return fail(s, CP_ERR_TRACE_FULL);
@@ -455,6 +496,7 @@ static enum cp_step schedule(struct cp_stream *s, const struct cp_env *env, cons
       return CP_STEP_OK;
     }
     int rc = env->group ? env->group(env->ctx, &li, g) : 0;
+    if (rc == CP_HOOK_SWITCHED) return keep_saved(s, i, saved);
     if (rc) return fail(s, rc);
     if (!note_group(s, i, g)) return fail(s, CP_ERR_TRACE_FULL);
     s->next_group = g + 1;
@@ -611,6 +653,11 @@ int cp_sched_run(struct cp_stream **streams, unsigned n, const struct cp_env *en
     bool fresh = !s->replaying; /* replay steps do not use up a slice */
     quantum += fresh;
     if (r == CP_STEP_ERROR) return s->error;
+    if (r == CP_STEP_SWITCHED) { /* re-issued at once: it replays when next taken */
+      cp_stream_switch_out(s, env);
+      cur = -1;
+      continue;
+    }
     if (r == CP_STEP_DONE) {
       done[cur] = true;
       cur = -1;

@@ -53,14 +53,25 @@ struct cp_launch_info {
   unsigned stream, kernel;
   uint64_t arg, groups;
   const uint64_t *state; /* the stream's state registers at the launch */
+  /* In: the word the trace keeps for this launch since it last switched
+   * itself out (0 before that); out, when the hook returns
+   * CP_HOOK_SWITCHED: the word to keep. Opaque to the stream. */
+  uint64_t *saved;
 };
+
+/* A launch hook's return when the launch switched itself out: it completed
+ * no work-group in this call and left its state under *saved. The step
+ * returns CP_STEP_SWITCHED; once switched out and resumed, the stream
+ * replays and calls the hook again with that word. Errors are negative. */
+#define CP_HOOK_SWITCHED 1
 
 /* The outside world of the processor. Hooks may be NULL except load/store. */
 struct cp_env {
   void *ctx;
   uint64_t (*load)(void *ctx, uint64_t addr);
   void (*store)(void *ctx, uint64_t addr, uint64_t value);
-  /* Runs work-group g of a launch to completion; returns 0 or an error. */
+  /* Runs work-group g of a launch to completion; returns 0, an error or
+   * CP_HOOK_SWITCHED. */
   int (*group)(void *ctx, const struct cp_launch_info *l, uint64_t g);
   void (*signal)(void *ctx, unsigned stream, unsigned id);
   /* Observer: operation op of stream was scheduled (side effects issued). */
@@ -72,7 +83,7 @@ struct cp_env {
   /* Optional, used instead of group: runs work-groups of a launch in order
    * from first (every group in [first, end) is not yet complete), as many
    * as it chooses, possibly none, and sets *done to one past the last one
-   * completed; returns 0 or an error. */
+   * completed; returns 0, an error or CP_HOOK_SWITCHED. */
   int (*groups)(void *ctx, const struct cp_launch_info *l, uint64_t first, uint64_t end,
                 uint64_t *done);
 };
@@ -85,6 +96,7 @@ enum cp_node_kind {
   CP_N_SYNC,       /* op's wait completed */
   CP_N_GROUPS,     /* work-groups [addr, addr + value) of op completed */
   CP_N_SWITCH,     /* switched out: addr = processed, value = scheduled */
+  CP_N_SAVED,      /* launch op switched itself out leaving value (one per op) */
 };
 
 struct cp_node {
@@ -129,7 +141,10 @@ struct cp_stream {
   bool replaying;        /* resumed, not yet caught up */
 };
 
-enum cp_step { CP_STEP_OK, CP_STEP_BLOCKED, CP_STEP_DONE, CP_STEP_ERROR };
+/* CP_STEP_SWITCHED: the launch hook switched its launch out (its word is in
+ * the trace); the caller switches the stream out and resumes it when the
+ * launch is re-issued. */
+enum cp_step { CP_STEP_OK, CP_STEP_BLOCKED, CP_STEP_DONE, CP_STEP_ERROR, CP_STEP_SWITCHED };
 
 /* Errors a stream can stop with. */
 #define CP_ERR_TRACE_FULL (-1001)

@@ -4,7 +4,9 @@
  * hazard without the trace), resume point, no double scheduling,
  * processed-not-scheduled, write forwarding, predicate stability, purge at
  * checkpoints, ring wrap-around and overflow, randomised switch points
- * against the uninterrupted run. No threads, no device: memory is an array.
+ * against the uninterrupted run, and a launch that switches itself out
+ * (its saved word in the trace, handed back by replay). No threads, no
+ * device: memory is an array.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -635,6 +637,230 @@ START_TEST(random_switch_points_without_trace_differ) {
 }
 END_TEST
 
+/* ---- a launch that switches itself out (CP_HOOK_SWITCHED) ---- */
+
+/* A groups hook scripted per call: SWITCH_OUT leaves the next word and
+ * claims (falsely) to have completed everything; a number n > 0 completes
+ * n groups. */
+#define SWITCH_OUT 0
+static struct {
+  unsigned calls;
+  int script[8];
+  uint64_t words[8];    /* word left by call k when it switches */
+  uint64_t seen[8];     /* *saved as call k found it */
+  uint64_t first[8];    /* first group of call k */
+  unsigned done_by[16]; /* how often each group was completed */
+} hk;
+
+static int hk_groups(void *ctx, const struct cp_launch_info *l, uint64_t first, uint64_t end,
+                     uint64_t *done) {
+  (void)ctx;
+  unsigned k = hk.calls++;
+  ck_assert_uint_lt(k, 8);
+  hk.seen[k] = *l->saved;
+  hk.first[k] = first;
+  if (hk.script[k] == SWITCH_OUT) {
+    *l->saved = hk.words[k];
+    *done = end; /* ignored: a switched-out call completes nothing */
+    return CP_HOOK_SWITCHED;
+  }
+  uint64_t n = (uint64_t)hk.script[k];
+  *done = first + n < end ? first + n : end;
+  for (uint64_t g = first; g < *done; g++)
+    hk.done_by[g % 16]++;
+  return 0;
+}
+
+static struct cp_env hk_env(struct world *w, const int *script, unsigned n) {
+  memset(&hk, 0, sizeof hk);
+  memcpy(hk.script, script, n * sizeof *script);
+  for (unsigned k = 0; k < 8; k++)
+    hk.words[k] = 0xa000u + k;
+  struct cp_env e = env_of(w);
+  e.group = NULL;
+  e.groups = hk_groups;
+  return e;
+}
+
+/* The node of kind for op in the current block, or NULL. */
+static const struct cp_node *node_of(const struct cp_stream *s, uint32_t kind, uint32_t op) {
+  for (uint32_t i = s->tr.rd; i != s->tr.wr; i++)
+    if (cp_trace_node(&s->tr, i)->kind == kind && cp_trace_node(&s->tr, i)->op == op)
+      return cp_trace_node(&s->tr, i);
+  return NULL;
+}
+
+/* Steps until the stream does something other than OK; returns that. */
+static enum cp_step step_until(struct cp_stream *s, const struct cp_env *e) {
+  enum cp_step r;
+  for (unsigned n = 0; (r = cp_stream_step(s, e)) == CP_STEP_OK; n++)
+    ck_assert_uint_lt(n, 1000);
+  return r;
+}
+
+/* The hook completes group 0, switches out twice leaving different words,
+ * then completes the rest. Each switch ends the step with
+ * CP_STEP_SWITCHED and no group recorded; the trace keeps the word across
+ * the switch and the replay hands it back; nothing runs twice. */
+START_TEST(launch_switches_itself_out_and_replays_with_its_word) {
+  static struct world w;
+  memset(&w, 0, sizeof w);
+  static const int script[] = {1, SWITCH_OUT, SWITCH_OUT, 8};
+  struct cp_env e = hk_env(&w, script, 4);
+  struct cp_stream s;
+  uint64_t src[1] = {5};
+  ck_assert_int_eq(cp_stream_init(&s, 0, 64), 0);
+  add(&s, CP_OP_CHECKPOINT, 0, 0, 0, 0, NULL); /* 0 */
+  add(&s, CP_OP_WRITE, 30, 0, 0, 1, src);      /* 1 */
+  add(&s, CP_OP_LAUNCH, 0, 0, 0, 4, NULL);     /* 2: four groups */
+  add(&s, CP_OP_SIGNAL, 0, 0, 0, 0, NULL);     /* 3 */
+  ck_assert_int_eq(step_until(&s, &e), CP_STEP_SWITCHED);
+  ck_assert_uint_eq(hk.calls, 2);
+  const struct cp_node *n = node_of(&s, CP_N_SAVED, 2);
+  ck_assert_ptr_nonnull(n);
+  ck_assert_uint_eq(n->value, 0xa001u);
+  cp_stream_switch_out(&s, &e);
+  ck_assert_uint_eq(s.tr.processed, 3); /* the launch: processed, */
+  ck_assert_uint_eq(s.tr.scheduled, 2); /* not completed */
+  ck_assert_ptr_nonnull(node_of(&s, CP_N_SWITCH, 3));
+  ck_assert_uint_eq(node_of(&s, CP_N_SAVED, 2)->value, 0xa001u);
+
+  ck_assert_int_eq(step_until(&s, &e), CP_STEP_SWITCHED);
+  ck_assert_uint_eq(hk.calls, 3);
+  ck_assert_uint_eq(s.st.replays, 1);
+  cp_stream_switch_out(&s, &e);
+  n = node_of(&s, CP_N_SAVED, 2);
+  ck_assert_uint_eq(n->value, 0xa002u);
+  uint32_t used = cp_trace_used(&s.tr);
+
+  ck_assert_int_eq(step_until(&s, &e), CP_STEP_DONE);
+  ck_assert_uint_eq(hk.calls, 4);
+  ck_assert_uint_eq(cp_trace_used(&s.tr), used); /* both nodes updated in place */
+  uint64_t seen[] = {0, 0, 0xa001u, 0xa002u}, first[] = {0, 1, 1, 1};
+  for (unsigned k = 0; k < 4; k++) {
+    ck_assert_uint_eq(hk.seen[k], seen[k]);
+    ck_assert_uint_eq(hk.first[k], first[k]);
+  }
+  for (unsigned g = 0; g < 4; g++)
+    ck_assert_uint_eq(hk.done_by[g], 1);
+  ck_assert_uint_eq(w.sched[0][1], 1);
+  ck_assert_uint_eq(w.signals[0][0], 1);
+  ck_assert_uint_eq(w.mem[30], 5);
+  cp_stream_fini(&s);
+}
+END_TEST
+
+/* Stepping again without a switch re-issues at once: the hook gets the
+ * word it just left, and the scheduler replays a switched-out stream. */
+START_TEST(scheduler_resumes_a_switched_out_launch) {
+  static struct world w;
+  memset(&w, 0, sizeof w);
+  static const int script[] = {SWITCH_OUT, SWITCH_OUT, 2};
+  struct cp_env e = hk_env(&w, script, 3);
+  struct cp_stream s;
+  ck_assert_int_eq(cp_stream_init(&s, 0, 64), 0);
+  add(&s, CP_OP_CHECKPOINT, 0, 0, 0, 0, NULL);
+  add(&s, CP_OP_LAUNCH, 0, 0, 0, 2, NULL);
+  ck_assert_int_eq(step_until(&s, &e), CP_STEP_SWITCHED);
+  ck_assert_int_eq(step_until(&s, &e), CP_STEP_SWITCHED);
+  ck_assert_uint_eq(hk.seen[1], 0xa000u);
+  ck_assert_int_eq(step_until(&s, &e), CP_STEP_DONE);
+  ck_assert_uint_eq(hk.seen[2], 0xa001u);
+  cp_stream_fini(&s);
+
+  struct cp_stream *v[1] = {&s};
+  e = hk_env(&w, script, 3);
+  ck_assert_int_eq(cp_stream_init(&s, 0, 64), 0);
+  add(&s, CP_OP_CHECKPOINT, 0, 0, 0, 0, NULL);
+  add(&s, CP_OP_LAUNCH, 0, 0, 0, 2, NULL);
+  ck_assert_int_eq(cp_sched_run(v, 1, &e, NULL), 0);
+  ck_assert_uint_eq(hk.calls, 3);
+  ck_assert_uint_eq(hk.seen[2], 0xa001u);
+  ck_assert_uint_eq(s.st.switches, 2);
+  ck_assert_uint_eq(hk.done_by[0] + hk.done_by[1], 2);
+  cp_stream_fini(&s);
+}
+END_TEST
+
+/* A launch at the end of a nearly full ring: processing it forces a
+ * checkpoint, so its groups, its word and the switch all fit. */
+START_TEST(launch_keeps_room_for_its_word) {
+  static struct world w;
+  memset(&w, 0, sizeof w);
+  static const int script[] = {SWITCH_OUT, 1, SWITCH_OUT, 8};
+  struct cp_env e = hk_env(&w, script, 4);
+  struct cp_stream s;
+  ck_assert_int_eq(cp_stream_init(&s, 0, 8), 0);
+  add(&s, CP_OP_CHECKPOINT, 0, 0, 0, 0, NULL);
+  add(&s, CP_OP_FILL, 40, 0, 7, 5, NULL); /* six nodes with the checkpoint's */
+  add(&s, CP_OP_LAUNCH, 0, 0, 0, 3, NULL);
+  for (unsigned k = 0; k < 2; k++) {
+    ck_assert_int_eq(step_until(&s, &e), CP_STEP_SWITCHED);
+    cp_stream_switch_out(&s, &e);
+  }
+  ck_assert_int_eq(step_until(&s, &e), CP_STEP_DONE);
+  ck_assert_uint_eq(s.st.forced_checkpoints, 1);
+  ck_assert_uint_le(s.st.max_nodes, 8);
+  ck_assert_uint_eq(hk.calls, 4);
+  ck_assert_uint_eq(hk.seen[3], 0xa002u);
+  for (unsigned g = 0; g < 3; g++)
+    ck_assert_uint_eq(hk.done_by[g], 1);
+  ck_assert_uint_eq(w.mem[44], 7);
+  cp_stream_fini(&s);
+}
+END_TEST
+
+/* Fills the rest of the ring with nodes no operation reads (processing
+ * keeps room for a launch, so only a full ring from elsewhere gets here). */
+static void fill_ring(struct cp_stream *s) {
+  while (cp_trace_used(&s->tr) < s->tr.cap)
+    s->tr.ring[s->tr.wr++ % s->tr.cap] = (struct cp_node){CP_N_SYNC, 99, 0, 0};
+}
+
+/* A full ring with nowhere for what the hook may record stops the stream
+ * with CP_ERR_TRACE_FULL before the hook runs: the launch neither runs nor
+ * switches out with its word dropped, and the stream stays stopped. When
+ * the launch's nodes exist already (updated in place), a full ring is no
+ * obstacle. */
+START_TEST(full_trace_fails_the_stream_not_the_word) {
+  static struct world w;
+  memset(&w, 0, sizeof w);
+  static const int script[] = {1, SWITCH_OUT, 8};
+  struct cp_env e = hk_env(&w, script, 3);
+  struct cp_stream s;
+  ck_assert_int_eq(cp_stream_init(&s, 0, 16), 0);
+  add(&s, CP_OP_CHECKPOINT, 0, 0, 0, 0, NULL);
+  add(&s, CP_OP_LAUNCH, 0, 0, 0, 3, NULL);
+  add(&s, CP_OP_SIGNAL, 0, 0, 0, 0, NULL);
+  run_steps(&s, &e, 2); /* checkpoint; process the launch */
+  fill_ring(&s);
+  uint32_t wr = s.tr.wr;
+  ck_assert_int_eq(cp_stream_step(&s, &e), CP_STEP_ERROR);
+  ck_assert_int_eq(s.error, CP_ERR_TRACE_FULL);
+  ck_assert_uint_eq(hk.calls, 0);
+  ck_assert_uint_eq(s.tr.wr, wr);
+  ck_assert_int_eq(cp_stream_step(&s, &e), CP_STEP_ERROR);
+  ck_assert_uint_eq(hk.calls, 0);
+  ck_assert_uint_eq(w.signals[0][0], 0);
+  cp_stream_fini(&s);
+
+  /* Group 0 done and the word kept: the last call fits a full ring. */
+  e = hk_env(&w, script, 3);
+  ck_assert_int_eq(cp_stream_init(&s, 0, 16), 0);
+  add(&s, CP_OP_CHECKPOINT, 0, 0, 0, 0, NULL);
+  add(&s, CP_OP_LAUNCH, 0, 0, 0, 3, NULL);
+  add(&s, CP_OP_SIGNAL, 0, 0, 0, 0, NULL);
+  ck_assert_int_eq(step_until(&s, &e), CP_STEP_SWITCHED);
+  cp_stream_switch_out(&s, &e);
+  fill_ring(&s);
+  ck_assert_int_eq(step_until(&s, &e), CP_STEP_DONE);
+  ck_assert_uint_eq(hk.calls, 3);
+  ck_assert_uint_eq(hk.seen[2], 0xa001u);
+  ck_assert_uint_eq(w.signals[0][0], 1);
+  cp_stream_fini(&s);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("cp_trace");
   CU_ADD(s, state_ops_leave_no_nodes);
@@ -653,5 +879,9 @@ int main(void) {
   CU_ADD(s, equal_priorities_time_slice);
   CU_ADD(s, random_switch_points_match_uninterrupted_run);
   CU_ADD(s, random_switch_points_without_trace_differ);
+  CU_ADD(s, launch_switches_itself_out_and_replays_with_its_word);
+  CU_ADD(s, scheduler_resumes_a_switched_out_launch);
+  CU_ADD(s, launch_keeps_room_for_its_word);
+  CU_ADD(s, full_trace_fails_the_stream_not_the_word);
   return cu_run(s);
 }
