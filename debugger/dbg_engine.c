@@ -23,7 +23,8 @@
 struct dbg_session *dbg_new(FILE *out, dbg_read_fn read, void *ctx) {
   struct dbg_session *s = calloc(1, sizeof(*s));
   if (!s) return NULL;
-  s->out = out;
+  pthread_mutex_init(&s->lock, NULL);
+  s->out = s->user_out = out;
   s->read = read;
   s->rctx = ctx;
   s->next_id = 1;
@@ -39,17 +40,47 @@ void dbg_free(struct dbg_session *s) {
   free(s->options);
   dbg_keep_free(s);
   dbg_hist_free(s);
+  pthread_mutex_destroy(&s->lock);
   free(s);
+}
+
+void dbg_lock(struct dbg_session *s, struct dbg_launch *L) {
+  pthread_mutex_lock(&s->lock);
+  s->L = L;
+  s->out = s->user_out;
+}
+
+void dbg_unlock(struct dbg_session *s) {
+  pthread_mutex_unlock(&s->lock);
+}
+
+void dbg_release(struct dbg_session *s, struct dbg_hold *h) {
+  h->L = s->L;
+  h->out = s->out;
+  fflush(s->out);
+  pthread_mutex_unlock(&s->lock);
+}
+
+void dbg_reacquire(struct dbg_session *s, const struct dbg_hold *h) {
+  pthread_mutex_lock(&s->lock);
+  s->L = h->L;
+  s->out = h->out;
 }
 
 void dbg_set_host_mode(struct dbg_session *s, int on) {
   s->host_mode = on;
 }
 
-void dbg_add_source_dir(struct dbg_session *s, const char *dir) {
+static void add_dir(struct dbg_session *s, const char *dir) {
   for (int i = 0; i < s->ndirs; i++)
     if (!strcmp(s->dirs[i], dir)) return;
   if (s->ndirs < MAX_DIRS) s->dirs[s->ndirs++] = strdup(dir);
+}
+
+void dbg_add_source_dir(struct dbg_session *s, const char *dir) {
+  dbg_lock(s, NULL);
+  add_dir(s, dir);
+  dbg_unlock(s);
 }
 
 int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs) {
@@ -67,8 +98,10 @@ void dbg_set_temp_gone(struct dbg_session *s, dbg_gone_fn gone) {
 }
 
 void dbg_set_build_options(struct dbg_session *s, const char *options) {
+  dbg_lock(s, NULL);
   free(s->options);
   s->options = options ? strdup(options) : NULL;
+  dbg_unlock(s);
 }
 
 void dbg_set_echo(struct dbg_session *s, int on) {
@@ -85,59 +118,60 @@ static const char *base(const char *p) {
 /* Whether the launch's program matched no file and is named after its
  * first kernel: any kernel of it names its lines then. */
 static int named_after_kernels(const struct dbg_session *s) {
-  const struct lsi_program *p = s->l ? s->l->prog : NULL;
-  return s->file && p && p->nkernels && !strcmp(s->file, p->kernels[0].name);
+  const struct lsi_program *p = s->L && s->L->l ? s->L->l->prog : NULL;
+  return p && s->L->file && p->nkernels && !strcmp(s->L->file, p->kernels[0].name);
 }
 
 const char *dbg_where_file(const struct dbg_session *s) {
-  return named_after_kernels(s) ? s->k->name : base(s->file);
+  return named_after_kernels(s) ? s->L->k->name : base(s->L->file);
 }
 
 static const struct cc_microkernel *mk_at(struct dbg_session *s, uint32_t pc) {
-  return s->dbg ? cc_debug_mk_at(s->dbg, pc) : NULL;
+  return s->L->dbg ? cc_debug_mk_at(s->L->dbg, pc) : NULL;
 }
 
 uint32_t dbg_item_line(struct dbg_session *s, uint64_t item) {
   uint32_t pc;
-  int st = simt_dbg_state(s->sd, item, &pc);
+  int st = simt_dbg_state(s->L->sd, item, &pc);
   if (st == SIMT_DBG_DONE) return 0;
   const struct cc_microkernel *m = mk_at(s, pc);
-  if (st == SIMT_DBG_FAULT && s->k->lines && pc < s->k->ninsns) return s->k->lines[pc].line;
-  return m ? m->line_first : s->dbg ? s->dbg->line_first : 0;
+  if (st == SIMT_DBG_FAULT && s->L->k->lines && pc < s->L->k->ninsns)
+    return s->L->k->lines[pc].line;
+  return m ? m->line_first : s->L->dbg ? s->L->dbg->line_first : 0;
 }
 
 /* The inlined call (index + 1) the line statement m is shown at belongs
  * to, 0 for the kernel's own code. */
 static uint32_t mk_call(struct dbg_session *s, const struct cc_microkernel *m) {
-  if (!s->dbg->pc_inl) return 0;
+  if (!s->L->dbg->pc_inl) return 0;
   for (uint32_t q = m->pc_begin; q < m->pc_end; q++)
-    if (s->k->lines[q].line == m->line_first) return s->dbg->pc_inl[q];
-  return s->dbg->pc_inl[m->pc_begin];
+    if (s->L->k->lines[q].line == m->line_first) return s->L->dbg->pc_inl[q];
+  return s->L->dbg->pc_inl[m->pc_begin];
 }
 
 uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item) {
   uint32_t pc;
-  int st = simt_dbg_state(s->sd, item, &pc);
-  if (st == SIMT_DBG_DONE || !s->dbg->pc_inl || pc >= s->k->ninsns) return 0;
+  int st = simt_dbg_state(s->L->sd, item, &pc);
+  if (st == SIMT_DBG_DONE || !s->L->dbg->pc_inl || pc >= s->L->k->ninsns) return 0;
   const struct cc_microkernel *m = st == SIMT_DBG_FAULT ? NULL : mk_at(s, pc);
-  return m ? mk_call(s, m) : s->dbg->pc_inl[pc];
+  return m ? mk_call(s, m) : s->L->dbg->pc_inl[pc];
 }
 
 static void backtrace_cmd(struct dbg_session *s) {
   struct dbg_frame fr[DBG_MAX_FRAMES];
-  int n = dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES), d = n - 1;
+  int n = dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES), d = n - 1;
   for (int i = 0; i < d; i++)
-    fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", i, s->dbg->inl[fr[i].inl - 1].func,
+    fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", i, s->L->dbg->inl[fr[i].inl - 1].func,
             dbg_where_file(s), fr[i].line);
   if (fr[d].line)
-    fprintf(s->out, "#%d  %s at %s:%u\n", d, s->k->name, dbg_where_file(s), fr[d].line);
+    fprintf(s->out, "#%d  %s at %s:%u\n", d, s->L->k->name, dbg_where_file(s), fr[d].line);
   else
-    fprintf(s->out, "#%d  %s (finished)\n", d, s->k->name);
+    fprintf(s->out, "#%d  %s (finished)\n", d, s->L->k->name);
 }
 
 static int brace_only(struct dbg_session *s, uint32_t line) {
-  if (!line || line > s->nlines) return 0;
-  const char *t = s->lines[line - 1];
+  if (!line || line > s->L->nlines) return 0;
+  const char *t = s->L->lines[line - 1];
   while (isspace((unsigned char)*t))
     t++;
   if (*t != '{' && *t != '}') return 0;
@@ -148,12 +182,12 @@ static int brace_only(struct dbg_session *s, uint32_t line) {
 }
 
 static void show_line(struct dbg_session *s, uint32_t line) {
-  if (line && line <= s->nlines) fprintf(s->out, "%u\t%s\n", line, s->lines[line - 1]);
+  if (line && line <= s->L->nlines) fprintf(s->out, "%u\t%s\n", line, s->L->lines[line - 1]);
 }
 
 static void ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n) {
   uint64_t g[3], l[3], w[3];
-  simt_dbg_ids(s->sd, item, g, l, w);
+  simt_dbg_ids(s->L->sd, item, g, l, w);
   snprintf(buf, n,
            "work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") local (%" PRIu64 ",%" PRIu64 ",%" PRIu64
            ") group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")",
@@ -164,27 +198,27 @@ static void ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n) {
  * of a call that starts there (a step stopped there), else 0. */
 static int call_stop_now(struct dbg_session *s) {
   uint32_t pc = 0;
-  if (!s->call_stop || s->call_item != s->focus) return 0;
-  simt_dbg_state(s->sd, s->focus, &pc);
-  return pc == s->call_pc ? s->call_stop : 0;
+  if (!s->L->call_stop || s->L->call_item != s->L->focus) return 0;
+  simt_dbg_state(s->L->sd, s->L->focus, &pc);
+  return pc == s->L->call_pc ? s->L->call_stop : 0;
 }
 
 static void where(struct dbg_session *s, const char *why) {
   char ids[160];
   /* "Breakpoint 1, k work-item ..." but "Switching to k work-item ..." */
   const char *sep = why && !strcmp(why, "Switching to") ? " " : ", ";
-  ids_str(s, s->focus, ids, sizeof(ids));
-  uint32_t line = dbg_item_line(s, s->focus);
+  ids_str(s, s->L->focus, ids, sizeof(ids));
+  uint32_t line = dbg_item_line(s, s->L->focus);
   if (line && call_stop_now(s) && dbg_frame_selected(s)) line = dbg_frame_current(s).line;
   if (!line && why && *sep == ' ') {
-    fprintf(s->out, "%s %s %s, which has finished\n", why, s->k->name, ids);
+    fprintf(s->out, "%s %s %s, which has finished\n", why, s->L->k->name, ids);
     return;
   }
   if (!line) {
     fprintf(s->out, "%s%s%s has finished\n", why ? why : "", why ? sep : "", ids);
     return;
   }
-  fprintf(s->out, "%s%s%s %s at %s:%u\n", why ? why : "", why ? sep : "", s->k->name, ids,
+  fprintf(s->out, "%s%s%s %s at %s:%u\n", why ? why : "", why ? sep : "", s->L->k->name, ids,
           dbg_where_file(s), line);
   show_line(s, line);
 }
@@ -193,7 +227,7 @@ static void where(struct dbg_session *s, const char *why) {
 
 static const struct cc_type *type_hook(void *ctx, const char *name) {
   struct dbg_session *s = ctx;
-  return cc_debug_find_type(s->dbg, name);
+  return cc_debug_find_type(s->L->dbg, name);
 }
 
 static void *mem(void *ctx, uint64_t addr, uint64_t size);
@@ -201,7 +235,7 @@ static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out);
 
 static const struct cc_type *type_at(void *ctx, unsigned i) {
   struct dbg_session *s = ctx;
-  return s->dbg && i < s->dbg->ntypes ? &s->dbg->types[i] : NULL;
+  return s->L->dbg && i < s->L->dbg->ntypes ? &s->L->dbg->types[i] : NULL;
 }
 
 static const char *space_of(void *ctx, uint64_t addr) {
@@ -227,17 +261,17 @@ static void region_of(void *ctx, uint64_t addr, char *buf, size_t n) {
     snprintf(buf, n, "the work-item's private memory");
     return;
   }
-  for (uint32_t j = 0; s->k && s->l && j < s->k->nargs; j++) {
-    const struct lsi_arg *a = &s->k->args[j];
+  for (uint32_t j = 0; s->L->k && s->L->l && j < s->L->k->nargs; j++) {
+    const struct lsi_arg *a = &s->L->k->args[j];
     if (a->kind != LSI_ARG_GLOBAL && a->kind != LSI_ARG_CONSTANT) continue;
     uint64_t v;
-    memcpy(&v, s->l->argbuf + a->buf_offset, 8);
+    memcpy(&v, s->L->l->argbuf + a->buf_offset, 8);
     if (v && LSI_ADDR_SPACE(v) == sp && LSI_ADDR_ID(v) == LSI_ADDR_ID(addr)) {
       snprintf(buf, n, "buffer '%s' (argument %u)", a->name && *a->name ? a->name : "?", j);
       return;
     }
   }
-  if (s->l && s->l->data_base && LSI_ADDR_ID(s->l->data_base) == LSI_ADDR_ID(addr))
+  if (s->L->l && s->L->l->data_base && LSI_ADDR_ID(s->L->l->data_base) == LSI_ADDR_ID(addr))
     snprintf(buf, n, "the program's global data");
   else
     snprintf(buf, n, "buffer #%u", LSI_ADDR_ID(addr));
@@ -256,10 +290,10 @@ static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
              sym->type_name);
     return msg;
   }
-  if ((sym->space == CC_SYM_PRIVATE || sym->space == CC_SYM_LOCAL) && s->sd &&
-      simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE) {
+  if ((sym->space == CC_SYM_PRIVATE || sym->space == CC_SYM_LOCAL) && s->L->sd &&
+      simt_dbg_state(s->L->sd, s->L->focus, NULL) == SIMT_DBG_DONE) {
     uint64_t g[3], l[3], w[3];
-    simt_dbg_ids(s->sd, s->focus, g, l, w);
+    simt_dbg_ids(s->L->sd, s->L->focus, g, l, w);
     snprintf(msg, sizeof(msg),
              "work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") has finished: its %s variable '%s' "
              "no longer exists",
@@ -270,7 +304,7 @@ static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
   case CC_SYM_PRIVATE: v->addr = LSI_ADDR(LSI_SPACE_PRIVATE, 0, sym->offset); break;
   case CC_SYM_LOCAL: v->addr = LSI_ADDR(LSI_SPACE_LOCAL, 0, sym->offset); break;
   case CC_SYM_GLOBAL:
-  case CC_SYM_CONSTANT: v->addr = s->l->data_base + sym->offset; break;
+  case CC_SYM_CONSTANT: v->addr = s->L->l->data_base + sym->offset; break;
   default:
     snprintf(msg, sizeof(msg), "variable '%s' lives in a register (build with -g)", name);
     return msg;
@@ -280,7 +314,7 @@ static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
 
 static void *mem(void *ctx, uint64_t addr, uint64_t size) {
   struct dbg_session *s = ctx;
-  return simt_dbg_mem(s->sd, s->focus, addr, size);
+  return simt_dbg_mem(s->L->sd, s->L->focus, addr, size);
 }
 
 /* The work-item functions an expression may call, as the focused item
@@ -316,7 +350,7 @@ static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
     if (item_fns[i].dims && dim > 2)
       *out = item_fns[i].out_of_range;
     else
-      *out = simt_dbg_sreg(s->sd, s->focus, item_fns[i].sreg + (item_fns[i].dims ? dim : 0));
+      *out = simt_dbg_sreg(s->L->sd, s->L->focus, item_fns[i].sreg + (item_fns[i].dims ? dim : 0));
     return 1;
   }
   return 0;
@@ -486,8 +520,8 @@ static void examine(struct dbg_session *s, const char *arg) {
 static void info_vars(struct dbg_session *s, int args) {
   struct dbg_frame f = dbg_frame_current(s);
   int any = 0;
-  for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++) {
-    const struct cc_symbol *y = &s->dbg->syms[i];
+  for (uint32_t i = 0; s->L->dbg && i < s->L->dbg->nsyms; i++) {
+    const struct cc_symbol *y = &s->L->dbg->syms[i];
     if (!dbg_frame_lists(y, &f, args)) continue;
     char ex[80];
     snprintf(ex, sizeof(ex), "%s", y->name);
@@ -511,7 +545,7 @@ static void info_vars(struct dbg_session *s, int args) {
 /* A statement that only branches, yields or reconverges. */
 static int mk_flow_only(struct dbg_session *s, const struct cc_microkernel *mk) {
   for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++) {
-    unsigned op = s->k->code[pc].op;
+    unsigned op = s->L->k->code[pc].op;
     if (op != LSI_BRA && op != LSI_SYNC && op != LSI_SSY && op != LSI_YIELD) return 0;
   }
   return 1;
@@ -523,17 +557,18 @@ static int mk_flow_only(struct dbg_session *s, const struct cc_microkernel *mk) 
 static uint32_t mk_start_line(struct dbg_session *s, const struct cc_microkernel *mk,
                               uint32_t file) {
   for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++)
-    if (s->k->lines[pc].line) return s->k->lines[pc].file == file ? s->k->lines[pc].line : 0;
+    if (s->L->k->lines[pc].line)
+      return s->L->k->lines[pc].file == file ? s->L->k->lines[pc].line : 0;
   return 0;
 }
 
 /* The first instruction of inlined call c (index + 1 into dbg->inl) and of
  * the calls it makes. */
 static uint32_t call_first_pc(struct dbg_session *s, uint32_t c) {
-  for (uint32_t pc = 0; pc < s->k->ninsns; pc++) {
+  for (uint32_t pc = 0; pc < s->L->k->ninsns; pc++) {
     int depth = 0;
-    for (uint32_t d = s->dbg->pc_inl[pc]; d && d <= s->dbg->ninl && depth < DBG_MAX_FRAMES;
-         d = s->dbg->inl[d - 1].parent, depth++)
+    for (uint32_t d = s->L->dbg->pc_inl[pc]; d && d <= s->L->dbg->ninl && depth < DBG_MAX_FRAMES;
+         d = s->L->dbg->inl[d - 1].parent, depth++)
       if (d == c) return pc;
   }
   return UINT32_MAX;
@@ -548,14 +583,15 @@ static int mk_starts_at(struct dbg_session *s, const struct cc_microkernel *mk, 
                         uint32_t line) {
   uint32_t at = mk_start_line(s, mk, file);
   if (at == line) return 1;
-  if (!at || !s->dbg->pc_inl) return 0;
+  if (!at || !s->L->dbg->pc_inl) return 0;
   uint32_t pc = mk->pc_begin;
-  while (pc < mk->pc_end && !s->k->lines[pc].line)
+  while (pc < mk->pc_end && !s->L->k->lines[pc].line)
     pc++;
   int depth = 0;
-  for (uint32_t c = pc < mk->pc_end ? s->dbg->pc_inl[pc] : 0;
-       c && c <= s->dbg->ninl && depth < DBG_MAX_FRAMES; c = s->dbg->inl[c - 1].parent, depth++)
-    if (s->dbg->inl[c - 1].call_line == line)
+  for (uint32_t c = pc < mk->pc_end ? s->L->dbg->pc_inl[pc] : 0;
+       c && c <= s->L->dbg->ninl && depth < DBG_MAX_FRAMES;
+       c = s->L->dbg->inl[c - 1].parent, depth++)
+    if (s->L->dbg->inl[c - 1].call_line == line)
       return call_first_pc(s, c) == pc; /* the call starts */
   return 0;
 }
@@ -566,10 +602,10 @@ static int mk_starts_at(struct dbg_session *s, const struct cc_microkernel *mk, 
  * the next line). */
 static int mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line) {
   if (mk->line_first == line) return 1;
-  uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
+  uint32_t file = s->L->dbg->nmk ? s->L->dbg->mk[0].file : 0;
   if (!mk_starts_at(s, mk, file, line)) return 0;
-  for (uint32_t m = 0; m < s->dbg->nmk; m++)
-    if (s->dbg->mk[m].line_first == line && s->dbg->mk[m].file == file) return 0;
+  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
+    if (s->L->dbg->mk[m].line_first == line && s->L->dbg->mk[m].file == file) return 0;
   return 1;
 }
 
@@ -577,9 +613,9 @@ static int mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, ui
  * a program no file matched (named after its first kernel), any kernel of
  * the program, so `break count:20` works whichever kernel comes first. */
 static int bp_file_match(struct dbg_session *s, const struct bp *b) {
-  if (!b->file[0] || !strcmp(base(b->file), base(s->file))) return 1;
+  if (!b->file[0] || !strcmp(base(b->file), base(s->L->file))) return 1;
   if (!named_after_kernels(s)) return 0;
-  const struct lsi_program *p = s->l->prog;
+  const struct lsi_program *p = s->L->l->prog;
   for (uint32_t k = 0; k < p->nkernels; k++)
     if (!strcmp(b->file, p->kernels[k].name)) return 1;
   return 0;
@@ -589,22 +625,23 @@ static int bp_file_match(struct dbg_session *s, const struct bp *b) {
  * file starts, over every kernel of the program (so a line in one kernel
  * never binds to a later line of another), if this kernel has it; else 0. */
 uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
-  if (!s->k || !b->line || !bp_file_match(s, b)) return 0;
-  uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
-  for (uint32_t m = 0; m < s->dbg->nmk; m++)
-    if (mk_starts_at(s, &s->dbg->mk[m], file, b->line) && mk_at_line(s, &s->dbg->mk[m], b->line))
+  if (!s->L || !s->L->k || !b->line || !bp_file_match(s, b)) return 0;
+  uint32_t file = s->L->dbg->nmk ? s->L->dbg->mk[0].file : 0;
+  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
+    if (mk_starts_at(s, &s->L->dbg->mk[m], file, b->line) &&
+        mk_at_line(s, &s->L->dbg->mk[m], b->line))
       return b->line;
   uint32_t best = UINT32_MAX;
-  const struct lsi_program *p = s->l->prog;
+  const struct lsi_program *p = s->L->l->prog;
   uint32_t nk = p ? p->nkernels : 1;
   for (uint32_t k = 0; k < nk; k++) {
-    const struct cc_debug *d = p ? p->kernels[k].debug : s->dbg;
+    const struct cc_debug *d = p ? p->kernels[k].debug : s->L->dbg;
     for (uint32_t m = 0; d && m < d->nmk; m++)
       if (d->mk[m].file == file && d->mk[m].line_first >= b->line && d->mk[m].line_first < best)
         best = d->mk[m].line_first;
   }
-  for (uint32_t m = 0; m < s->dbg->nmk; m++)
-    if (s->dbg->mk[m].line_first == best && s->dbg->mk[m].file == file) return best;
+  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
+    if (s->L->dbg->mk[m].line_first == best && s->L->dbg->mk[m].file == file) return best;
   return 0;
 }
 
@@ -613,8 +650,8 @@ uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
  * breakpoint at the line stops where the line starts, once. */
 static int mk_continues_line(struct dbg_session *s, uint32_t m, uint32_t line) {
   int preds = 0;
-  for (uint32_t q = 0; q < s->dbg->nmk; q++) {
-    const struct cc_microkernel *o = &s->dbg->mk[q];
+  for (uint32_t q = 0; q < s->L->dbg->nmk; q++) {
+    const struct cc_microkernel *o = &s->L->dbg->mk[q];
     int to_m = 0;
     for (uint32_t j = 0; j < o->nsucc; j++)
       to_m |= o->succ[j] == m;
@@ -633,25 +670,25 @@ static int mk_continues_line(struct dbg_session *s, uint32_t m, uint32_t line) {
  * a call that is all inside one statement of its caller, the statement its
  * first instruction is in; UINT32_MAX when it has no code. */
 static void call_entries(struct dbg_session *s) {
-  uint32_t n = s->dbg->ninl;
-  const uint32_t *inl = s->dbg->pc_inl;
-  free(s->inl_entry);
-  s->inl_entry = malloc((n ? n : 1) * sizeof(uint32_t));
+  uint32_t n = s->L->dbg->ninl;
+  const uint32_t *inl = s->L->dbg->pc_inl;
+  free(s->L->inl_entry);
+  s->L->inl_entry = malloc((n ? n : 1) * sizeof(uint32_t));
   uint8_t *seen = calloc(n ? n : 1, 1);
-  for (uint32_t i = 0; s->inl_entry && i < n; i++)
-    s->inl_entry[i] = UINT32_MAX;
-  for (uint32_t m = 0; s->inl_entry && inl && m < s->dbg->nmk; m++) {
-    uint32_t pc = s->dbg->mk[m].pc_begin;
-    if (pc < s->k->ninsns && inl[pc] && inl[pc] <= n && pc < s->inl_entry[inl[pc] - 1])
-      s->inl_entry[inl[pc] - 1] = pc;
+  for (uint32_t i = 0; s->L->inl_entry && i < n; i++)
+    s->L->inl_entry[i] = UINT32_MAX;
+  for (uint32_t m = 0; s->L->inl_entry && inl && m < s->L->dbg->nmk; m++) {
+    uint32_t pc = s->L->dbg->mk[m].pc_begin;
+    if (pc < s->L->k->ninsns && inl[pc] && inl[pc] <= n && pc < s->L->inl_entry[inl[pc] - 1])
+      s->L->inl_entry[inl[pc] - 1] = pc;
   }
-  for (uint32_t pc = 0; s->inl_entry && seen && inl && pc < s->k->ninsns; pc++) {
+  for (uint32_t pc = 0; s->L->inl_entry && seen && inl && pc < s->L->k->ninsns; pc++) {
     uint32_t c = inl[pc];
     if (!c || c > n || seen[c - 1]) continue;
     seen[c - 1] = 1;
-    if (s->inl_entry[c - 1] == UINT32_MAX) {
+    if (s->L->inl_entry[c - 1] == UINT32_MAX) {
       const struct cc_microkernel *m = mk_at(s, pc);
-      s->inl_entry[c - 1] = m ? m->pc_begin : UINT32_MAX;
+      s->L->inl_entry[c - 1] = m ? m->pc_begin : UINT32_MAX;
     }
   }
   free(seen);
@@ -659,60 +696,62 @@ static void call_entries(struct dbg_session *s) {
 
 /* Where inlined call idx starts (call_entries). */
 static uint32_t call_entry(struct dbg_session *s, uint32_t idx) {
-  return s->inl_entry && idx < s->dbg->ninl ? s->inl_entry[idx] : UINT32_MAX;
+  return s->L->inl_entry && idx < s->L->dbg->ninl ? s->L->inl_entry[idx] : UINT32_MAX;
 }
 
 /* Notes b as the breakpoint of the statement starting at pc, unless an
  * earlier one is. */
-static void bp_note(struct dbg_session *s, uint32_t pc, const struct bp *b) {
-  if (!s->bpid[pc]) s->bpid[pc] = b->id;
+static void bp_note(struct dbg_session *s, uint32_t pc, const struct bp *b, uint32_t line) {
+  if (s->L->bpid[pc]) return;
+  s->L->bpid[pc] = b->id;
+  s->L->bpline[pc] = line;
 }
 
 /* Where the breakpoints stop (bpset), and which breakpoint each statement
  * start belongs to (bpid: the first enabled one, in order, at its function
  * call's start or its line), so a hit looks it up instead of binding again. */
 static void bp_bind(struct dbg_session *s) {
-  if (!s->k) return;
-  memset(s->bpset, 0, s->k->ninsns + 1);
-  memset(s->bpid, 0, (s->k->ninsns + 1) * sizeof(s->bpid[0]));
+  if (!s->L || !s->L->k) return;
+  memset(s->L->bpset, 0, s->L->k->ninsns + 1);
+  memset(s->L->bpid, 0, (s->L->k->ninsns + 1) * sizeof(s->L->bpid[0]));
+  memset(s->L->bpline, 0, (s->L->k->ninsns + 1) * sizeof(s->L->bpline[0]));
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
-    b->at = 0;
     /* a function inlined into the kernel: where each of its calls starts */
-    for (uint32_t idx = 0; b->enabled && !b->line && idx < s->dbg->ninl; idx++) {
-      if (strcmp(s->dbg->inl[idx].func, b->kernel)) continue;
+    for (uint32_t idx = 0; b->enabled && !b->line && idx < s->L->dbg->ninl; idx++) {
+      if (strcmp(s->L->dbg->inl[idx].func, b->kernel)) continue;
       uint32_t pc = call_entry(s, idx);
       if (pc == UINT32_MAX) continue;
-      s->bpset[pc] = 1;
+      s->L->bpset[pc] = 1;
       b->bound = 1;
       const struct cc_microkernel *m = mk_at(s, pc);
-      if (m && m->pc_begin == pc) bp_note(s, pc, b);
+      if (m && m->pc_begin == pc) bp_note(s, pc, b, 0);
     }
     if (!b->enabled || !b->line || !bp_file_match(s, b)) continue;
     b->bound = 1;
-    if (s->nlines && b->line > s->nlines && !b->warned) {
+    if (s->L->nlines && b->line > s->L->nlines && !b->warned) {
       fprintf(s->out, "Breakpoint %d: line %u is past the end of %s (%u lines).\n", b->id, b->line,
-              base(s->file), s->nlines);
+              base(s->L->file), s->L->nlines);
       b->warned = 1;
     }
-    uint32_t best = b->at = dbg_bp_line(s, b);
+    uint32_t best = dbg_bp_line(s, b);
     if (!best) continue;
-    for (uint32_t pc = 0; pc <= s->k->ninsns; pc++) {
+    for (uint32_t pc = 0; pc <= s->L->k->ninsns; pc++) {
       const struct cc_microkernel *m = mk_at(s, pc);
-      if (m && m->pc_begin == pc && mk_at_line(s, m, best)) bp_note(s, pc, b);
+      if (m && m->pc_begin == pc && mk_at_line(s, m, best)) bp_note(s, pc, b, best);
     }
     /* a loop's own line (for/while) stops once, as the loop starts; a while
      * loop's body ends with the branch back (a latch) and still stops */
     int has_init = 0, has_cond = 0, has_work = 0;
-    for (uint32_t q = 0; q < s->dbg->nmk; q++) {
-      const struct cc_microkernel *mk = &s->dbg->mk[q];
+    for (uint32_t q = 0; q < s->L->dbg->nmk; q++) {
+      const struct cc_microkernel *mk = &s->L->dbg->mk[q];
       if (!mk_at_line(s, mk, best)) continue;
       has_init |= mk->role == CC_MK_LOOP_INIT;
       has_cond |= mk->role == CC_MK_LOOP_COND;
       has_work |= mk->role != CC_MK_LOOP_COND && !mk_flow_only(s, mk);
     }
-    for (uint32_t m = 0; m < s->dbg->nmk; m++) {
-      const struct cc_microkernel *mk = &s->dbg->mk[m];
+    for (uint32_t m = 0; m < s->L->dbg->nmk; m++) {
+      const struct cc_microkernel *mk = &s->L->dbg->mk[m];
       if (!mk_at_line(s, mk, best)) continue;
       if (mk->role == CC_MK_LOOP_COND) continue;
       if (mk->role == CC_MK_LOOP_INC && (has_cond || has_init)) continue;
@@ -721,14 +760,14 @@ static void bp_bind(struct dbg_session *s) {
        * statement stops, once per iteration */
       if (has_work && mk_flow_only(s, mk)) continue;
       if (mk_continues_line(s, m, best)) continue;
-      s->bpset[mk->pc_begin] = 1;
+      s->L->bpset[mk->pc_begin] = 1;
     }
   }
 }
 
 /* The breakpoint a statement starting at pc belongs to (bp_bind noted it). */
 static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
-  int id = s->bpid && s->k && pc <= s->k->ninsns ? s->bpid[pc] : 0;
+  int id = s->L->bpid && s->L->k && pc <= s->L->k->ninsns ? s->L->bpid[pc] : 0;
   for (int i = 0; id && i < s->nbp; i++)
     if (s->bps[i].id == id) return &s->bps[i];
   return NULL;
@@ -737,10 +776,10 @@ static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
 /* A file breakpoint no program seen so far matches. */
 static int bp_pending(struct dbg_session *s, const struct bp *b) {
   if (!b->line || !b->file[0] || b->bound) return 0;
-  if (s->file && bp_file_match(s, b)) return 0;
+  if (s->L && s->L->file && bp_file_match(s, b)) return 0;
   for (int i = 0; i < s->nfiles; i++)
     if (!strcmp(base(b->file), base(s->files[i]))) return 0;
-  return s->host_mode || s->file;
+  return s->host_mode || (s->L && s->L->file);
 }
 
 static void bp_add(struct dbg_session *s, const char *arg, int temp) {
@@ -881,31 +920,31 @@ static void bp_info(struct dbg_session *s) {
 }
 
 void dbg_info_to(struct dbg_session *s, int what, FILE *f) {
-  FILE *o = s->out;
+  dbg_lock(s, NULL);
   s->out = f;
   if (what)
     bp_info(s);
   else
     dbg_display_info(s);
-  s->out = o;
+  dbg_unlock(s);
 }
 
 /* ---- running ---- */
 
 /* Reports a device exception of an item. */
 int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
-  s->exc = *e;
-  s->have_exc = 1;
-  s->focus = item;
+  s->L->exc = *e;
+  s->L->have_exc = 1;
+  s->L->focus = item;
   fprintf(s->out, "Device exception: %s\n", e->message);
   return ST_EXC;
 }
 
 /* A failed assert() of an item: a stop it can run on from. */
 int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
-  s->exc = *e;
-  s->asserted = 1;
-  s->focus = item;
+  s->L->exc = *e;
+  s->L->asserted = 1;
+  s->L->focus = item;
   return ST_ASSERT;
 }
 
@@ -921,8 +960,8 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
 static int catch_accept(void *arg, uint64_t item, uint32_t pc, int asked) {
   struct dbg_session *s = arg;
   if (asked) return dbg_pass_take(s, item);
-  if (s->watchset[pc] && dbg_has_watch(s, item) && dbg_watch_changed(s, item)) return 1;
-  return s->bpset[pc] && bp_accept(s, item, pc, NULL);
+  if (s->L->watchset[pc] && dbg_has_watch(s, item) && dbg_watch_changed(s, item)) return 1;
+  return s->L->bpset[pc] && bp_accept(s, item, pc, NULL);
 }
 
 static int catch_run_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
@@ -934,9 +973,9 @@ static int catch_run_accept(struct dbg_session *s, uint64_t item, uint32_t pc, v
  * watchpoint is set. */
 static void catch_prepare(struct dbg_session *s) {
   int watch = dbg_any_watch(s);
-  for (uint32_t pc = 0; pc <= s->k->ninsns; pc++)
-    s->catchset[pc] = s->bpset[pc] | (watch ? s->watchset[pc] : 0);
-  simt_dbg_set_catch(s->sd, s->catchset, catch_accept, s);
+  for (uint32_t pc = 0; pc <= s->L->k->ninsns; pc++)
+    s->L->catchset[pc] = s->L->bpset[pc] | (watch ? s->L->watchset[pc] : 0);
+  simt_dbg_set_catch(s->L->sd, s->L->catchset, catch_accept, s);
 }
 
 /* Runs item, a member of a stepped item's work-group, to the barrier the
@@ -945,18 +984,18 @@ static void catch_prepare(struct dbg_session *s) {
  * to the item that stopped. */
 static int catch_up(struct dbg_session *s, uint64_t it) {
   uint32_t pc;
-  int st = simt_dbg_state(s->sd, it, &pc), rc;
+  int st = simt_dbg_state(s->L->sd, it, &pc), rc;
   if (st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) return ST_NONE;
   if ((rc = dbg_pass_take_assert(s, it))) return rc;
-  if (s->catchset[pc] && catch_accept(s, it, pc, simt_dbg_asked(s->sd, it))) {
-    simt_dbg_mark_asked(s->sd, it);
+  if (s->L->catchset[pc] && catch_accept(s, it, pc, simt_dbg_asked(s->L->sd, it))) {
+    simt_dbg_mark_asked(s->L->sd, it);
     rc = ST_STEP;
   } else {
-    rc = run_item(s, it, s->catchset, catch_run_accept, NULL);
+    rc = run_item(s, it, s->L->catchset, catch_run_accept, NULL);
   }
   if (rc == ST_STEP) {
-    s->focus = it;
-    return s->paused ? ST_PAUSE : s->whit ? ST_WATCH : ST_BP;
+    s->L->focus = it;
+    return s->L->paused ? ST_PAUSE : s->L->whit ? ST_WATCH : ST_BP;
   }
   return rc == ST_DONE ? ST_NONE : rc;
 }
@@ -967,15 +1006,15 @@ static int catch_up(struct dbg_session *s, uint64_t it) {
  * (its enum stop, the focus moves to it), as a thread that hits a
  * breakpoint while another one steps does in gdb; item keeps waiting. */
 static int barrier_sync(struct dbg_session *s, uint64_t item) {
-  uint64_t g = simt_dbg_group_of(s->sd, item);
-  uint64_t n = simt_dbg_group_items(s->sd, g, NULL, 0);
+  uint64_t g = simt_dbg_group_of(s->L->sd, item);
+  uint64_t n = simt_dbg_group_items(s->L->sd, g, NULL, 0);
   uint64_t *its = malloc(n * sizeof(uint64_t));
-  simt_dbg_group_items(s->sd, g, its, n);
+  simt_dbg_group_items(s->L->sd, g, its, n);
   struct dev_exception e;
   int rc = ST_NONE;
   for (uint64_t i = 0; i < n && rc == ST_NONE; i++)
     rc = catch_up(s, its[i]);
-  if (rc == ST_NONE && simt_dbg_release(s->sd, g, &e) < 0) rc = dbg_exc_stop(s, item, &e);
+  if (rc == ST_NONE && simt_dbg_release(s->L->sd, g, &e) < 0) rc = dbg_exc_stop(s, item, &e);
   free(its);
   return rc;
 }
@@ -986,24 +1025,24 @@ static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at
                     int (*accept)(struct dbg_session *, uint64_t, uint32_t, void *), void *arg) {
   struct dev_exception e;
   for (unsigned r = 0;; r++) {
-    if (!s->paused && s->interrupt && s->interrupt(s->ictx)) s->paused = 1;
-    if (s->paused) {
+    if (!s->L->paused && s->interrupt && s->interrupt(s->ictx)) s->L->paused = 1;
+    if (s->L->paused) {
       /* a pause: this item stops at its next statement */
-      stop_at = s->stepset;
+      stop_at = s->L->stepset;
       accept = NULL;
     }
-    int st = simt_dbg_run(s->sd, item, stop_at, BUDGET, &e, s->out);
+    int st = simt_dbg_run(s->L->sd, item, stop_at, BUDGET, &e, s->out);
     /* a work-item run on its behalf (its sub-group, to a sub-group
      * function) stopped: the focus moves there, the item waits */
-    uint64_t who = simt_dbg_stop_item(s->sd);
+    uint64_t who = simt_dbg_stop_item(s->L->sd);
     if (st == SIMT_DBG_HIT) {
-      s->focus = who;
-      return s->whit ? ST_WATCH : ST_BP;
+      s->L->focus = who;
+      return s->L->whit ? ST_WATCH : ST_BP;
     }
     if (st == SIMT_DBG_ASSERT) return dbg_assert_stop(s, who, &e);
     if (st == SIMT_DBG_FAULT && who != item) return dbg_exc_stop(s, who, &e);
     uint32_t pc;
-    st = simt_dbg_state(s->sd, item, &pc);
+    st = simt_dbg_state(s->L->sd, item, &pc);
     if (st == SIMT_DBG_FAULT) return dbg_exc_stop(s, item, &e);
     if (st == SIMT_DBG_DONE) return ST_DONE;
     if (st == SIMT_DBG_BARRIER) return ST_NONE;
@@ -1021,14 +1060,14 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
   struct bp *b = bp_at(s, pc);
   if (!b) return 0;
   if (b->cond[0]) {
-    uint64_t save = s->focus, save_item = s->frame_item;
-    uint32_t save_pc = s->frame_pc;
-    int save_frame = s->frame;
-    s->focus = item;
+    uint64_t save = s->L->focus, save_item = s->L->frame_item;
+    uint32_t save_pc = s->L->frame_pc;
+    int save_frame = s->L->frame;
+    s->L->focus = item;
     /* a statement that calls an inlined function stops where the call
      * starts, inside it: the condition speaks of the breakpoint's line, so
      * it sees the frame of that line (the caller's), not the callee's */
-    uint32_t line = b->at;
+    uint32_t line = s->L->bpline[pc];
     struct dbg_frame fr[DBG_MAX_FRAMES];
     int n = line ? dbg_frames(s, item, fr, DBG_MAX_FRAMES) : 0;
     for (int i = 1; i < n && fr[0].line != line; i++)
@@ -1039,10 +1078,10 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
     struct dbg_val v;
     char err[200];
     int bad = eval(s, b->cond, &v, err, sizeof(err));
-    s->focus = save;
-    s->frame = save_frame;
-    s->frame_item = save_item;
-    s->frame_pc = save_pc;
+    s->L->focus = save;
+    s->L->frame = save_frame;
+    s->L->frame_item = save_item;
+    s->L->frame_pc = save_pc;
     if (bad) {
       fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
       return 1;
@@ -1068,8 +1107,8 @@ int dbg_any_watch(struct dbg_session *s) {
 
 /* The value of a watched expression for its item; 0 ok. */
 static int watch_value(struct dbg_session *s, const struct bp *b, char *buf, size_t n) {
-  uint64_t save = s->focus;
-  s->focus = b->witem;
+  uint64_t save = s->L->focus;
+  s->L->focus = b->witem;
   struct dbg_val v;
   char err[200];
   int bad = eval(s, b->watch, &v, err, sizeof(err));
@@ -1078,20 +1117,20 @@ static int watch_value(struct dbg_session *s, const struct bp *b, char *buf, siz
     dbg_session_env(s, &env);
     dbg_format(&env, &v, 0, buf, n);
   }
-  s->focus = save;
+  s->L->focus = save;
   return bad;
 }
 
-/* Has a watched value of item changed? Notes the first change in s->whit. */
+/* Has a watched value of item changed? Notes the first change in s->L->whit. */
 int dbg_watch_changed(struct dbg_session *s, uint64_t item) {
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
     if (!b->watch[0] || !b->enabled || b->witem != item) continue;
     char cur[sizeof(b->wold)];
     if (watch_value(s, b, cur, sizeof(cur)) || !strcmp(cur, b->wold)) continue;
-    s->whit = b->id;
-    snprintf(s->wold, sizeof(s->wold), "%s", b->wold);
-    snprintf(s->wnew, sizeof(s->wnew), "%s", cur);
+    s->L->whit = b->id;
+    snprintf(s->L->wold, sizeof(s->L->wold), "%s", b->wold);
+    snprintf(s->L->wnew, sizeof(s->L->wnew), "%s", cur);
     snprintf(b->wold, sizeof(b->wold), "%s", cur);
     return 1;
   }
@@ -1111,14 +1150,14 @@ static void watch_add(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "too many breakpoints\n");
     return;
   }
-  if (simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE) {
+  if (simt_dbg_state(s->L->sd, s->L->focus, NULL) == SIMT_DBG_DONE) {
     fprintf(s->out, "The work-item has finished; choose another with 'workitem'.\n");
     return;
   }
   struct bp b;
   memset(&b, 0, sizeof(b));
   snprintf(b.watch, sizeof(b.watch), "%s", arg);
-  b.witem = s->focus;
+  b.witem = s->L->focus;
   struct dbg_val v;
   char err[200];
   if (eval(s, arg, &v, err, sizeof(err))) {
@@ -1138,7 +1177,7 @@ static void watch_gc(struct dbg_session *s, int all) {
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
     if (!b->watch[0]) continue;
-    if (!all && simt_dbg_state(s->sd, b->witem, NULL) != SIMT_DBG_DONE) continue;
+    if (!all && simt_dbg_state(s->L->sd, b->witem, NULL) != SIMT_DBG_DONE) continue;
     if (!all)
       fprintf(s->out, "Watchpoint %d deleted: work-item %" PRIu64 " has finished.\n", b->id,
               b->witem);
@@ -1167,8 +1206,8 @@ struct step_arg {
 static int depth_at(struct dbg_session *s, const struct cc_microkernel *m) {
   uint32_t c = mk_call(s, m);
   int n = 0;
-  for (; c && c <= s->dbg->ninl && n < DBG_MAX_FRAMES; n++)
-    c = s->dbg->inl[c - 1].parent;
+  for (; c && c <= s->L->dbg->ninl && n < DBG_MAX_FRAMES; n++)
+    c = s->L->dbg->inl[c - 1].parent;
   return n;
 }
 
@@ -1178,9 +1217,9 @@ static uint32_t call_at_depth(struct dbg_session *s, const struct cc_microkernel
   int n = depth_at(s, m);
   if (depth <= 0 || n < depth) return 0;
   uint32_t c = mk_call(s, m);
-  for (int i = n; i > depth && c && c <= s->dbg->ninl; i--)
-    c = s->dbg->inl[c - 1].parent;
-  return c <= s->dbg->ninl ? c : 0;
+  for (int i = n; i > depth && c && c <= s->L->dbg->ninl; i--)
+    c = s->L->dbg->inl[c - 1].parent;
+  return c <= s->L->dbg->ninl ? c : 0;
 }
 
 /* Whether statement m is where an inlined call made from a frame of depth
@@ -1205,13 +1244,13 @@ static int call_start(struct dbg_session *s, const struct cc_microkernel *m, int
 static int finish_depth(struct dbg_session *s, uint64_t it) {
   struct dbg_frame fr[DBG_MAX_FRAMES];
   int n = dbg_frames(s, it, fr, DBG_MAX_FRAMES) - 1;
-  if (it == s->focus) n -= dbg_frame_selected(s);
+  if (it == s->L->focus) n -= dbg_frame_selected(s);
   return n > 0 ? n : 0;
 }
 
 static int in_kernel(struct dbg_session *s, const struct cc_microkernel *m) {
-  return m->line_first >= s->dbg->line_first && m->line_first <= s->dbg->line_last &&
-         m->file == s->dbg->mk[0].file;
+  return m->line_first >= s->L->dbg->line_first && m->line_first <= s->L->dbg->line_last &&
+         m->file == s->L->dbg->mk[0].file;
 }
 
 /* A loop's yield point or branch back shown at the line of a statement
@@ -1219,8 +1258,8 @@ static int in_kernel(struct dbg_session *s, const struct cc_microkernel *m) {
  * the stop (one per iteration). */
 static int flow_before_work(struct dbg_session *s, const struct cc_microkernel *m) {
   if (!mk_flow_only(s, m)) return 0;
-  for (uint32_t q = 0; q < s->dbg->nmk; q++) {
-    const struct cc_microkernel *o = &s->dbg->mk[q];
+  for (uint32_t q = 0; q < s->L->dbg->nmk; q++) {
+    const struct cc_microkernel *o = &s->L->dbg->mk[q];
     if (o->line_first == m->line_first && o->file == m->file && !mk_flow_only(s, o)) return 1;
   }
   return 0;
@@ -1229,8 +1268,8 @@ static int flow_before_work(struct dbg_session *s, const struct cc_microkernel *
 static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
   struct step_arg *a = arg;
   const struct cc_microkernel *m = mk_at(s, pc);
-  if (s->watchset[pc] && dbg_watch_changed(s, item)) return 1;
-  if (s->bpset[pc] && bp_accept(s, item, pc, NULL)) return 1;
+  if (s->L->watchset[pc] && dbg_watch_changed(s, item)) return 1;
+  if (s->L->bpset[pc] && bp_accept(s, item, pc, NULL)) return 1;
   if (!m) return 0;
   if (m->role == CC_MK_EXIT) return a->mode != 2;
   /* finish and next stop where a call made from the frame they run in
@@ -1244,9 +1283,9 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
     if (k && !a->in_call && c != a->from) return 1;
   }
   if (a->mode == 2) return a->depth > 0 && depth_at(s, m) < a->depth;
-  if (!s->watchset[m->pc_begin]) return 0;
-  if (a->mode == 3 && s->until_line) /* until LINE: there, or out of the selected frame */
-    return mk_at_line(s, m, s->until_line) || depth_at(s, m) < a->depth;
+  if (!s->L->watchset[m->pc_begin]) return 0;
+  if (a->mode == 3 && s->L->until_line) /* until LINE: there, or out of the selected frame */
+    return mk_at_line(s, m, s->L->until_line) || depth_at(s, m) < a->depth;
   if (a->mode == 3) return in_kernel(s, m) && m->line_first > a->from_line;
   /* next stays in the selected frame: it runs over calls, not out of the function */
   if (a->mode == 1 && depth_at(s, m) > a->depth) return 0;
@@ -1263,38 +1302,39 @@ static int enter_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void 
   const struct cc_microkernel *m = mk_at(s, pc);
   if (!m) return 0;
   if (m->role == CC_MK_EXIT) return 1;
-  if (!s->watchset[m->pc_begin]) return 0;
+  if (!s->L->watchset[m->pc_begin]) return 0;
   return !((m->role == CC_MK_STMT || m->role == CC_MK_LOOP_BODY) &&
-           m->line_first == s->dbg->line_first);
+           m->line_first == s->L->dbg->line_first);
 }
 
 void dbg_item_enter(struct dbg_session *s, uint64_t item) {
-  if (!s->sd || simt_dbg_state(s->sd, item, NULL) != SIMT_DBG_FRESH) return;
+  if (!s->L->sd || simt_dbg_state(s->L->sd, item, NULL) != SIMT_DBG_FRESH) return;
   /* its whole work-group starts, as work-groups do: they stay in step */
-  uint64_t g = simt_dbg_group_of(s->sd, item);
-  uint64_t n = simt_dbg_group_items(s->sd, g, NULL, 0);
+  uint64_t g = simt_dbg_group_of(s->L->sd, item);
+  uint64_t n = simt_dbg_group_items(s->L->sd, g, NULL, 0);
   uint64_t *items = malloc((n ? n : 1) * sizeof(uint64_t));
   if (!items) return;
-  simt_dbg_group_items(s->sd, g, items, n);
-  int paused = s->paused;
-  s->paused = 0;
+  simt_dbg_group_items(s->L->sd, g, items, n);
+  int paused = s->L->paused;
+  s->L->paused = 0;
   dbg_poll_fn poll = s->interrupt;
   s->interrupt = NULL; /* nothing runs at full speed here: no pause to take */
   for (uint64_t i = 0; i < n; i++)
-    if (simt_dbg_state(s->sd, items[i], NULL) == SIMT_DBG_FRESH)
-      run_item(s, items[i], s->stepset, enter_accept, NULL);
+    if (simt_dbg_state(s->L->sd, items[i], NULL) == SIMT_DBG_FRESH)
+      run_item(s, items[i], s->L->stepset, enter_accept, NULL);
   s->interrupt = poll;
-  s->paused = paused;
+  s->L->paused = paused;
   free(items);
 }
 
 void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs) {
-  if (!s->sd || !s->dbg || !s->k || simt_dbg_state(s->sd, item, NULL) != SIMT_DBG_FRESH) return;
-  for (uint32_t i = 0; i < s->dbg->nsyms; i++) {
-    const struct cc_symbol *y = &s->dbg->syms[i];
-    if (!y->arg_index || y->inl || y->space != CC_SYM_PRIVATE || y->arg_index > s->k->nargs)
+  if (!s->L->sd || !s->L->dbg || !s->L->k || simt_dbg_state(s->L->sd, item, NULL) != SIMT_DBG_FRESH)
+    return;
+  for (uint32_t i = 0; i < s->L->dbg->nsyms; i++) {
+    const struct cc_symbol *y = &s->L->dbg->syms[i];
+    if (!y->arg_index || y->inl || y->space != CC_SYM_PRIVATE || y->arg_index > s->L->k->nargs)
       continue;
-    const struct lsi_arg *a = &s->k->args[y->arg_index - 1];
+    const struct lsi_arg *a = &s->L->k->args[y->arg_index - 1];
     uint32_t n = 1, esz = 8;
     if (a->kind == LSI_ARG_VALUE) {
       n = a->nregs;
@@ -1304,9 +1344,10 @@ void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs) {
       continue; /* a struct by value lives in the private frame already */
     }
     if (!esz || esz > 8) continue;
-    uint8_t *slot = simt_dbg_mem(s->sd, item, LSI_ADDR(LSI_SPACE_PRIVATE, 0, y->offset), y->size);
+    uint8_t *slot =
+        simt_dbg_mem(s->L->sd, item, LSI_ADDR(LSI_SPACE_PRIVATE, 0, y->offset), y->size);
     for (uint32_t e = 0; slot && e < n && (uint64_t)(e + 1) * esz <= y->size; e++) {
-      uint64_t *r = simt_dbg_reg(s->sd, item, a->reg + e);
+      uint64_t *r = simt_dbg_reg(s->L->sd, item, a->reg + e);
       if (!r) break;
       if (to_regs) {
         uint64_t v = 0; /* as the launch loads it: zero-extended */
@@ -1320,18 +1361,18 @@ void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs) {
 }
 
 uint32_t dbg_fn_bp_line(struct dbg_session *s, const struct bp *b) {
-  if (!s->k || !s->dbg || b->line || !b->kernel[0]) return 0;
-  if (!strcmp(b->kernel, s->k->name)) {
+  if (!s->L || !s->L->k || !s->L->dbg || b->line || !b->kernel[0]) return 0;
+  if (!strcmp(b->kernel, s->L->k->name)) {
     /* the kernel's first statement, where its entry stops */
-    for (uint32_t pc = 0; pc < s->k->ninsns; pc++) {
+    for (uint32_t pc = 0; pc < s->L->k->ninsns; pc++) {
       const struct cc_microkernel *m = mk_at(s, pc);
       if (!m || m->pc_begin != pc || !enter_accept(s, 0, pc, NULL)) continue;
       return m->role == CC_MK_EXIT ? 0 : m->line_first;
     }
     return 0;
   }
-  for (uint32_t idx = 0; idx < s->dbg->ninl; idx++) {
-    if (strcmp(s->dbg->inl[idx].func, b->kernel)) continue;
+  for (uint32_t idx = 0; idx < s->L->dbg->ninl; idx++) {
+    if (strcmp(s->L->dbg->inl[idx].func, b->kernel)) continue;
     uint32_t pc = call_entry(s, idx);
     const struct cc_microkernel *m = pc != UINT32_MAX ? mk_at(s, pc) : NULL;
     if (m) return m->line_first;
@@ -1358,24 +1399,24 @@ static void call_stop_at(struct dbg_session *s, uint64_t it, uint32_t pc, int de
   for (int d = depth; m && m->pc_begin == pc && !k && d >= 0; d--)
     if (d == depth || !from || call_at_depth(s, m, depth) != from) k = call_start(s, m, d, &c);
   if (!k) return;
-  s->call_stop = k;
-  s->call_idx = c;
-  s->call_item = it;
-  s->call_pc = pc;
+  s->L->call_stop = k;
+  s->L->call_idx = c;
+  s->L->call_item = it;
+  s->L->call_pc = pc;
   dbg_frame_select(s, k);
 }
 
 static int step_item(struct dbg_session *s, int mode) {
-  uint64_t it = s->focus;
-  int st = simt_dbg_state(s->sd, it, NULL);
+  uint64_t it = s->L->focus;
+  int st = simt_dbg_state(s->L->sd, it, NULL);
   if (st == SIMT_DBG_DONE) {
     fprintf(s->out, "The work-item has finished; choose another with 'workitem' or 'continue'.\n");
-    s->no_move = 1;
+    s->L->no_move = 1;
     return ST_NONE;
   }
   if (st == SIMT_DBG_FAULT) {
     fprintf(s->out, "The work-item raised a device exception and cannot run on.\n");
-    s->no_move = 1;
+    s->L->no_move = 1;
     return ST_NONE;
   }
   /* a breakpoint hit of the last pass not reported yet: resuming the item
@@ -1388,14 +1429,14 @@ static int step_item(struct dbg_session *s, int mode) {
   if (k && mode == 0) {
     /* step enters the call: to its first own statement, past the passing
      * of its arguments */
-    uint32_t entry = call_entry(s, s->call_idx - 1), pc;
-    simt_dbg_state(s->sd, it, &pc);
-    s->call_stop = 0;
+    uint32_t entry = call_entry(s, s->L->call_idx - 1), pc;
+    simt_dbg_state(s->L->sd, it, &pc);
+    s->L->call_stop = 0;
     if (pc != entry) {
-      int rc = run_item(s, it, s->stepset, at_pc_accept, &entry);
-      simt_dbg_state(s->sd, it, &pc);
+      int rc = run_item(s, it, s->L->stepset, at_pc_accept, &entry);
+      simt_dbg_state(s->L->sd, it, &pc);
       if (rc != ST_STEP || pc != entry) return rc;
-      if (s->bpset[pc] && bp_accept(s, it, pc, NULL)) return ST_BP;
+      if (s->L->bpset[pc] && bp_accept(s, it, pc, NULL)) return ST_BP;
     }
     /* a call whose first statement starts another: at that call's line */
     if (k > 1) {
@@ -1408,30 +1449,30 @@ static int step_item(struct dbg_session *s, int mode) {
                        k ? dbg_frame_current(s).line : dbg_item_line(s, it),
                        finish_depth(s, it),
                        1,
-                       k ? s->call_idx : 0,
+                       k ? s->L->call_idx : 0,
                        dbg_frame_current(s).inl};
-  s->call_stop = 0;
-  s->whit = 0;
+  s->L->call_stop = 0;
+  s->L->whit = 0;
   catch_prepare(s);
   for (;;) {
-    st = simt_dbg_state(s->sd, it, NULL);
+    st = simt_dbg_state(s->L->sd, it, NULL);
     if (st == SIMT_DBG_BARRIER) {
       int rc = barrier_sync(s, it);
       if (rc != ST_NONE) return rc;
       uint32_t pc;
-      simt_dbg_state(s->sd, it, &pc);
-      if (s->stepset[pc]) simt_dbg_mark_asked(s->sd, it); /* step_accept asks it there */
-      if (s->stepset[pc] && step_accept(s, it, pc, &a)) {
-        if (s->whit) return ST_WATCH;
-        return s->bpset[pc] && bp_accept(s, it, pc, NULL) ? ST_BP : ST_STEP;
+      simt_dbg_state(s->L->sd, it, &pc);
+      if (s->L->stepset[pc]) simt_dbg_mark_asked(s->L->sd, it); /* step_accept asks it there */
+      if (s->L->stepset[pc] && step_accept(s, it, pc, &a)) {
+        if (s->L->whit) return ST_WATCH;
+        return s->L->bpset[pc] && bp_accept(s, it, pc, NULL) ? ST_BP : ST_STEP;
       }
     }
-    int rc = run_item(s, it, s->stepset, step_accept, &a);
+    int rc = run_item(s, it, s->L->stepset, step_accept, &a);
     if (rc == ST_STEP) {
       uint32_t pc;
-      simt_dbg_state(s->sd, it, &pc);
-      if (s->whit) return ST_WATCH;
-      if (s->bpset[pc] && bp_accept(s, it, pc, NULL)) return ST_BP;
+      simt_dbg_state(s->L->sd, it, &pc);
+      if (s->L->whit) return ST_WATCH;
+      if (s->L->bpset[pc] && bp_accept(s, it, pc, NULL)) return ST_BP;
       /* next and finish show a call they stop at the start of at its line
        * (step goes on showing it in the callee, where the arguments pass) */
       if (a.mode == 1 || a.mode == 2)
@@ -1446,10 +1487,10 @@ static int is(const char *cmd, const char *full, size_t minlen);
 
 static int in_scope(struct dbg_session *s, uint64_t it, uint64_t fg) {
   switch (s->scope) {
-  case SCOPE_GROUP: return simt_dbg_group_of(s->sd, it) == fg;
+  case SCOPE_GROUP: return simt_dbg_group_of(s->L->sd, it) == fg;
   case SCOPE_ITEMS: return it >= s->scope_a && it <= s->scope_b;
   case SCOPE_ALL: return 1;
-  default: return it == s->focus;
+  default: return it == s->L->focus;
   }
 }
 
@@ -1458,13 +1499,13 @@ static int in_scope(struct dbg_session *s, uint64_t it, uint64_t fg) {
  * has arrived, then the whole group (members outside the scope run to the
  * barrier first) goes on to its next statement. Reports for the focus. */
 static int step_set(struct dbg_session *s, int mode) {
-  uint64_t n = simt_dbg_items(s->sd), fg = simt_dbg_group_of(s->sd, s->focus);
+  uint64_t n = simt_dbg_items(s->L->sd), fg = simt_dbg_group_of(s->L->sd, s->L->focus);
   uint32_t *from = calloc(n, sizeof(uint32_t));
   int *depth = calloc(n, sizeof(int));
   uint8_t *phase = calloc(n, 1); /* 0 out, 1 to step, 2 stepped, 3 waits at a barrier */
   int any = 0, rc = ST_NONE;
   for (uint64_t it = 0; it < n; it++) {
-    int st = simt_dbg_state(s->sd, it, NULL);
+    int st = simt_dbg_state(s->L->sd, it, NULL);
     if (!in_scope(s, it, fg) || st == SIMT_DBG_DONE || st == SIMT_DBG_FAULT) continue;
     phase[it] = 1;
     from[it] = dbg_item_line(s, it);
@@ -1473,39 +1514,39 @@ static int step_set(struct dbg_session *s, int mode) {
   }
   if (!any) {
     fprintf(s->out, "Every work-item of the stepping scope has finished.\n");
-    s->no_move = 1;
+    s->L->no_move = 1;
     goto out;
   }
   /* breakpoint hits of the last pass not reported yet, the focus's first:
    * the first one that stands is reported, and nothing moves */
   for (uint64_t k = 0; k < n; k++) {
-    uint64_t it = k == 0 ? s->focus : k <= s->focus ? k - 1 : k;
+    uint64_t it = k == 0 ? s->L->focus : k <= s->L->focus ? k - 1 : k;
     if (phase[it] && dbg_pass_take(s, it)) {
-      s->focus = it;
+      s->L->focus = it;
       rc = ST_BP;
       goto out;
     }
     if (phase[it] && (rc = dbg_pass_take_assert(s, it))) goto out;
   }
-  s->whit = 0;
+  s->L->whit = 0;
   catch_prepare(s);
   for (int progress = 1; progress;) {
     progress = 0;
     for (uint64_t k = 0; k < n; k++) {
-      uint64_t it = k == 0 ? s->focus : k <= s->focus ? k - 1 : k; /* the focus first */
+      uint64_t it = k == 0 ? s->L->focus : k <= s->L->focus ? k - 1 : k; /* the focus first */
       if (phase[it] != 1) continue;
-      if (simt_dbg_state(s->sd, it, NULL) == SIMT_DBG_BARRIER) {
+      if (simt_dbg_state(s->L->sd, it, NULL) == SIMT_DBG_BARRIER) {
         phase[it] = 3;
         continue;
       }
       struct step_arg a = {mode, from[it], depth[it]};
-      int r = run_item(s, it, s->stepset, step_accept, &a);
+      int r = run_item(s, it, s->L->stepset, step_accept, &a);
       if (r == ST_EXC || r == ST_ASSERT || r == ST_BP || r == ST_WATCH) {
         rc = r;
         goto out;
       }
-      if (s->whit) {
-        s->focus = it;
+      if (s->L->whit) {
+        s->L->focus = it;
         rc = ST_WATCH;
         goto out;
       }
@@ -1514,10 +1555,10 @@ static int step_set(struct dbg_session *s, int mode) {
     /* release the groups whose members in the scope all wait */
     for (uint64_t it = 0; it < n; it++) {
       if (phase[it] != 3) continue;
-      uint64_t g = simt_dbg_group_of(s->sd, it);
+      uint64_t g = simt_dbg_group_of(s->L->sd, it);
       int all = 1;
       for (uint64_t j = 0; j < n && all; j++)
-        if (phase[j] && phase[j] != 3 && simt_dbg_group_of(s->sd, j) == g) all = 0;
+        if (phase[j] && phase[j] != 3 && simt_dbg_group_of(s->L->sd, j) == g) all = 0;
       if (!all) continue;
       int br = barrier_sync(s, it);
       if (br != ST_NONE) {
@@ -1525,27 +1566,28 @@ static int step_set(struct dbg_session *s, int mode) {
         goto out;
       }
       for (uint64_t j = 0; j < n; j++) {
-        if (phase[j] != 3 || simt_dbg_group_of(s->sd, j) != g) continue;
+        if (phase[j] != 3 || simt_dbg_group_of(s->L->sd, j) != g) continue;
         uint32_t pc;
-        simt_dbg_state(s->sd, j, &pc);
+        simt_dbg_state(s->L->sd, j, &pc);
         struct step_arg a = {mode, from[j], depth[j]};
-        if (s->stepset[pc]) simt_dbg_mark_asked(s->sd, j); /* step_accept asks it there */
-        phase[j] = s->stepset[pc] && step_accept(s, j, pc, &a) ? 2 : 1;
+        if (s->L->stepset[pc]) simt_dbg_mark_asked(s->L->sd, j); /* step_accept asks it there */
+        phase[j] = s->L->stepset[pc] && step_accept(s, j, pc, &a) ? 2 : 1;
       }
       progress = 1;
     }
   }
   {
     uint32_t pc;
-    int st = simt_dbg_state(s->sd, s->focus, &pc);
+    int st = simt_dbg_state(s->L->sd, s->L->focus, &pc);
     if (st == SIMT_DBG_DONE)
       rc = ST_DONE;
     else if (st == SIMT_DBG_BARRIER)
       fprintf(s->out, "Work-item %" PRIu64 " waits at a barrier until its work-group arrives.\n",
-              s->focus);
+              s->L->focus);
     if (st != SIMT_DBG_DONE)
-      rc = st != SIMT_DBG_BARRIER && s->bpset[pc] && bp_accept(s, s->focus, pc, NULL) ? ST_BP
-                                                                                      : ST_STEP;
+      rc = st != SIMT_DBG_BARRIER && s->L->bpset[pc] && bp_accept(s, s->L->focus, pc, NULL)
+               ? ST_BP
+               : ST_STEP;
   }
 out:
   free(from);
@@ -1585,25 +1627,25 @@ static void scope_cmd(struct dbg_session *s, const char *arg) {
 }
 
 static void report(struct dbg_session *s, int rc) {
-  if (s->machine && rc != ST_NONE && !(rc == ST_DONE && s->finished)) {
+  if (s->machine && rc != ST_NONE && !(rc == ST_DONE && s->L->finished)) {
     uint32_t pc = 0;
-    simt_dbg_state(s->sd, s->focus, &pc);
+    simt_dbg_state(s->L->sd, s->L->focus, &pc);
     struct bp *b = rc == ST_BP ? bp_at(s, pc) : NULL;
     dbg_mi_stop(s,
-                rc == ST_BP || (rc == ST_ENTRY && s->entry_bp)        ? "breakpoint"
+                rc == ST_BP || (rc == ST_ENTRY && s->L->entry_bp)     ? "breakpoint"
                 : rc == ST_EXC || rc == ST_ASSERT                     ? "exception"
                 : rc == ST_ENTRY                                      ? "entry"
                 : rc == ST_PAUSE || rc == ST_TIMEOUT || rc == ST_IDLE ? "pause"
                 : rc == ST_WATCH                                      ? "watch"
                                                                       : "step",
-                rc == ST_WATCH   ? s->whit
+                rc == ST_WATCH   ? s->L->whit
                 : b              ? b->id
-                : rc == ST_ENTRY ? s->entry_bp
+                : rc == ST_ENTRY ? s->L->entry_bp
                                  : 0);
   }
   if (rc == ST_BP) {
     uint32_t pc;
-    simt_dbg_state(s->sd, s->focus, &pc);
+    simt_dbg_state(s->L->sd, s->L->focus, &pc);
     struct bp *b = bp_at(s, pc);
     char why[64];
     snprintf(why, sizeof(why), "%s %d", b && b->temp ? "Temporary breakpoint" : "Breakpoint",
@@ -1614,53 +1656,53 @@ static void report(struct dbg_session *s, int rc) {
   } else if (rc == ST_WATCH) {
     struct bp *b = NULL;
     for (int i = 0; i < s->nbp; i++)
-      if (s->bps[i].id == s->whit) b = &s->bps[i];
-    fprintf(s->out, "Watchpoint %d: %s\nOld value = %s\nNew value = %s\n", s->whit,
-            b ? b->watch : "?", s->wold, s->wnew);
+      if (s->bps[i].id == s->L->whit) b = &s->bps[i];
+    fprintf(s->out, "Watchpoint %d: %s\nOld value = %s\nNew value = %s\n", s->L->whit,
+            b ? b->watch : "?", s->L->wold, s->L->wnew);
     if (b) b->hits++;
     where(s, NULL);
   } else if (rc == ST_ASSERT) {
-    where(s, s->exc.message);
+    where(s, s->L->exc.message);
   } else if (rc == ST_PAUSE) {
     where(s, "Interrupted");
   } else if (rc == ST_TIMEOUT) {
     where(s, "Stopped by the watchdog");
-  } else if (rc == ST_ENTRY && s->entry_bp) { /* break KERNEL */
+  } else if (rc == ST_ENTRY && s->L->entry_bp) { /* break KERNEL */
     char why[64];
-    snprintf(why, sizeof(why), "%s %d", s->entry_temp ? "Temporary breakpoint" : "Breakpoint",
-             s->entry_bp);
-    s->entry_bp = 0;
+    snprintf(why, sizeof(why), "%s %d", s->L->entry_temp ? "Temporary breakpoint" : "Breakpoint",
+             s->L->entry_bp);
+    s->L->entry_bp = 0;
     where(s, why);
   } else if (rc == ST_STEP || rc == ST_ENTRY) {
     where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
   } else if (rc == ST_EXC) {
     char ids[160];
-    ids_str(s, s->focus, ids, sizeof(ids));
-    uint32_t line = dbg_item_line(s, s->focus);
+    ids_str(s, s->L->focus, ids, sizeof(ids));
+    uint32_t line = dbg_item_line(s, s->L->focus);
     fprintf(s->out, "Stopped by the exception in %s at %s:%u\n", ids, dbg_where_file(s), line);
     show_line(s, line);
   } else if (rc == ST_DONE) {
-    if (simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE && s->finished) {
-      fprintf(s->out, "Kernel %s finished.\n", s->k->name);
+    if (simt_dbg_state(s->L->sd, s->L->focus, NULL) == SIMT_DBG_DONE && s->L->finished) {
+      fprintf(s->out, "Kernel %s finished.\n", s->L->k->name);
     } else {
       where(s, NULL);
     }
   }
-  if (rc != ST_NONE && rc != ST_IDLE && !(rc == ST_DONE && s->finished)) dbg_display_show(s);
+  if (rc != ST_NONE && rc != ST_IDLE && !(rc == ST_DONE && s->L->finished)) dbg_display_show(s);
 }
 
 static int all_done(struct dbg_session *s) {
-  uint64_t n = simt_dbg_items(s->sd);
+  uint64_t n = simt_dbg_items(s->L->sd);
   for (uint64_t i = 0; i < n; i++)
-    if (simt_dbg_state(s->sd, i, NULL) != SIMT_DBG_DONE) return 0;
+    if (simt_dbg_state(s->L->sd, i, NULL) != SIMT_DBG_DONE) return 0;
   return 1;
 }
 
 static void list_ranges(struct dbg_session *s, const char *title, int want) {
-  uint64_t n = simt_dbg_items(s->sd), count = 0;
+  uint64_t n = simt_dbg_items(s->L->sd), count = 0;
   fprintf(s->out, "%s:", title);
   for (uint64_t i = 0; i < n;) {
-    int st = simt_dbg_state(s->sd, i, NULL);
+    int st = simt_dbg_state(s->L->sd, i, NULL);
     int cls = st == SIMT_DBG_FRESH ? 0 : st == SIMT_DBG_DONE ? 2 : 1;
     if (cls != want) {
       i++;
@@ -1668,16 +1710,16 @@ static void list_ranges(struct dbg_session *s, const char *title, int want) {
     }
     uint64_t j = i;
     while (j + 1 < n) {
-      int st2 = simt_dbg_state(s->sd, j + 1, NULL);
+      int st2 = simt_dbg_state(s->L->sd, j + 1, NULL);
       int c2 = st2 == SIMT_DBG_FRESH ? 0 : st2 == SIMT_DBG_DONE ? 2 : 1;
       if (c2 != want || want == 1) break;
       j++;
     }
     if (want == 1) {
       uint32_t pc;
-      int st1 = simt_dbg_state(s->sd, i, &pc);
+      int st1 = simt_dbg_state(s->L->sd, i, &pc);
       const struct cc_microkernel *m = mk_at(s, pc);
-      fprintf(s->out, " %" PRIu64 "%s(line %u%s)", i, i == s->focus ? "*" : "",
+      fprintf(s->out, " %" PRIu64 "%s(line %u%s)", i, i == s->L->focus ? "*" : "",
               m ? m->line_first : 0, st1 == SIMT_DBG_BARRIER ? ", barrier" : "");
     } else if (j == i) {
       fprintf(s->out, " %" PRIu64, i);
@@ -1715,9 +1757,9 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
     fprintf(s->out, "usage: %s X [Y Z]\n", group ? "workgroup" : "workitem");
     return;
   }
-  const struct dev_launch *l = s->l;
+  const struct dev_launch *l = s->L->l;
   uint64_t lid[3], glob[3], loc[3], off[3], g[3];
-  simt_dbg_ids(s->sd, s->focus, NULL, lid, NULL);
+  simt_dbg_ids(s->L->sd, s->L->focus, NULL, lid, NULL);
   int bad = 0, offset = 0;
   for (int k = 0; k < 3; k++) {
     glob[k] = k < (int)l->work_dim ? l->global[k] : 1;
@@ -1764,16 +1806,16 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
     return;
   }
   uint64_t gx = glob[0], gy = glob[1];
-  s->focus = g[0] + g[1] * gx + g[2] * gx * gy;
+  s->L->focus = g[0] + g[1] * gx + g[2] * gx * gy;
   /* a work-item not started yet starts: its arguments get their values */
-  dbg_item_enter(s, s->focus);
+  dbg_item_enter(s, s->L->focus);
   where(s, "Switching to");
 }
 
 /* list [LINE | FIRST,LAST | FIRST,]: ten lines around LINE (the focus's),
  * or from FIRST to LAST (ten from FIRST). */
 static void list_cmd(struct dbg_session *s, const char *arg) {
-  uint32_t c = dbg_item_line(s, s->focus), last = 0;
+  uint32_t c = dbg_item_line(s, s->L->focus), last = 0;
   if (*arg) {
     char *end;
     unsigned long v = strtoul(arg, &end, 10);
@@ -1795,20 +1837,21 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
     c = (uint32_t)v;
     if (range) last = w ? (uint32_t)w : c + 9;
   }
-  if (!c) c = s->dbg ? s->dbg->line_first : 1;
+  if (!c) c = s->L->dbg ? s->L->dbg->line_first : 1;
   uint32_t a = last ? c : c > 5 ? c - 5 : 1;
   if (!last) last = a + 9;
-  if (!s->nlines) {
+  if (!s->L->nlines) {
     fprintf(s->out, "No source for %s: its program was linked from compiled objects.\n",
-            base(s->file));
+            base(s->L->file));
     return;
   }
-  if (a > s->nlines) {
-    fprintf(s->out, "Line number %u out of range; %s has %u lines.\n", c, base(s->file), s->nlines);
+  if (a > s->L->nlines) {
+    fprintf(s->out, "Line number %u out of range; %s has %u lines.\n", c, base(s->L->file),
+            s->L->nlines);
     return;
   }
-  for (uint32_t i = a; i <= last && i <= s->nlines; i++)
-    fprintf(s->out, "%u\t%s\n", i, s->lines[i - 1]);
+  for (uint32_t i = a; i <= last && i <= s->L->nlines; i++)
+    fprintf(s->out, "%u\t%s\n", i, s->L->lines[i - 1]);
 }
 
 /* The stops of the launch's kernel: statement starts, the ones a step or a
@@ -1816,22 +1859,24 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
  * branch back before its statement: the statement after it shows the
  * stop), the breakpoints. */
 static void stop_sets(struct dbg_session *s) {
-  size_t n = s->k->ninsns + 1;
-  free(s->stepset);
-  free(s->watchset);
-  free(s->bpset);
-  free(s->bpid);
-  free(s->catchset);
+  size_t n = s->L->k->ninsns + 1;
+  free(s->L->stepset);
+  free(s->L->watchset);
+  free(s->L->bpset);
+  free(s->L->bpid);
+  free(s->L->bpline);
+  free(s->L->catchset);
   call_entries(s);
-  s->stepset = calloc(n, 1);
-  s->watchset = calloc(n, 1);
-  s->bpset = calloc(n, 1);
-  s->bpid = calloc(n, sizeof(s->bpid[0]));
-  s->catchset = calloc(n, 1);
-  for (uint32_t q = 0; q < s->dbg->nmk; q++) {
-    const struct cc_microkernel *m = &s->dbg->mk[q];
-    s->stepset[m->pc_begin] = 1;
-    s->watchset[m->pc_begin] =
+  s->L->stepset = calloc(n, 1);
+  s->L->watchset = calloc(n, 1);
+  s->L->bpset = calloc(n, 1);
+  s->L->bpid = calloc(n, sizeof(s->L->bpid[0]));
+  s->L->bpline = calloc(n, sizeof(s->L->bpline[0]));
+  s->L->catchset = calloc(n, 1);
+  for (uint32_t q = 0; q < s->L->dbg->nmk; q++) {
+    const struct cc_microkernel *m = &s->L->dbg->mk[q];
+    s->L->stepset[m->pc_begin] = 1;
+    s->L->watchset[m->pc_begin] =
         m->role == CC_MK_EXIT || !(brace_only(s, m->line_first) || flow_before_work(s, m));
   }
   bp_bind(s);
@@ -1840,7 +1885,7 @@ static void stop_sets(struct dbg_session *s) {
 
 /* After an edit: the stops of the new code, and the innermost frame. */
 static void edit_rebind(struct dbg_session *s) {
-  s->frame = 0;
+  s->L->frame = 0;
   stop_sets(s);
 }
 
@@ -1885,8 +1930,8 @@ static void help_cmd(struct dbg_session *s) {
  * line for until and advance, none for continue and finish. Returns 1 when
  * the launch should resume. */
 static int resume_args(struct dbg_session *s, const char *cmd, const char *arg, int *kind) {
-  s->until_line = 0;
-  s->repeat = 0;
+  s->L->until_line = 0;
+  s->L->repeat = 0;
   *kind = cmd[0] == 'a' ? 'u' : cmd[0];
   if (!*arg && cmd[0] != 'a') return 1;
   if (cmd[0] == 'c' || cmd[0] == 'f') {
@@ -1902,7 +1947,7 @@ static int resume_args(struct dbg_session *s, const char *cmd, const char *arg, 
               cmd[0] == 's' ? "step" : "next");
       return 0;
     }
-    s->repeat = (int)n - 1;
+    s->L->repeat = (int)n - 1;
     return 1;
   }
   /* until LINE, advance LINE: LINE or FILE:LINE of the launch's program */
@@ -1917,16 +1962,16 @@ static int resume_args(struct dbg_session *s, const char *cmd, const char *arg, 
   if (colon) snprintf(b.file, sizeof(b.file), "%.*s", (int)(colon - arg), arg);
   if (!bp_file_match(s, &b)) {
     fprintf(s->out, "No source file named %s in this launch (it runs %s).\n", b.file,
-            base(s->file));
+            base(s->L->file));
     return 0;
   }
   uint32_t line = dbg_bp_line(s, &b);
   if (!line) {
     fprintf(s->out, "Line %u of %s has no code of kernel %s at or after it.\n", b.line,
-            base(s->file), s->k->name);
+            base(s->L->file), s->L->k->name);
     return 0;
   }
-  s->until_line = line;
+  s->L->until_line = line;
   return 1;
 }
 
@@ -1951,7 +1996,7 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
   char *arg = line + n;
   while (isspace((unsigned char)*arg))
     arg++;
-  int live = s->sd != NULL;
+  int live = s->L && s->L->sd;
   if (is(cmd, "break", 1) || is(cmd, "tbreak", 2)) {
     bp_add(s, arg, cmd[0] == 't');
   } else if (is(cmd, "display", 4)) {
@@ -1965,7 +2010,7 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
   } else if (is(cmd, "disable", 3)) {
     bp_each(s, arg, 2);
   } else if (is(cmd, "directory", 3)) {
-    if (*arg) dbg_add_source_dir(s, arg);
+    if (*arg) add_dir(s, arg);
     fprintf(s->out, "Source directories searched: .");
     for (int i = 0; i < s->ndirs; i++)
       fprintf(s->out, ":%s", s->dirs[i]);
@@ -1999,21 +2044,22 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
     else if (is(arg, "args", 1))
       info_vars(s, 1);
     else if (is(arg, "workitems", 1)) {
-      fprintf(s->out, "pass %d, focus %" PRIu64 "\n", s->passes, s->focus);
-      if (s->last_run || s->last_skipped)
+      fprintf(s->out, "pass %d, focus %" PRIu64 "\n", s->L->passes, s->L->focus);
+      if (s->L->last_run || s->L->last_skipped)
         fprintf(s->out, "last pass: %u work-group%s issued, %u complete one%s skipped\n",
-                s->last_run, s->last_run == 1 ? "" : "s", s->last_skipped,
-                s->last_skipped == 1 ? "" : "s");
+                s->L->last_run, s->L->last_run == 1 ? "" : "s", s->L->last_skipped,
+                s->L->last_skipped == 1 ? "" : "s");
       list_ranges(s, "not yet launched", 0);
       list_ranges(s, "in progress", 1);
       list_ranges(s, "logically complete", 2);
       /* the last pass's breakpoint hits still to be reported (of items
        * still at a breakpoint) */
       unsigned np = 0;
-      for (unsigned i = 0; i < s->npending; i++) {
+      for (unsigned i = 0; i < s->L->npending; i++) {
         uint32_t pc;
-        if (simt_dbg_state(s->sd, s->pending[i], &pc) != SIMT_DBG_RUN || !s->bpset[pc]) continue;
-        fprintf(s->out, "%s %" PRIu64, np++ ? "" : "breakpoint hits to report:", s->pending[i]);
+        if (simt_dbg_state(s->L->sd, s->L->pending[i], &pc) != SIMT_DBG_RUN || !s->L->bpset[pc])
+          continue;
+        fprintf(s->out, "%s %" PRIu64, np++ ? "" : "breakpoint hits to report:", s->L->pending[i]);
       }
       if (np) fprintf(s->out, " (%u)\n", np);
     } else
@@ -2091,7 +2137,10 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
 
 static int read_cmd(struct dbg_session *s, int *kind) {
   for (;;) {
+    struct dbg_hold h;
+    dbg_release(s, &h); /* nothing waits for the user holding the lock */
     char *line = s->read(s->rctx, "(lockstep) ");
+    dbg_reacquire(s, &h);
     if (!line) {
       s->quit = 1;
       return 1;
@@ -2106,25 +2155,28 @@ static int read_cmd(struct dbg_session *s, int *kind) {
 
 int dbg_prompt(struct dbg_session *s) {
   int kind = 0;
+  dbg_lock(s, NULL);
   read_cmd(s, &kind);
-  if (s->quit) return 1;
-  s->stop_entry = kind == 'e';
-  return 0;
+  int quit = s->quit;
+  if (!quit) s->stop_entry = kind == 'e';
+  dbg_unlock(s);
+  return quit;
 }
 
 static void split_lines(struct dbg_session *s, const char *src) {
-  s->nlines = 0;
-  s->lines = NULL;
+  s->L->nlines = 0;
+  s->L->lines = NULL;
   if (!src) return;
   uint32_t cap = 0;
   for (const char *p = src; *p;) {
     const char *e = strchr(p, '\n');
     size_t n = e ? (size_t)(e - p) : strlen(p);
-    if (s->nlines == cap) s->lines = realloc(s->lines, (cap = cap * 2 + 64) * sizeof(char *));
-    s->lines[s->nlines] = malloc(n + 1);
-    memcpy(s->lines[s->nlines], p, n);
-    s->lines[s->nlines][n] = 0;
-    s->nlines++;
+    if (s->L->nlines == cap)
+      s->L->lines = realloc(s->L->lines, (cap = cap * 2 + 64) * sizeof(char *));
+    s->L->lines[s->L->nlines] = malloc(n + 1);
+    memcpy(s->L->lines[s->L->nlines], p, n);
+    s->L->lines[s->L->nlines][n] = 0;
+    s->L->nlines++;
     p = e ? e + 1 : p + n;
   }
 }
@@ -2133,34 +2185,34 @@ static void split_lines(struct dbg_session *s, const char *src) {
  * this kernel holds for at its first statement, stopped there (ST_ENTRY);
  * the work-items before it wait there too. None: the launch runs on. */
 static int entry_if(struct dbg_session *s) {
-  uint64_t n = simt_dbg_items(s->sd);
+  uint64_t n = simt_dbg_items(s->L->sd);
   for (uint64_t it = 0; it < n; it++) {
-    struct step_arg a = {0, s->dbg->line_first, 0};
-    int rc = run_item(s, it, s->stepset, step_accept, &a);
+    struct step_arg a = {0, s->L->dbg->line_first, 0};
+    int rc = run_item(s, it, s->L->stepset, step_accept, &a);
     if (rc != ST_STEP) {
-      if (rc == ST_DONE || rc == ST_NONE) s->focus = it;
+      if (rc == ST_DONE || rc == ST_NONE) s->L->focus = it;
       return rc;
     }
     for (int i = 0; i < s->nbp; i++) {
       struct bp *b = &s->bps[i];
-      if (!b->enabled || b->line || !b->cond[0] || strcmp(b->kernel, s->k->name)) continue;
-      uint64_t save = s->focus;
-      s->focus = it;
+      if (!b->enabled || b->line || !b->cond[0] || strcmp(b->kernel, s->L->k->name)) continue;
+      uint64_t save = s->L->focus;
+      s->L->focus = it;
       struct dbg_val v;
       char err[200];
       int bad = eval(s, b->cond, &v, err, sizeof(err));
       if (bad) fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
       if (bad || (v.kind == DBG_FLT ? v.f != 0 : v.i != 0)) {
         b->hits++;
-        s->entry_bp = b->id;
-        s->entry_temp = b->temp;
+        s->L->entry_bp = b->id;
+        s->L->entry_temp = b->temp;
         if (b->temp) bp_delete(s, b->id);
         return ST_ENTRY;
       }
-      s->focus = save;
+      s->L->focus = save;
     }
   }
-  s->focus = 0;
+  s->L->focus = 0;
   return run_full(s);
 }
 
@@ -2171,8 +2223,8 @@ static void note_file(struct dbg_session *s, const char *name) {
   if (s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(name);
 }
 
-int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
-               const char *source, const char *file, struct dev_exception *exc, int *quit) {
+static int launch_body(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
+                       const char *source, const char *file, struct dev_exception *exc, int *quit) {
   char err[160];
   *quit = 0;
   struct dev_launch kl; /* an earlier edit of the program stays in force */
@@ -2182,32 +2234,32 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
     dbg_keep_end(s);
     return 1;
   }
-  s->sd = simt_dbg_open(d, l, err, sizeof(err));
-  if (!s->sd) {
+  s->L->sd = simt_dbg_open(d, l, err, sizeof(err));
+  if (!s->L->sd) {
     fprintf(s->out, "cannot debug the launch: %s\n", err);
     dbg_keep_end(s);
     return 1;
   }
-  s->k = l->kernel;
-  s->dbg = l->kernel->debug;
-  s->l = l;
-  s->file = file ? file : s->k->name;
+  s->L->k = l->kernel;
+  s->L->dbg = l->kernel->debug;
+  s->L->l = l;
+  s->L->file = file ? file : s->L->k->name;
   split_lines(s, source);
   stop_sets(s);
-  s->focus = 0;
-  s->passes = 0;
-  s->npending = 0;
-  s->pend_assert = 0;
-  s->last_run = s->last_skipped = 0;
-  s->have_exc = 0;
-  s->asserted = 0;
-  s->paused = 0;
-  s->finished = 0;
+  s->L->focus = 0;
+  s->L->passes = 0;
+  s->L->npending = 0;
+  s->L->pend_assert = 0;
+  s->L->last_run = s->L->last_skipped = 0;
+  s->L->have_exc = 0;
+  s->L->asserted = 0;
+  s->L->paused = 0;
+  s->L->finished = 0;
   int entry = s->stop_entry;
   s->stop_entry = 0;
-  s->entry_bp = 0;
-  s->stopped = 0;
-  note_file(s, s->file);
+  s->L->entry_bp = 0;
+  s->L->stopped = 0;
+  note_file(s, s->L->file);
   /* a program named after its first kernel: breakpoints may name any of them */
   const struct lsi_program *lp = l->prog;
   if (named_after_kernels(s))
@@ -2217,13 +2269,13 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
    * else the first work-item one's condition holds for there */
   int conds = 0;
   for (int i = 0; i < s->nbp; i++)
-    if (s->bps[i].enabled && !s->bps[i].line && !strcmp(s->bps[i].kernel, s->k->name)) {
+    if (s->bps[i].enabled && !s->bps[i].line && !strcmp(s->bps[i].kernel, s->L->k->name)) {
       if (s->bps[i].cond[0]) {
         conds = 1;
         continue;
       }
-      if (!entry || s->entry_bp) { /* the stop names the first one (not `start`) */
-        if (!s->entry_bp) s->entry_bp = s->bps[i].id, s->entry_temp = s->bps[i].temp;
+      if (!entry || s->L->entry_bp) { /* the stop names the first one (not `start`) */
+        if (!s->L->entry_bp) s->L->entry_bp = s->bps[i].id, s->L->entry_temp = s->bps[i].temp;
       }
       entry = 1;
       s->bps[i].hits++;
@@ -2231,7 +2283,7 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   if (entry) conds = 0;
   for (int i = s->nbp - 1; i >= 0; i--) /* temporary ones that stop here are done */
     if (s->bps[i].temp && s->bps[i].enabled && !s->bps[i].line && !s->bps[i].cond[0] &&
-        !strcmp(s->bps[i].kernel, s->k->name))
+        !strcmp(s->bps[i].kernel, s->L->k->name))
       bp_delete(s, s->bps[i].id);
   int rc = ST_NONE, kind = 0;
   if (s->machine) {
@@ -2244,8 +2296,8 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   if (s->quit) {
     rc = ST_NONE;
   } else if (entry) {
-    struct step_arg a = {0, s->dbg->line_first, 0};
-    rc = run_item(s, 0, s->stepset, step_accept, &a);
+    struct step_arg a = {0, s->L->dbg->line_first, 0};
+    rc = run_item(s, 0, s->L->stepset, step_accept, &a);
     if (rc == ST_STEP) rc = ST_ENTRY;
   } else if (conds) {
     rc = entry_if(s);
@@ -2254,24 +2306,24 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   }
   while (!s->quit) {
     if (rc == ST_DONE && all_done(s)) {
-      s->finished = 1;
-      if (!s->host_mode || s->stopped) report(s, rc);
+      s->L->finished = 1;
+      if (!s->host_mode || s->L->stopped) report(s, rc);
       break;
     }
-    if (!s->no_move) report(s, rc); /* a step that ran nothing said why */
-    s->no_move = 0;
-    s->stopped = 1;
+    if (!s->L->no_move) report(s, rc); /* a step that ran nothing said why */
+    s->L->no_move = 0;
+    s->L->stopped = 1;
     read_cmd(s, &kind);
     if (s->quit) break;
-    if (s->have_exc) {
+    if (s->L->have_exc) {
       fprintf(s->out, "The launch stopped on a device exception and cannot continue.\n");
       break;
     }
     int mode = kind == 's' ? 0 : kind == 'n' ? 1 : kind == 'u' ? 3 : 2;
     /* step N, next N: the steps between are not shown */
-    for (int left = kind == 's' || kind == 'n' ? s->repeat : 0;; left--) {
-      s->asserted = 0;
-      s->paused = 0;
+    for (int left = kind == 's' || kind == 'n' ? s->L->repeat : 0;; left--) {
+      s->L->asserted = 0;
+      s->L->paused = 0;
       if (kind == 'c')
         rc = run_full(s);
       else if (s->scope != SCOPE_ITEM)
@@ -2282,61 +2334,76 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
       if (rc == ST_NONE) rc = ST_STEP;
       watch_gc(s, 0);
       if (left <= 0 || !moved || rc != ST_STEP ||
-          simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE)
+          simt_dbg_state(s->L->sd, s->L->focus, NULL) == SIMT_DBG_DONE)
         break;
     }
-    s->until_line = 0;
-    s->repeat = 0;
+    s->L->until_line = 0;
+    s->L->repeat = 0;
   }
-  if (s->quit && s->host_mode && !s->have_exc && !all_done(s)) {
+  if (s->quit && s->host_mode && !s->L->have_exc && !all_done(s)) {
     /* the front end left: finish the launch undebugged */
-    memset(s->bpset, 0, s->k->ninsns + 1);
+    memset(s->L->bpset, 0, s->L->k->ninsns + 1);
     s->nbp = 0;
-    s->npending = 0;
-    s->pend_assert = 0;
+    s->L->npending = 0;
+    s->L->pend_assert = 0;
     s->inprog_only = 0;
-    while (!s->have_exc && !all_done(s)) {
+    while (!s->L->have_exc && !all_done(s)) {
       int r = run_full(s);
       if (r == ST_EXC || r == ST_IDLE) break;
       if (r == ST_TIMEOUT) { /* nobody is left to decide: the watchdog ends the launch */
         struct dev_exception e;
         memset(&e, 0, sizeof(e));
         e.trap = LSI_TRAP_WATCHDOG;
-        e.kernel = s->k->name;
+        e.kernel = s->L->k->name;
         snprintf(e.message, sizeof(e.message), "watchdog: a pass of the kernel ran too long");
-        dbg_exc_stop(s, s->focus, &e);
+        dbg_exc_stop(s, s->L->focus, &e);
         break;
       }
     }
-    s->finished = !s->have_exc;
+    s->L->finished = !s->L->have_exc;
   }
   watch_gc(s, 1);
   int ret = 0;
-  if (s->have_exc) {
-    if (exc) *exc = s->exc;
+  if (s->L->have_exc) {
+    if (exc) *exc = s->L->exc;
     ret = -5;
-  } else if (!s->finished && !s->quit) {
+  } else if (!s->L->finished && !s->quit) {
     ret = 1;
   }
   *quit = s->quit;
-  simt_dbg_close(s->sd);
-  s->sd = NULL;
+  simt_dbg_close(s->L->sd);
+  s->L->sd = NULL;
   dbg_edit_end(s);
-  for (uint32_t i = 0; i < s->nlines; i++)
-    free(s->lines[i]);
-  free(s->lines);
-  s->lines = NULL;
-  free(s->stepset);
-  free(s->watchset);
-  free(s->bpset);
-  free(s->bpid);
-  free(s->catchset);
-  s->stepset = s->watchset = s->bpset = s->catchset = NULL;
-  s->bpid = NULL;
-  free(s->inl_entry);
-  s->inl_entry = NULL;
-  s->k = NULL;
-  s->dbg = NULL;
-  s->file = NULL;
+  for (uint32_t i = 0; i < s->L->nlines; i++)
+    free(s->L->lines[i]);
+  free(s->L->lines);
+  s->L->lines = NULL;
+  free(s->L->stepset);
+  free(s->L->watchset);
+  free(s->L->bpset);
+  free(s->L->bpid);
+  free(s->L->bpline);
+  free(s->L->catchset);
+  s->L->stepset = s->L->watchset = s->L->bpset = s->L->catchset = NULL;
+  s->L->bpid = NULL;
+  s->L->bpline = NULL;
+  free(s->L->inl_entry);
+  s->L->inl_entry = NULL;
+  s->L->k = NULL;
+  s->L->dbg = NULL;
+  s->L->file = NULL;
   return ret;
+}
+
+int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
+               const char *source, const char *file, struct dev_exception *exc, int *quit) {
+  struct dbg_launch *L = calloc(1, sizeof(*L));
+  *quit = 0;
+  if (!L) return 1;
+  L->s = s;
+  dbg_lock(s, L);
+  int rc = launch_body(s, d, l, source, file, exc, quit);
+  dbg_unlock(s);
+  free(L);
+  return rc;
 }

@@ -9,6 +9,8 @@
 #ifndef LOCKSTEP_DEBUGGER_DBG_INT_H
 #define LOCKSTEP_DEBUGGER_DBG_INT_H
 
+#include <pthread.h>
+
 #include "compiler/cc_debug.h"
 #include "debugger/dbg.h"
 #include "device/lsi.h"
@@ -21,9 +23,8 @@ struct bp {
   uint32_t line;  /* 0: a kernel-name breakpoint */
   char kernel[64];
   char cond[256];
-  int bound;   /* matched the file of a launch at least once */
-  uint32_t at; /* the line it binds to in the current launch (bp_bind), or 0 */
-  int warned;  /* said once that its line is past the end of the file */
+  int bound;  /* matched the file of a launch at least once */
+  int warned; /* said once that its line is past the end of the file */
   /* a watchpoint (line 0, no kernel): an expression of one work-item */
   char watch[128];
   uint64_t witem;
@@ -41,19 +42,11 @@ struct dbg_display {
 #define MAX_DIRS  16
 #define MAX_FILES 32
 
-struct dbg_session {
-  FILE *out;
-  dbg_read_fn read;
-  void *rctx;
-  int echo, quit;
-  int machine; /* `mi on`: stops and launches also print records for programs */
-  struct bp bps[MAX_BP];
-  int nbp, next_id;
-  struct dbg_display disp[MAX_DISPLAYS];
-  int ndisp, last_disp;
-  struct dbg_hist *hist; /* the value history: $1 is hist[0] */
-  int nhist, hcap;
-  /* the launch */
+/* One launch under the engine: what a stop saves and stepping needs, from
+ * its open to its close (freed as one unit). Engine code reaches it as s->L,
+ * the launch it works on. */
+struct dbg_launch {
+  struct dbg_session *s;
   struct simt_dbg *sd;
   const struct lsi_kernel *k;
   const struct cc_debug *dbg;
@@ -63,24 +56,17 @@ struct dbg_session {
   uint32_t nlines;
   uint8_t *stepset, *bpset;
   int *bpid;           /* the breakpoint (id) of each statement start, 0: none */
+  uint32_t *bpline;    /* the line that breakpoint binds to (its condition's frame) */
   uint32_t *inl_entry; /* where each inlined call starts (dbg->ninl entries) */
   uint8_t *watchset;   /* the statements a step or a watched change is shown at */
   uint8_t *catchset;   /* where work-items run on a stepped one's behalf stop */
   uint64_t focus;
-  int launched, finished, passes;
+  int finished, passes;
   struct dev_exception exc;
   int have_exc;
-  int asserted;          /* the last stop was a failed assert(): exc says which */
-  dbg_poll_fn interrupt; /* a front end asks to pause a running launch */
-  void *ictx;
-  int paused; /* it did: the item running stops at its next statement */
-  dbg_gone_fn temp_gone;
-  int stop_entry;
-  int host_mode, stopped; /* stopped: this launch has prompted */
-  char *dirs[MAX_DIRS];
-  int ndirs;
-  char *files[MAX_FILES]; /* files of the launches seen (host mode) */
-  int nfiles;
+  int asserted; /* the last stop was a failed assert(): exc says which */
+  int paused;   /* a pause: the item running stops at its next statement */
+  int stopped;  /* this launch has prompted */
   /* `until LINE` / `advance LINE`: the line the step goes to (0: the next
    * later line); `step N` / `next N`: how many more steps after this one */
   uint32_t until_line;
@@ -92,24 +78,16 @@ struct dbg_session {
   int call_stop;
   uint64_t call_item;
   uint32_t call_pc, call_idx; /* call_idx: the call's index + 1 */
-  /* step scope: what step/next/finish/until advance together */
-  int scope;                 /* SCOPE_* */
-  uint64_t scope_a, scope_b; /* SCOPE_ITEMS: linear indices a..b */
   /* the watchpoint that stopped the launch, with its old and new value */
   int whit;
   char wold[512], wnew[512];
-  /* edit and continue: the options programs are rebuilt with, the launch
-   * the last edit made (the launch runs it), the program of that edit when
-   * it could not be kept for later launches, and the edited builds that
-   * stay in force for the rest of the session (dbg_keep.c) */
-  char *options;
+  /* edit and continue: the launch the last edit made (the launch runs it),
+   * the program of that edit when it could not be kept for later launches */
   struct lsi_program *eprog;
   struct dev_launch elaunch;
   int edits;
-  struct dbg_keep *keep;
   /* full-speed passes (dbg_pass.c): items a pass stopped at a breakpoint
-   * that are still to be reported, how passes run, the last pass's entry
-   * routine counts */
+   * that are still to be reported, the last pass's entry routine counts */
   uint64_t pending[64];
   unsigned npending;
   /* a failed assertion of the last pass still to be reported (a watched
@@ -119,8 +97,6 @@ struct dbg_session {
   struct dev_exception pend_exc;
   int watching;        /* the pass stops at statements for a watchpoint */
   uint64_t watch_item; /* the item whose watched value changed */
-  int inprog_only;
-  uint64_t pass_timeout_ns; /* 0: the device's watchdog */
   unsigned last_run, last_skipped;
   /* the frame `frame`/`up`/`down` selected (dbg_frame.c), 0 the innermost;
    * it holds only while that item stays at that pc */
@@ -128,6 +104,62 @@ struct dbg_session {
   uint64_t frame_item;
   uint32_t frame_pc;
 };
+
+/* What lasts across launches: breakpoints, displays, the value history,
+ * source folders, settings. Its lock serialises the engine's work: every
+ * engine function runs holding it, with L the launch it works on and out
+ * where its text goes; it is let go around a device pass and while a
+ * command line is awaited, never held across either. */
+struct dbg_session {
+  pthread_mutex_t lock;
+  struct dbg_launch *L;
+  FILE *out;
+  FILE *user_out; /* the front end's stream (out points elsewhere while a launch runs) */
+  dbg_read_fn read;
+  void *rctx;
+  int echo, quit;
+  int machine; /* `mi on`: stops and launches also print records for programs */
+  struct bp bps[MAX_BP];
+  int nbp, next_id;
+  struct dbg_display disp[MAX_DISPLAYS];
+  int ndisp, last_disp;
+  struct dbg_hist *hist; /* the value history: $1 is hist[0] */
+  int nhist, hcap;
+  dbg_poll_fn interrupt; /* a front end asks to pause a running launch */
+  void *ictx;
+  dbg_gone_fn temp_gone;
+  int stop_entry;
+  int host_mode;
+  char *dirs[MAX_DIRS];
+  int ndirs;
+  char *files[MAX_FILES]; /* files of the launches seen (host mode) */
+  int nfiles;
+  /* step scope: what step/next/finish/until advance together */
+  int scope;                 /* SCOPE_* */
+  uint64_t scope_a, scope_b; /* SCOPE_ITEMS: linear indices a..b */
+  /* edit and continue: the options programs are rebuilt with, and the
+   * edited builds that stay in force for the rest of the session
+   * (dbg_keep.c) */
+  char *options;
+  struct dbg_keep *keep;
+  /* how passes run (dbg_pass.c) */
+  int inprog_only;
+  uint64_t pass_timeout_ns; /* 0: the device's watchdog */
+};
+
+/* The session's lock (dbg_engine.c). dbg_lock takes it for work on launch
+ * L (NULL: none; s->L and s->out are set), dbg_unlock lets it go.
+ * dbg_release lets it go in the middle of engine work (a device pass, the
+ * wait for a command line), dbg_reacquire takes it back with s->L and
+ * s->out as they were. */
+struct dbg_hold {
+  struct dbg_launch *L;
+  FILE *out;
+};
+void dbg_lock(struct dbg_session *s, struct dbg_launch *L);
+void dbg_unlock(struct dbg_session *s);
+void dbg_release(struct dbg_session *s, struct dbg_hold *h);
+void dbg_reacquire(struct dbg_session *s, const struct dbg_hold *h);
 
 /* Why running stopped. */
 enum stop {

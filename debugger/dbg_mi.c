@@ -50,27 +50,27 @@ static const char *state_name(int st) {
 static void item_fields(struct dbg_session *s, uint64_t item) {
   FILE *f = s->out;
   uint64_t g[3], l[3], w[3];
-  simt_dbg_ids(s->sd, item, g, l, w);
-  int st = simt_dbg_state(s->sd, item, NULL);
+  simt_dbg_ids(s->L->sd, item, g, l, w);
+  int st = simt_dbg_state(s->L->sd, item, NULL);
   fprintf(f, "\"item\":%" PRIu64, item);
   jids(f, "gid", g);
   jids(f, "lid", l);
   jids(f, "group", w);
   fprintf(f, ",\"state\":\"%s\",\"line\":%u,\"kernel\":", state_name(st), dbg_item_line(s, item));
-  jstr(f, s->k->name);
-  fprintf(f, ",\"kernel_line\":%u,\"file\":", s->dbg->line_first);
-  jstr(f, s->file);
+  jstr(f, s->L->k->name);
+  fprintf(f, ",\"kernel_line\":%u,\"file\":", s->L->dbg->line_first);
+  jstr(f, s->L->file);
   /* the inlined calls it is in, innermost first: the callee's line, then
    * each call site in its caller */
   struct dbg_frame fr[DBG_MAX_FRAMES];
   int n = dbg_frames(s, item, fr, DBG_MAX_FRAMES);
   if (n > 1) {
     fprintf(f, ",\"inlined\":");
-    jstr(f, s->dbg->inl[fr[0].inl - 1].func);
+    jstr(f, s->L->dbg->inl[fr[0].inl - 1].func);
     fprintf(f, ",\"frames\":[");
     for (int d = 0; d < n; d++) {
       fprintf(f, "%s{\"func\":", d ? "," : "");
-      jstr(f, fr[d].inl ? s->dbg->inl[fr[d].inl - 1].func : s->k->name);
+      jstr(f, fr[d].inl ? s->L->dbg->inl[fr[d].inl - 1].func : s->L->k->name);
       fprintf(f, ",\"line\":%u}", fr[d].line);
     }
     fprintf(f, "]");
@@ -80,10 +80,10 @@ static void item_fields(struct dbg_session *s, uint64_t item) {
 void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id) {
   FILE *f = s->out;
   fprintf(f, "^mi {\"stop\":\"%s\",\"bp\":%d,", reason, bp_id);
-  item_fields(s, s->focus);
-  if (s->have_exc || s->asserted) {
+  item_fields(s, s->L->focus);
+  if (s->L->have_exc || s->L->asserted) {
     fprintf(f, ",\"exception\":");
-    jstr(f, s->exc.message);
+    jstr(f, s->L->exc.message);
   }
   fprintf(f, "}\n");
 }
@@ -104,20 +104,20 @@ static void bp_records(struct dbg_session *s) {
 
 void dbg_mi_launch(struct dbg_session *s) {
   FILE *f = s->out;
-  const struct dev_launch *l = s->l;
+  const struct dev_launch *l = s->L->l;
   uint64_t g[3], lo[3];
   for (int k = 0; k < 3; k++) {
     g[k] = k < (int)l->work_dim ? l->global[k] : 1;
     lo[k] = k < (int)l->work_dim ? l->local[k] : 1;
   }
   fprintf(f, "^mi {\"launch\":");
-  jstr(f, s->k->name);
+  jstr(f, s->L->k->name);
   fprintf(f, ",\"file\":");
-  jstr(f, s->file);
+  jstr(f, s->L->file);
   fprintf(f, ",\"dim\":%u", l->work_dim);
   jids(f, "global", g);
   jids(f, "local", lo);
-  fprintf(f, ",\"line_first\":%u,\"line_last\":%u}\n", s->dbg->line_first, s->dbg->line_last);
+  fprintf(f, ",\"line_first\":%u,\"line_last\":%u}\n", s->L->dbg->line_first, s->L->dbg->line_last);
   bp_records(s);
 }
 
@@ -193,11 +193,11 @@ static void eval_record(struct dbg_session *s, const char *name, const char *exp
  * (the kernel's __local data, which every frame sees). */
 static void vars(struct dbg_session *s, const char *scope) {
   struct dbg_frame fr[DBG_MAX_FRAMES];
-  int n = dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES);
+  int n = dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES);
   const struct dbg_frame *f = &fr[dbg_frame_selected(s)];
   int args = !strcmp(scope, "args"), local = !strcmp(scope, "local");
-  for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++) {
-    const struct cc_symbol *y = &s->dbg->syms[i];
+  for (uint32_t i = 0; s->L->dbg && i < s->L->dbg->nsyms; i++) {
+    const struct cc_symbol *y = &s->L->dbg->syms[i];
     int global = y->space == CC_SYM_GLOBAL || y->space == CC_SYM_CONSTANT;
     if (args) {
       if (!global && !dbg_frame_lists(y, f, 1)) continue;
@@ -211,13 +211,13 @@ static void vars(struct dbg_session *s, const char *scope) {
 }
 
 static void threads(struct dbg_session *s) {
-  uint64_t n = simt_dbg_items(s->sd);
-  uint64_t fg = simt_dbg_group_of(s->sd, s->focus);
-  fprintf(s->out, "^mi {\"focus\":%" PRIu64 "}\n", s->focus);
+  uint64_t n = simt_dbg_items(s->L->sd);
+  uint64_t fg = simt_dbg_group_of(s->L->sd, s->L->focus);
+  fprintf(s->out, "^mi {\"focus\":%" PRIu64 "}\n", s->L->focus);
   uint64_t last_group = UINT64_MAX;
   for (uint64_t i = 0; i < n; i++) {
-    uint64_t g = simt_dbg_group_of(s->sd, i);
-    int st = simt_dbg_state(s->sd, i, NULL);
+    uint64_t g = simt_dbg_group_of(s->L->sd, i);
+    int st = simt_dbg_state(s->L->sd, i, NULL);
     if (g != fg) {
       /* other groups: the first in-progress item stands for its group */
       if (g == last_group || st == SIMT_DBG_FRESH || st == SIMT_DBG_DONE) continue;
@@ -234,7 +234,7 @@ static void mem_read(struct dbg_session *s, uint64_t addr, uint64_t count) {
   fprintf(s->out, "^mi {\"addr\":\"0x%" PRIx64 "\",\"hex\":\"", addr);
   uint64_t i = 0;
   for (; i < count; i++) {
-    const uint8_t *p = simt_dbg_mem(s->sd, s->focus, addr + i, 1);
+    const uint8_t *p = simt_dbg_mem(s->L->sd, s->L->focus, addr + i, 1);
     if (!p) break;
     fprintf(s->out, "%02x", *p);
   }
@@ -244,7 +244,7 @@ static void mem_read(struct dbg_session *s, uint64_t addr, uint64_t count) {
 static void mem_write(struct dbg_session *s, uint64_t addr, const char *hex) {
   uint64_t i = 0;
   for (; isxdigit((unsigned char)hex[0]) && isxdigit((unsigned char)hex[1]); hex += 2, i++) {
-    uint8_t *p = simt_dbg_mem(s->sd, s->focus, addr + i, 1);
+    uint8_t *p = simt_dbg_mem(s->L->sd, s->L->focus, addr + i, 1);
     if (!p) break;
     char b[3] = {hex[0], hex[1], 0};
     *p = (uint8_t)strtoul(b, NULL, 16);
@@ -287,7 +287,7 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "^mi {\"done\":1}\n");
     return;
   }
-  if (!s->sd) {
+  if (!s->L || !s->L->sd) {
     mi_error(s, "No kernel is stopped.");
     return;
   }
@@ -298,7 +298,7 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
   char *end;
   uint64_t item = strtoull(rest, &end, 10);
   long frame = 0;
-  int bad = end == rest || item >= simt_dbg_items(s->sd);
+  int bad = end == rest || item >= simt_dbg_items(s->L->sd);
   if (!bad && *end == ':') { /* ITEM:FRAME, a frame of backtrace's numbering */
     const char *f = end + 1;
     frame = strtol(f, &end, 10);
@@ -313,14 +313,14 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
   while (isspace((unsigned char)*rest))
     rest++;
   if (!strcmp(sub, "focus")) {
-    s->focus = item;
+    s->L->focus = item;
     fprintf(s->out, "^mi {\"focus\":%" PRIu64 "}\n", item);
     return;
   }
-  uint64_t save = s->focus, save_item = s->frame_item;
-  uint32_t save_pc = s->frame_pc;
-  int save_frame = s->frame;
-  s->focus = item;
+  uint64_t save = s->L->focus, save_item = s->L->frame_item;
+  uint32_t save_pc = s->L->frame_pc;
+  int save_frame = s->L->frame;
+  s->L->focus = item;
   dbg_frame_select(s, (int)frame);
   /* a work-item not started yet: its arguments read with their values, and
    * what a command writes into them is what it starts with */
@@ -352,8 +352,8 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
                 "read, write)");
   }
   if (fresh_args) dbg_item_fresh_args(s, item, 1);
-  s->focus = save;
-  s->frame = save_frame;
-  s->frame_item = save_item;
-  s->frame_pc = save_pc;
+  s->L->focus = save;
+  s->L->frame = save_frame;
+  s->L->frame_item = save_item;
+  s->L->frame_pc = save_pc;
 }
