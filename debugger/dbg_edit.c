@@ -274,7 +274,7 @@ int dbg_edit(struct dbg_session *s, const char *arg) {
   /* diagnostics and the new line tables name the file the user sees */
   const char *fname = strrchr(s->L->file, '/') ? strrchr(s->L->file, '/') + 1 : s->L->file;
   char opts[1024];
-  snprintf(opts, sizeof(opts), "%s -g", s->options ? s->options : "");
+  snprintf(opts, sizeof(opts), "%s -g", s->L->options ? s->L->options : "");
   struct lsi_program *np = NULL;
   char *log = strdup("");
   int rc = src ? cc_build(src, fname, opts, &np, &log) : CC_OUT_OF_MEMORY;

@@ -47,7 +47,7 @@ void dbg_free(struct dbg_session *s) {
 void dbg_lock(struct dbg_session *s, struct dbg_launch *L) {
   pthread_mutex_lock(&s->lock);
   s->L = L;
-  s->out = s->user_out;
+  s->out = L && L->out ? L->out : s->user_out;
 }
 
 void dbg_unlock(struct dbg_session *s) {
@@ -203,7 +203,7 @@ static int call_stop_now(struct dbg_session *s) {
   return pc == s->L->call_pc ? s->L->call_stop : 0;
 }
 
-static void where(struct dbg_session *s, const char *why) {
+void dbg_where(struct dbg_session *s, const char *why) {
   char ids[160];
   /* "Breakpoint 1, k work-item ..." but "Switching to k work-item ..." */
   const char *sep = why && !strcmp(why, "Switching to") ? " " : ", ";
@@ -712,6 +712,7 @@ static void bp_note(struct dbg_session *s, uint32_t pc, const struct bp *b, uint
  * call's start or its line), so a hit looks it up instead of binding again. */
 static void bp_bind(struct dbg_session *s) {
   if (!s->L || !s->L->k) return;
+  s->L->bp_gen = s->bp_gen;
   memset(s->L->bpset, 0, s->L->k->ninsns + 1);
   memset(s->L->bpid, 0, (s->L->k->ninsns + 1) * sizeof(s->L->bpid[0]));
   memset(s->L->bpline, 0, (s->L->k->ninsns + 1) * sizeof(s->L->bpline[0]));
@@ -768,8 +769,10 @@ static void bp_bind(struct dbg_session *s) {
 /* The breakpoint a statement starting at pc belongs to (bp_bind noted it). */
 static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
   int id = s->L->bpid && s->L->k && pc <= s->L->k->ninsns ? s->L->bpid[pc] : 0;
+  /* a launch that ran while they changed binds them at its next stretch:
+   * a breakpoint deleted or disabled since stops nothing */
   for (int i = 0; id && i < s->nbp; i++)
-    if (s->bps[i].id == id) return &s->bps[i];
+    if (s->bps[i].id == id) return s->bps[i].enabled ? &s->bps[i] : NULL;
   return NULL;
 }
 
@@ -845,6 +848,7 @@ static void bp_add(struct dbg_session *s, const char *arg, int temp) {
   if (b.cond[0]) fprintf(s->out, " if %s", b.cond);
   if (bp_pending(s, &b)) fprintf(s->out, " (pending)");
   fprintf(s->out, "\n");
+  s->bp_gen++;
   bp_bind(s);
 }
 
@@ -855,6 +859,7 @@ static void bp_each(struct dbg_session *s, const char *arg, int what) {
     if (what == 0) s->nbp = 0;
     for (int i = 0; i < s->nbp; i++)
       s->bps[i].enabled = what == 1;
+    s->bp_gen++;
     bp_bind(s);
     return;
   }
@@ -882,6 +887,7 @@ static void bp_each(struct dbg_session *s, const char *arg, int what) {
     while (isspace((unsigned char)*arg))
       arg++;
   }
+  s->bp_gen++;
   bp_bind(s);
 }
 
@@ -1093,15 +1099,20 @@ static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *ar
 
 /* ---- watchpoints ---- */
 
+/* A watchpoint of the launch worked on (a work-item is of one launch). */
+static int watch_of(struct dbg_session *s, const struct bp *b) {
+  return b->watch[0] && b->wlaunch == s->L->num;
+}
+
 int dbg_has_watch(struct dbg_session *s, uint64_t item) {
   for (int i = 0; i < s->nbp; i++)
-    if (s->bps[i].watch[0] && s->bps[i].enabled && s->bps[i].witem == item) return 1;
+    if (watch_of(s, &s->bps[i]) && s->bps[i].enabled && s->bps[i].witem == item) return 1;
   return 0;
 }
 
 int dbg_any_watch(struct dbg_session *s) {
   for (int i = 0; i < s->nbp; i++)
-    if (s->bps[i].watch[0] && s->bps[i].enabled) return 1;
+    if (watch_of(s, &s->bps[i]) && s->bps[i].enabled) return 1;
   return 0;
 }
 
@@ -1125,7 +1136,7 @@ static int watch_value(struct dbg_session *s, const struct bp *b, char *buf, siz
 int dbg_watch_changed(struct dbg_session *s, uint64_t item) {
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
-    if (!b->watch[0] || !b->enabled || b->witem != item) continue;
+    if (!watch_of(s, b) || !b->enabled || b->witem != item) continue;
     char cur[sizeof(b->wold)];
     if (watch_value(s, b, cur, sizeof(cur)) || !strcmp(cur, b->wold)) continue;
     s->L->whit = b->id;
@@ -1158,6 +1169,7 @@ static void watch_add(struct dbg_session *s, const char *arg) {
   memset(&b, 0, sizeof(b));
   snprintf(b.watch, sizeof(b.watch), "%s", arg);
   b.witem = s->L->focus;
+  b.wlaunch = s->L->num;
   struct dbg_val v;
   char err[200];
   if (eval(s, arg, &v, err, sizeof(err))) {
@@ -1176,7 +1188,7 @@ static void watch_add(struct dbg_session *s, const char *arg) {
 static void watch_gc(struct dbg_session *s, int all) {
   for (int i = 0; i < s->nbp; i++) {
     struct bp *b = &s->bps[i];
-    if (!b->watch[0]) continue;
+    if (!watch_of(s, b)) continue;
     if (!all && simt_dbg_state(s->L->sd, b->witem, NULL) != SIMT_DBG_DONE) continue;
     if (!all)
       fprintf(s->out, "Watchpoint %d deleted: work-item %" PRIu64 " has finished.\n", b->id,
@@ -1626,7 +1638,7 @@ static void scope_cmd(struct dbg_session *s, const char *arg) {
                                     : "the focused work-item");
 }
 
-static void report(struct dbg_session *s, int rc) {
+void dbg_report(struct dbg_session *s, int rc) {
   if (s->machine && rc != ST_NONE && !(rc == ST_DONE && s->L->finished)) {
     uint32_t pc = 0;
     simt_dbg_state(s->L->sd, s->L->focus, &pc);
@@ -1649,9 +1661,11 @@ static void report(struct dbg_session *s, int rc) {
     struct bp *b = bp_at(s, pc);
     char why[64];
     snprintf(why, sizeof(why), "%s %d", b && b->temp ? "Temporary breakpoint" : "Breakpoint",
-             b ? b->id : 0);
+             b                       ? b->id
+             : pc <= s->L->k->ninsns ? s->L->bpid[pc]
+                                     : 0);
     if (b) b->hits++;
-    where(s, why);
+    dbg_where(s, why);
     if (b && b->temp) bp_delete(s, b->id);
   } else if (rc == ST_WATCH) {
     struct bp *b = NULL;
@@ -1660,21 +1674,21 @@ static void report(struct dbg_session *s, int rc) {
     fprintf(s->out, "Watchpoint %d: %s\nOld value = %s\nNew value = %s\n", s->L->whit,
             b ? b->watch : "?", s->L->wold, s->L->wnew);
     if (b) b->hits++;
-    where(s, NULL);
+    dbg_where(s, NULL);
   } else if (rc == ST_ASSERT) {
-    where(s, s->L->exc.message);
+    dbg_where(s, s->L->exc.message);
   } else if (rc == ST_PAUSE) {
-    where(s, "Interrupted");
+    dbg_where(s, "Interrupted");
   } else if (rc == ST_TIMEOUT) {
-    where(s, "Stopped by the watchdog");
+    dbg_where(s, "Stopped by the watchdog");
   } else if (rc == ST_ENTRY && s->L->entry_bp) { /* break KERNEL */
     char why[64];
     snprintf(why, sizeof(why), "%s %d", s->L->entry_temp ? "Temporary breakpoint" : "Breakpoint",
              s->L->entry_bp);
     s->L->entry_bp = 0;
-    where(s, why);
+    dbg_where(s, why);
   } else if (rc == ST_STEP || rc == ST_ENTRY) {
-    where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
+    dbg_where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
   } else if (rc == ST_EXC) {
     char ids[160];
     ids_str(s, s->L->focus, ids, sizeof(ids));
@@ -1685,7 +1699,7 @@ static void report(struct dbg_session *s, int rc) {
     if (simt_dbg_state(s->L->sd, s->L->focus, NULL) == SIMT_DBG_DONE && s->L->finished) {
       fprintf(s->out, "Kernel %s finished.\n", s->L->k->name);
     } else {
-      where(s, NULL);
+      dbg_where(s, NULL);
     }
   }
   if (rc != ST_NONE && rc != ST_IDLE && !(rc == ST_DONE && s->L->finished)) dbg_display_show(s);
@@ -1809,7 +1823,7 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
   s->L->focus = g[0] + g[1] * gx + g[2] * gx * gy;
   /* a work-item not started yet starts: its arguments get their values */
   dbg_item_enter(s, s->L->focus);
-  where(s, "Switching to");
+  dbg_where(s, "Switching to");
 }
 
 /* list [LINE | FIRST,LAST | FIRST,]: ten lines around LINE (the focus's),
@@ -2223,59 +2237,56 @@ static void note_file(struct dbg_session *s, const char *name) {
   if (s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(name);
 }
 
-static int launch_body(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
-                       const char *source, const char *file, struct dev_exception *exc, int *quit) {
+int dbg_setup(struct dbg_session *s, struct dev_device *d, const char *source, char *why,
+              size_t whylen) {
+  struct dbg_launch *L = s->L;
   char err[160];
-  *quit = 0;
-  struct dev_launch kl; /* an earlier edit of the program stays in force */
-  l = dbg_keep_begin(s, l, &source, &kl);
+  /* an earlier edit of the program stays in force */
+  const struct dev_launch *l = dbg_keep_begin(s, &L->given, &source, &L->kept);
   if (!l->kernel->debug) {
-    fprintf(s->out, "kernel %s has no debug tables; build the program with -g\n", l->kernel->name);
+    snprintf(why, whylen, "kernel %s has no debug tables; build the program with -g",
+             l->kernel->name);
     dbg_keep_end(s);
-    return 1;
+    return -1;
   }
-  s->L->sd = simt_dbg_open(d, l, err, sizeof(err));
-  if (!s->L->sd) {
-    fprintf(s->out, "cannot debug the launch: %s\n", err);
+  L->sd = simt_dbg_open(d, l, err, sizeof(err));
+  if (!L->sd) {
+    snprintf(why, whylen, "cannot debug the launch: %s", err);
     dbg_keep_end(s);
-    return 1;
+    return -1;
   }
-  s->L->k = l->kernel;
-  s->L->dbg = l->kernel->debug;
-  s->L->l = l;
-  s->L->file = file ? file : s->L->k->name;
+  L->k = l->kernel;
+  L->dbg = l->kernel->debug;
+  L->l = l;
+  L->file = L->fname ? L->fname : L->k->name;
   split_lines(s, source);
   stop_sets(s);
-  s->L->focus = 0;
-  s->L->passes = 0;
-  s->L->npending = 0;
-  s->L->pend_assert = 0;
-  s->L->last_run = s->L->last_skipped = 0;
-  s->L->have_exc = 0;
-  s->L->asserted = 0;
-  s->L->paused = 0;
-  s->L->finished = 0;
-  int entry = s->stop_entry;
-  s->stop_entry = 0;
-  s->L->entry_bp = 0;
-  s->L->stopped = 0;
-  note_file(s, s->L->file);
+  note_file(s, L->file);
   /* a program named after its first kernel: breakpoints may name any of them */
   const struct lsi_program *lp = l->prog;
   if (named_after_kernels(s))
     for (uint32_t k = 1; k < lp->nkernels; k++)
       note_file(s, lp->kernels[k].name);
+  return 0;
+}
+
+int dbg_first_stretch(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  int entry = s->stop_entry;
+  s->stop_entry = 0;
+  L->started = 1;
+  L->entry_bp = 0;
   /* kernel breakpoints: one without a condition stops work-item 0 at entry,
    * else the first work-item one's condition holds for there */
   int conds = 0;
   for (int i = 0; i < s->nbp; i++)
-    if (s->bps[i].enabled && !s->bps[i].line && !strcmp(s->bps[i].kernel, s->L->k->name)) {
+    if (s->bps[i].enabled && !s->bps[i].line && !strcmp(s->bps[i].kernel, L->k->name)) {
       if (s->bps[i].cond[0]) {
         conds = 1;
         continue;
       }
-      if (!entry || s->L->entry_bp) { /* the stop names the first one (not `start`) */
-        if (!s->L->entry_bp) s->L->entry_bp = s->bps[i].id, s->L->entry_temp = s->bps[i].temp;
+      if (!entry || L->entry_bp) { /* the stop names the first one (not `start`) */
+        if (!L->entry_bp) L->entry_bp = s->bps[i].id, L->entry_temp = s->bps[i].temp;
       }
       entry = 1;
       s->bps[i].hits++;
@@ -2283,127 +2294,113 @@ static int launch_body(struct dbg_session *s, struct dev_device *d, const struct
   if (entry) conds = 0;
   for (int i = s->nbp - 1; i >= 0; i--) /* temporary ones that stop here are done */
     if (s->bps[i].temp && s->bps[i].enabled && !s->bps[i].line && !s->bps[i].cond[0] &&
-        !strcmp(s->bps[i].kernel, s->L->k->name))
+        !strcmp(s->bps[i].kernel, L->k->name))
       bp_delete(s, s->bps[i].id);
-  int rc = ST_NONE, kind = 0;
+  L->entry = entry;
+  L->conds = conds;
   if (s->machine) {
     /* a front end that asked for records may change breakpoints first and
      * choose: `continue` runs, `step` stops at kernel entry */
     dbg_mi_launch(s);
-    read_cmd(s, &kind);
-    if (kind == 's') entry = 1;
+    return ST_LAUNCH;
   }
-  if (s->quit) {
-    rc = ST_NONE;
-  } else if (entry) {
-    struct step_arg a = {0, s->L->dbg->line_first, 0};
-    rc = run_item(s, 0, s->L->stepset, step_accept, &a);
-    if (rc == ST_STEP) rc = ST_ENTRY;
-  } else if (conds) {
-    rc = entry_if(s);
-  } else {
-    rc = run_full(s);
-  }
-  while (!s->quit) {
-    if (rc == ST_DONE && all_done(s)) {
-      s->L->finished = 1;
-      if (!s->host_mode || s->L->stopped) report(s, rc);
-      break;
-    }
-    if (!s->L->no_move) report(s, rc); /* a step that ran nothing said why */
-    s->L->no_move = 0;
-    s->L->stopped = 1;
-    read_cmd(s, &kind);
-    if (s->quit) break;
-    if (s->L->have_exc) {
-      fprintf(s->out, "The launch stopped on a device exception and cannot continue.\n");
-      break;
-    }
-    int mode = kind == 's' ? 0 : kind == 'n' ? 1 : kind == 'u' ? 3 : 2;
-    /* step N, next N: the steps between are not shown */
-    for (int left = kind == 's' || kind == 'n' ? s->L->repeat : 0;; left--) {
-      s->L->asserted = 0;
-      s->L->paused = 0;
-      if (kind == 'c')
-        rc = run_full(s);
-      else if (s->scope != SCOPE_ITEM)
-        rc = step_set(s, mode);
-      else
-        rc = step_item(s, mode);
-      int moved = rc != ST_NONE;
-      if (rc == ST_NONE) rc = ST_STEP;
-      watch_gc(s, 0);
-      if (left <= 0 || !moved || rc != ST_STEP ||
-          simt_dbg_state(s->L->sd, s->L->focus, NULL) == SIMT_DBG_DONE)
-        break;
-    }
-    s->L->until_line = 0;
-    s->L->repeat = 0;
-  }
-  if (s->quit && s->host_mode && !s->L->have_exc && !all_done(s)) {
-    /* the front end left: finish the launch undebugged */
-    memset(s->L->bpset, 0, s->L->k->ninsns + 1);
-    s->nbp = 0;
-    s->L->npending = 0;
-    s->L->pend_assert = 0;
-    s->inprog_only = 0;
-    while (!s->L->have_exc && !all_done(s)) {
-      int r = run_full(s);
-      if (r == ST_EXC || r == ST_IDLE) break;
-      if (r == ST_TIMEOUT) { /* nobody is left to decide: the watchdog ends the launch */
-        struct dev_exception e;
-        memset(&e, 0, sizeof(e));
-        e.trap = LSI_TRAP_WATCHDOG;
-        e.kernel = s->L->k->name;
-        snprintf(e.message, sizeof(e.message), "watchdog: a pass of the kernel ran too long");
-        dbg_exc_stop(s, s->L->focus, &e);
-        break;
-      }
-    }
-    s->L->finished = !s->L->have_exc;
-  }
-  watch_gc(s, 1);
-  int ret = 0;
-  if (s->L->have_exc) {
-    if (exc) *exc = s->L->exc;
-    ret = -5;
-  } else if (!s->L->finished && !s->quit) {
-    ret = 1;
-  }
-  *quit = s->quit;
-  simt_dbg_close(s->L->sd);
-  s->L->sd = NULL;
-  dbg_edit_end(s);
-  for (uint32_t i = 0; i < s->L->nlines; i++)
-    free(s->L->lines[i]);
-  free(s->L->lines);
-  s->L->lines = NULL;
-  free(s->L->stepset);
-  free(s->L->watchset);
-  free(s->L->bpset);
-  free(s->L->bpid);
-  free(s->L->bpline);
-  free(s->L->catchset);
-  s->L->stepset = s->L->watchset = s->L->bpset = s->L->catchset = NULL;
-  s->L->bpid = NULL;
-  s->L->bpline = NULL;
-  free(s->L->inl_entry);
-  s->L->inl_entry = NULL;
-  s->L->k = NULL;
-  s->L->dbg = NULL;
-  s->L->file = NULL;
-  return ret;
+  return dbg_start_stretch(s);
 }
 
-int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
-               const char *source, const char *file, struct dev_exception *exc, int *quit) {
-  struct dbg_launch *L = calloc(1, sizeof(*L));
-  *quit = 0;
-  if (!L) return 1;
-  L->s = s;
-  dbg_lock(s, L);
-  int rc = launch_body(s, d, l, source, file, exc, quit);
-  dbg_unlock(s);
-  free(L);
+int dbg_start_stretch(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  if (L->entry) {
+    struct step_arg a = {0, L->dbg->line_first, 0};
+    int rc = run_item(s, 0, L->stepset, step_accept, &a);
+    return rc == ST_STEP ? ST_ENTRY : rc;
+  }
+  if (L->conds) return entry_if(s);
+  return run_full(s);
+}
+
+int dbg_stretch(struct dbg_session *s, int kind) {
+  struct dbg_launch *L = s->L;
+  int mode = kind == 's' ? 0 : kind == 'n' ? 1 : kind == 'u' ? 3 : 2, rc;
+  /* step N, next N: the steps between are not shown */
+  for (int left = kind == 's' || kind == 'n' ? L->repeat : 0;; left--) {
+    L->asserted = 0;
+    L->paused = 0;
+    if (kind == 'c')
+      rc = run_full(s);
+    else if (s->scope != SCOPE_ITEM)
+      rc = step_set(s, mode);
+    else
+      rc = step_item(s, mode);
+    int moved = rc != ST_NONE;
+    if (rc == ST_NONE) rc = ST_STEP;
+    watch_gc(s, 0);
+    if (left <= 0 || !moved || rc != ST_STEP ||
+        simt_dbg_state(L->sd, L->focus, NULL) == SIMT_DBG_DONE)
+      break;
+  }
+  L->until_line = 0;
+  L->repeat = 0;
   return rc;
+}
+
+void dbg_finish_undebugged(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  if (L->have_exc || all_done(s)) return;
+  memset(L->bpset, 0, L->k->ninsns + 1);
+  s->nbp = 0;
+  L->npending = 0;
+  L->pend_assert = 0;
+  s->inprog_only = 0;
+  while (!L->have_exc && !all_done(s)) {
+    int r = run_full(s);
+    if (r == ST_EXC || r == ST_IDLE) break;
+    if (r == ST_TIMEOUT) { /* nobody is left to decide: the watchdog ends the launch */
+      struct dev_exception e;
+      memset(&e, 0, sizeof(e));
+      e.trap = LSI_TRAP_WATCHDOG;
+      e.kernel = L->k->name;
+      snprintf(e.message, sizeof(e.message), "watchdog: a pass of the kernel ran too long");
+      dbg_exc_stop(s, L->focus, &e);
+      break;
+    }
+  }
+  L->finished = !L->have_exc;
+}
+
+void dbg_teardown(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  if (L->sd) {
+    watch_gc(s, 1);
+    simt_dbg_close(L->sd);
+    L->sd = NULL;
+    dbg_edit_end(s);
+  }
+  for (uint32_t i = 0; i < L->nlines; i++)
+    free(L->lines[i]);
+  free(L->lines);
+  L->lines = NULL;
+  L->nlines = 0;
+  free(L->stepset);
+  free(L->watchset);
+  free(L->bpset);
+  free(L->bpid);
+  free(L->bpline);
+  free(L->catchset);
+  free(L->inl_entry);
+  L->stepset = L->watchset = L->bpset = L->catchset = NULL;
+  L->bpid = NULL;
+  L->bpline = NULL;
+  L->inl_entry = NULL;
+}
+
+int dbg_all_done(struct dbg_session *s) {
+  return all_done(s);
+}
+
+void dbg_rebind(struct dbg_session *s) {
+  if (s->L && s->L->sd && s->L->bp_gen != s->bp_gen) bp_bind(s);
+}
+
+int dbg_read_cmd(struct dbg_session *s, int *kind) {
+  return read_cmd(s, kind);
 }

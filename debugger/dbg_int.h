@@ -28,7 +28,8 @@ struct bp {
   /* a watchpoint (line 0, no kernel): an expression of one work-item */
   char watch[128];
   uint64_t witem;
-  char wold[512]; /* its value when last looked at */
+  char wold[512];   /* its value when last looked at */
+  unsigned wlaunch; /* the launch (number) the work-item is of */
 };
 
 /* An auto-display expression (dbg_display.c). */
@@ -45,8 +46,32 @@ struct dbg_display {
 /* One launch under the engine: what a stop saves and stepping needs, from
  * its open to its close (freed as one unit). Engine code reaches it as s->L,
  * the launch it works on. */
+struct kept_build;
 struct dbg_launch {
   struct dbg_session *s;
+  /* the launch API (dbg_launch.c) */
+  struct dbg_launch *next; /* the session's open launches, by number */
+  unsigned num, queue;     /* `info kernels`: its number (from 1), the stream it came from */
+  void *user;              /* the front end's pointer */
+  int state;               /* LS_* */
+  int started;             /* its first stretch ran (kernel breakpoints, the launch record) */
+  int entry, conds; /* the first stretch stops at entry / asks kernel breakpoints' conditions */
+  int act;          /* what its next stretch does: a resume kind, 'g' start, 'x' end */
+  int rc;           /* the enum stop its last stretch ended with, to report */
+  int bp_gen;       /* the session's breakpoints it was bound to */
+  FILE *out;        /* what its stretches print, until its stop is shown */
+  char *obuf;
+  size_t olen;
+  FILE *pout; /* a pass's printf output: to the front end at once */
+  /* what dbg_launch_open was given, kept for the launch's life */
+  struct dev_launch given, kept;
+  uint8_t *argbuf;
+  char *source, *fname, *options;
+  /* dbg_keep.c: the program the host gave it, the text that built it, the
+   * edited build it runs */
+  const struct lsi_program *korig;
+  const char *ksource;
+  struct kept_build *kcur;
   struct simt_dbg *sd;
   const struct lsi_kernel *k;
   const struct cc_debug *dbg;
@@ -104,6 +129,10 @@ struct dbg_launch {
   uint64_t frame_item;
   uint32_t frame_pc;
 };
+/* A launch's states: its stretch runs (or is about to), it stopped and the
+ * stop is not shown yet, it is stopped and shown (commands work on it), it
+ * ended (dbg_launch_close gives its result). */
+enum { LS_RUNNING, LS_PENDING, LS_STOPPED, LS_ENDED };
 
 /* What lasts across launches: breakpoints, displays, the value history,
  * source folders, settings. Its lock serialises the engine's work: every
@@ -113,6 +142,11 @@ struct dbg_launch {
 struct dbg_session {
   pthread_mutex_t lock;
   struct dbg_launch *L;
+  /* the open launches (dbg_launch.c), the focused one (`kernel N`), the
+   * last number given */
+  struct dbg_launch *launches, *current;
+  unsigned nlaunches;
+  int bp_gen; /* counts changes of the breakpoints: a launch binds them again */
   FILE *out;
   FILE *user_out; /* the front end's stream (out points elsewhere while a launch runs) */
   dbg_read_fn read;
@@ -173,7 +207,8 @@ enum stop {
   ST_ASSERT,
   ST_PAUSE,
   ST_TIMEOUT,
-  ST_IDLE /* passes run in-progress work-items only, and none is left */
+  ST_IDLE,  /* passes run in-progress work-items only, and none is left */
+  ST_LAUNCH /* `mi on`: a launch starts, its records are out */
 };
 
 enum { SCOPE_ITEM, SCOPE_GROUP, SCOPE_ALL, SCOPE_ITEMS };
@@ -232,6 +267,32 @@ void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
 uint32_t dbg_fn_bp_line(struct dbg_session *s, const struct bp *b);
 /* The line a breakpoint binds to in the current launch's kernel, or 0. */
 uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
+
+/* A launch's life (dbg_launch.c drives it). dbg_setup holds s->L's given
+ * launch open on d (0, or -1 with why); dbg_first_stretch starts it (kernel
+ * breakpoints; ST_LAUNCH after the `mi on` launch record, then
+ * dbg_start_stretch goes on); dbg_stretch runs what a resume of kind asked
+ * ('c', 's', 'n', 'f', 'u'); each returns an enum stop. After a quit
+ * dbg_finish_undebugged runs the rest at full speed. dbg_teardown lets go
+ * of everything dbg_setup made. */
+int dbg_setup(struct dbg_session *s, struct dev_device *d, const char *source, char *why,
+              size_t whylen);
+int dbg_first_stretch(struct dbg_session *s);
+int dbg_start_stretch(struct dbg_session *s);
+int dbg_stretch(struct dbg_session *s, int kind);
+void dbg_finish_undebugged(struct dbg_session *s);
+void dbg_teardown(struct dbg_session *s);
+int dbg_all_done(struct dbg_session *s);
+/* Binds the breakpoints again for s->L when they changed since it last did. */
+void dbg_rebind(struct dbg_session *s);
+/* Shows a stop of s->L (its enum stop), and the focused item's position
+ * (after why: "Breakpoint 2", ...; NULL for none). */
+void dbg_report(struct dbg_session *s, int rc);
+void dbg_where(struct dbg_session *s, const char *why);
+/* Reads and runs commands until one resumes (1; *kind says which: 'c',
+ * 's', 'n', 'f', 'u', 'r', 'e', 'C' for continue -a) or quits (1 with
+ * s->quit set). */
+int dbg_read_cmd(struct dbg_session *s, int *kind);
 
 /* Stops: a device exception or a failed assertion of an item (the focus
  * moves there); whether a breakpoint at pc stops item (its condition). */

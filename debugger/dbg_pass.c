@@ -120,7 +120,7 @@ int dbg_pass_run(struct dbg_session *s) {
   p.accept = pass_accept;
   p.poll = s->interrupt ? pass_poll : NULL;
   p.arg = s->L;
-  p.out = s->out;
+  p.out = s->L->pout ? s->L->pout : s->out;
   p.in_progress_only = s->inprog_only;
   p.timeout_ns = s->pass_timeout_ns;
   struct dbg_hold h;

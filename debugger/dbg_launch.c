@@ -1,0 +1,333 @@
+/*
+ * dbg_launch.c - the launches under the engine (seed 000 on seed 001): each
+ * one is a struct dbg_launch, opened when it reaches the device and closed
+ * when it ends, and any number may be open at once. dbg_launch_run runs a
+ * launch's next stretch on the thread that runs the launch and returns at a
+ * stop without waiting for the user; dbg_stopped, on the one thread that
+ * talks to the user, shows the stop and reads commands until one resumes a
+ * launch. What a stretch prints waits in the launch's buffer until its stop
+ * is shown (a pass's printf output goes out at once, after it).
+ *
+ * It decides when a launch is shown, resumed and ended; it must not run
+ * work-items itself (dbg_engine.c does) nor read a terminal.
+ */
+#define _GNU_SOURCE /* fopencookie */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debugger/dbg_int.h"
+#include "device/simt.h"
+
+/* Shows what L's stretches printed so far on the front end's stream and
+ * empties L's buffer. Under the lock. */
+static void drain(struct dbg_session *s, struct dbg_launch *L) {
+  if (!L->out) return;
+  fflush(L->out);
+  if (L->olen) {
+    fwrite(L->obuf, 1, L->olen, s->user_out);
+    fflush(s->user_out);
+  }
+  fseeko(L->out, 0, SEEK_SET); /* the next flush sets olen to what follows */
+}
+
+/* A pass's printf output (written from the device's workers, or by the
+ * launch's thread after the pass, neither holding the lock): out at once,
+ * after what the launch printed before. */
+static ssize_t pass_text(void *cookie, const char *buf, size_t n) {
+  struct dbg_launch *L = cookie;
+  struct dbg_session *s = L->s;
+  dbg_lock(s, L);
+  drain(s, L);
+  fwrite(buf, 1, n, s->user_out);
+  fflush(s->user_out);
+  dbg_unlock(s);
+  return (ssize_t)n;
+}
+
+static void free_launch(struct dbg_launch *L) {
+  if (L->out) fclose(L->out);
+  free(L->obuf);
+  if (L->pout) fclose(L->pout);
+  free(L->argbuf);
+  free(L->source);
+  free(L->fname);
+  free(L->options);
+  free(L);
+}
+
+/* A launch with copies of what it was given, and its buffers. */
+static struct dbg_launch *new_launch(struct dbg_session *s, const struct dev_launch *l,
+                                     const char *source, const char *file, const char *options,
+                                     unsigned queue) {
+  struct dbg_launch *L = calloc(1, sizeof(*L));
+  if (!L) return NULL;
+  L->s = s;
+  L->queue = queue;
+  L->given = *l;
+  size_t an = l->kernel->argbuf_size;
+  L->argbuf = malloc(an ? an : 1);
+  if (L->argbuf && an && l->argbuf) memcpy(L->argbuf, l->argbuf, an);
+  L->given.argbuf = L->argbuf;
+  L->source = source ? strdup(source) : NULL;
+  L->fname = file ? strdup(file) : NULL;
+  L->options = options ? strdup(options) : NULL;
+  L->out = open_memstream(&L->obuf, &L->olen);
+  cookie_io_functions_t io = {.write = pass_text};
+  L->pout = fopencookie(L, "w", io);
+  if (L->pout) setvbuf(L->pout, NULL, _IONBF, 0);
+  if (!L->argbuf || (source && !L->source) || (file && !L->fname) || (options && !L->options) ||
+      !L->out || !L->pout) {
+    free_launch(L);
+    return NULL;
+  }
+  return L;
+}
+
+struct dbg_launch *dbg_launch_open(struct dbg_session *s, struct dev_device *d,
+                                   const struct dev_launch *l, const char *source, const char *file,
+                                   const char *options, unsigned queue, char *why, size_t whylen) {
+  char spare[8];
+  if (!why || !whylen) why = spare, whylen = sizeof(spare);
+  why[0] = 0;
+  struct dbg_launch *L = new_launch(s, l, source, file, options, queue);
+  if (!L) {
+    snprintf(why, whylen, "out of memory for the debugger's launch");
+    return NULL;
+  }
+  dbg_lock(s, L);
+  if (dbg_setup(s, d, L->source, why, whylen)) {
+    drain(s, L); /* notes made on the way */
+    dbg_teardown(s);
+    dbg_unlock(s);
+    free_launch(L);
+    return NULL;
+  }
+  L->num = ++s->nlaunches;
+  struct dbg_launch **p = &s->launches;
+  while (*p)
+    p = &(*p)->next;
+  *p = L;
+  dbg_unlock(s);
+  return L;
+}
+
+void dbg_launch_set_user(struct dbg_launch *L, void *user) {
+  L->user = user;
+}
+
+void *dbg_launch_user(const struct dbg_launch *L) {
+  return L->user;
+}
+
+/* dbg_launch_run under the lock. */
+static int run_locked(struct dbg_session *s, struct dbg_launch *L) {
+  if (L->state == LS_ENDED || L->act == 'x') return DBG_RUN_ENDED;
+  int rc = ST_NONE;
+  if (!s->quit) {
+    dbg_rebind(s); /* breakpoints changed while it ran or waited */
+    if (!L->started)
+      rc = dbg_first_stretch(s);
+    else if (L->act == 'g')
+      rc = dbg_start_stretch(s);
+    else
+      rc = dbg_stretch(s, L->act);
+    L->act = 0;
+  }
+  if (s->quit) { /* the user quit (maybe while it ran): host mode finishes it undebugged */
+    if (s->host_mode) dbg_finish_undebugged(s);
+    return DBG_RUN_ENDED;
+  }
+  L->rc = rc;
+  if (rc == ST_DONE && dbg_all_done(s)) {
+    L->finished = 1;
+    /* host mode: a launch that never stopped ends without a word */
+    if (s->host_mode && !L->stopped) return DBG_RUN_ENDED;
+    L->act = 'x'; /* its end is shown, then it ends */
+  }
+  return DBG_RUN_STOPPED;
+}
+
+int dbg_launch_run(struct dbg_launch *L) {
+  struct dbg_session *s = L->s;
+  dbg_lock(s, L);
+  int r = DBG_RUN_STOPPED;
+  if (L->state != LS_PENDING && L->state != LS_STOPPED) { /* else not resumed yet */
+    r = run_locked(s, L);
+    L->state = r == DBG_RUN_ENDED ? LS_ENDED : LS_PENDING;
+    if (r == DBG_RUN_ENDED) drain(s, L);
+  }
+  dbg_unlock(s);
+  return r;
+}
+
+int dbg_launch_close(struct dbg_launch *L, struct dev_exception *exc) {
+  if (!L) return 0;
+  struct dbg_session *s = L->s;
+  dbg_lock(s, L);
+  dbg_teardown(s);
+  drain(s, L);
+  int ret = 0;
+  if (L->have_exc) {
+    if (exc) *exc = L->exc;
+    ret = -5;
+  }
+  for (struct dbg_launch **p = &s->launches; *p; p = &(*p)->next)
+    if (*p == L) {
+      *p = L->next;
+      break;
+    }
+  if (s->current == L) s->current = NULL;
+  s->L = NULL;
+  dbg_unlock(s);
+  free_launch(L);
+  return ret;
+}
+
+/* Calls resume for the n launches of T (already marked running), without
+ * the lock: a launch may run, and end, at once. */
+static void call_resume(struct dbg_session *s, dbg_resume_fn resume, void *ctx,
+                        struct dbg_launch **T, unsigned n) {
+  struct dbg_hold h;
+  dbg_release(s, &h);
+  for (unsigned i = 0; i < n; i++)
+    if (resume) resume(ctx, T[i]);
+  dbg_reacquire(s, &h);
+}
+
+/* Shows L's stop (what its stretch printed first) and makes it the focus;
+ * a launch whose end this shows is resumed at once, to end. */
+static void show_stop(struct dbg_session *s, struct dbg_launch *L, dbg_resume_fn resume,
+                      void *ctx) {
+  s->L = s->current = L;
+  drain(s, L);
+  if (L->rc != ST_LAUNCH && !L->no_move)
+    dbg_report(s, L->rc); /* a step that ran nothing said why */
+  L->no_move = 0;
+  dbg_rebind(s);
+  if (L->act == 'x') {
+    L->state = LS_RUNNING;
+    call_resume(s, resume, ctx, &L, 1);
+    return;
+  }
+  if (L->rc != ST_LAUNCH) L->stopped = 1;
+  L->state = LS_STOPPED;
+}
+
+/* The stopped launches: each one whose state is `state` into *T (malloc'd),
+ * marked running. */
+static unsigned take_stopped(struct dbg_session *s, int both, struct dbg_launch ***T) {
+  unsigned n = 0;
+  for (struct dbg_launch *L = s->launches; L; L = L->next)
+    n += L->state == LS_STOPPED || (both && L->state == LS_PENDING);
+  *T = malloc((n ? n : 1) * sizeof(**T));
+  if (!*T) return 0;
+  n = 0;
+  for (struct dbg_launch *L = s->launches; L; L = L->next)
+    if (L->state == LS_STOPPED || (both && L->state == LS_PENDING)) {
+      L->state = LS_RUNNING;
+      (*T)[n++] = L;
+    }
+  return n;
+}
+
+/* What the next stretch of T does for a resume of kind. */
+static void set_action(struct dbg_session *s, struct dbg_launch *T, int kind) {
+  if (T->rc == ST_LAUNCH) { /* its launch record: `step` stops at entry */
+    T->act = 'g';
+    if (kind == 's') T->entry = 1;
+  } else if (T->have_exc) {
+    fprintf(s->out, "The launch stopped on a device exception and cannot continue.\n");
+    T->act = 'x';
+  } else {
+    T->act = kind == 'C' ? 'c' : kind;
+  }
+  T->state = LS_RUNNING;
+}
+
+/* A command resumed: the focused launch, or every stopped one. */
+static void resume_cmd(struct dbg_session *s, int kind, dbg_resume_fn resume, void *ctx) {
+  struct dbg_launch **T = NULL, *one = s->current;
+  unsigned n = 1;
+  if (kind == 'C') {
+    n = take_stopped(s, 0, &T);
+  } else {
+    T = &one;
+  }
+  for (unsigned i = 0; i < n; i++)
+    set_action(s, T[i], kind);
+  call_resume(s, resume, ctx, T, n);
+  if (T != &one) free(T);
+}
+
+/* The user quit: every launch still stopped runs to its end (undebugged in
+ * host mode). */
+static int quit_all(struct dbg_session *s, dbg_resume_fn resume, void *ctx) {
+  struct dbg_launch **T;
+  unsigned n = take_stopped(s, 1, &T);
+  call_resume(s, resume, ctx, T, n);
+  free(T);
+  return 1;
+}
+
+/* Reads commands for the focused launch (or, when it runs or ended,
+ * another stopped one) until one resumes; 0 at once when none is stopped. */
+static int prompt(struct dbg_session *s, dbg_resume_fn resume, void *ctx) {
+  for (;;) {
+    if (s->quit) return quit_all(s, resume, ctx);
+    struct dbg_launch *P = s->current && s->current->state == LS_STOPPED ? s->current : NULL;
+    for (struct dbg_launch *L = s->launches; L && !P; L = L->next)
+      if (L->state == LS_STOPPED) P = L;
+    if (!P) return 0;
+    s->L = P;
+    if (P != s->current) {
+      s->current = P;
+      fprintf(s->out, "[Switching to kernel %u (%s, queue %u)]\n", P->num, P->k->name, P->queue);
+      dbg_rebind(s);
+      dbg_where(s, NULL);
+    }
+    int kind = 0;
+    dbg_read_cmd(s, &kind);
+    if (s->quit) continue;
+    resume_cmd(s, kind, resume, ctx);
+    return 0;
+  }
+}
+
+int dbg_stopped(struct dbg_session *s, struct dbg_launch *L, dbg_resume_fn resume, void *ctx) {
+  dbg_lock(s, NULL);
+  if (L->state == LS_PENDING && !s->quit) show_stop(s, L, resume, ctx);
+  int quit = prompt(s, resume, ctx);
+  dbg_unlock(s);
+  return quit;
+}
+
+/* dbg_launch runs its launch again itself after each resume. */
+static void resume_here(void *ctx, struct dbg_launch *L) {
+  (void)ctx;
+  (void)L;
+}
+
+int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
+               const char *source, const char *file, struct dev_exception *exc, int *quit) {
+  char why[256];
+  *quit = 0;
+  dbg_lock(s, NULL);
+  char *options = s->options ? strdup(s->options) : NULL;
+  dbg_unlock(s);
+  struct dbg_launch *L = dbg_launch_open(s, d, l, source, file, options, 0, why, sizeof(why));
+  free(options);
+  if (!L) {
+    dbg_lock(s, NULL);
+    fprintf(s->out, "%s\n", why);
+    dbg_unlock(s);
+    return 1;
+  }
+  while (dbg_launch_run(L) == DBG_RUN_STOPPED)
+    dbg_stopped(s, L, resume_here, NULL);
+  int rc = dbg_launch_close(L, exc);
+  dbg_lock(s, NULL);
+  *quit = s->quit;
+  dbg_unlock(s);
+  return rc;
+}
