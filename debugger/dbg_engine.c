@@ -1948,6 +1948,10 @@ static int resume_args(struct dbg_session *s, const char *cmd, const char *arg, 
   s->L->repeat = 0;
   *kind = cmd[0] == 'a' ? 'u' : cmd[0];
   if (!*arg && cmd[0] != 'a') return 1;
+  if (cmd[0] == 'c' && !strcmp(arg, "-a")) { /* every stopped launch */
+    *kind = 'C';
+    return 1;
+  }
   if (cmd[0] == 'c' || cmd[0] == 'f') {
     fprintf(s->out, "The \"%s\" command does not take any arguments.\n",
             cmd[0] == 'c' ? "continue" : "finish");
@@ -2049,6 +2053,8 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
   } else if (is(cmd, "info", 1)) {
     if (is(arg, "breakpoints", 1))
       bp_info(s);
+    else if (is(arg, "kernels", 1))
+      dbg_kernels_info(s);
     else if (is(arg, "display", 1))
       dbg_display_info(s);
     else if (!live)
@@ -2077,7 +2083,9 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       }
       if (np) fprintf(s->out, " (%u)\n", np);
     } else
-      fprintf(s->out, "unknown info command '%s' (breakpoints, display, locals, args, workitems)\n",
+      fprintf(s->out,
+              "unknown info command '%s' (breakpoints, display, kernels, locals, args, "
+              "workitems)\n",
               arg);
   } else if (is(cmd, "list", 1)) {
     if (!live)
@@ -2126,6 +2134,8 @@ static int command(struct dbg_session *s, char *line, int *resume_kind) {
       watch_add(s, arg);
   } else if (is(cmd, "scope", 2)) {
     scope_cmd(s, arg);
+  } else if (is(cmd, "kernel", 3)) {
+    dbg_kernel_cmd(s, arg);
   } else if (!strcmp(cmd, "mi")) {
     dbg_mi_command(s, arg);
   } else if (is(cmd, "workitem", 2) || is(cmd, "workgroup", 5)) {

@@ -54,10 +54,12 @@ struct dbg_launch {
   unsigned num, queue;     /* `info kernels`: its number (from 1), the stream it came from */
   void *user;              /* the front end's pointer */
   int state;               /* LS_* */
+  int prompted;            /* a command resumed it */
   int started;             /* its first stretch ran (kernel breakpoints, the launch record) */
   int entry, conds; /* the first stretch stops at entry / asks kernel breakpoints' conditions */
   int act;          /* what its next stretch does: a resume kind, 'g' start, 'x' end */
   int rc;           /* the enum stop its last stretch ended with, to report */
+  char why[48];     /* that stop as `info kernels` names it */
   int bp_gen;       /* the session's breakpoints it was bound to */
   FILE *out;        /* what its stretches print, until its stop is shown */
   char *obuf;
@@ -293,6 +295,17 @@ void dbg_where(struct dbg_session *s, const char *why);
  * 's', 'n', 'f', 'u', 'r', 'e', 'C' for continue -a) or quits (1 with
  * s->quit set). */
 int dbg_read_cmd(struct dbg_session *s, int *kind);
+
+/* dbg_launch.c: `info kernels`, `kernel [N]`; for `mi kernels`, a launch
+ * by number, its state ("stopped", "running", "finished") and the line its
+ * focused item is at (0: none), and selecting a stopped launch whose stop
+ * was shown (NULL, else why not). */
+void dbg_kernels_info(struct dbg_session *s);
+void dbg_kernel_cmd(struct dbg_session *s, const char *arg);
+struct dbg_launch *dbg_launch_find(struct dbg_session *s, unsigned long num);
+const char *dbg_launch_state(const struct dbg_launch *L);
+uint32_t dbg_launch_line(struct dbg_session *s, struct dbg_launch *L);
+const char *dbg_launch_select(struct dbg_session *s, struct dbg_launch *L);
 
 /* Stops: a device exception or a failed assertion of an item (the focus
  * moves there); whether a breakpoint at pc stops item (its condition). */

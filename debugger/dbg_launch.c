@@ -120,6 +120,36 @@ void *dbg_launch_user(const struct dbg_launch *L) {
   return L->user;
 }
 
+static int any_stopped(struct dbg_session *s) {
+  for (struct dbg_launch *L = s->launches; L; L = L->next)
+    if (L->state == LS_STOPPED) return 1;
+  return 0;
+}
+
+/* Names L's stop for `info kernels` (s->L is L, just stopped). */
+static void note_reason(struct dbg_session *s, struct dbg_launch *L, int rc) {
+  uint32_t pc = 0;
+  simt_dbg_state(L->sd, L->focus, &pc);
+  int id = rc == ST_BP && pc <= L->k->ninsns ? L->bpid[pc]
+           : rc == ST_WATCH                  ? L->whit
+           : rc == ST_ENTRY                  ? L->entry_bp
+                                             : 0;
+  const char *what = rc == ST_BP || (rc == ST_ENTRY && id) ? "breakpoint"
+                     : rc == ST_WATCH                      ? "watchpoint"
+                     : rc == ST_ENTRY                      ? "kernel entry"
+                     : rc == ST_EXC                        ? "device exception"
+                     : rc == ST_ASSERT                     ? "failed assertion"
+                     : rc == ST_PAUSE                      ? "interrupted"
+                     : rc == ST_TIMEOUT                    ? "watchdog"
+                     : rc == ST_IDLE                       ? "nothing left to run"
+                     : rc == ST_LAUNCH                     ? "launch"
+                                                           : "step";
+  if (id)
+    snprintf(L->why, sizeof(L->why), "%s %d", what, id);
+  else
+    snprintf(L->why, sizeof(L->why), "%s", what);
+}
+
 /* dbg_launch_run under the lock. */
 static int run_locked(struct dbg_session *s, struct dbg_launch *L) {
   if (L->state == LS_ENDED || L->act == 'x') return DBG_RUN_ENDED;
@@ -139,11 +169,17 @@ static int run_locked(struct dbg_session *s, struct dbg_launch *L) {
     return DBG_RUN_ENDED;
   }
   L->rc = rc;
+  note_reason(s, L, rc);
   if (rc == ST_DONE && dbg_all_done(s)) {
     L->finished = 1;
-    /* host mode: a launch that never stopped ends without a word */
-    if (s->host_mode && !L->stopped) return DBG_RUN_ENDED;
     L->act = 'x'; /* its end is shown, then it ends */
+    /* host mode: a launch that never stopped ends without a word; but one
+     * a command resumed (from its launch record) hands the prompt back to
+     * the launches still stopped */
+    if (s->host_mode && !L->stopped) {
+      if (!L->prompted || !any_stopped(s)) return DBG_RUN_ENDED;
+      L->rc = ST_NONE;
+    }
   }
   return DBG_RUN_STOPPED;
 }
@@ -231,22 +267,28 @@ static unsigned take_stopped(struct dbg_session *s, int both, struct dbg_launch 
   return n;
 }
 
-/* What the next stretch of T does for a resume of kind. */
-static void set_action(struct dbg_session *s, struct dbg_launch *T, int kind) {
+/* What the next stretch of T does for a resume of kind: 1 when it runs on,
+ * 0 when it ends at once. */
+static int set_action(struct dbg_session *s, struct dbg_launch *T, int kind) {
+  T->prompted = 1;
+  T->state = LS_RUNNING;
   if (T->rc == ST_LAUNCH) { /* its launch record: `step` stops at entry */
     T->act = 'g';
     if (kind == 's') T->entry = 1;
   } else if (T->have_exc) {
     fprintf(s->out, "The launch stopped on a device exception and cannot continue.\n");
     T->act = 'x';
+    return 0;
   } else {
     T->act = kind == 'C' ? 'c' : kind;
   }
-  T->state = LS_RUNNING;
+  return 1;
 }
 
-/* A command resumed: the focused launch, or every stopped one. */
-static void resume_cmd(struct dbg_session *s, int kind, dbg_resume_fn resume, void *ctx) {
+/* A command resumed: the focused launch, or every stopped one. Returns how
+ * many run on (each one shows a stop or its end later, which brings the
+ * prompt back). */
+static unsigned resume_cmd(struct dbg_session *s, int kind, dbg_resume_fn resume, void *ctx) {
   struct dbg_launch **T = NULL, *one = s->current;
   unsigned n = 1;
   if (kind == 'C') {
@@ -254,10 +296,12 @@ static void resume_cmd(struct dbg_session *s, int kind, dbg_resume_fn resume, vo
   } else {
     T = &one;
   }
+  unsigned on = 0;
   for (unsigned i = 0; i < n; i++)
-    set_action(s, T[i], kind);
+    on += (unsigned)set_action(s, T[i], kind);
   call_resume(s, resume, ctx, T, n);
   if (T != &one) free(T);
+  return on;
 }
 
 /* The user quit: every launch still stopped runs to its end (undebugged in
@@ -289,17 +333,125 @@ static int prompt(struct dbg_session *s, dbg_resume_fn resume, void *ctx) {
     int kind = 0;
     dbg_read_cmd(s, &kind);
     if (s->quit) continue;
-    resume_cmd(s, kind, resume, ctx);
-    return 0;
+    if (resume_cmd(s, kind, resume, ctx)) return 0;
+    /* what it resumed ends at once: the prompt goes on for the others */
   }
 }
 
 int dbg_stopped(struct dbg_session *s, struct dbg_launch *L, dbg_resume_fn resume, void *ctx) {
   dbg_lock(s, NULL);
-  if (L->state == LS_PENDING && !s->quit) show_stop(s, L, resume, ctx);
-  int quit = prompt(s, resume, ctx);
+  int quit = 0;
+  if (s->quit) {
+    quit = quit_all(s, resume, ctx);
+  } else if (L->state == LS_PENDING) {
+    show_stop(s, L, resume, ctx);
+    quit = prompt(s, resume, ctx);
+  }
+  /* else its stop was shown already (`kernel N`), and a launch resumed
+   * since brings the prompt back when it stops or ends */
   dbg_unlock(s);
   return quit;
+}
+
+/* ---- several launches: `info kernels`, `kernel N` ---- */
+
+struct dbg_launch *dbg_launch_find(struct dbg_session *s, unsigned long num) {
+  for (struct dbg_launch *L = s->launches; L; L = L->next)
+    if (L->num == num) return L;
+  return NULL;
+}
+
+const char *dbg_launch_state(const struct dbg_launch *L) {
+  if (L->state == LS_ENDED || L->act == 'x') return "finished";
+  return L->state == LS_RUNNING ? "running" : "stopped";
+}
+
+uint32_t dbg_launch_line(struct dbg_session *s, struct dbg_launch *L) {
+  if (L->state != LS_PENDING && L->state != LS_STOPPED) return 0;
+  struct dbg_launch *save = s->L;
+  s->L = L;
+  uint32_t line = dbg_item_line(s, L->focus);
+  s->L = save;
+  return line;
+}
+
+/* Where a stopped launch is, as `info kernels` shows it. */
+static void state_text(struct dbg_session *s, struct dbg_launch *L, char *buf, size_t n) {
+  const char *st = dbg_launch_state(L);
+  if (strcmp(st, "stopped")) {
+    snprintf(buf, n, "%s%s", st, L->have_exc ? " (device exception)" : "");
+    return;
+  }
+  uint32_t line = L->rc == ST_LAUNCH ? 0 : dbg_launch_line(s, L);
+  struct dbg_launch *save = s->L;
+  s->L = L;
+  if (line)
+    snprintf(buf, n, "stopped at %s:%u (%s)", dbg_where_file(s), line, L->why);
+  else if (L->rc == ST_LAUNCH)
+    snprintf(buf, n, "stopped at its start (%s)", L->why);
+  else
+    snprintf(buf, n, "stopped (%s), work-item %" PRIu64 " finished", L->why, L->focus);
+  s->L = save;
+}
+
+void dbg_kernels_info(struct dbg_session *s) {
+  if (!s->launches) {
+    fprintf(s->out, "No kernels.\n");
+    return;
+  }
+  int w = 6;
+  for (struct dbg_launch *L = s->launches; L; L = L->next)
+    if ((int)strlen(L->k->name) > w) w = (int)strlen(L->k->name);
+  fprintf(s->out, "  %-4s %-*s %-5s %s\n", "Num", w, "Kernel", "Queue", "State");
+  for (struct dbg_launch *L = s->launches; L; L = L->next) {
+    char st[256];
+    state_text(s, L, st, sizeof(st));
+    fprintf(s->out, "%c %-4u %-*s %-5u %s\n", L == s->current ? '*' : ' ', L->num, w, L->k->name,
+            L->queue, st);
+  }
+}
+
+const char *dbg_launch_select(struct dbg_session *s, struct dbg_launch *L) {
+  const char *st = dbg_launch_state(L);
+  if (!strcmp(st, "finished")) return "has finished";
+  if (!strcmp(st, "running")) return "is running; only a stopped one can be selected";
+  if (L->state == LS_PENDING) return "stopped; its stop is shown next";
+  s->L = s->current = L;
+  dbg_rebind(s);
+  return NULL;
+}
+
+void dbg_kernel_cmd(struct dbg_session *s, const char *arg) {
+  struct dbg_launch *C = s->current;
+  if (!*arg) {
+    if (C && C->state == LS_STOPPED)
+      fprintf(s->out, "[Current kernel is %u (%s, queue %u)]\n", C->num, C->k->name, C->queue);
+    else
+      fprintf(s->out, "No kernel is stopped.\n");
+    return;
+  }
+  char *end;
+  unsigned long n = strtoul(arg, &end, 10);
+  if (end == arg || *end || *arg == '-') {
+    fprintf(s->out, "usage: kernel N (a launch's number, as 'info kernels' shows it)\n");
+    return;
+  }
+  struct dbg_launch *L = dbg_launch_find(s, n);
+  if (!L) {
+    fprintf(s->out, "No kernel %lu; 'info kernels' lists the launches.\n", n);
+    return;
+  }
+  if (strcmp(dbg_launch_state(L), "stopped")) {
+    fprintf(s->out, "Kernel %lu (%s) %s.\n", n, L->k->name, dbg_launch_select(s, L));
+    return;
+  }
+  fprintf(s->out, "[Switching to kernel %u (%s, queue %u)]\n", L->num, L->k->name, L->queue);
+  if (L->state == LS_PENDING) { /* its stop was not shown yet: it is now */
+    show_stop(s, L, NULL, NULL);
+    return;
+  }
+  dbg_launch_select(s, L);
+  dbg_where(s, NULL);
 }
 
 /* dbg_launch runs its launch again itself after each resume. */

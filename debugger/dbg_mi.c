@@ -258,9 +258,52 @@ static void mi_error(struct dbg_session *s, const char *msg) {
   fprintf(s->out, "}\n");
 }
 
+/* The open launches: number, kernel, queue, state ("stopped", "running",
+ * "finished"), whether it is the focused one, and for a stopped one its
+ * focused item, that item's line, why it stopped and whether that stop was
+ * shown (one not shown yet is shown when the current prompt ends). */
+static void kernels(struct dbg_session *s) {
+  FILE *f = s->out;
+  fprintf(f, "^mi {\"kernels\":[");
+  for (struct dbg_launch *L = s->launches; L; L = L->next) {
+    const char *st = dbg_launch_state(L);
+    fprintf(f, "%s{\"num\":%u,\"kernel\":", L == s->launches ? "" : ",", L->num);
+    jstr(f, L->k->name);
+    fprintf(f, ",\"queue\":%u,\"state\":\"%s\",\"current\":%d", L->queue, st, L == s->current);
+    if (!strcmp(st, "stopped")) {
+      fprintf(f, ",\"item\":%" PRIu64 ",\"line\":%u,\"reason\":", L->focus, dbg_launch_line(s, L));
+      jstr(f, L->why);
+      fprintf(f, ",\"shown\":%d", L->state == LS_STOPPED);
+    }
+    fputc('}', f);
+  }
+  fprintf(f, "]}\n");
+}
+
+/* mi kernel N: launch N (stopped, its stop shown) becomes the focus. */
+static void kernel_select(struct dbg_session *s, const char *arg) {
+  char *end, msg[160];
+  unsigned long n = strtoul(arg, &end, 10);
+  struct dbg_launch *L = end != arg && !*end && *arg != '-' ? dbg_launch_find(s, n) : NULL;
+  if (!L) {
+    snprintf(msg, sizeof(msg), "No kernel %s; mi kernels lists the launches.", arg);
+    mi_error(s, msg);
+    return;
+  }
+  const char *why = dbg_launch_select(s, L);
+  if (why) {
+    snprintf(msg, sizeof(msg), "Kernel %lu (%s) %s.", n, L->k->name, why);
+    mi_error(s, msg);
+    return;
+  }
+  fprintf(s->out, "^mi {\"kernel\":%u,\"item\":%" PRIu64 "}\n", L->num, L->focus);
+}
+
 /*
  * mi on|off                   records at stops and launches
  * mi breakpoints              the breakpoints and the lines they bind to
+ * mi kernels                  the open launches and their states
+ * mi kernel N                 makes launch N (stopped) the focused one
  * mi threads                  focused group's items + one per other group
  * mi focus ITEM               makes ITEM the focus (what steps and prints use)
  * mi frame ITEM               where ITEM is
@@ -285,6 +328,14 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
   if (!strcmp(sub, "breakpoints")) {
     bp_records(s);
     fprintf(s->out, "^mi {\"done\":1}\n");
+    return;
+  }
+  if (!strcmp(sub, "kernels")) {
+    kernels(s);
+    return;
+  }
+  if (!strcmp(sub, "kernel")) {
+    kernel_select(s, rest);
     return;
   }
   if (!s->L || !s->L->sd) {
@@ -348,8 +399,8 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
         mem_write(s, addr, end);
     }
   } else {
-    mi_error(s, "unknown mi command (on, off, breakpoints, threads, focus, frame, vars, eval, "
-                "read, write)");
+    mi_error(s, "unknown mi command (on, off, breakpoints, kernels, kernel, threads, focus, "
+                "frame, vars, eval, read, write)");
   }
   if (fresh_args) dbg_item_fresh_args(s, item, 1);
   s->L->focus = save;
