@@ -71,7 +71,7 @@ void dbg_set_host_mode(struct dbg_session *s, int on) {
   s->host_mode = on;
 }
 
-static void add_dir(struct dbg_session *s, const char *dir) {
+void dbg_add_dir(struct dbg_session *s, const char *dir) {
   for (int i = 0; i < s->ndirs; i++)
     if (!strcmp(s->dirs[i], dir)) return;
   if (s->ndirs < MAX_DIRS) s->dirs[s->ndirs++] = strdup(dir);
@@ -79,7 +79,7 @@ static void add_dir(struct dbg_session *s, const char *dir) {
 
 void dbg_add_source_dir(struct dbg_session *s, const char *dir) {
   dbg_lock(s, NULL);
-  add_dir(s, dir);
+  dbg_add_dir(s, dir);
   dbg_unlock(s);
 }
 
@@ -110,7 +110,7 @@ void dbg_set_echo(struct dbg_session *s, int on) {
 
 /* ---- source and positions ---- */
 
-static const char *base(const char *p) {
+const char *dbg_base(const char *p) {
   const char *b = strrchr(p, '/');
   return b ? b + 1 : p;
 }
@@ -123,7 +123,7 @@ static int named_after_kernels(const struct dbg_session *s) {
 }
 
 const char *dbg_where_file(const struct dbg_session *s) {
-  return named_after_kernels(s) ? s->L->k->name : base(s->L->file);
+  return named_after_kernels(s) ? s->L->k->name : dbg_base(s->L->file);
 }
 
 static const struct cc_microkernel *mk_at(struct dbg_session *s, uint32_t pc) {
@@ -157,7 +157,7 @@ uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item) {
   return m ? mk_call(s, m) : s->L->dbg->pc_inl[pc];
 }
 
-static void backtrace_cmd(struct dbg_session *s) {
+void dbg_backtrace_cmd(struct dbg_session *s) {
   struct dbg_frame fr[DBG_MAX_FRAMES];
   int n = dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES), d = n - 1;
   for (int i = 0; i < d; i++)
@@ -375,7 +375,7 @@ static int eval(struct dbg_session *s, const char *text, struct dbg_val *v, char
 }
 
 /* `whatis EXPR|TYPE` (expand 0), `ptype EXPR|TYPE` (expand 1). */
-static void whatis_cmd(struct dbg_session *s, const char *arg, int expand) {
+void dbg_whatis_cmd(struct dbg_session *s, const char *arg, int expand) {
   if (!*arg) {
     fprintf(s->out, "%s needs an expression or a type name\n", expand ? "ptype" : "whatis");
     return;
@@ -400,7 +400,7 @@ int dbg_format_letter(struct dbg_session *s, const char **arg, const char *cmd) 
   return fmt;
 }
 
-static void print_expr(struct dbg_session *s, const char *arg) {
+void dbg_print_cmd(struct dbg_session *s, const char *arg) {
   int fmt = dbg_format_letter(s, &arg, "print");
   if (fmt < 0) return;
   while (isspace((unsigned char)*arg))
@@ -436,7 +436,7 @@ static void print_expr(struct dbg_session *s, const char *arg) {
 
 /* x/NFU EXPR: N units of U bytes (b h w g) from the address EXPR gives, in
  * format F (x d u o f c). */
-static void examine(struct dbg_session *s, const char *arg) {
+void dbg_examine(struct dbg_session *s, const char *arg) {
   unsigned long count = 1;
   unsigned size = 4;
   char fmt = 'x';
@@ -517,7 +517,7 @@ static void examine(struct dbg_session *s, const char *arg) {
   fprintf(s->out, "\n");
 }
 
-static void info_vars(struct dbg_session *s, int args) {
+void dbg_info_vars(struct dbg_session *s, int args) {
   struct dbg_frame f = dbg_frame_current(s);
   int any = 0;
   for (uint32_t i = 0; s->L->dbg && i < s->L->dbg->nsyms; i++) {
@@ -612,8 +612,8 @@ static int mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, ui
 /* Whether breakpoint b names the program of the launch: its file, or, for
  * a program no file matched (named after its first kernel), any kernel of
  * the program, so `break count:20` works whichever kernel comes first. */
-static int bp_file_match(struct dbg_session *s, const struct bp *b) {
-  if (!b->file[0] || !strcmp(base(b->file), base(s->L->file))) return 1;
+int dbg_bp_file_match(struct dbg_session *s, const struct bp *b) {
+  if (!b->file[0] || !strcmp(dbg_base(b->file), dbg_base(s->L->file))) return 1;
   if (!named_after_kernels(s)) return 0;
   const struct lsi_program *p = s->L->l->prog;
   for (uint32_t k = 0; k < p->nkernels; k++)
@@ -625,7 +625,7 @@ static int bp_file_match(struct dbg_session *s, const struct bp *b) {
  * file starts, over every kernel of the program (so a line in one kernel
  * never binds to a later line of another), if this kernel has it; else 0. */
 uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
-  if (!s->L || !s->L->k || !b->line || !bp_file_match(s, b)) return 0;
+  if (!s->L || !s->L->k || !b->line || !dbg_bp_file_match(s, b)) return 0;
   uint32_t file = s->L->dbg->nmk ? s->L->dbg->mk[0].file : 0;
   for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
     if (mk_starts_at(s, &s->L->dbg->mk[m], file, b->line) &&
@@ -728,11 +728,11 @@ static void bp_bind(struct dbg_session *s) {
       const struct cc_microkernel *m = mk_at(s, pc);
       if (m && m->pc_begin == pc) bp_note(s, pc, b, 0);
     }
-    if (!b->enabled || !b->line || !bp_file_match(s, b)) continue;
+    if (!b->enabled || !b->line || !dbg_bp_file_match(s, b)) continue;
     b->bound = 1;
     if (s->L->nlines && b->line > s->L->nlines && !b->warned) {
       fprintf(s->out, "Breakpoint %d: line %u is past the end of %s (%u lines).\n", b->id, b->line,
-              base(s->L->file), s->L->nlines);
+              dbg_base(s->L->file), s->L->nlines);
       b->warned = 1;
     }
     uint32_t best = dbg_bp_line(s, b);
@@ -779,13 +779,13 @@ static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
 /* A file breakpoint no program seen so far matches. */
 static int bp_pending(struct dbg_session *s, const struct bp *b) {
   if (!b->line || !b->file[0] || b->bound) return 0;
-  if (s->L && s->L->file && bp_file_match(s, b)) return 0;
+  if (s->L && s->L->file && dbg_bp_file_match(s, b)) return 0;
   for (int i = 0; i < s->nfiles; i++)
-    if (!strcmp(base(b->file), base(s->files[i]))) return 0;
+    if (!strcmp(dbg_base(b->file), dbg_base(s->files[i]))) return 0;
   return s->host_mode || (s->L && s->L->file);
 }
 
-static void bp_add(struct dbg_session *s, const char *arg, int temp) {
+void dbg_bp_add(struct dbg_session *s, const char *arg, int temp) {
   while (isspace((unsigned char)*arg))
     arg++;
   if (!*arg) {
@@ -852,7 +852,7 @@ static void bp_add(struct dbg_session *s, const char *arg, int temp) {
   bp_bind(s);
 }
 
-static void bp_each(struct dbg_session *s, const char *arg, int what) {
+void dbg_bp_each(struct dbg_session *s, const char *arg, int what) {
   while (isspace((unsigned char)*arg))
     arg++;
   if (!*arg) {
@@ -895,11 +895,11 @@ static void bp_each(struct dbg_session *s, const char *arg, int what) {
 static void bp_delete(struct dbg_session *s, int id) {
   char t[16];
   snprintf(t, sizeof(t), "%d", id);
-  bp_each(s, t, 0);
+  dbg_bp_each(s, t, 0);
   if (s->temp_gone) s->temp_gone(id);
 }
 
-static void bp_info(struct dbg_session *s) {
+void dbg_bp_info(struct dbg_session *s) {
   if (!s->nbp) {
     fprintf(s->out, "No breakpoints.\n");
     return;
@@ -929,7 +929,7 @@ void dbg_info_to(struct dbg_session *s, int what, FILE *f) {
   dbg_lock(s, NULL);
   s->out = f;
   if (what)
-    bp_info(s);
+    dbg_bp_info(s);
   else
     dbg_display_info(s);
   dbg_unlock(s);
@@ -1152,7 +1152,7 @@ int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
   return bp_accept(s, item, pc, NULL);
 }
 
-static void watch_add(struct dbg_session *s, const char *arg) {
+void dbg_watch_add(struct dbg_session *s, const char *arg) {
   if (!*arg) {
     fprintf(s->out, "usage: watch EXPRESSION (a variable of the focused work-item)\n");
     return;
@@ -1495,8 +1495,6 @@ static int step_item(struct dbg_session *s, int mode) {
   }
 }
 
-static int is(const char *cmd, const char *full, size_t minlen);
-
 static int in_scope(struct dbg_session *s, uint64_t it, uint64_t fg) {
   switch (s->scope) {
   case SCOPE_GROUP: return simt_dbg_group_of(s->L->sd, it) == fg;
@@ -1608,36 +1606,6 @@ out:
   return rc;
 }
 
-static void scope_cmd(struct dbg_session *s, const char *arg) {
-  if (is(arg, "workitem", 4) || is(arg, "item", 4)) {
-    s->scope = SCOPE_ITEM;
-  } else if (is(arg, "workgroup", 5) || is(arg, "group", 5)) {
-    s->scope = SCOPE_GROUP;
-  } else if (!strcmp(arg, "all")) {
-    s->scope = SCOPE_ALL;
-  } else if (!strncmp(arg, "items ", 6)) {
-    uint64_t a, b;
-    if (sscanf(arg + 6, "%" SCNu64 "-%" SCNu64, &a, &b) != 2 || a > b) {
-      fprintf(s->out, "usage: scope items A-B (linear work-item indices, A <= B)\n");
-      return;
-    }
-    s->scope = SCOPE_ITEMS;
-    s->scope_a = a;
-    s->scope_b = b;
-  } else if (*arg) {
-    fprintf(s->out, "usage: scope [workitem | workgroup | all | items A-B]\n");
-    return;
-  }
-  if (s->scope == SCOPE_ITEMS)
-    fprintf(s->out, "Stepping scope: work-items %" PRIu64 "-%" PRIu64 ".\n", s->scope_a,
-            s->scope_b);
-  else
-    fprintf(s->out, "Stepping scope: %s.\n",
-            s->scope == SCOPE_GROUP ? "the focused work-item's work-group"
-            : s->scope == SCOPE_ALL ? "all work-items"
-                                    : "the focused work-item");
-}
-
 void dbg_report(struct dbg_session *s, int rc) {
   if (s->machine && rc != ST_NONE && !(rc == ST_DONE && s->L->finished)) {
     uint32_t pc = 0;
@@ -1746,7 +1714,7 @@ static void list_ranges(struct dbg_session *s, const char *title, int want) {
   fprintf(s->out, "%s (%" PRIu64 ")\n", count ? "" : " none", count);
 }
 
-static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
+void dbg_focus_cmd(struct dbg_session *s, const char *arg, int group) {
   uint64_t v[3] = {0, 0, 0};
   /* one to three ids: decimal numbers, nothing else */
   int n = 0;
@@ -1826,9 +1794,31 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
   dbg_where(s, "Switching to");
 }
 
+/* `info workitems`: the pass count, the last pass's entry routine, the
+ * three lists and the breakpoint hits still to be reported. */
+void dbg_info_workitems(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  fprintf(s->out, "pass %d, focus %" PRIu64 "\n", L->passes, L->focus);
+  if (L->last_run || L->last_skipped)
+    fprintf(s->out, "last pass: %u work-group%s issued, %u complete one%s skipped\n", L->last_run,
+            L->last_run == 1 ? "" : "s", L->last_skipped, L->last_skipped == 1 ? "" : "s");
+  list_ranges(s, "not yet launched", 0);
+  list_ranges(s, "in progress", 1);
+  list_ranges(s, "logically complete", 2);
+  /* the last pass's breakpoint hits still to be reported (of items still
+   * at a breakpoint) */
+  unsigned np = 0;
+  for (unsigned i = 0; i < L->npending; i++) {
+    uint32_t pc;
+    if (simt_dbg_state(L->sd, L->pending[i], &pc) != SIMT_DBG_RUN || !L->bpset[pc]) continue;
+    fprintf(s->out, "%s %" PRIu64, np++ ? "" : "breakpoint hits to report:", L->pending[i]);
+  }
+  if (np) fprintf(s->out, " (%u)\n", np);
+}
+
 /* list [LINE | FIRST,LAST | FIRST,]: ten lines around LINE (the focus's),
  * or from FIRST to LAST (ten from FIRST). */
-static void list_cmd(struct dbg_session *s, const char *arg) {
+void dbg_list_cmd(struct dbg_session *s, const char *arg) {
   uint32_t c = dbg_item_line(s, s->L->focus), last = 0;
   if (*arg) {
     char *end;
@@ -1856,11 +1846,11 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
   if (!last) last = a + 9;
   if (!s->L->nlines) {
     fprintf(s->out, "No source for %s: its program was linked from compiled objects.\n",
-            base(s->L->file));
+            dbg_base(s->L->file));
     return;
   }
   if (a > s->L->nlines) {
-    fprintf(s->out, "Line number %u out of range; %s has %u lines.\n", c, base(s->L->file),
+    fprintf(s->out, "Line number %u out of range; %s has %u lines.\n", c, dbg_base(s->L->file),
             s->L->nlines);
     return;
   }
@@ -1898,293 +1888,9 @@ static void stop_sets(struct dbg_session *s) {
 }
 
 /* After an edit: the stops of the new code, and the innermost frame. */
-static void edit_rebind(struct dbg_session *s) {
+void dbg_edit_rebind(struct dbg_session *s) {
   s->L->frame = 0;
   stop_sets(s);
-}
-
-/* ---- commands ---- */
-
-static int is(const char *cmd, const char *full, size_t minlen) {
-  size_t n = strlen(cmd);
-  return n >= minlen && n <= strlen(full) && !strncmp(cmd, full, n);
-}
-
-/* Runs one command line. Returns 1 when the launch should resume. */
-/* `help`: the commands, one line each (debugger/README.md has the rest). */
-static void help_cmd(struct dbg_session *s) {
-  static const char *const cmds[][2] = {
-      {"break LOC [if EXPR], tbreak LOC", "breakpoints at FILE:LINE, LINE, KERNEL, FUNCTION"},
-      {"delete|enable|disable [N...]", "breakpoints by number"},
-      {"watch EXPR", "stop when the focused work-item's EXPR changes"},
-      {"run, start, continue", "run the launch (start: stop at entry)"},
-      {"step [N], next [N], finish, until [LINE]", "step the work-items of the scope"},
-      {"scope workitem|workgroup|all|items A-B", "what steps advance"},
-      {"workitem GX [GY GZ], workgroup WX [WY WZ]", "the focus"},
-      {"backtrace, frame|up|down [N]", "inlined calls"},
-      {"list [LINE | FIRST,LAST]", "source lines"},
-      {"print[/F] EXPR", "F = x d u o t c; A@N is gdb's artificial array, IMG(x, y) a texel"},
-      {"$N, $, $$, $$N", "values printed before (the value history)"},
-      {"whatis EXPR|TYPE, ptype EXPR|TYPE", "types (ptype shows a struct's fields)"},
-      {"display[/F] [EXPR], undisplay [N...]", "expressions shown at every stop"},
-      {"x/NFU EXPR", "N units of U = b h w g bytes, F = x d u o f c"},
-      {"set var X = EXPR", "assign (a vector selection too: v.zx = w)"},
-      {"info breakpoints|display|locals|args|workitems", ""},
-      {"edit LINE TEXT", "replace a source line and go on"},
-      {"set watchdog MS, set pass all|in-progress", "how passes run"},
-      {"directory [DIR], quit", ""},
-  };
-  for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-    fprintf(s->out, cmds[i][1][0] ? "%-42s %s\n" : "%s%s\n", cmds[i][0], cmds[i][1]);
-  fprintf(s->out, "Vector components: v.x v.s3 v.sA v.zyx v.xxyy v.lo v.hi v.even v.odd; .hi and\n"
-                  ".odd of a 3-component vector end in its undefined w, shown <undefined>.\n");
-}
-
-/* The argument of a command that resumes: a count for step and next, a
- * line for until and advance, none for continue and finish. Returns 1 when
- * the launch should resume. */
-static int resume_args(struct dbg_session *s, const char *cmd, const char *arg, int *kind) {
-  s->L->until_line = 0;
-  s->L->repeat = 0;
-  *kind = cmd[0] == 'a' ? 'u' : cmd[0];
-  if (!*arg && cmd[0] != 'a') return 1;
-  if (cmd[0] == 'c' && !strcmp(arg, "-a")) { /* every stopped launch */
-    *kind = 'C';
-    return 1;
-  }
-  if (cmd[0] == 'c' || cmd[0] == 'f') {
-    fprintf(s->out, "The \"%s\" command does not take any arguments.\n",
-            cmd[0] == 'c' ? "continue" : "finish");
-    return 0;
-  }
-  if (cmd[0] == 's' || cmd[0] == 'n') {
-    char *end;
-    long n = strtol(arg, &end, 10);
-    if (end == arg || *end || n < 1 || n > 1000000) {
-      fprintf(s->out, "usage: %s [N], N a number of steps from 1 on\n",
-              cmd[0] == 's' ? "step" : "next");
-      return 0;
-    }
-    s->L->repeat = (int)n - 1;
-    return 1;
-  }
-  /* until LINE, advance LINE: LINE or FILE:LINE of the launch's program */
-  struct bp b;
-  memset(&b, 0, sizeof(b));
-  const char *colon = strrchr(arg, ':');
-  const char *num = colon ? colon + 1 : arg;
-  if (!*num || strspn(num, "0123456789") != strlen(num) || !(b.line = (uint32_t)atol(num))) {
-    fprintf(s->out, "usage: %s LINE or FILE:LINE\n", cmd[0] == 'a' ? "advance" : "until");
-    return 0;
-  }
-  if (colon) snprintf(b.file, sizeof(b.file), "%.*s", (int)(colon - arg), arg);
-  if (!bp_file_match(s, &b)) {
-    fprintf(s->out, "No source file named %s in this launch (it runs %s).\n", b.file,
-            base(s->L->file));
-    return 0;
-  }
-  uint32_t line = dbg_bp_line(s, &b);
-  if (!line) {
-    fprintf(s->out, "Line %u of %s has no code of kernel %s at or after it.\n", b.line,
-            base(s->L->file), s->L->k->name);
-    return 0;
-  }
-  s->L->until_line = line;
-  return 1;
-}
-
-/* Does text start with word w, then a space or its end? */
-static int is_word(const char *text, const char *w) {
-  size_t n = strlen(w);
-  return !strncmp(text, w, n) && (text[n] == ' ' || text[n] == 0);
-}
-
-static int command(struct dbg_session *s, char *line, int *resume_kind) {
-  while (isspace((unsigned char)*line))
-    line++;
-  char *e = line + strlen(line);
-  while (e > line && isspace((unsigned char)e[-1]))
-    *--e = 0;
-  if (!*line || line[0] == '#') return 0;
-  char cmd[32];
-  int n = 0;
-  while (n < 31 && line[n] && !isspace((unsigned char)line[n]) && line[n] != '/')
-    cmd[n] = line[n], n++;
-  cmd[n] = 0;
-  char *arg = line + n;
-  while (isspace((unsigned char)*arg))
-    arg++;
-  int live = s->L && s->L->sd;
-  if (is(cmd, "break", 1) || is(cmd, "tbreak", 2)) {
-    bp_add(s, arg, cmd[0] == 't');
-  } else if (is(cmd, "display", 4)) {
-    dbg_display_cmd(s, line + n, live);
-  } else if (is(cmd, "undisplay", 3) || (is(cmd, "delete", 1) && is_word(arg, "display"))) {
-    dbg_undisplay_cmd(s, cmd[0] == 'u' ? arg : arg + 7);
-  } else if (is(cmd, "delete", 1)) {
-    bp_each(s, arg, 0);
-  } else if (is(cmd, "enable", 2)) {
-    bp_each(s, arg, 1);
-  } else if (is(cmd, "disable", 3)) {
-    bp_each(s, arg, 2);
-  } else if (is(cmd, "directory", 3)) {
-    if (*arg) add_dir(s, arg);
-    fprintf(s->out, "Source directories searched: .");
-    for (int i = 0; i < s->ndirs; i++)
-      fprintf(s->out, ":%s", s->dirs[i]);
-    fprintf(s->out, "\n");
-  } else if (is(cmd, "quit", 1)) {
-    s->quit = 1;
-    return 1;
-  } else if (is(cmd, "run", 1) || is(cmd, "start", 5)) {
-    if (live) {
-      fprintf(s->out, "The kernel is already running; use 'continue'.\n");
-      return 0;
-    }
-    *resume_kind = is(cmd, "start", 5) ? 'e' : 'r';
-    return 1;
-  } else if (is(cmd, "continue", 1) || is(cmd, "step", 1) || is(cmd, "next", 1) ||
-             is(cmd, "finish", 3) || is(cmd, "until", 1) || is(cmd, "advance", 3)) {
-    if (!live) {
-      fprintf(s->out, "The kernel is not being run; use 'run' or 'start'.\n");
-      return 0;
-    }
-    return resume_args(s, cmd, arg, resume_kind);
-  } else if (is(cmd, "info", 1)) {
-    if (is(arg, "breakpoints", 1))
-      bp_info(s);
-    else if (is(arg, "kernels", 1))
-      dbg_kernels_info(s);
-    else if (is(arg, "display", 1))
-      dbg_display_info(s);
-    else if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else if (is(arg, "locals", 2))
-      info_vars(s, 0);
-    else if (is(arg, "args", 1))
-      info_vars(s, 1);
-    else if (is(arg, "workitems", 1)) {
-      fprintf(s->out, "pass %d, focus %" PRIu64 "\n", s->L->passes, s->L->focus);
-      if (s->L->last_run || s->L->last_skipped)
-        fprintf(s->out, "last pass: %u work-group%s issued, %u complete one%s skipped\n",
-                s->L->last_run, s->L->last_run == 1 ? "" : "s", s->L->last_skipped,
-                s->L->last_skipped == 1 ? "" : "s");
-      list_ranges(s, "not yet launched", 0);
-      list_ranges(s, "in progress", 1);
-      list_ranges(s, "logically complete", 2);
-      /* the last pass's breakpoint hits still to be reported (of items
-       * still at a breakpoint) */
-      unsigned np = 0;
-      for (unsigned i = 0; i < s->L->npending; i++) {
-        uint32_t pc;
-        if (simt_dbg_state(s->L->sd, s->L->pending[i], &pc) != SIMT_DBG_RUN || !s->L->bpset[pc])
-          continue;
-        fprintf(s->out, "%s %" PRIu64, np++ ? "" : "breakpoint hits to report:", s->L->pending[i]);
-      }
-      if (np) fprintf(s->out, " (%u)\n", np);
-    } else
-      fprintf(s->out,
-              "unknown info command '%s' (breakpoints, display, kernels, locals, args, "
-              "workitems)\n",
-              arg);
-  } else if (is(cmd, "list", 1)) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      list_cmd(s, arg);
-  } else if (!strcmp(cmd, "x")) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      examine(s, arg);
-  } else if (!strcmp(cmd, "help") || !strcmp(cmd, "h")) {
-    help_cmd(s);
-  } else if (!strcmp(cmd, "whatis") || !strcmp(cmd, "ptype")) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      whatis_cmd(s, arg, cmd[0] == 'p');
-  } else if (is(cmd, "print", 1) || is(cmd, "p", 1)) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      print_expr(s, line + n);
-  } else if (is(cmd, "set", 3)) {
-    if (!strncmp(arg, "var ", 4)) arg += 4;
-    if (is_word(arg, "pass") || is_word(arg, "watchdog")) {
-      dbg_pass_set(s, arg);
-    } else if (!live) {
-      fprintf(s->out, "No kernel is stopped.\n");
-    } else if (!strchr(arg, '=')) {
-      fprintf(s->out, "usage: set var NAME = EXPR\n");
-    } else {
-      struct dbg_val v;
-      char err[200];
-      if (eval(s, arg, &v, err, sizeof(err))) fprintf(s->out, "%s\n", err);
-    }
-  } else if (is(cmd, "edit", 2)) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else if (dbg_edit(s, arg) == 0)
-      edit_rebind(s);
-  } else if (is(cmd, "watch", 2)) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      watch_add(s, arg);
-  } else if (is(cmd, "scope", 2)) {
-    scope_cmd(s, arg);
-  } else if (is(cmd, "kernel", 3)) {
-    dbg_kernel_cmd(s, arg);
-  } else if (!strcmp(cmd, "mi")) {
-    dbg_mi_command(s, arg);
-  } else if (is(cmd, "workitem", 2) || is(cmd, "workgroup", 5)) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      focus_cmd(s, arg, cmd[4] == 'g');
-  } else if (is(cmd, "frame", 1) || is(cmd, "up", 2) || is(cmd, "down", 2)) {
-    if (!live)
-      fprintf(s->out, "No stack.\n");
-    else
-      dbg_frame_command(s, cmd, arg);
-  } else if (is(cmd, "backtrace", 2) || is(cmd, "where", 3) || !strcmp(cmd, "bt")) {
-    if (!live)
-      fprintf(s->out, "No stack.\n");
-    else
-      backtrace_cmd(s);
-  } else {
-    fprintf(s->out, "Undefined command: \"%s\".\n", cmd);
-  }
-  return 0;
-}
-
-static int read_cmd(struct dbg_session *s, int *kind) {
-  for (;;) {
-    struct dbg_hold h;
-    dbg_release(s, &h); /* nothing waits for the user holding the lock */
-    char *line = s->read(s->rctx, "(lockstep) ");
-    dbg_reacquire(s, &h);
-    if (!line) {
-      s->quit = 1;
-      return 1;
-    }
-    if (s->echo) fprintf(s->out, "(lockstep) %s\n", line);
-    int r = command(s, line, kind);
-    free(line);
-    fflush(s->out);
-    if (r) return 1; /* a frame selection lasts until its item moves (dbg_frame_selected) */
-  }
-}
-
-int dbg_prompt(struct dbg_session *s) {
-  int kind = 0;
-  dbg_lock(s, NULL);
-  read_cmd(s, &kind);
-  int quit = s->quit;
-  if (!quit) s->stop_entry = kind == 'e';
-  dbg_unlock(s);
-  return quit;
 }
 
 static void split_lines(struct dbg_session *s, const char *src) {
@@ -2409,8 +2115,4 @@ int dbg_all_done(struct dbg_session *s) {
 
 void dbg_rebind(struct dbg_session *s) {
   if (s->L && s->L->sd && s->L->bp_gen != s->bp_gen) bp_bind(s);
-}
-
-int dbg_read_cmd(struct dbg_session *s, int *kind) {
-  return read_cmd(s, kind);
 }

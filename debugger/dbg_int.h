@@ -291,6 +291,29 @@ void dbg_rebind(struct dbg_session *s);
  * (after why: "Breakpoint 2", ...; NULL for none). */
 void dbg_report(struct dbg_session *s, int rc);
 void dbg_where(struct dbg_session *s, const char *why);
+/* Commands' work (dbg_cmd.c dispatches to them; each prints to s->out):
+ * break/tbreak, delete (what 0), enable (1), disable (2), info
+ * breakpoints, watch; the `directory` list; print (text after the command
+ * word, /F included), x, whatis/ptype, info locals/args, list,
+ * workitem/workgroup, backtrace, info workitems; the stops after an edit. */
+void dbg_bp_add(struct dbg_session *s, const char *arg, int temp);
+void dbg_bp_each(struct dbg_session *s, const char *arg, int what);
+void dbg_bp_info(struct dbg_session *s);
+void dbg_watch_add(struct dbg_session *s, const char *arg);
+void dbg_add_dir(struct dbg_session *s, const char *dir);
+void dbg_print_cmd(struct dbg_session *s, const char *text);
+void dbg_examine(struct dbg_session *s, const char *arg);
+void dbg_whatis_cmd(struct dbg_session *s, const char *arg, int expand);
+void dbg_info_vars(struct dbg_session *s, int args);
+void dbg_list_cmd(struct dbg_session *s, const char *arg);
+void dbg_focus_cmd(struct dbg_session *s, const char *arg, int group);
+void dbg_backtrace_cmd(struct dbg_session *s);
+void dbg_info_workitems(struct dbg_session *s);
+void dbg_edit_rebind(struct dbg_session *s);
+/* Whether breakpoint b names the launch's program; a path's last part. */
+int dbg_bp_file_match(struct dbg_session *s, const struct bp *b);
+const char *dbg_base(const char *p);
+
 /* Reads and runs commands until one resumes (1; *kind says which: 'c',
  * 's', 'n', 'f', 'u', 'r', 'e', 'C' for continue -a) or quits (1 with
  * s->quit set). */
