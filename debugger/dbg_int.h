@@ -236,16 +236,98 @@ void dbg_undisplay_cmd(struct dbg_session *s, const char *arg);
 void dbg_display_info(struct dbg_session *s);
 void dbg_display_show(struct dbg_session *s);
 
-/* dbg_engine.c */
+/* ---- dbg_engine.c: the session, positions, what a stop shows ---- */
+/* A path's last part. Whether the launch's program matched no file and is
+ * named after its first kernel (any kernel of it names its lines then). */
+const char *dbg_base(const char *p);
+int dbg_named_after_kernels(const struct dbg_session *s);
 /* The name the launch's lines are shown under: its file's, or, for a
  * program no file matched (named after its first kernel), the kernel that
  * runs, so a stop in kernel k of it shows `k:LINE`. */
 const char *dbg_where_file(const struct dbg_session *s);
+/* The statement (microkernel) pc is in, or NULL. */
+const struct cc_microkernel *dbg_mk_at(struct dbg_session *s, uint32_t pc);
 /* The source line an item is at (0 when it has finished). */
 uint32_t dbg_item_line(struct dbg_session *s, uint64_t item);
-/* The inlined call (index + 1 into dbg->inl) an item is in, 0 in the
- * kernel body or when it has finished. */
+/* The inlined call (index + 1 into dbg->inl) the line statement m is shown
+ * at belongs to, and the one an item is in; 0 in the kernel body (or when
+ * the item has finished). */
+uint32_t dbg_mk_call(struct dbg_session *s, const struct cc_microkernel *m);
 uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item);
+/* An item's ids as a stop shows them; a source line as a stop shows it. */
+void dbg_ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n);
+void dbg_show_line(struct dbg_session *s, uint32_t line);
+/* The frames the focus's stop is shown up from its statement, at the line
+ * of a call that starts there (a step stopped there), else 0. */
+int dbg_call_stop_now(struct dbg_session *s);
+/* The focused item's position (after why: "Breakpoint 2", ...; NULL for
+ * none), with its line. */
+void dbg_where(struct dbg_session *s, const char *why);
+/* A print format letter, `/F` at the start of *arg (cmd's: `print`,
+ * `display`): the letter (*arg moves past it), 0 when there is none, -1
+ * when it is not one (said so). */
+int dbg_format_letter(struct dbg_session *s, const char **arg, const char *cmd);
+/* The environment the evaluator sees for the focused item, and evaluating
+ * text there (0 ok, else an error message in err). */
+void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
+int dbg_eval_focus(struct dbg_session *s, const char *text, struct dbg_val *v, char *err, size_t n);
+/* `directory DIR` (the list searched), print (text after the command word,
+ * /F included), x, whatis/ptype, info locals/args, list,
+ * workitem/workgroup, backtrace, info workitems. */
+void dbg_add_dir(struct dbg_session *s, const char *dir);
+void dbg_print_cmd(struct dbg_session *s, const char *text);
+void dbg_examine(struct dbg_session *s, const char *arg);
+void dbg_whatis_cmd(struct dbg_session *s, const char *arg, int expand);
+void dbg_info_vars(struct dbg_session *s, int args);
+void dbg_list_cmd(struct dbg_session *s, const char *arg);
+void dbg_focus_cmd(struct dbg_session *s, const char *arg, int group);
+void dbg_backtrace_cmd(struct dbg_session *s);
+void dbg_info_workitems(struct dbg_session *s);
+
+/* ---- dbg_bp.c: breakpoints and watchpoints ---- */
+/* A statement that only branches, yields or reconverges; whether a
+ * breakpoint at line binds to statement mk. */
+int dbg_mk_flow_only(struct dbg_session *s, const struct cc_microkernel *mk);
+int dbg_mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line);
+/* Where each inlined call of s->L's kernel starts (dbg_call_entries fills
+ * it), and where call idx (its index) starts: UINT32_MAX when it has no
+ * code. */
+void dbg_call_entries(struct dbg_session *s);
+uint32_t dbg_call_entry(struct dbg_session *s, uint32_t idx);
+/* Whether breakpoint b names s->L's program; the line it binds to in s->L's
+ * kernel, or 0. */
+int dbg_bp_file_match(struct dbg_session *s, const struct bp *b);
+uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
+/* Binds the breakpoints to s->L (bpset, bpid, bpline); again only when they
+ * changed since it last did (dbg_rebind). */
+void dbg_bp_bind(struct dbg_session *s);
+void dbg_rebind(struct dbg_session *s);
+/* The enabled breakpoint a statement starting at pc belongs to, or NULL;
+ * deleting temporary breakpoint id, which was hit. */
+struct bp *dbg_bp_at(struct dbg_session *s, uint32_t pc);
+void dbg_bp_delete(struct dbg_session *s, int id);
+/* Whether a breakpoint at pc stops item (its condition). */
+int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
+/* break/tbreak, delete (what 0), enable (1), disable (2), info
+ * breakpoints, watch. */
+void dbg_bp_add(struct dbg_session *s, const char *arg, int temp);
+void dbg_bp_each(struct dbg_session *s, const char *arg, int what);
+void dbg_bp_info(struct dbg_session *s);
+void dbg_watch_add(struct dbg_session *s, const char *arg);
+/* Whether item has an enabled watchpoint, whether any work-item of s->L
+ * has one; whether one of item's watched values changed (noted in
+ * L->whit, L->wold, L->wnew). dbg_watch_gc drops the watchpoints of
+ * finished work-items (all of s->L's: quiet). */
+int dbg_has_watch(struct dbg_session *s, uint64_t item);
+int dbg_any_watch(struct dbg_session *s);
+int dbg_watch_changed(struct dbg_session *s, uint64_t item);
+void dbg_watch_gc(struct dbg_session *s, int all);
+
+/* ---- dbg_step.c: running work-items ---- */
+/* Stops: a device exception or a failed assertion of an item (the focus
+ * moves there). */
+int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
+int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
 /* Runs an item that has not started, and the other items of its work-group
  * that have not, to the kernel's first statement (the prologue gives the
  * arguments their values), as `start` does; else nothing. Focus changes use
@@ -257,72 +339,38 @@ void dbg_item_enter(struct dbg_session *s, uint64_t item);
  * so they read with their values; 1 copies the variables back after a write,
  * so the prologue stores what was written. Nothing for a started item. */
 void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs);
-/* A print format letter, `/F` at the start of *arg (cmd's: `print`,
- * `display`): the letter (*arg moves past it), 0 when there is none, -1
- * when it is not one (said so). */
-int dbg_format_letter(struct dbg_session *s, const char **arg, const char *cmd);
-/* The environment the evaluator sees for the focused item. */
-void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
 /* The line a function breakpoint (`break NAME`) stops at in the current
  * launch: the kernel's entry, or where the first call of an inlined
  * function of that name starts; 0 when the launch has neither. */
 uint32_t dbg_fn_bp_line(struct dbg_session *s, const struct bp *b);
-/* The line a breakpoint binds to in the current launch's kernel, or 0. */
-uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
-
-/* A launch's life (dbg_launch.c drives it). dbg_setup holds s->L's given
- * launch open on d (0, or -1 with why); dbg_first_stretch starts it (kernel
- * breakpoints; ST_LAUNCH after the `mi on` launch record, then
+/* The stops of s->L's kernel (statement starts, where steps are shown,
+ * the breakpoints); again after an edit. */
+void dbg_stop_sets(struct dbg_session *s);
+void dbg_edit_rebind(struct dbg_session *s);
+/* A launch's stretches (dbg_launch.c runs them): dbg_first_stretch starts
+ * it (kernel breakpoints; ST_LAUNCH after the `mi on` launch record, then
  * dbg_start_stretch goes on); dbg_stretch runs what a resume of kind asked
  * ('c', 's', 'n', 'f', 'u'); each returns an enum stop. After a quit
- * dbg_finish_undebugged runs the rest at full speed. dbg_teardown lets go
- * of everything dbg_setup made. */
-int dbg_setup(struct dbg_session *s, struct dev_device *d, const char *source, char *why,
-              size_t whylen);
+ * dbg_finish_undebugged runs the rest at full speed. Whether every item of
+ * s->L has finished. */
 int dbg_first_stretch(struct dbg_session *s);
 int dbg_start_stretch(struct dbg_session *s);
 int dbg_stretch(struct dbg_session *s, int kind);
 void dbg_finish_undebugged(struct dbg_session *s);
-void dbg_teardown(struct dbg_session *s);
 int dbg_all_done(struct dbg_session *s);
-/* Binds the breakpoints again for s->L when they changed since it last did. */
-void dbg_rebind(struct dbg_session *s);
-/* Shows a stop of s->L (its enum stop), and the focused item's position
- * (after why: "Breakpoint 2", ...; NULL for none). */
+
+/* ---- dbg_launch.c: the launch API, stops, several launches ---- */
+/* dbg_setup holds s->L's given launch open on d (0, or -1 with why);
+ * dbg_teardown lets go of everything it made. */
+int dbg_setup(struct dbg_session *s, struct dev_device *d, const char *source, char *why,
+              size_t whylen);
+void dbg_teardown(struct dbg_session *s);
+/* Shows a stop of s->L (its enum stop). */
 void dbg_report(struct dbg_session *s, int rc);
-void dbg_where(struct dbg_session *s, const char *why);
-/* Commands' work (dbg_cmd.c dispatches to them; each prints to s->out):
- * break/tbreak, delete (what 0), enable (1), disable (2), info
- * breakpoints, watch; the `directory` list; print (text after the command
- * word, /F included), x, whatis/ptype, info locals/args, list,
- * workitem/workgroup, backtrace, info workitems; the stops after an edit. */
-void dbg_bp_add(struct dbg_session *s, const char *arg, int temp);
-void dbg_bp_each(struct dbg_session *s, const char *arg, int what);
-void dbg_bp_info(struct dbg_session *s);
-void dbg_watch_add(struct dbg_session *s, const char *arg);
-void dbg_add_dir(struct dbg_session *s, const char *dir);
-void dbg_print_cmd(struct dbg_session *s, const char *text);
-void dbg_examine(struct dbg_session *s, const char *arg);
-void dbg_whatis_cmd(struct dbg_session *s, const char *arg, int expand);
-void dbg_info_vars(struct dbg_session *s, int args);
-void dbg_list_cmd(struct dbg_session *s, const char *arg);
-void dbg_focus_cmd(struct dbg_session *s, const char *arg, int group);
-void dbg_backtrace_cmd(struct dbg_session *s);
-void dbg_info_workitems(struct dbg_session *s);
-void dbg_edit_rebind(struct dbg_session *s);
-/* Whether breakpoint b names the launch's program; a path's last part. */
-int dbg_bp_file_match(struct dbg_session *s, const struct bp *b);
-const char *dbg_base(const char *p);
-
-/* Reads and runs commands until one resumes (1; *kind says which: 'c',
- * 's', 'n', 'f', 'u', 'r', 'e', 'C' for continue -a) or quits (1 with
- * s->quit set). */
-int dbg_read_cmd(struct dbg_session *s, int *kind);
-
-/* dbg_launch.c: `info kernels`, `kernel [N]`; for `mi kernels`, a launch
- * by number, its state ("stopped", "running", "finished") and the line its
- * focused item is at (0: none), and selecting a stopped launch whose stop
- * was shown (NULL, else why not). */
+/* `info kernels`, `kernel [N]`; for `mi kernels`, a launch by number, its
+ * state ("stopped", "running", "finished") and the line its focused item
+ * is at (0: none), and selecting a stopped launch whose stop was shown
+ * (NULL, else why not). */
 void dbg_kernels_info(struct dbg_session *s);
 void dbg_kernel_cmd(struct dbg_session *s, const char *arg);
 struct dbg_launch *dbg_launch_find(struct dbg_session *s, unsigned long num);
@@ -330,17 +378,11 @@ const char *dbg_launch_state(const struct dbg_launch *L);
 uint32_t dbg_launch_line(struct dbg_session *s, struct dbg_launch *L);
 const char *dbg_launch_select(struct dbg_session *s, struct dbg_launch *L);
 
-/* Stops: a device exception or a failed assertion of an item (the focus
- * moves there); whether a breakpoint at pc stops item (its condition). */
-int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
-int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
-int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
-/* Whether item has an enabled watchpoint, whether any work-item has one;
- * whether one of item's watched values changed (noted in s->whit, s->wold,
- * s->wnew). */
-int dbg_has_watch(struct dbg_session *s, uint64_t item);
-int dbg_any_watch(struct dbg_session *s);
-int dbg_watch_changed(struct dbg_session *s, uint64_t item);
+/* ---- dbg_cmd.c: the command table ---- */
+/* Reads and runs commands until one resumes (1; *kind says which: 'c',
+ * 's', 'n', 'f', 'u', 'r', 'e', 'C' for continue -a) or quits (1 with
+ * s->quit set). */
+int dbg_read_cmd(struct dbg_session *s, int *kind);
 
 /* dbg_frame.c: a work-item's frames are its inlined calls, innermost
  * first, then the kernel. */

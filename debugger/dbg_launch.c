@@ -17,7 +17,164 @@
 #include <string.h>
 
 #include "debugger/dbg_int.h"
+#include "device/lsi.h"
 #include "device/simt.h"
+
+/* ---- a stop as the user sees it ---- */
+
+void dbg_report(struct dbg_session *s, int rc) {
+  if (s->machine && rc != ST_NONE && !(rc == ST_DONE && s->L->finished)) {
+    uint32_t pc = 0;
+    simt_dbg_state(s->L->sd, s->L->focus, &pc);
+    struct bp *b = rc == ST_BP ? dbg_bp_at(s, pc) : NULL;
+    dbg_mi_stop(s,
+                rc == ST_BP || (rc == ST_ENTRY && s->L->entry_bp)     ? "breakpoint"
+                : rc == ST_EXC || rc == ST_ASSERT                     ? "exception"
+                : rc == ST_ENTRY                                      ? "entry"
+                : rc == ST_PAUSE || rc == ST_TIMEOUT || rc == ST_IDLE ? "pause"
+                : rc == ST_WATCH                                      ? "watch"
+                                                                      : "step",
+                rc == ST_WATCH   ? s->L->whit
+                : b              ? b->id
+                : rc == ST_ENTRY ? s->L->entry_bp
+                                 : 0);
+  }
+  if (rc == ST_BP) {
+    uint32_t pc;
+    simt_dbg_state(s->L->sd, s->L->focus, &pc);
+    struct bp *b = dbg_bp_at(s, pc);
+    char why[64];
+    snprintf(why, sizeof(why), "%s %d", b && b->temp ? "Temporary breakpoint" : "Breakpoint",
+             b                       ? b->id
+             : pc <= s->L->k->ninsns ? s->L->bpid[pc]
+                                     : 0);
+    if (b) b->hits++;
+    dbg_where(s, why);
+    if (b && b->temp) dbg_bp_delete(s, b->id);
+  } else if (rc == ST_WATCH) {
+    struct bp *b = NULL;
+    for (int i = 0; i < s->nbp; i++)
+      if (s->bps[i].id == s->L->whit) b = &s->bps[i];
+    fprintf(s->out, "Watchpoint %d: %s\nOld value = %s\nNew value = %s\n", s->L->whit,
+            b ? b->watch : "?", s->L->wold, s->L->wnew);
+    if (b) b->hits++;
+    dbg_where(s, NULL);
+  } else if (rc == ST_ASSERT) {
+    dbg_where(s, s->L->exc.message);
+  } else if (rc == ST_PAUSE) {
+    dbg_where(s, "Interrupted");
+  } else if (rc == ST_TIMEOUT) {
+    dbg_where(s, "Stopped by the watchdog");
+  } else if (rc == ST_ENTRY && s->L->entry_bp) { /* break KERNEL */
+    char why[64];
+    snprintf(why, sizeof(why), "%s %d", s->L->entry_temp ? "Temporary breakpoint" : "Breakpoint",
+             s->L->entry_bp);
+    s->L->entry_bp = 0;
+    dbg_where(s, why);
+  } else if (rc == ST_STEP || rc == ST_ENTRY) {
+    dbg_where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
+  } else if (rc == ST_EXC) {
+    char ids[160];
+    dbg_ids_str(s, s->L->focus, ids, sizeof(ids));
+    uint32_t line = dbg_item_line(s, s->L->focus);
+    fprintf(s->out, "Stopped by the exception in %s at %s:%u\n", ids, dbg_where_file(s), line);
+    dbg_show_line(s, line);
+  } else if (rc == ST_DONE) {
+    if (simt_dbg_state(s->L->sd, s->L->focus, NULL) == SIMT_DBG_DONE && s->L->finished) {
+      fprintf(s->out, "Kernel %s finished.\n", s->L->k->name);
+    } else {
+      dbg_where(s, NULL);
+    }
+  }
+  if (rc != ST_NONE && rc != ST_IDLE && !(rc == ST_DONE && s->L->finished)) dbg_display_show(s);
+}
+
+/* ---- a launch's life ---- */
+
+/* The program's text, line by line (s->L->lines). */
+static void split_lines(struct dbg_session *s, const char *src) {
+  s->L->nlines = 0;
+  s->L->lines = NULL;
+  if (!src) return;
+  uint32_t cap = 0;
+  for (const char *p = src; *p;) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (s->L->nlines == cap)
+      s->L->lines = realloc(s->L->lines, (cap = cap * 2 + 64) * sizeof(char *));
+    s->L->lines[s->L->nlines] = malloc(n + 1);
+    memcpy(s->L->lines[s->L->nlines], p, n);
+    s->L->lines[s->L->nlines][n] = 0;
+    s->L->nlines++;
+    p = e ? e + 1 : p + n;
+  }
+}
+
+/* Remembers the name of a program's file (or kernel) a launch came from. */
+static void note_file(struct dbg_session *s, const char *name) {
+  for (int i = 0; i < s->nfiles; i++)
+    if (!strcmp(s->files[i], name)) return;
+  if (s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(name);
+}
+
+int dbg_setup(struct dbg_session *s, struct dev_device *d, const char *source, char *why,
+              size_t whylen) {
+  struct dbg_launch *L = s->L;
+  char err[160];
+  /* an earlier edit of the program stays in force */
+  const struct dev_launch *l = dbg_keep_begin(s, &L->given, &source, &L->kept);
+  if (!l->kernel->debug) {
+    snprintf(why, whylen, "kernel %s has no debug tables; build the program with -g",
+             l->kernel->name);
+    dbg_keep_end(s);
+    return -1;
+  }
+  L->sd = simt_dbg_open(d, l, err, sizeof(err));
+  if (!L->sd) {
+    snprintf(why, whylen, "cannot debug the launch: %s", err);
+    dbg_keep_end(s);
+    return -1;
+  }
+  L->k = l->kernel;
+  L->dbg = l->kernel->debug;
+  L->l = l;
+  L->file = L->fname ? L->fname : L->k->name;
+  split_lines(s, source);
+  dbg_stop_sets(s);
+  note_file(s, L->file);
+  /* a program named after its first kernel: breakpoints may name any of them */
+  const struct lsi_program *lp = l->prog;
+  if (dbg_named_after_kernels(s))
+    for (uint32_t k = 1; k < lp->nkernels; k++)
+      note_file(s, lp->kernels[k].name);
+  return 0;
+}
+
+void dbg_teardown(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  if (L->sd) {
+    dbg_watch_gc(s, 1);
+    simt_dbg_close(L->sd);
+    L->sd = NULL;
+    dbg_edit_end(s);
+  }
+  for (uint32_t i = 0; i < L->nlines; i++)
+    free(L->lines[i]);
+  free(L->lines);
+  L->lines = NULL;
+  L->nlines = 0;
+  free(L->stepset);
+  free(L->watchset);
+  free(L->bpset);
+  free(L->bpid);
+  free(L->bpline);
+  free(L->catchset);
+  free(L->inl_entry);
+  L->stepset = L->watchset = L->bpset = L->catchset = NULL;
+  L->bpid = NULL;
+  L->bpline = NULL;
+  L->inl_entry = NULL;
+}
 
 /* Shows what L's stretches printed so far on the front end's stream and
  * empties L's buffer. Under the lock. */
