@@ -1,8 +1,8 @@
 /*
  * test_dbg_launch.c - the engine's launch API (debugger/dbg_launch.c) with
  * several launches stopped at once, in one process: two launches of a small
- * kernel run on two threads of their own (each loops dbg_launch_run and
- * hands its stops to the prompt through a small queue), the test's thread
+ * kernel are opened and run on two threads of their own (each loops
+ * dbg_launch_run and hands its stops to the prompt through a small queue), the test's thread
  * shows the stops with dbg_stopped and answers with scripted commands.
  * Both stop at a breakpoint, `info kernels` lists both, `kernel 2` switches
  * and `print` reads that launch's argument, `continue` resumes one while
@@ -30,10 +30,14 @@ static const char *const src = "kernel void sum(global int *out, int k) {\n"
                                "  out[gid] = v + 1;\n"
                                "}\n";
 
-/* One launch and the thread that runs it. */
+/* One launch and the thread that opens and runs it. */
 struct runner {
+  struct dbg_session *s;
+  struct dev_device *d;
+  const struct dev_launch *l;
+  unsigned queue;
   struct dbg_launch *L;
-  int rc, resumed, done;
+  int opened, rc, resumed, done;
   struct dev_exception exc;
   pthread_t t;
 };
@@ -77,6 +81,17 @@ static void resume(void *ctx, struct dbg_launch *L) {
 
 static void *run_launch(void *arg) {
   struct runner *r = arg;
+  char why[200];
+  struct dbg_launch *L =
+      dbg_launch_open(r->s, r->d, r->l, src, "sum.cl", "", r->queue, why, sizeof(why));
+  if (L) dbg_launch_set_user(L, r);
+  pthread_mutex_lock(&mu);
+  r->L = L;
+  r->opened = 1;
+  r->done = !L;
+  pthread_cond_broadcast(&cv);
+  pthread_mutex_unlock(&mu);
+  if (!L) return NULL;
   while (dbg_launch_run(r->L) == DBG_RUN_STOPPED) {
     pthread_mutex_lock(&mu);
     r->resumed = 0;
@@ -274,15 +289,19 @@ static void run_two(const char *const *lines, const char *ref) {
   ck_assert_int_eq(dbg_prompt(s), 0);
   struct runner r[2];
   memset(r, 0, sizeof(r));
-  char why[200];
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 2; i++) { /* each thread opens its launch: 1 first, then 2 */
     runners[i] = &r[i];
-    r[i].L = dbg_launch_open(s, f.d, &f.l[i], src, "sum.cl", "", 3 + (unsigned)i, why, sizeof(why));
-    ck_assert_msg(r[i].L != NULL, "%s", why);
-    dbg_launch_set_user(r[i].L, &r[i]);
-  }
-  for (int i = 0; i < 2; i++)
+    r[i].s = s;
+    r[i].d = f.d;
+    r[i].l = &f.l[i];
+    r[i].queue = 3 + (unsigned)i;
     ck_assert_int_eq(pthread_create(&r[i].t, NULL, run_launch, &r[i]), 0);
+    pthread_mutex_lock(&mu);
+    while (!r[i].opened)
+      pthread_cond_wait(&cv, &mu);
+    pthread_mutex_unlock(&mu);
+    ck_assert_ptr_nonnull(r[i].L);
+  }
   serve(s, 2);
   for (int i = 0; i < 2; i++)
     pthread_join(r[i].t, NULL);
