@@ -330,6 +330,7 @@ static int run_locked(struct dbg_session *s, struct dbg_launch *L) {
   if (rc == ST_DONE && dbg_all_done(s)) {
     L->finished = 1;
     L->act = 'x'; /* its end is shown, then it ends */
+    snprintf(L->why, sizeof(L->why), "finished");
     /* host mode: a launch that never stopped ends without a word; but one
      * a command resumed (from its launch record) hands the prompt back to
      * the launches still stopped */
