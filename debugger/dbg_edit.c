@@ -198,12 +198,12 @@ static uint32_t prologue_end(const struct cc_debug *d) {
 /* The program text with line `line` (1-based) replaced; malloc'd. */
 static char *edited_source(struct dbg_session *s, uint32_t line, const char *text) {
   size_t n = 1;
-  for (uint32_t i = 0; i < s->nlines; i++)
-    n += strlen(i + 1 == line ? text : s->lines[i]) + 1;
+  for (uint32_t i = 0; i < s->L->nlines; i++)
+    n += strlen(i + 1 == line ? text : s->L->lines[i]) + 1;
   char *src = malloc(n), *p = src;
   if (!src) return NULL;
-  for (uint32_t i = 0; i < s->nlines; i++) {
-    const char *t = i + 1 == line ? text : s->lines[i];
+  for (uint32_t i = 0; i < s->L->nlines; i++) {
+    const char *t = i + 1 == line ? text : s->L->lines[i];
     size_t k = strlen(t);
     memcpy(p, t, k);
     p += k;
@@ -248,22 +248,22 @@ int dbg_edit(struct dbg_session *s, const char *arg) {
     return -1;
   }
   if (*end) end++; /* one space separates the number; the rest is the line */
-  if (!s->nlines) {
+  if (!s->L->nlines) {
     fprintf(s->out, "Edit refused: the program's source is not known.\n");
     return -1;
   }
-  if (line < 1 || line > s->nlines) {
-    fprintf(s->out, "Edit refused: line %lu is outside %s, which has %u lines.\n", line, s->file,
-            s->nlines);
+  if (line < 1 || line > s->L->nlines) {
+    fprintf(s->out, "Edit refused: line %lu is outside %s, which has %u lines.\n", line, s->L->file,
+            s->L->nlines);
     return -1;
   }
-  if (s->have_exc) {
+  if (s->L->have_exc) {
     fprintf(s->out, "Edit refused: the launch stopped on a device exception.\n");
     return -1;
   }
-  uint64_t nitems = simt_dbg_items(s->sd);
+  uint64_t nitems = simt_dbg_items(s->L->sd);
   for (uint64_t it = 0; it < nitems; it++)
-    if (simt_dbg_state(s->sd, it, NULL) == SIMT_DBG_BARRIER) {
+    if (simt_dbg_state(s->L->sd, it, NULL) == SIMT_DBG_BARRIER) {
       fprintf(s->out,
               "Edit refused: work-item %" PRIu64 " waits at a barrier; step its work-group past "
               "the barrier first.\n",
@@ -272,16 +272,16 @@ int dbg_edit(struct dbg_session *s, const char *arg) {
     }
   char *src = edited_source(s, (uint32_t)line, end);
   /* diagnostics and the new line tables name the file the user sees */
-  const char *fname = strrchr(s->file, '/') ? strrchr(s->file, '/') + 1 : s->file;
+  const char *fname = strrchr(s->L->file, '/') ? strrchr(s->L->file, '/') + 1 : s->L->file;
   char opts[1024];
-  snprintf(opts, sizeof(opts), "%s -g", s->options ? s->options : "");
+  snprintf(opts, sizeof(opts), "%s -g", s->L->options ? s->L->options : "");
   struct lsi_program *np = NULL;
   char *log = strdup("");
   int rc = src ? cc_build(src, fname, opts, &np, &log) : CC_OUT_OF_MEMORY;
-  const struct lsi_kernel *nk = rc == CC_OK ? kernel_named(np, s->k->name) : NULL;
+  const struct lsi_kernel *nk = rc == CC_OK ? kernel_named(np, s->L->k->name) : NULL;
   const char *bad = rc != CC_OK ? "the edited program does not build"
                     : !nk       ? "the edited program has no kernel of this name"
-                                : dbg_edit_compatible(s->l, np, nk);
+                                : dbg_edit_compatible(s->L->l, np, nk);
   if (bad) {
     fprintf(s->out, "Edit refused: %s.\n", bad);
     if (rc != CC_OK && log && *log) fprintf(s->out, "%s", log);
@@ -291,12 +291,12 @@ int dbg_edit(struct dbg_session *s, const char *arg) {
     return -1;
   }
   free(log);
-  struct edit_map m = {s, s->dbg, nk->debug, s->k, nk, (uint32_t)line, ""};
-  struct dev_launch nl = *s->l;
+  struct edit_map m = {s, s->L->dbg, nk->debug, s->L->k, nk, (uint32_t)line, ""};
+  struct dev_launch nl = *s->L->l;
   nl.prog = np;
   nl.kernel = nk;
   struct simt_dbg_remap rm = {&m, prologue_end(nk->debug), map_pc, map_mem};
-  if (simt_dbg_rekernel(s->sd, &nl, &rm)) {
+  if (simt_dbg_rekernel(s->L->sd, &nl, &rm)) {
     fprintf(s->out, "Edit refused: %s.\n", m.why[0] ? m.why : "the work-items cannot be moved");
     free(src);
     cc_program_free(np);
@@ -304,23 +304,23 @@ int dbg_edit(struct dbg_session *s, const char *arg) {
   }
   /* the launch runs the new program now, and so do later launches of the
    * program; the one an earlier edit made can go once nothing runs it */
-  struct lsi_program *old = s->eprog;
-  s->eprog = NULL;
+  struct lsi_program *old = s->L->eprog;
+  s->L->eprog = NULL;
   if (dbg_keep_edit(s, np, src)) {
-    s->eprog = np; /* kept for this launch only */
+    s->L->eprog = np; /* kept for this launch only */
     free(src);
   }
-  s->elaunch = nl;
-  s->l = &s->elaunch;
-  s->k = nk;
-  s->dbg = nk->debug;
+  s->L->elaunch = nl;
+  s->L->l = &s->L->elaunch;
+  s->L->k = nk;
+  s->L->dbg = nk->debug;
   if (old) cc_program_free(old);
   char *t = strdup(end);
   if (t) {
-    free(s->lines[line - 1]);
-    s->lines[line - 1] = t;
+    free(s->L->lines[line - 1]);
+    s->L->lines[line - 1] = t;
   }
-  s->edits++;
+  s->L->edits++;
   fprintf(s->out,
           "Line %lu is now:\n%lu\t%s\nRebuilt; the stopped work-items go on in the new code.\n",
           line, line, end);
@@ -328,7 +328,7 @@ int dbg_edit(struct dbg_session *s, const char *arg) {
 }
 
 void dbg_edit_end(struct dbg_session *s) {
-  if (s->eprog) cc_program_free(s->eprog);
-  s->eprog = NULL;
+  if (s->L->eprog) cc_program_free(s->L->eprog);
+  s->L->eprog = NULL;
   dbg_keep_end(s);
 }

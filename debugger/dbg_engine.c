@@ -1,10 +1,13 @@
 /*
- * dbg_engine.c - the debug engine: holds one launch open on the device
- * (simt_dbg), runs its work-items microkernel by microkernel for stepping or
- * at full speed up to the next breakpoint, and answers the text commands.
+ * dbg_engine.c - the debug engine's session and what it shows of a stopped
+ * launch: the session's life, settings and lock; positions (file, line,
+ * inlined calls); the environment the evaluator sees for the focused
+ * work-item (variables, memory, work-item functions); print, x, whatis,
+ * info locals/args/workitems, list, backtrace and the work-item focus.
  *
  * Output goes to the session's stream only; it must not read a terminal,
- * parse program options or change how undebugged launches run.
+ * parse program options or change how undebugged launches run. Running
+ * work-items is dbg_step.c's, breakpoints dbg_bp.c's.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -17,13 +20,11 @@
 #include "device/lsi.h"
 #include "device/simt.h"
 
-#define BUDGET     (1u << 14)
-#define MAX_ROUNDS (1u << 12) /* BUDGET*MAX_ROUNDS branches per item without a stop: runaway */
-
 struct dbg_session *dbg_new(FILE *out, dbg_read_fn read, void *ctx) {
   struct dbg_session *s = calloc(1, sizeof(*s));
   if (!s) return NULL;
-  s->out = out;
+  pthread_mutex_init(&s->lock, NULL);
+  s->out = s->user_out = out;
   s->read = read;
   s->rctx = ctx;
   s->next_id = 1;
@@ -39,17 +40,47 @@ void dbg_free(struct dbg_session *s) {
   free(s->options);
   dbg_keep_free(s);
   dbg_hist_free(s);
+  pthread_mutex_destroy(&s->lock);
   free(s);
+}
+
+void dbg_lock(struct dbg_session *s, struct dbg_launch *L) {
+  pthread_mutex_lock(&s->lock);
+  s->L = L;
+  s->out = L && L->out ? L->out : s->user_out;
+}
+
+void dbg_unlock(struct dbg_session *s) {
+  pthread_mutex_unlock(&s->lock);
+}
+
+void dbg_release(struct dbg_session *s, struct dbg_hold *h) {
+  h->L = s->L;
+  h->out = s->out;
+  fflush(s->out);
+  pthread_mutex_unlock(&s->lock);
+}
+
+void dbg_reacquire(struct dbg_session *s, const struct dbg_hold *h) {
+  pthread_mutex_lock(&s->lock);
+  s->L = h->L;
+  s->out = h->out;
 }
 
 void dbg_set_host_mode(struct dbg_session *s, int on) {
   s->host_mode = on;
 }
 
-void dbg_add_source_dir(struct dbg_session *s, const char *dir) {
+void dbg_add_dir(struct dbg_session *s, const char *dir) {
   for (int i = 0; i < s->ndirs; i++)
     if (!strcmp(s->dirs[i], dir)) return;
   if (s->ndirs < MAX_DIRS) s->dirs[s->ndirs++] = strdup(dir);
+}
+
+void dbg_add_source_dir(struct dbg_session *s, const char *dir) {
+  dbg_lock(s, NULL);
+  dbg_add_dir(s, dir);
+  dbg_unlock(s);
 }
 
 int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs) {
@@ -67,8 +98,10 @@ void dbg_set_temp_gone(struct dbg_session *s, dbg_gone_fn gone) {
 }
 
 void dbg_set_build_options(struct dbg_session *s, const char *options) {
+  dbg_lock(s, NULL);
   free(s->options);
   s->options = options ? strdup(options) : NULL;
+  dbg_unlock(s);
 }
 
 void dbg_set_echo(struct dbg_session *s, int on) {
@@ -77,83 +110,72 @@ void dbg_set_echo(struct dbg_session *s, int on) {
 
 /* ---- source and positions ---- */
 
-static const char *base(const char *p) {
+const char *dbg_base(const char *p) {
   const char *b = strrchr(p, '/');
   return b ? b + 1 : p;
 }
 
 /* Whether the launch's program matched no file and is named after its
  * first kernel: any kernel of it names its lines then. */
-static int named_after_kernels(const struct dbg_session *s) {
-  const struct lsi_program *p = s->l ? s->l->prog : NULL;
-  return s->file && p && p->nkernels && !strcmp(s->file, p->kernels[0].name);
+int dbg_named_after_kernels(const struct dbg_session *s) {
+  const struct lsi_program *p = s->L && s->L->l ? s->L->l->prog : NULL;
+  return p && s->L->file && p->nkernels && !strcmp(s->L->file, p->kernels[0].name);
 }
 
 const char *dbg_where_file(const struct dbg_session *s) {
-  return named_after_kernels(s) ? s->k->name : base(s->file);
+  return dbg_named_after_kernels(s) ? s->L->k->name : dbg_base(s->L->file);
 }
 
-static const struct cc_microkernel *mk_at(struct dbg_session *s, uint32_t pc) {
-  return s->dbg ? cc_debug_mk_at(s->dbg, pc) : NULL;
+const struct cc_microkernel *dbg_mk_at(struct dbg_session *s, uint32_t pc) {
+  return s->L->dbg ? cc_debug_mk_at(s->L->dbg, pc) : NULL;
 }
 
 uint32_t dbg_item_line(struct dbg_session *s, uint64_t item) {
   uint32_t pc;
-  int st = simt_dbg_state(s->sd, item, &pc);
+  int st = simt_dbg_state(s->L->sd, item, &pc);
   if (st == SIMT_DBG_DONE) return 0;
-  const struct cc_microkernel *m = mk_at(s, pc);
-  if (st == SIMT_DBG_FAULT && s->k->lines && pc < s->k->ninsns) return s->k->lines[pc].line;
-  return m ? m->line_first : s->dbg ? s->dbg->line_first : 0;
+  const struct cc_microkernel *m = dbg_mk_at(s, pc);
+  if (st == SIMT_DBG_FAULT && s->L->k->lines && pc < s->L->k->ninsns)
+    return s->L->k->lines[pc].line;
+  return m ? m->line_first : s->L->dbg ? s->L->dbg->line_first : 0;
 }
 
 /* The inlined call (index + 1) the line statement m is shown at belongs
  * to, 0 for the kernel's own code. */
-static uint32_t mk_call(struct dbg_session *s, const struct cc_microkernel *m) {
-  if (!s->dbg->pc_inl) return 0;
+uint32_t dbg_mk_call(struct dbg_session *s, const struct cc_microkernel *m) {
+  if (!s->L->dbg->pc_inl) return 0;
   for (uint32_t q = m->pc_begin; q < m->pc_end; q++)
-    if (s->k->lines[q].line == m->line_first) return s->dbg->pc_inl[q];
-  return s->dbg->pc_inl[m->pc_begin];
+    if (s->L->k->lines[q].line == m->line_first) return s->L->dbg->pc_inl[q];
+  return s->L->dbg->pc_inl[m->pc_begin];
 }
 
 uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item) {
   uint32_t pc;
-  int st = simt_dbg_state(s->sd, item, &pc);
-  if (st == SIMT_DBG_DONE || !s->dbg->pc_inl || pc >= s->k->ninsns) return 0;
-  const struct cc_microkernel *m = st == SIMT_DBG_FAULT ? NULL : mk_at(s, pc);
-  return m ? mk_call(s, m) : s->dbg->pc_inl[pc];
+  int st = simt_dbg_state(s->L->sd, item, &pc);
+  if (st == SIMT_DBG_DONE || !s->L->dbg->pc_inl || pc >= s->L->k->ninsns) return 0;
+  const struct cc_microkernel *m = st == SIMT_DBG_FAULT ? NULL : dbg_mk_at(s, pc);
+  return m ? dbg_mk_call(s, m) : s->L->dbg->pc_inl[pc];
 }
 
-static void backtrace_cmd(struct dbg_session *s) {
+void dbg_backtrace_cmd(struct dbg_session *s) {
   struct dbg_frame fr[DBG_MAX_FRAMES];
-  int n = dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES), d = n - 1;
+  int n = dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES), d = n - 1;
   for (int i = 0; i < d; i++)
-    fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", i, s->dbg->inl[fr[i].inl - 1].func,
+    fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", i, s->L->dbg->inl[fr[i].inl - 1].func,
             dbg_where_file(s), fr[i].line);
   if (fr[d].line)
-    fprintf(s->out, "#%d  %s at %s:%u\n", d, s->k->name, dbg_where_file(s), fr[d].line);
+    fprintf(s->out, "#%d  %s at %s:%u\n", d, s->L->k->name, dbg_where_file(s), fr[d].line);
   else
-    fprintf(s->out, "#%d  %s (finished)\n", d, s->k->name);
+    fprintf(s->out, "#%d  %s (finished)\n", d, s->L->k->name);
 }
 
-static int brace_only(struct dbg_session *s, uint32_t line) {
-  if (!line || line > s->nlines) return 0;
-  const char *t = s->lines[line - 1];
-  while (isspace((unsigned char)*t))
-    t++;
-  if (*t != '{' && *t != '}') return 0;
-  t++;
-  while (isspace((unsigned char)*t) || *t == ';')
-    t++;
-  return *t == 0;
+void dbg_show_line(struct dbg_session *s, uint32_t line) {
+  if (line && line <= s->L->nlines) fprintf(s->out, "%u\t%s\n", line, s->L->lines[line - 1]);
 }
 
-static void show_line(struct dbg_session *s, uint32_t line) {
-  if (line && line <= s->nlines) fprintf(s->out, "%u\t%s\n", line, s->lines[line - 1]);
-}
-
-static void ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n) {
+void dbg_ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n) {
   uint64_t g[3], l[3], w[3];
-  simt_dbg_ids(s->sd, item, g, l, w);
+  simt_dbg_ids(s->L->sd, item, g, l, w);
   snprintf(buf, n,
            "work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") local (%" PRIu64 ",%" PRIu64 ",%" PRIu64
            ") group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")",
@@ -162,38 +184,38 @@ static void ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n) {
 
 /* The frames the focus's stop is shown up from its statement, at the line
  * of a call that starts there (a step stopped there), else 0. */
-static int call_stop_now(struct dbg_session *s) {
+int dbg_call_stop_now(struct dbg_session *s) {
   uint32_t pc = 0;
-  if (!s->call_stop || s->call_item != s->focus) return 0;
-  simt_dbg_state(s->sd, s->focus, &pc);
-  return pc == s->call_pc ? s->call_stop : 0;
+  if (!s->L->call_stop || s->L->call_item != s->L->focus) return 0;
+  simt_dbg_state(s->L->sd, s->L->focus, &pc);
+  return pc == s->L->call_pc ? s->L->call_stop : 0;
 }
 
-static void where(struct dbg_session *s, const char *why) {
+void dbg_where(struct dbg_session *s, const char *why) {
   char ids[160];
   /* "Breakpoint 1, k work-item ..." but "Switching to k work-item ..." */
   const char *sep = why && !strcmp(why, "Switching to") ? " " : ", ";
-  ids_str(s, s->focus, ids, sizeof(ids));
-  uint32_t line = dbg_item_line(s, s->focus);
-  if (line && call_stop_now(s) && dbg_frame_selected(s)) line = dbg_frame_current(s).line;
+  dbg_ids_str(s, s->L->focus, ids, sizeof(ids));
+  uint32_t line = dbg_item_line(s, s->L->focus);
+  if (line && dbg_call_stop_now(s) && dbg_frame_selected(s)) line = dbg_frame_current(s).line;
   if (!line && why && *sep == ' ') {
-    fprintf(s->out, "%s %s %s, which has finished\n", why, s->k->name, ids);
+    fprintf(s->out, "%s %s %s, which has finished\n", why, s->L->k->name, ids);
     return;
   }
   if (!line) {
     fprintf(s->out, "%s%s%s has finished\n", why ? why : "", why ? sep : "", ids);
     return;
   }
-  fprintf(s->out, "%s%s%s %s at %s:%u\n", why ? why : "", why ? sep : "", s->k->name, ids,
+  fprintf(s->out, "%s%s%s %s at %s:%u\n", why ? why : "", why ? sep : "", s->L->k->name, ids,
           dbg_where_file(s), line);
-  show_line(s, line);
+  dbg_show_line(s, line);
 }
 
 /* ---- variables ---- */
 
 static const struct cc_type *type_hook(void *ctx, const char *name) {
   struct dbg_session *s = ctx;
-  return cc_debug_find_type(s->dbg, name);
+  return cc_debug_find_type(s->L->dbg, name);
 }
 
 static void *mem(void *ctx, uint64_t addr, uint64_t size);
@@ -201,7 +223,7 @@ static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out);
 
 static const struct cc_type *type_at(void *ctx, unsigned i) {
   struct dbg_session *s = ctx;
-  return s->dbg && i < s->dbg->ntypes ? &s->dbg->types[i] : NULL;
+  return s->L->dbg && i < s->L->dbg->ntypes ? &s->L->dbg->types[i] : NULL;
 }
 
 static const char *space_of(void *ctx, uint64_t addr) {
@@ -227,17 +249,17 @@ static void region_of(void *ctx, uint64_t addr, char *buf, size_t n) {
     snprintf(buf, n, "the work-item's private memory");
     return;
   }
-  for (uint32_t j = 0; s->k && s->l && j < s->k->nargs; j++) {
-    const struct lsi_arg *a = &s->k->args[j];
+  for (uint32_t j = 0; s->L->k && s->L->l && j < s->L->k->nargs; j++) {
+    const struct lsi_arg *a = &s->L->k->args[j];
     if (a->kind != LSI_ARG_GLOBAL && a->kind != LSI_ARG_CONSTANT) continue;
     uint64_t v;
-    memcpy(&v, s->l->argbuf + a->buf_offset, 8);
+    memcpy(&v, s->L->l->argbuf + a->buf_offset, 8);
     if (v && LSI_ADDR_SPACE(v) == sp && LSI_ADDR_ID(v) == LSI_ADDR_ID(addr)) {
       snprintf(buf, n, "buffer '%s' (argument %u)", a->name && *a->name ? a->name : "?", j);
       return;
     }
   }
-  if (s->l && s->l->data_base && LSI_ADDR_ID(s->l->data_base) == LSI_ADDR_ID(addr))
+  if (s->L->l && s->L->l->data_base && LSI_ADDR_ID(s->L->l->data_base) == LSI_ADDR_ID(addr))
     snprintf(buf, n, "the program's global data");
   else
     snprintf(buf, n, "buffer #%u", LSI_ADDR_ID(addr));
@@ -256,10 +278,10 @@ static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
              sym->type_name);
     return msg;
   }
-  if ((sym->space == CC_SYM_PRIVATE || sym->space == CC_SYM_LOCAL) && s->sd &&
-      simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE) {
+  if ((sym->space == CC_SYM_PRIVATE || sym->space == CC_SYM_LOCAL) && s->L->sd &&
+      simt_dbg_state(s->L->sd, s->L->focus, NULL) == SIMT_DBG_DONE) {
     uint64_t g[3], l[3], w[3];
-    simt_dbg_ids(s->sd, s->focus, g, l, w);
+    simt_dbg_ids(s->L->sd, s->L->focus, g, l, w);
     snprintf(msg, sizeof(msg),
              "work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") has finished: its %s variable '%s' "
              "no longer exists",
@@ -270,7 +292,7 @@ static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
   case CC_SYM_PRIVATE: v->addr = LSI_ADDR(LSI_SPACE_PRIVATE, 0, sym->offset); break;
   case CC_SYM_LOCAL: v->addr = LSI_ADDR(LSI_SPACE_LOCAL, 0, sym->offset); break;
   case CC_SYM_GLOBAL:
-  case CC_SYM_CONSTANT: v->addr = s->l->data_base + sym->offset; break;
+  case CC_SYM_CONSTANT: v->addr = s->L->l->data_base + sym->offset; break;
   default:
     snprintf(msg, sizeof(msg), "variable '%s' lives in a register (build with -g)", name);
     return msg;
@@ -280,7 +302,7 @@ static const char *lookup(void *ctx, const char *name, struct dbg_val *v) {
 
 static void *mem(void *ctx, uint64_t addr, uint64_t size) {
   struct dbg_session *s = ctx;
-  return simt_dbg_mem(s->sd, s->focus, addr, size);
+  return simt_dbg_mem(s->L->sd, s->L->focus, addr, size);
 }
 
 /* The work-item functions an expression may call, as the focused item
@@ -316,7 +338,7 @@ static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
     if (item_fns[i].dims && dim > 2)
       *out = item_fns[i].out_of_range;
     else
-      *out = simt_dbg_sreg(s->sd, s->focus, item_fns[i].sreg + (item_fns[i].dims ? dim : 0));
+      *out = simt_dbg_sreg(s->L->sd, s->L->focus, item_fns[i].sreg + (item_fns[i].dims ? dim : 0));
     return 1;
   }
   return 0;
@@ -334,14 +356,15 @@ void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {
   env->history = dbg_hist_get;
 }
 
-static int eval(struct dbg_session *s, const char *text, struct dbg_val *v, char *err, size_t n) {
+int dbg_eval_focus(struct dbg_session *s, const char *text, struct dbg_val *v, char *err,
+                   size_t n) {
   struct dbg_env env;
   dbg_session_env(s, &env);
   return dbg_eval(&env, text, v, err, n);
 }
 
 /* `whatis EXPR|TYPE` (expand 0), `ptype EXPR|TYPE` (expand 1). */
-static void whatis_cmd(struct dbg_session *s, const char *arg, int expand) {
+void dbg_whatis_cmd(struct dbg_session *s, const char *arg, int expand) {
   if (!*arg) {
     fprintf(s->out, "%s needs an expression or a type name\n", expand ? "ptype" : "whatis");
     return;
@@ -366,7 +389,7 @@ int dbg_format_letter(struct dbg_session *s, const char **arg, const char *cmd) 
   return fmt;
 }
 
-static void print_expr(struct dbg_session *s, const char *arg) {
+void dbg_print_cmd(struct dbg_session *s, const char *arg) {
   int fmt = dbg_format_letter(s, &arg, "print");
   if (fmt < 0) return;
   while (isspace((unsigned char)*arg))
@@ -385,7 +408,7 @@ static void print_expr(struct dbg_session *s, const char *arg) {
     v = s->hist[kept].v;
     snprintf(buf, sizeof(buf), "%s", s->hist[kept].text);
   } else {
-    if (eval(s, arg, &v, err, sizeof(err))) {
+    if (dbg_eval_focus(s, arg, &v, err, sizeof(err))) {
       fprintf(s->out, "%s\n", err);
       return;
     }
@@ -402,7 +425,7 @@ static void print_expr(struct dbg_session *s, const char *arg) {
 
 /* x/NFU EXPR: N units of U bytes (b h w g) from the address EXPR gives, in
  * format F (x d u o f c). */
-static void examine(struct dbg_session *s, const char *arg) {
+void dbg_examine(struct dbg_session *s, const char *arg) {
   unsigned long count = 1;
   unsigned size = 4;
   char fmt = 'x';
@@ -435,7 +458,7 @@ static void examine(struct dbg_session *s, const char *arg) {
   if (fmt == 'c') size = 1;
   struct dbg_val v;
   char err[200];
-  if (eval(s, arg, &v, err, sizeof(err))) {
+  if (dbg_eval_focus(s, arg, &v, err, sizeof(err))) {
     fprintf(s->out, "%s\n", err);
     return;
   }
@@ -483,17 +506,17 @@ static void examine(struct dbg_session *s, const char *arg) {
   fprintf(s->out, "\n");
 }
 
-static void info_vars(struct dbg_session *s, int args) {
+void dbg_info_vars(struct dbg_session *s, int args) {
   struct dbg_frame f = dbg_frame_current(s);
   int any = 0;
-  for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++) {
-    const struct cc_symbol *y = &s->dbg->syms[i];
+  for (uint32_t i = 0; s->L->dbg && i < s->L->dbg->nsyms; i++) {
+    const struct cc_symbol *y = &s->L->dbg->syms[i];
     if (!dbg_frame_lists(y, &f, args)) continue;
     char ex[80];
     snprintf(ex, sizeof(ex), "%s", y->name);
     struct dbg_val v;
     char err[200], buf[2048];
-    if (eval(s, ex, &v, err, sizeof(err))) {
+    if (dbg_eval_focus(s, ex, &v, err, sizeof(err))) {
       fprintf(s->out, "%s = <%s>\n", y->name, err);
     } else {
       struct dbg_env env;
@@ -506,1161 +529,11 @@ static void info_vars(struct dbg_session *s, int args) {
   if (!any) fprintf(s->out, args ? "No arguments.\n" : "No locals.\n");
 }
 
-/* ---- breakpoints ---- */
-
-/* A statement that only branches, yields or reconverges. */
-static int mk_flow_only(struct dbg_session *s, const struct cc_microkernel *mk) {
-  for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++) {
-    unsigned op = s->k->code[pc].op;
-    if (op != LSI_BRA && op != LSI_SYNC && op != LSI_SSY && op != LSI_YIELD) return 0;
-  }
-  return 1;
-}
-
-/* The line of the program's file a statement's code starts at (a statement
- * that evaluates a call's arguments and enters the inlined callee is shown
- * at the callee's line, but starts at the call's), else 0. */
-static uint32_t mk_start_line(struct dbg_session *s, const struct cc_microkernel *mk,
-                              uint32_t file) {
-  for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++)
-    if (s->k->lines[pc].line) return s->k->lines[pc].file == file ? s->k->lines[pc].line : 0;
-  return 0;
-}
-
-/* The first instruction of inlined call c (index + 1 into dbg->inl) and of
- * the calls it makes. */
-static uint32_t call_first_pc(struct dbg_session *s, uint32_t c) {
-  for (uint32_t pc = 0; pc < s->k->ninsns; pc++) {
-    int depth = 0;
-    for (uint32_t d = s->dbg->pc_inl[pc]; d && d <= s->dbg->ninl && depth < DBG_MAX_FRAMES;
-         d = s->dbg->inl[d - 1].parent, depth++)
-      if (d == c) return pc;
-  }
-  return UINT32_MAX;
-}
-
-/* Whether a statement's first instruction belongs to line of the program's
- * file: it is at the line, or in an inlined call made at the line (a call
- * whose arguments need no code there, `x += seven();`, starts with the
- * callee's first instruction; the statements after the call's start do
- * not belong to the line). */
-static int mk_starts_at(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t file,
-                        uint32_t line) {
-  uint32_t at = mk_start_line(s, mk, file);
-  if (at == line) return 1;
-  if (!at || !s->dbg->pc_inl) return 0;
-  uint32_t pc = mk->pc_begin;
-  while (pc < mk->pc_end && !s->k->lines[pc].line)
-    pc++;
-  int depth = 0;
-  for (uint32_t c = pc < mk->pc_end ? s->dbg->pc_inl[pc] : 0;
-       c && c <= s->dbg->ninl && depth < DBG_MAX_FRAMES; c = s->dbg->inl[c - 1].parent, depth++)
-    if (s->dbg->inl[c - 1].call_line == line)
-      return call_first_pc(s, c) == pc; /* the call starts */
-  return 0;
-}
-
-/* Whether a breakpoint at line binds to mk: a statement shown at the line,
- * or, when none is, one whose first instruction belongs to it (a call with
- * nothing after it on its line stops as the call starts, not after it at
- * the next line). */
-static int mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line) {
-  if (mk->line_first == line) return 1;
-  uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
-  if (!mk_starts_at(s, mk, file, line)) return 0;
-  for (uint32_t m = 0; m < s->dbg->nmk; m++)
-    if (s->dbg->mk[m].line_first == line && s->dbg->mk[m].file == file) return 0;
-  return 1;
-}
-
-/* Whether breakpoint b names the program of the launch: its file, or, for
- * a program no file matched (named after its first kernel), any kernel of
- * the program, so `break count:20` works whichever kernel comes first. */
-static int bp_file_match(struct dbg_session *s, const struct bp *b) {
-  if (!b->file[0] || !strcmp(base(b->file), base(s->file))) return 1;
-  if (!named_after_kernels(s)) return 0;
-  const struct lsi_program *p = s->l->prog;
-  for (uint32_t k = 0; k < p->nkernels; k++)
-    if (!strcmp(b->file, p->kernels[k].name)) return 1;
-  return 0;
-}
-
-/* The first line at or after b->line where a statement of the program's
- * file starts, over every kernel of the program (so a line in one kernel
- * never binds to a later line of another), if this kernel has it; else 0. */
-uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
-  if (!s->k || !b->line || !bp_file_match(s, b)) return 0;
-  uint32_t file = s->dbg->nmk ? s->dbg->mk[0].file : 0;
-  for (uint32_t m = 0; m < s->dbg->nmk; m++)
-    if (mk_starts_at(s, &s->dbg->mk[m], file, b->line) && mk_at_line(s, &s->dbg->mk[m], b->line))
-      return b->line;
-  uint32_t best = UINT32_MAX;
-  const struct lsi_program *p = s->l->prog;
-  uint32_t nk = p ? p->nkernels : 1;
-  for (uint32_t k = 0; k < nk; k++) {
-    const struct cc_debug *d = p ? p->kernels[k].debug : s->dbg;
-    for (uint32_t m = 0; d && m < d->nmk; m++)
-      if (d->mk[m].file == file && d->mk[m].line_first >= b->line && d->mk[m].line_first < best)
-        best = d->mk[m].line_first;
-  }
-  for (uint32_t m = 0; m < s->dbg->nmk; m++)
-    if (s->dbg->mk[m].line_first == best && s->dbg->mk[m].file == file) return best;
-  return 0;
-}
-
-/* Whether statement m is reached only from statements of the same line
- * that do work (`if (c) x = 0;`: the assignment after the test): a
- * breakpoint at the line stops where the line starts, once. */
-static int mk_continues_line(struct dbg_session *s, uint32_t m, uint32_t line) {
-  int preds = 0;
-  for (uint32_t q = 0; q < s->dbg->nmk; q++) {
-    const struct cc_microkernel *o = &s->dbg->mk[q];
-    int to_m = 0;
-    for (uint32_t j = 0; j < o->nsucc; j++)
-      to_m |= o->succ[j] == m;
-    /* a switch keeps only some of its successors: it may lead to m */
-    if (!to_m && o->more_succ && !mk_at_line(s, o, line)) return 0;
-    if (!to_m) continue;
-    /* a branch or reconvergence point (a loop's exit) does not start the line */
-    if (!mk_at_line(s, o, line) || mk_flow_only(s, o)) return 0;
-    preds++;
-  }
-  return preds > 0;
-}
-
-/* Where each inlined call of the launch's kernel starts (call_entry): the
- * first statement of its own (its arguments are passed by then), else, for
- * a call that is all inside one statement of its caller, the statement its
- * first instruction is in; UINT32_MAX when it has no code. */
-static void call_entries(struct dbg_session *s) {
-  uint32_t n = s->dbg->ninl;
-  const uint32_t *inl = s->dbg->pc_inl;
-  free(s->inl_entry);
-  s->inl_entry = malloc((n ? n : 1) * sizeof(uint32_t));
-  uint8_t *seen = calloc(n ? n : 1, 1);
-  for (uint32_t i = 0; s->inl_entry && i < n; i++)
-    s->inl_entry[i] = UINT32_MAX;
-  for (uint32_t m = 0; s->inl_entry && inl && m < s->dbg->nmk; m++) {
-    uint32_t pc = s->dbg->mk[m].pc_begin;
-    if (pc < s->k->ninsns && inl[pc] && inl[pc] <= n && pc < s->inl_entry[inl[pc] - 1])
-      s->inl_entry[inl[pc] - 1] = pc;
-  }
-  for (uint32_t pc = 0; s->inl_entry && seen && inl && pc < s->k->ninsns; pc++) {
-    uint32_t c = inl[pc];
-    if (!c || c > n || seen[c - 1]) continue;
-    seen[c - 1] = 1;
-    if (s->inl_entry[c - 1] == UINT32_MAX) {
-      const struct cc_microkernel *m = mk_at(s, pc);
-      s->inl_entry[c - 1] = m ? m->pc_begin : UINT32_MAX;
-    }
-  }
-  free(seen);
-}
-
-/* Where inlined call idx starts (call_entries). */
-static uint32_t call_entry(struct dbg_session *s, uint32_t idx) {
-  return s->inl_entry && idx < s->dbg->ninl ? s->inl_entry[idx] : UINT32_MAX;
-}
-
-/* Notes b as the breakpoint of the statement starting at pc, unless an
- * earlier one is. */
-static void bp_note(struct dbg_session *s, uint32_t pc, const struct bp *b) {
-  if (!s->bpid[pc]) s->bpid[pc] = b->id;
-}
-
-/* Where the breakpoints stop (bpset), and which breakpoint each statement
- * start belongs to (bpid: the first enabled one, in order, at its function
- * call's start or its line), so a hit looks it up instead of binding again. */
-static void bp_bind(struct dbg_session *s) {
-  if (!s->k) return;
-  memset(s->bpset, 0, s->k->ninsns + 1);
-  memset(s->bpid, 0, (s->k->ninsns + 1) * sizeof(s->bpid[0]));
-  for (int i = 0; i < s->nbp; i++) {
-    struct bp *b = &s->bps[i];
-    b->at = 0;
-    /* a function inlined into the kernel: where each of its calls starts */
-    for (uint32_t idx = 0; b->enabled && !b->line && idx < s->dbg->ninl; idx++) {
-      if (strcmp(s->dbg->inl[idx].func, b->kernel)) continue;
-      uint32_t pc = call_entry(s, idx);
-      if (pc == UINT32_MAX) continue;
-      s->bpset[pc] = 1;
-      b->bound = 1;
-      const struct cc_microkernel *m = mk_at(s, pc);
-      if (m && m->pc_begin == pc) bp_note(s, pc, b);
-    }
-    if (!b->enabled || !b->line || !bp_file_match(s, b)) continue;
-    b->bound = 1;
-    if (s->nlines && b->line > s->nlines && !b->warned) {
-      fprintf(s->out, "Breakpoint %d: line %u is past the end of %s (%u lines).\n", b->id, b->line,
-              base(s->file), s->nlines);
-      b->warned = 1;
-    }
-    uint32_t best = b->at = dbg_bp_line(s, b);
-    if (!best) continue;
-    for (uint32_t pc = 0; pc <= s->k->ninsns; pc++) {
-      const struct cc_microkernel *m = mk_at(s, pc);
-      if (m && m->pc_begin == pc && mk_at_line(s, m, best)) bp_note(s, pc, b);
-    }
-    /* a loop's own line (for/while) stops once, as the loop starts; a while
-     * loop's body ends with the branch back (a latch) and still stops */
-    int has_init = 0, has_cond = 0, has_work = 0;
-    for (uint32_t q = 0; q < s->dbg->nmk; q++) {
-      const struct cc_microkernel *mk = &s->dbg->mk[q];
-      if (!mk_at_line(s, mk, best)) continue;
-      has_init |= mk->role == CC_MK_LOOP_INIT;
-      has_cond |= mk->role == CC_MK_LOOP_COND;
-      has_work |= mk->role != CC_MK_LOOP_COND && !mk_flow_only(s, mk);
-    }
-    for (uint32_t m = 0; m < s->dbg->nmk; m++) {
-      const struct cc_microkernel *mk = &s->dbg->mk[m];
-      if (!mk_at_line(s, mk, best)) continue;
-      if (mk->role == CC_MK_LOOP_COND) continue;
-      if (mk->role == CC_MK_LOOP_INC && (has_cond || has_init)) continue;
-      if (mk->role == CC_MK_LOOP_BODY && has_init) continue;
-      /* a loop's yield point on the line of its first statement: the
-       * statement stops, once per iteration */
-      if (has_work && mk_flow_only(s, mk)) continue;
-      if (mk_continues_line(s, m, best)) continue;
-      s->bpset[mk->pc_begin] = 1;
-    }
-  }
-}
-
-/* The breakpoint a statement starting at pc belongs to (bp_bind noted it). */
-static struct bp *bp_at(struct dbg_session *s, uint32_t pc) {
-  int id = s->bpid && s->k && pc <= s->k->ninsns ? s->bpid[pc] : 0;
-  for (int i = 0; id && i < s->nbp; i++)
-    if (s->bps[i].id == id) return &s->bps[i];
-  return NULL;
-}
-
-/* A file breakpoint no program seen so far matches. */
-static int bp_pending(struct dbg_session *s, const struct bp *b) {
-  if (!b->line || !b->file[0] || b->bound) return 0;
-  if (s->file && bp_file_match(s, b)) return 0;
-  for (int i = 0; i < s->nfiles; i++)
-    if (!strcmp(base(b->file), base(s->files[i]))) return 0;
-  return s->host_mode || s->file;
-}
-
-static void bp_add(struct dbg_session *s, const char *arg, int temp) {
-  while (isspace((unsigned char)*arg))
-    arg++;
-  if (!*arg) {
-    fprintf(s->out, "%s needs a location: FILE:LINE, LINE or KERNEL\n", temp ? "tbreak" : "break");
-    return;
-  }
-  if (s->nbp == MAX_BP) {
-    fprintf(s->out, "too many breakpoints\n");
-    return;
-  }
-  struct bp b;
-  memset(&b, 0, sizeof(b));
-  char loc[200];
-  const char *c = strstr(arg, " if");
-  while (c && c[3] && !isspace((unsigned char)c[3]))
-    c = strstr(c + 3, " if");
-  snprintf(loc, sizeof(loc), "%.*s", c ? (int)(c - arg) : (int)strlen(arg), arg);
-  if (c) {
-    const char *cond = c + 3;
-    while (isspace((unsigned char)*cond))
-      cond++;
-    char err[200];
-    if (!*cond) {
-      fprintf(s->out, "usage: %s LOCATION if CONDITION\n", temp ? "tbreak" : "break");
-      return;
-    }
-    if (!dbg_cond_parses(cond, err, sizeof(err))) {
-      fprintf(s->out, "Bad breakpoint condition '%s': %s\n", cond, err);
-      return;
-    }
-    snprintf(b.cond, sizeof(b.cond), "%s", cond);
-  }
-  char *e = loc + strlen(loc);
-  while (e > loc && isspace((unsigned char)e[-1]))
-    *--e = 0;
-  char *colon = strrchr(loc, ':');
-  char *num = colon ? colon + 1 : loc;
-  if (*num && strspn(num, "0123456789") == strlen(num)) {
-    b.line = (uint32_t)strtoul(num, NULL, 10);
-    if (colon) snprintf(b.file, sizeof(b.file), "%.*s", (int)(colon - loc), loc);
-    if (!b.line) {
-      fprintf(s->out, "invalid line number 0\n");
-      return;
-    }
-  } else if (!colon && (isalpha((unsigned char)loc[0]) || loc[0] == '_')) {
-    snprintf(b.kernel, sizeof(b.kernel), "%.*s", (int)sizeof(b.kernel) - 1, loc);
-  } else {
-    fprintf(s->out, "invalid location '%s'\n", loc);
-    return;
-  }
-  b.id = s->next_id++;
-  b.enabled = 1;
-  b.temp = temp;
-  s->bps[s->nbp++] = b;
-  fprintf(s->out, "%s %d at ", temp ? "Temporary breakpoint" : "Breakpoint", b.id);
-  if (b.line)
-    fprintf(s->out, "%s%s%u", b.file, b.file[0] ? ":" : "line ", b.line);
-  else
-    fprintf(s->out, "kernel %s", b.kernel);
-  if (b.cond[0]) fprintf(s->out, " if %s", b.cond);
-  if (bp_pending(s, &b)) fprintf(s->out, " (pending)");
-  fprintf(s->out, "\n");
-  bp_bind(s);
-}
-
-static void bp_each(struct dbg_session *s, const char *arg, int what) {
-  while (isspace((unsigned char)*arg))
-    arg++;
-  if (!*arg) {
-    if (what == 0) s->nbp = 0;
-    for (int i = 0; i < s->nbp; i++)
-      s->bps[i].enabled = what == 1;
-    bp_bind(s);
-    return;
-  }
-  while (*arg) {
-    char *end;
-    long id = strtol(arg, &end, 10);
-    if (end == arg) {
-      fprintf(s->out, "invalid breakpoint number '%s'\n", arg);
-      return;
-    }
-    int found = 0;
-    for (int i = 0; i < s->nbp; i++)
-      if (s->bps[i].id == id) {
-        found = 1;
-        if (what == 0) {
-          memmove(&s->bps[i], &s->bps[i + 1], (size_t)(s->nbp - i - 1) * sizeof(struct bp));
-          s->nbp--;
-        } else {
-          s->bps[i].enabled = what == 1;
-        }
-        break;
-      }
-    if (!found) fprintf(s->out, "No breakpoint number %ld.\n", id);
-    arg = end;
-    while (isspace((unsigned char)*arg))
-      arg++;
-  }
-  bp_bind(s);
-}
-
-/* Deletes temporary breakpoint id, which was hit. */
-static void bp_delete(struct dbg_session *s, int id) {
-  char t[16];
-  snprintf(t, sizeof(t), "%d", id);
-  bp_each(s, t, 0);
-  if (s->temp_gone) s->temp_gone(id);
-}
-
-static void bp_info(struct dbg_session *s) {
-  if (!s->nbp) {
-    fprintf(s->out, "No breakpoints.\n");
-    return;
-  }
-  fprintf(s->out, "Num  Type        Enb  Where\n");
-  for (int i = 0; i < s->nbp; i++) {
-    struct bp *b = &s->bps[i];
-    fprintf(s->out, "%-4d %-11s %-4s ", b->id,
-            b->watch[0] ? "watchpoint"
-            : b->temp   ? "tbreakpoint"
-                        : "breakpoint",
-            b->enabled ? "y" : "n");
-    if (b->watch[0])
-      fprintf(s->out, "%s (work-item %" PRIu64 ")", b->watch, b->witem);
-    else if (b->line)
-      fprintf(s->out, "%s%s%u", b->file[0] ? b->file : "line ", b->file[0] ? ":" : "", b->line);
-    else
-      fprintf(s->out, "kernel %s", b->kernel);
-    if (b->cond[0]) fprintf(s->out, " if %s", b->cond);
-    if (bp_pending(s, b)) fprintf(s->out, " (pending)");
-    if (b->hits) fprintf(s->out, " (hit %d time%s)", b->hits, b->hits == 1 ? "" : "s");
-    fprintf(s->out, "\n");
-  }
-}
-
-void dbg_info_to(struct dbg_session *s, int what, FILE *f) {
-  FILE *o = s->out;
-  s->out = f;
-  if (what)
-    bp_info(s);
-  else
-    dbg_display_info(s);
-  s->out = o;
-}
-
-/* ---- running ---- */
-
-/* Reports a device exception of an item. */
-int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
-  s->exc = *e;
-  s->have_exc = 1;
-  s->focus = item;
-  fprintf(s->out, "Device exception: %s\n", e->message);
-  return ST_EXC;
-}
-
-/* A failed assert() of an item: a stop it can run on from. */
-int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e) {
-  s->exc = *e;
-  s->asserted = 1;
-  s->focus = item;
-  return ST_ASSERT;
-}
-
-static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at,
-                    int (*accept)(struct dbg_session *, uint64_t, uint32_t, void *), void *arg);
-static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg);
-
-/* Whether a work-item run on a stepped one's behalf (to the barrier or
- * sub-group function it waits at) stops at pc, as a pass would stop it: a
- * breakpoint whose condition holds, a change of its watched value. One
- * already asked there stops only for a hit of the last pass still to be
- * reported. */
-static int catch_accept(void *arg, uint64_t item, uint32_t pc, int asked) {
-  struct dbg_session *s = arg;
-  if (asked) return dbg_pass_take(s, item);
-  if (s->watchset[pc] && dbg_has_watch(s, item) && dbg_watch_changed(s, item)) return 1;
-  return s->bpset[pc] && bp_accept(s, item, pc, NULL);
-}
-
-static int catch_run_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
-  (void)arg;
-  return catch_accept(s, item, pc, 0);
-}
-
-/* Where catch_accept is asked: breakpoints, and every statement while a
- * watchpoint is set. */
-static void catch_prepare(struct dbg_session *s) {
-  int watch = dbg_any_watch(s);
-  for (uint32_t pc = 0; pc <= s->k->ninsns; pc++)
-    s->catchset[pc] = s->bpset[pc] | (watch ? s->watchset[pc] : 0);
-  simt_dbg_set_catch(s->sd, s->catchset, catch_accept, s);
-}
-
-/* Runs item, a member of a stepped item's work-group, to the barrier the
- * stepped one waits at. ST_NONE when it got there (or finished); a stop on
- * the way (ST_BP, ST_WATCH, ST_ASSERT, ST_EXC, ST_PAUSE) moves the focus
- * to the item that stopped. */
-static int catch_up(struct dbg_session *s, uint64_t it) {
-  uint32_t pc;
-  int st = simt_dbg_state(s->sd, it, &pc), rc;
-  if (st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) return ST_NONE;
-  if ((rc = dbg_pass_take_assert(s, it))) return rc;
-  if (s->catchset[pc] && catch_accept(s, it, pc, simt_dbg_asked(s->sd, it))) {
-    simt_dbg_mark_asked(s->sd, it);
-    rc = ST_STEP;
-  } else {
-    rc = run_item(s, it, s->catchset, catch_run_accept, NULL);
-  }
-  if (rc == ST_STEP) {
-    s->focus = it;
-    return s->paused ? ST_PAUSE : s->whit ? ST_WATCH : ST_BP;
-  }
-  return rc == ST_DONE ? ST_NONE : rc;
-}
-
-/* Brings every item of the group of `item` to the barrier it waits at and
- * releases it (ST_NONE). Another item that stops on its way there (a
- * breakpoint, a watched change, an assertion, an exception) ends the step
- * (its enum stop, the focus moves to it), as a thread that hits a
- * breakpoint while another one steps does in gdb; item keeps waiting. */
-static int barrier_sync(struct dbg_session *s, uint64_t item) {
-  uint64_t g = simt_dbg_group_of(s->sd, item);
-  uint64_t n = simt_dbg_group_items(s->sd, g, NULL, 0);
-  uint64_t *its = malloc(n * sizeof(uint64_t));
-  simt_dbg_group_items(s->sd, g, its, n);
-  struct dev_exception e;
-  int rc = ST_NONE;
-  for (uint64_t i = 0; i < n && rc == ST_NONE; i++)
-    rc = catch_up(s, its[i]);
-  if (rc == ST_NONE && simt_dbg_release(s->sd, g, &e) < 0) rc = dbg_exc_stop(s, item, &e);
-  free(its);
-  return rc;
-}
-
-/* Runs one item until stop_at (filtered by accept), a barrier, its end or a
- * fault. Returns an enum stop; ST_NONE means it waits at a barrier. */
-static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at,
-                    int (*accept)(struct dbg_session *, uint64_t, uint32_t, void *), void *arg) {
-  struct dev_exception e;
-  for (unsigned r = 0;; r++) {
-    if (!s->paused && s->interrupt && s->interrupt(s->ictx)) s->paused = 1;
-    if (s->paused) {
-      /* a pause: this item stops at its next statement */
-      stop_at = s->stepset;
-      accept = NULL;
-    }
-    int st = simt_dbg_run(s->sd, item, stop_at, BUDGET, &e, s->out);
-    /* a work-item run on its behalf (its sub-group, to a sub-group
-     * function) stopped: the focus moves there, the item waits */
-    uint64_t who = simt_dbg_stop_item(s->sd);
-    if (st == SIMT_DBG_HIT) {
-      s->focus = who;
-      return s->whit ? ST_WATCH : ST_BP;
-    }
-    if (st == SIMT_DBG_ASSERT) return dbg_assert_stop(s, who, &e);
-    if (st == SIMT_DBG_FAULT && who != item) return dbg_exc_stop(s, who, &e);
-    uint32_t pc;
-    st = simt_dbg_state(s->sd, item, &pc);
-    if (st == SIMT_DBG_FAULT) return dbg_exc_stop(s, item, &e);
-    if (st == SIMT_DBG_DONE) return ST_DONE;
-    if (st == SIMT_DBG_BARRIER) return ST_NONE;
-    if (stop_at && stop_at[pc] && (!accept || accept(s, item, pc, arg))) return ST_STEP;
-    if (r > MAX_ROUNDS) {
-      memset(&e, 0, sizeof(e));
-      snprintf(e.message, sizeof(e.message), "work-item ran too long without reaching a stop");
-      return dbg_exc_stop(s, item, &e);
-    }
-  }
-}
-
-static int bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
-  (void)arg;
-  struct bp *b = bp_at(s, pc);
-  if (!b) return 0;
-  if (b->cond[0]) {
-    uint64_t save = s->focus, save_item = s->frame_item;
-    uint32_t save_pc = s->frame_pc;
-    int save_frame = s->frame;
-    s->focus = item;
-    /* a statement that calls an inlined function stops where the call
-     * starts, inside it: the condition speaks of the breakpoint's line, so
-     * it sees the frame of that line (the caller's), not the callee's */
-    uint32_t line = b->at;
-    struct dbg_frame fr[DBG_MAX_FRAMES];
-    int n = line ? dbg_frames(s, item, fr, DBG_MAX_FRAMES) : 0;
-    for (int i = 1; i < n && fr[0].line != line; i++)
-      if (fr[i].line == line) {
-        dbg_frame_select(s, i);
-        break;
-      }
-    struct dbg_val v;
-    char err[200];
-    int bad = eval(s, b->cond, &v, err, sizeof(err));
-    s->focus = save;
-    s->frame = save_frame;
-    s->frame_item = save_item;
-    s->frame_pc = save_pc;
-    if (bad) {
-      fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
-      return 1;
-    }
-    if (v.kind == DBG_FLT ? v.f == 0 : v.i == 0) return 0;
-  }
-  return 1;
-}
-
-/* ---- watchpoints ---- */
-
-int dbg_has_watch(struct dbg_session *s, uint64_t item) {
-  for (int i = 0; i < s->nbp; i++)
-    if (s->bps[i].watch[0] && s->bps[i].enabled && s->bps[i].witem == item) return 1;
-  return 0;
-}
-
-int dbg_any_watch(struct dbg_session *s) {
-  for (int i = 0; i < s->nbp; i++)
-    if (s->bps[i].watch[0] && s->bps[i].enabled) return 1;
-  return 0;
-}
-
-/* The value of a watched expression for its item; 0 ok. */
-static int watch_value(struct dbg_session *s, const struct bp *b, char *buf, size_t n) {
-  uint64_t save = s->focus;
-  s->focus = b->witem;
-  struct dbg_val v;
-  char err[200];
-  int bad = eval(s, b->watch, &v, err, sizeof(err));
-  if (!bad) {
-    struct dbg_env env;
-    dbg_session_env(s, &env);
-    dbg_format(&env, &v, 0, buf, n);
-  }
-  s->focus = save;
-  return bad;
-}
-
-/* Has a watched value of item changed? Notes the first change in s->whit. */
-int dbg_watch_changed(struct dbg_session *s, uint64_t item) {
-  for (int i = 0; i < s->nbp; i++) {
-    struct bp *b = &s->bps[i];
-    if (!b->watch[0] || !b->enabled || b->witem != item) continue;
-    char cur[sizeof(b->wold)];
-    if (watch_value(s, b, cur, sizeof(cur)) || !strcmp(cur, b->wold)) continue;
-    s->whit = b->id;
-    snprintf(s->wold, sizeof(s->wold), "%s", b->wold);
-    snprintf(s->wnew, sizeof(s->wnew), "%s", cur);
-    snprintf(b->wold, sizeof(b->wold), "%s", cur);
-    return 1;
-  }
-  return 0;
-}
-
-int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
-  return bp_accept(s, item, pc, NULL);
-}
-
-static void watch_add(struct dbg_session *s, const char *arg) {
-  if (!*arg) {
-    fprintf(s->out, "usage: watch EXPRESSION (a variable of the focused work-item)\n");
-    return;
-  }
-  if (s->nbp == MAX_BP) {
-    fprintf(s->out, "too many breakpoints\n");
-    return;
-  }
-  if (simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE) {
-    fprintf(s->out, "The work-item has finished; choose another with 'workitem'.\n");
-    return;
-  }
-  struct bp b;
-  memset(&b, 0, sizeof(b));
-  snprintf(b.watch, sizeof(b.watch), "%s", arg);
-  b.witem = s->focus;
-  struct dbg_val v;
-  char err[200];
-  if (eval(s, arg, &v, err, sizeof(err))) {
-    fprintf(s->out, "%s\n", err);
-    return;
-  }
-  watch_value(s, &b, b.wold, sizeof(b.wold));
-  b.id = s->next_id++;
-  b.enabled = 1;
-  s->bps[s->nbp++] = b;
-  fprintf(s->out, "Watchpoint %d: %s (work-item %" PRIu64 ")\n", b.id, b.watch, b.witem);
-}
-
-/* Drops watchpoints whose work-item has finished (all of them when the
- * launch ends: quiet). */
-static void watch_gc(struct dbg_session *s, int all) {
-  for (int i = 0; i < s->nbp; i++) {
-    struct bp *b = &s->bps[i];
-    if (!b->watch[0]) continue;
-    if (!all && simt_dbg_state(s->sd, b->witem, NULL) != SIMT_DBG_DONE) continue;
-    if (!all)
-      fprintf(s->out, "Watchpoint %d deleted: work-item %" PRIu64 " has finished.\n", b->id,
-              b->witem);
-    memmove(b, b + 1, (size_t)(s->nbp - i - 1) * sizeof(struct bp));
-    s->nbp--;
-    i--;
-  }
-}
-
-/* run / continue: a full-speed pass on the device's warps. */
-static int run_full(struct dbg_session *s) {
-  return dbg_pass_run(s);
-}
-
-struct step_arg {
-  int mode; /* 0 step, 1 next, 2 finish, 3 until (a later line of the kernel) */
-  uint32_t from_line;
-  int depth;        /* the selected frame's inlined calls: finish stops at a statement of fewer (0:
-                       the work-item's end), next at none of more */
-  int calls;        /* stop where a call made from the frame starts (call_start) */
-  uint32_t in_call; /* a call whose start the step began at: not a stop until it is left */
-  uint32_t from;    /* the inlined call (index + 1) of the frame the step runs in */
-};
-
-/* How many inlined calls the statement at pc is in, as its frames show. */
-static int depth_at(struct dbg_session *s, const struct cc_microkernel *m) {
-  uint32_t c = mk_call(s, m);
-  int n = 0;
-  for (; c && c <= s->dbg->ninl && n < DBG_MAX_FRAMES; n++)
-    c = s->dbg->inl[c - 1].parent;
-  return n;
-}
-
-/* The inlined call (index + 1) statement m belongs to at depth inlined
- * calls (m's own call or one of its callers); 0 for the kernel's frame. */
-static uint32_t call_at_depth(struct dbg_session *s, const struct cc_microkernel *m, int depth) {
-  int n = depth_at(s, m);
-  if (depth <= 0 || n < depth) return 0;
-  uint32_t c = mk_call(s, m);
-  for (int i = n; i > depth && c && c <= s->dbg->ninl; i--)
-    c = s->dbg->inl[c - 1].parent;
-  return c <= s->dbg->ninl ? c : 0;
-}
-
-/* Whether statement m is where an inlined call made from a frame of depth
- * inlined calls starts: a statement of the call (at depth + 1) that passes
- * its arguments or is its first own statement (call_entry). Returns how
- * many frames m is below that frame (0: it is not), *call the call's index
- * + 1. */
-static int call_start(struct dbg_session *s, const struct cc_microkernel *m, int depth,
-                      uint32_t *call) {
-  int n = depth_at(s, m);
-  if (n <= depth) return 0;
-  uint32_t c = call_at_depth(s, m, depth + 1);
-  if (!c) return 0;
-  uint32_t entry = call_entry(s, c - 1);
-  if (entry == UINT32_MAX || m->pc_begin > entry) return 0;
-  if (call) *call = c;
-  return n - depth;
-}
-
-/* finish leaves the selected frame: the inlined calls a work-item is in,
- * less the frames above the selected one (0 in the kernel's own frame). */
-static int finish_depth(struct dbg_session *s, uint64_t it) {
-  struct dbg_frame fr[DBG_MAX_FRAMES];
-  int n = dbg_frames(s, it, fr, DBG_MAX_FRAMES) - 1;
-  if (it == s->focus) n -= dbg_frame_selected(s);
-  return n > 0 ? n : 0;
-}
-
-static int in_kernel(struct dbg_session *s, const struct cc_microkernel *m) {
-  return m->line_first >= s->dbg->line_first && m->line_first <= s->dbg->line_last &&
-         m->file == s->dbg->mk[0].file;
-}
-
-/* A loop's yield point or branch back shown at the line of a statement
- * that follows it (its first statement, its condition): the statement is
- * the stop (one per iteration). */
-static int flow_before_work(struct dbg_session *s, const struct cc_microkernel *m) {
-  if (!mk_flow_only(s, m)) return 0;
-  for (uint32_t q = 0; q < s->dbg->nmk; q++) {
-    const struct cc_microkernel *o = &s->dbg->mk[q];
-    if (o->line_first == m->line_first && o->file == m->file && !mk_flow_only(s, o)) return 1;
-  }
-  return 0;
-}
-
-static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
-  struct step_arg *a = arg;
-  const struct cc_microkernel *m = mk_at(s, pc);
-  if (s->watchset[pc] && dbg_watch_changed(s, item)) return 1;
-  if (s->bpset[pc] && bp_accept(s, item, pc, NULL)) return 1;
-  if (!m) return 0;
-  if (m->role == CC_MK_EXIT) return a->mode != 2;
-  /* finish and next stop where a call made from the frame they run in
-   * starts, shown at the call's line (as gdb stops at the line of a call
-   * before `step` enters it) */
-  if (a->calls && (a->mode == 1 || a->mode == 2)) {
-    uint32_t c = 0;
-    int target = a->mode == 1 ? a->depth : a->depth - 1;
-    int k = target >= 0 ? call_start(s, m, target, &c) : 0;
-    if (!k || c != a->in_call) a->in_call = 0;
-    if (k && !a->in_call && c != a->from) return 1;
-  }
-  if (a->mode == 2) return a->depth > 0 && depth_at(s, m) < a->depth;
-  if (!s->watchset[m->pc_begin]) return 0;
-  if (a->mode == 3 && s->until_line) /* until LINE: there, or out of the selected frame */
-    return mk_at_line(s, m, s->until_line) || depth_at(s, m) < a->depth;
-  if (a->mode == 3) return in_kernel(s, m) && m->line_first > a->from_line;
-  /* next stays in the selected frame: it runs over calls, not out of the function */
-  if (a->mode == 1 && depth_at(s, m) > a->depth) return 0;
-  if ((m->role == CC_MK_STMT || m->role == CC_MK_LOOP_BODY) && m->line_first == a->from_line)
-    return 0;
-  return 1;
-}
-
-/* Stops at the first statement of the kernel, as `start` does, asking no
- * breakpoint or watchpoint on the way. */
-static int enter_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
-  (void)item;
-  (void)arg;
-  const struct cc_microkernel *m = mk_at(s, pc);
-  if (!m) return 0;
-  if (m->role == CC_MK_EXIT) return 1;
-  if (!s->watchset[m->pc_begin]) return 0;
-  return !((m->role == CC_MK_STMT || m->role == CC_MK_LOOP_BODY) &&
-           m->line_first == s->dbg->line_first);
-}
-
-void dbg_item_enter(struct dbg_session *s, uint64_t item) {
-  if (!s->sd || simt_dbg_state(s->sd, item, NULL) != SIMT_DBG_FRESH) return;
-  /* its whole work-group starts, as work-groups do: they stay in step */
-  uint64_t g = simt_dbg_group_of(s->sd, item);
-  uint64_t n = simt_dbg_group_items(s->sd, g, NULL, 0);
-  uint64_t *items = malloc((n ? n : 1) * sizeof(uint64_t));
-  if (!items) return;
-  simt_dbg_group_items(s->sd, g, items, n);
-  int paused = s->paused;
-  s->paused = 0;
-  dbg_poll_fn poll = s->interrupt;
-  s->interrupt = NULL; /* nothing runs at full speed here: no pause to take */
-  for (uint64_t i = 0; i < n; i++)
-    if (simt_dbg_state(s->sd, items[i], NULL) == SIMT_DBG_FRESH)
-      run_item(s, items[i], s->stepset, enter_accept, NULL);
-  s->interrupt = poll;
-  s->paused = paused;
-  free(items);
-}
-
-void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs) {
-  if (!s->sd || !s->dbg || !s->k || simt_dbg_state(s->sd, item, NULL) != SIMT_DBG_FRESH) return;
-  for (uint32_t i = 0; i < s->dbg->nsyms; i++) {
-    const struct cc_symbol *y = &s->dbg->syms[i];
-    if (!y->arg_index || y->inl || y->space != CC_SYM_PRIVATE || y->arg_index > s->k->nargs)
-      continue;
-    const struct lsi_arg *a = &s->k->args[y->arg_index - 1];
-    uint32_t n = 1, esz = 8;
-    if (a->kind == LSI_ARG_VALUE) {
-      n = a->nregs;
-      esz = a->elem_size;
-    } else if (a->kind != LSI_ARG_GLOBAL && a->kind != LSI_ARG_CONSTANT &&
-               a->kind != LSI_ARG_LOCAL) {
-      continue; /* a struct by value lives in the private frame already */
-    }
-    if (!esz || esz > 8) continue;
-    uint8_t *slot = simt_dbg_mem(s->sd, item, LSI_ADDR(LSI_SPACE_PRIVATE, 0, y->offset), y->size);
-    for (uint32_t e = 0; slot && e < n && (uint64_t)(e + 1) * esz <= y->size; e++) {
-      uint64_t *r = simt_dbg_reg(s->sd, item, a->reg + e);
-      if (!r) break;
-      if (to_regs) {
-        uint64_t v = 0; /* as the launch loads it: zero-extended */
-        memcpy(&v, slot + (size_t)e * esz, esz);
-        *r = v;
-      } else {
-        memcpy(slot + (size_t)e * esz, r, esz);
-      }
-    }
-  }
-}
-
-uint32_t dbg_fn_bp_line(struct dbg_session *s, const struct bp *b) {
-  if (!s->k || !s->dbg || b->line || !b->kernel[0]) return 0;
-  if (!strcmp(b->kernel, s->k->name)) {
-    /* the kernel's first statement, where its entry stops */
-    for (uint32_t pc = 0; pc < s->k->ninsns; pc++) {
-      const struct cc_microkernel *m = mk_at(s, pc);
-      if (!m || m->pc_begin != pc || !enter_accept(s, 0, pc, NULL)) continue;
-      return m->role == CC_MK_EXIT ? 0 : m->line_first;
-    }
-    return 0;
-  }
-  for (uint32_t idx = 0; idx < s->dbg->ninl; idx++) {
-    if (strcmp(s->dbg->inl[idx].func, b->kernel)) continue;
-    uint32_t pc = call_entry(s, idx);
-    const struct cc_microkernel *m = pc != UINT32_MAX ? mk_at(s, pc) : NULL;
-    if (m) return m->line_first;
-  }
-  return 0;
-}
-
-/* Stops at the pc arg points to (or the work-item's end), asking nothing. */
-static int at_pc_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
-  (void)item;
-  const struct cc_microkernel *m = mk_at(s, pc);
-  return pc == *(const uint32_t *)arg || (m && m->role == CC_MK_EXIT);
-}
-
-/* A step that stopped where a call made from a frame of depth inlined
- * calls starts shows the stop in that frame, at the call's line. */
-static void call_stop_at(struct dbg_session *s, uint64_t it, uint32_t pc, int depth,
-                         uint32_t from) {
-  const struct cc_microkernel *m = mk_at(s, pc);
-  int k = 0;
-  uint32_t c = 0;
-  /* the frame the step ran in, or a caller it returned to (when it left
-   * the call of that frame) */
-  for (int d = depth; m && m->pc_begin == pc && !k && d >= 0; d--)
-    if (d == depth || !from || call_at_depth(s, m, depth) != from) k = call_start(s, m, d, &c);
-  if (!k) return;
-  s->call_stop = k;
-  s->call_idx = c;
-  s->call_item = it;
-  s->call_pc = pc;
-  dbg_frame_select(s, k);
-}
-
-static int step_item(struct dbg_session *s, int mode) {
-  uint64_t it = s->focus;
-  int st = simt_dbg_state(s->sd, it, NULL);
-  if (st == SIMT_DBG_DONE) {
-    fprintf(s->out, "The work-item has finished; choose another with 'workitem' or 'continue'.\n");
-    s->no_move = 1;
-    return ST_NONE;
-  }
-  if (st == SIMT_DBG_FAULT) {
-    fprintf(s->out, "The work-item raised a device exception and cannot run on.\n");
-    s->no_move = 1;
-    return ST_NONE;
-  }
-  /* a breakpoint hit of the last pass not reported yet: resuming the item
-   * reports it first, without moving it */
-  if (dbg_pass_take(s, it)) return ST_BP;
-  int pa = dbg_pass_take_assert(s, it);
-  if (pa) return pa;
-  /* at a call's line (a call stop): step enters the call without running */
-  int k = call_stop_now(s);
-  if (k && mode == 0) {
-    /* step enters the call: to its first own statement, past the passing
-     * of its arguments */
-    uint32_t entry = call_entry(s, s->call_idx - 1), pc;
-    simt_dbg_state(s->sd, it, &pc);
-    s->call_stop = 0;
-    if (pc != entry) {
-      int rc = run_item(s, it, s->stepset, at_pc_accept, &entry);
-      simt_dbg_state(s->sd, it, &pc);
-      if (rc != ST_STEP || pc != entry) return rc;
-      if (s->bpset[pc] && bp_accept(s, it, pc, NULL)) return ST_BP;
-    }
-    /* a call whose first statement starts another: at that call's line */
-    if (k > 1) {
-      struct dbg_frame fr[DBG_MAX_FRAMES];
-      call_stop_at(s, it, pc, dbg_frames(s, it, fr, DBG_MAX_FRAMES) - k, 0);
-    }
-    return ST_STEP;
-  }
-  struct step_arg a = {mode,
-                       k ? dbg_frame_current(s).line : dbg_item_line(s, it),
-                       finish_depth(s, it),
-                       1,
-                       k ? s->call_idx : 0,
-                       dbg_frame_current(s).inl};
-  s->call_stop = 0;
-  s->whit = 0;
-  catch_prepare(s);
-  for (;;) {
-    st = simt_dbg_state(s->sd, it, NULL);
-    if (st == SIMT_DBG_BARRIER) {
-      int rc = barrier_sync(s, it);
-      if (rc != ST_NONE) return rc;
-      uint32_t pc;
-      simt_dbg_state(s->sd, it, &pc);
-      if (s->stepset[pc]) simt_dbg_mark_asked(s->sd, it); /* step_accept asks it there */
-      if (s->stepset[pc] && step_accept(s, it, pc, &a)) {
-        if (s->whit) return ST_WATCH;
-        return s->bpset[pc] && bp_accept(s, it, pc, NULL) ? ST_BP : ST_STEP;
-      }
-    }
-    int rc = run_item(s, it, s->stepset, step_accept, &a);
-    if (rc == ST_STEP) {
-      uint32_t pc;
-      simt_dbg_state(s->sd, it, &pc);
-      if (s->whit) return ST_WATCH;
-      if (s->bpset[pc] && bp_accept(s, it, pc, NULL)) return ST_BP;
-      /* next and finish show a call they stop at the start of at its line
-       * (step goes on showing it in the callee, where the arguments pass) */
-      if (a.mode == 1 || a.mode == 2)
-        call_stop_at(s, it, pc, a.mode == 2 ? a.depth - 1 : a.depth, a.from);
-      return ST_STEP;
-    }
-    if (rc != ST_NONE) return rc;
-  }
-}
-
-static int is(const char *cmd, const char *full, size_t minlen);
-
-static int in_scope(struct dbg_session *s, uint64_t it, uint64_t fg) {
-  switch (s->scope) {
-  case SCOPE_GROUP: return simt_dbg_group_of(s->sd, it) == fg;
-  case SCOPE_ITEMS: return it >= s->scope_a && it <= s->scope_b;
-  case SCOPE_ALL: return 1;
-  default: return it == s->focus;
-  }
-}
-
-/* Steps every work-item of the scope once, each from its own line; one that
- * reaches a barrier waits there until every member of its group in the scope
- * has arrived, then the whole group (members outside the scope run to the
- * barrier first) goes on to its next statement. Reports for the focus. */
-static int step_set(struct dbg_session *s, int mode) {
-  uint64_t n = simt_dbg_items(s->sd), fg = simt_dbg_group_of(s->sd, s->focus);
-  uint32_t *from = calloc(n, sizeof(uint32_t));
-  int *depth = calloc(n, sizeof(int));
-  uint8_t *phase = calloc(n, 1); /* 0 out, 1 to step, 2 stepped, 3 waits at a barrier */
-  int any = 0, rc = ST_NONE;
-  for (uint64_t it = 0; it < n; it++) {
-    int st = simt_dbg_state(s->sd, it, NULL);
-    if (!in_scope(s, it, fg) || st == SIMT_DBG_DONE || st == SIMT_DBG_FAULT) continue;
-    phase[it] = 1;
-    from[it] = dbg_item_line(s, it);
-    depth[it] = finish_depth(s, it);
-    any = 1;
-  }
-  if (!any) {
-    fprintf(s->out, "Every work-item of the stepping scope has finished.\n");
-    s->no_move = 1;
-    goto out;
-  }
-  /* breakpoint hits of the last pass not reported yet, the focus's first:
-   * the first one that stands is reported, and nothing moves */
-  for (uint64_t k = 0; k < n; k++) {
-    uint64_t it = k == 0 ? s->focus : k <= s->focus ? k - 1 : k;
-    if (phase[it] && dbg_pass_take(s, it)) {
-      s->focus = it;
-      rc = ST_BP;
-      goto out;
-    }
-    if (phase[it] && (rc = dbg_pass_take_assert(s, it))) goto out;
-  }
-  s->whit = 0;
-  catch_prepare(s);
-  for (int progress = 1; progress;) {
-    progress = 0;
-    for (uint64_t k = 0; k < n; k++) {
-      uint64_t it = k == 0 ? s->focus : k <= s->focus ? k - 1 : k; /* the focus first */
-      if (phase[it] != 1) continue;
-      if (simt_dbg_state(s->sd, it, NULL) == SIMT_DBG_BARRIER) {
-        phase[it] = 3;
-        continue;
-      }
-      struct step_arg a = {mode, from[it], depth[it]};
-      int r = run_item(s, it, s->stepset, step_accept, &a);
-      if (r == ST_EXC || r == ST_ASSERT || r == ST_BP || r == ST_WATCH) {
-        rc = r;
-        goto out;
-      }
-      if (s->whit) {
-        s->focus = it;
-        rc = ST_WATCH;
-        goto out;
-      }
-      phase[it] = r == ST_NONE ? 3 : 2;
-    }
-    /* release the groups whose members in the scope all wait */
-    for (uint64_t it = 0; it < n; it++) {
-      if (phase[it] != 3) continue;
-      uint64_t g = simt_dbg_group_of(s->sd, it);
-      int all = 1;
-      for (uint64_t j = 0; j < n && all; j++)
-        if (phase[j] && phase[j] != 3 && simt_dbg_group_of(s->sd, j) == g) all = 0;
-      if (!all) continue;
-      int br = barrier_sync(s, it);
-      if (br != ST_NONE) {
-        rc = br;
-        goto out;
-      }
-      for (uint64_t j = 0; j < n; j++) {
-        if (phase[j] != 3 || simt_dbg_group_of(s->sd, j) != g) continue;
-        uint32_t pc;
-        simt_dbg_state(s->sd, j, &pc);
-        struct step_arg a = {mode, from[j], depth[j]};
-        if (s->stepset[pc]) simt_dbg_mark_asked(s->sd, j); /* step_accept asks it there */
-        phase[j] = s->stepset[pc] && step_accept(s, j, pc, &a) ? 2 : 1;
-      }
-      progress = 1;
-    }
-  }
-  {
-    uint32_t pc;
-    int st = simt_dbg_state(s->sd, s->focus, &pc);
-    if (st == SIMT_DBG_DONE)
-      rc = ST_DONE;
-    else if (st == SIMT_DBG_BARRIER)
-      fprintf(s->out, "Work-item %" PRIu64 " waits at a barrier until its work-group arrives.\n",
-              s->focus);
-    if (st != SIMT_DBG_DONE)
-      rc = st != SIMT_DBG_BARRIER && s->bpset[pc] && bp_accept(s, s->focus, pc, NULL) ? ST_BP
-                                                                                      : ST_STEP;
-  }
-out:
-  free(from);
-  free(depth);
-  free(phase);
-  return rc;
-}
-
-static void scope_cmd(struct dbg_session *s, const char *arg) {
-  if (is(arg, "workitem", 4) || is(arg, "item", 4)) {
-    s->scope = SCOPE_ITEM;
-  } else if (is(arg, "workgroup", 5) || is(arg, "group", 5)) {
-    s->scope = SCOPE_GROUP;
-  } else if (!strcmp(arg, "all")) {
-    s->scope = SCOPE_ALL;
-  } else if (!strncmp(arg, "items ", 6)) {
-    uint64_t a, b;
-    if (sscanf(arg + 6, "%" SCNu64 "-%" SCNu64, &a, &b) != 2 || a > b) {
-      fprintf(s->out, "usage: scope items A-B (linear work-item indices, A <= B)\n");
-      return;
-    }
-    s->scope = SCOPE_ITEMS;
-    s->scope_a = a;
-    s->scope_b = b;
-  } else if (*arg) {
-    fprintf(s->out, "usage: scope [workitem | workgroup | all | items A-B]\n");
-    return;
-  }
-  if (s->scope == SCOPE_ITEMS)
-    fprintf(s->out, "Stepping scope: work-items %" PRIu64 "-%" PRIu64 ".\n", s->scope_a,
-            s->scope_b);
-  else
-    fprintf(s->out, "Stepping scope: %s.\n",
-            s->scope == SCOPE_GROUP ? "the focused work-item's work-group"
-            : s->scope == SCOPE_ALL ? "all work-items"
-                                    : "the focused work-item");
-}
-
-static void report(struct dbg_session *s, int rc) {
-  if (s->machine && rc != ST_NONE && !(rc == ST_DONE && s->finished)) {
-    uint32_t pc = 0;
-    simt_dbg_state(s->sd, s->focus, &pc);
-    struct bp *b = rc == ST_BP ? bp_at(s, pc) : NULL;
-    dbg_mi_stop(s,
-                rc == ST_BP || (rc == ST_ENTRY && s->entry_bp)        ? "breakpoint"
-                : rc == ST_EXC || rc == ST_ASSERT                     ? "exception"
-                : rc == ST_ENTRY                                      ? "entry"
-                : rc == ST_PAUSE || rc == ST_TIMEOUT || rc == ST_IDLE ? "pause"
-                : rc == ST_WATCH                                      ? "watch"
-                                                                      : "step",
-                rc == ST_WATCH   ? s->whit
-                : b              ? b->id
-                : rc == ST_ENTRY ? s->entry_bp
-                                 : 0);
-  }
-  if (rc == ST_BP) {
-    uint32_t pc;
-    simt_dbg_state(s->sd, s->focus, &pc);
-    struct bp *b = bp_at(s, pc);
-    char why[64];
-    snprintf(why, sizeof(why), "%s %d", b && b->temp ? "Temporary breakpoint" : "Breakpoint",
-             b ? b->id : 0);
-    if (b) b->hits++;
-    where(s, why);
-    if (b && b->temp) bp_delete(s, b->id);
-  } else if (rc == ST_WATCH) {
-    struct bp *b = NULL;
-    for (int i = 0; i < s->nbp; i++)
-      if (s->bps[i].id == s->whit) b = &s->bps[i];
-    fprintf(s->out, "Watchpoint %d: %s\nOld value = %s\nNew value = %s\n", s->whit,
-            b ? b->watch : "?", s->wold, s->wnew);
-    if (b) b->hits++;
-    where(s, NULL);
-  } else if (rc == ST_ASSERT) {
-    where(s, s->exc.message);
-  } else if (rc == ST_PAUSE) {
-    where(s, "Interrupted");
-  } else if (rc == ST_TIMEOUT) {
-    where(s, "Stopped by the watchdog");
-  } else if (rc == ST_ENTRY && s->entry_bp) { /* break KERNEL */
-    char why[64];
-    snprintf(why, sizeof(why), "%s %d", s->entry_temp ? "Temporary breakpoint" : "Breakpoint",
-             s->entry_bp);
-    s->entry_bp = 0;
-    where(s, why);
-  } else if (rc == ST_STEP || rc == ST_ENTRY) {
-    where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
-  } else if (rc == ST_EXC) {
-    char ids[160];
-    ids_str(s, s->focus, ids, sizeof(ids));
-    uint32_t line = dbg_item_line(s, s->focus);
-    fprintf(s->out, "Stopped by the exception in %s at %s:%u\n", ids, dbg_where_file(s), line);
-    show_line(s, line);
-  } else if (rc == ST_DONE) {
-    if (simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE && s->finished) {
-      fprintf(s->out, "Kernel %s finished.\n", s->k->name);
-    } else {
-      where(s, NULL);
-    }
-  }
-  if (rc != ST_NONE && rc != ST_IDLE && !(rc == ST_DONE && s->finished)) dbg_display_show(s);
-}
-
-static int all_done(struct dbg_session *s) {
-  uint64_t n = simt_dbg_items(s->sd);
-  for (uint64_t i = 0; i < n; i++)
-    if (simt_dbg_state(s->sd, i, NULL) != SIMT_DBG_DONE) return 0;
-  return 1;
-}
-
 static void list_ranges(struct dbg_session *s, const char *title, int want) {
-  uint64_t n = simt_dbg_items(s->sd), count = 0;
+  uint64_t n = simt_dbg_items(s->L->sd), count = 0;
   fprintf(s->out, "%s:", title);
   for (uint64_t i = 0; i < n;) {
-    int st = simt_dbg_state(s->sd, i, NULL);
+    int st = simt_dbg_state(s->L->sd, i, NULL);
     int cls = st == SIMT_DBG_FRESH ? 0 : st == SIMT_DBG_DONE ? 2 : 1;
     if (cls != want) {
       i++;
@@ -1668,16 +541,16 @@ static void list_ranges(struct dbg_session *s, const char *title, int want) {
     }
     uint64_t j = i;
     while (j + 1 < n) {
-      int st2 = simt_dbg_state(s->sd, j + 1, NULL);
+      int st2 = simt_dbg_state(s->L->sd, j + 1, NULL);
       int c2 = st2 == SIMT_DBG_FRESH ? 0 : st2 == SIMT_DBG_DONE ? 2 : 1;
       if (c2 != want || want == 1) break;
       j++;
     }
     if (want == 1) {
       uint32_t pc;
-      int st1 = simt_dbg_state(s->sd, i, &pc);
-      const struct cc_microkernel *m = mk_at(s, pc);
-      fprintf(s->out, " %" PRIu64 "%s(line %u%s)", i, i == s->focus ? "*" : "",
+      int st1 = simt_dbg_state(s->L->sd, i, &pc);
+      const struct cc_microkernel *m = dbg_mk_at(s, pc);
+      fprintf(s->out, " %" PRIu64 "%s(line %u%s)", i, i == s->L->focus ? "*" : "",
               m ? m->line_first : 0, st1 == SIMT_DBG_BARRIER ? ", barrier" : "");
     } else if (j == i) {
       fprintf(s->out, " %" PRIu64, i);
@@ -1690,7 +563,7 @@ static void list_ranges(struct dbg_session *s, const char *title, int want) {
   fprintf(s->out, "%s (%" PRIu64 ")\n", count ? "" : " none", count);
 }
 
-static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
+void dbg_focus_cmd(struct dbg_session *s, const char *arg, int group) {
   uint64_t v[3] = {0, 0, 0};
   /* one to three ids: decimal numbers, nothing else */
   int n = 0;
@@ -1715,9 +588,9 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
     fprintf(s->out, "usage: %s X [Y Z]\n", group ? "workgroup" : "workitem");
     return;
   }
-  const struct dev_launch *l = s->l;
+  const struct dev_launch *l = s->L->l;
   uint64_t lid[3], glob[3], loc[3], off[3], g[3];
-  simt_dbg_ids(s->sd, s->focus, NULL, lid, NULL);
+  simt_dbg_ids(s->L->sd, s->L->focus, NULL, lid, NULL);
   int bad = 0, offset = 0;
   for (int k = 0; k < 3; k++) {
     glob[k] = k < (int)l->work_dim ? l->global[k] : 1;
@@ -1764,16 +637,38 @@ static void focus_cmd(struct dbg_session *s, const char *arg, int group) {
     return;
   }
   uint64_t gx = glob[0], gy = glob[1];
-  s->focus = g[0] + g[1] * gx + g[2] * gx * gy;
+  s->L->focus = g[0] + g[1] * gx + g[2] * gx * gy;
   /* a work-item not started yet starts: its arguments get their values */
-  dbg_item_enter(s, s->focus);
-  where(s, "Switching to");
+  dbg_item_enter(s, s->L->focus);
+  dbg_where(s, "Switching to");
+}
+
+/* `info workitems`: the pass count, the last pass's entry routine, the
+ * three lists and the breakpoint hits still to be reported. */
+void dbg_info_workitems(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  fprintf(s->out, "pass %d, focus %" PRIu64 "\n", L->passes, L->focus);
+  if (L->last_run || L->last_skipped)
+    fprintf(s->out, "last pass: %u work-group%s issued, %u complete one%s skipped\n", L->last_run,
+            L->last_run == 1 ? "" : "s", L->last_skipped, L->last_skipped == 1 ? "" : "s");
+  list_ranges(s, "not yet launched", 0);
+  list_ranges(s, "in progress", 1);
+  list_ranges(s, "logically complete", 2);
+  /* the last pass's breakpoint hits still to be reported (of items still
+   * at a breakpoint) */
+  unsigned np = 0;
+  for (unsigned i = 0; i < L->npending; i++) {
+    uint32_t pc;
+    if (simt_dbg_state(L->sd, L->pending[i], &pc) != SIMT_DBG_RUN || !L->bpset[pc]) continue;
+    fprintf(s->out, "%s %" PRIu64, np++ ? "" : "breakpoint hits to report:", L->pending[i]);
+  }
+  if (np) fprintf(s->out, " (%u)\n", np);
 }
 
 /* list [LINE | FIRST,LAST | FIRST,]: ten lines around LINE (the focus's),
  * or from FIRST to LAST (ten from FIRST). */
-static void list_cmd(struct dbg_session *s, const char *arg) {
-  uint32_t c = dbg_item_line(s, s->focus), last = 0;
+void dbg_list_cmd(struct dbg_session *s, const char *arg) {
+  uint32_t c = dbg_item_line(s, s->L->focus), last = 0;
   if (*arg) {
     char *end;
     unsigned long v = strtoul(arg, &end, 10);
@@ -1795,548 +690,19 @@ static void list_cmd(struct dbg_session *s, const char *arg) {
     c = (uint32_t)v;
     if (range) last = w ? (uint32_t)w : c + 9;
   }
-  if (!c) c = s->dbg ? s->dbg->line_first : 1;
+  if (!c) c = s->L->dbg ? s->L->dbg->line_first : 1;
   uint32_t a = last ? c : c > 5 ? c - 5 : 1;
   if (!last) last = a + 9;
-  if (!s->nlines) {
+  if (!s->L->nlines) {
     fprintf(s->out, "No source for %s: its program was linked from compiled objects.\n",
-            base(s->file));
+            dbg_base(s->L->file));
     return;
   }
-  if (a > s->nlines) {
-    fprintf(s->out, "Line number %u out of range; %s has %u lines.\n", c, base(s->file), s->nlines);
+  if (a > s->L->nlines) {
+    fprintf(s->out, "Line number %u out of range; %s has %u lines.\n", c, dbg_base(s->L->file),
+            s->L->nlines);
     return;
   }
-  for (uint32_t i = a; i <= last && i <= s->nlines; i++)
-    fprintf(s->out, "%u\t%s\n", i, s->lines[i - 1]);
-}
-
-/* The stops of the launch's kernel: statement starts, the ones a step or a
- * watched change is shown at (not a line of braces alone, not a loop's
- * branch back before its statement: the statement after it shows the
- * stop), the breakpoints. */
-static void stop_sets(struct dbg_session *s) {
-  size_t n = s->k->ninsns + 1;
-  free(s->stepset);
-  free(s->watchset);
-  free(s->bpset);
-  free(s->bpid);
-  free(s->catchset);
-  call_entries(s);
-  s->stepset = calloc(n, 1);
-  s->watchset = calloc(n, 1);
-  s->bpset = calloc(n, 1);
-  s->bpid = calloc(n, sizeof(s->bpid[0]));
-  s->catchset = calloc(n, 1);
-  for (uint32_t q = 0; q < s->dbg->nmk; q++) {
-    const struct cc_microkernel *m = &s->dbg->mk[q];
-    s->stepset[m->pc_begin] = 1;
-    s->watchset[m->pc_begin] =
-        m->role == CC_MK_EXIT || !(brace_only(s, m->line_first) || flow_before_work(s, m));
-  }
-  bp_bind(s);
-  catch_prepare(s);
-}
-
-/* After an edit: the stops of the new code, and the innermost frame. */
-static void edit_rebind(struct dbg_session *s) {
-  s->frame = 0;
-  stop_sets(s);
-}
-
-/* ---- commands ---- */
-
-static int is(const char *cmd, const char *full, size_t minlen) {
-  size_t n = strlen(cmd);
-  return n >= minlen && n <= strlen(full) && !strncmp(cmd, full, n);
-}
-
-/* Runs one command line. Returns 1 when the launch should resume. */
-/* `help`: the commands, one line each (debugger/README.md has the rest). */
-static void help_cmd(struct dbg_session *s) {
-  static const char *const cmds[][2] = {
-      {"break LOC [if EXPR], tbreak LOC", "breakpoints at FILE:LINE, LINE, KERNEL, FUNCTION"},
-      {"delete|enable|disable [N...]", "breakpoints by number"},
-      {"watch EXPR", "stop when the focused work-item's EXPR changes"},
-      {"run, start, continue", "run the launch (start: stop at entry)"},
-      {"step [N], next [N], finish, until [LINE]", "step the work-items of the scope"},
-      {"scope workitem|workgroup|all|items A-B", "what steps advance"},
-      {"workitem GX [GY GZ], workgroup WX [WY WZ]", "the focus"},
-      {"backtrace, frame|up|down [N]", "inlined calls"},
-      {"list [LINE | FIRST,LAST]", "source lines"},
-      {"print[/F] EXPR", "F = x d u o t c; A@N is gdb's artificial array, IMG(x, y) a texel"},
-      {"$N, $, $$, $$N", "values printed before (the value history)"},
-      {"whatis EXPR|TYPE, ptype EXPR|TYPE", "types (ptype shows a struct's fields)"},
-      {"display[/F] [EXPR], undisplay [N...]", "expressions shown at every stop"},
-      {"x/NFU EXPR", "N units of U = b h w g bytes, F = x d u o f c"},
-      {"set var X = EXPR", "assign (a vector selection too: v.zx = w)"},
-      {"info breakpoints|display|locals|args|workitems", ""},
-      {"edit LINE TEXT", "replace a source line and go on"},
-      {"set watchdog MS, set pass all|in-progress", "how passes run"},
-      {"directory [DIR], quit", ""},
-  };
-  for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-    fprintf(s->out, cmds[i][1][0] ? "%-42s %s\n" : "%s%s\n", cmds[i][0], cmds[i][1]);
-  fprintf(s->out, "Vector components: v.x v.s3 v.sA v.zyx v.xxyy v.lo v.hi v.even v.odd; .hi and\n"
-                  ".odd of a 3-component vector end in its undefined w, shown <undefined>.\n");
-}
-
-/* The argument of a command that resumes: a count for step and next, a
- * line for until and advance, none for continue and finish. Returns 1 when
- * the launch should resume. */
-static int resume_args(struct dbg_session *s, const char *cmd, const char *arg, int *kind) {
-  s->until_line = 0;
-  s->repeat = 0;
-  *kind = cmd[0] == 'a' ? 'u' : cmd[0];
-  if (!*arg && cmd[0] != 'a') return 1;
-  if (cmd[0] == 'c' || cmd[0] == 'f') {
-    fprintf(s->out, "The \"%s\" command does not take any arguments.\n",
-            cmd[0] == 'c' ? "continue" : "finish");
-    return 0;
-  }
-  if (cmd[0] == 's' || cmd[0] == 'n') {
-    char *end;
-    long n = strtol(arg, &end, 10);
-    if (end == arg || *end || n < 1 || n > 1000000) {
-      fprintf(s->out, "usage: %s [N], N a number of steps from 1 on\n",
-              cmd[0] == 's' ? "step" : "next");
-      return 0;
-    }
-    s->repeat = (int)n - 1;
-    return 1;
-  }
-  /* until LINE, advance LINE: LINE or FILE:LINE of the launch's program */
-  struct bp b;
-  memset(&b, 0, sizeof(b));
-  const char *colon = strrchr(arg, ':');
-  const char *num = colon ? colon + 1 : arg;
-  if (!*num || strspn(num, "0123456789") != strlen(num) || !(b.line = (uint32_t)atol(num))) {
-    fprintf(s->out, "usage: %s LINE or FILE:LINE\n", cmd[0] == 'a' ? "advance" : "until");
-    return 0;
-  }
-  if (colon) snprintf(b.file, sizeof(b.file), "%.*s", (int)(colon - arg), arg);
-  if (!bp_file_match(s, &b)) {
-    fprintf(s->out, "No source file named %s in this launch (it runs %s).\n", b.file,
-            base(s->file));
-    return 0;
-  }
-  uint32_t line = dbg_bp_line(s, &b);
-  if (!line) {
-    fprintf(s->out, "Line %u of %s has no code of kernel %s at or after it.\n", b.line,
-            base(s->file), s->k->name);
-    return 0;
-  }
-  s->until_line = line;
-  return 1;
-}
-
-/* Does text start with word w, then a space or its end? */
-static int is_word(const char *text, const char *w) {
-  size_t n = strlen(w);
-  return !strncmp(text, w, n) && (text[n] == ' ' || text[n] == 0);
-}
-
-static int command(struct dbg_session *s, char *line, int *resume_kind) {
-  while (isspace((unsigned char)*line))
-    line++;
-  char *e = line + strlen(line);
-  while (e > line && isspace((unsigned char)e[-1]))
-    *--e = 0;
-  if (!*line || line[0] == '#') return 0;
-  char cmd[32];
-  int n = 0;
-  while (n < 31 && line[n] && !isspace((unsigned char)line[n]) && line[n] != '/')
-    cmd[n] = line[n], n++;
-  cmd[n] = 0;
-  char *arg = line + n;
-  while (isspace((unsigned char)*arg))
-    arg++;
-  int live = s->sd != NULL;
-  if (is(cmd, "break", 1) || is(cmd, "tbreak", 2)) {
-    bp_add(s, arg, cmd[0] == 't');
-  } else if (is(cmd, "display", 4)) {
-    dbg_display_cmd(s, line + n, live);
-  } else if (is(cmd, "undisplay", 3) || (is(cmd, "delete", 1) && is_word(arg, "display"))) {
-    dbg_undisplay_cmd(s, cmd[0] == 'u' ? arg : arg + 7);
-  } else if (is(cmd, "delete", 1)) {
-    bp_each(s, arg, 0);
-  } else if (is(cmd, "enable", 2)) {
-    bp_each(s, arg, 1);
-  } else if (is(cmd, "disable", 3)) {
-    bp_each(s, arg, 2);
-  } else if (is(cmd, "directory", 3)) {
-    if (*arg) dbg_add_source_dir(s, arg);
-    fprintf(s->out, "Source directories searched: .");
-    for (int i = 0; i < s->ndirs; i++)
-      fprintf(s->out, ":%s", s->dirs[i]);
-    fprintf(s->out, "\n");
-  } else if (is(cmd, "quit", 1)) {
-    s->quit = 1;
-    return 1;
-  } else if (is(cmd, "run", 1) || is(cmd, "start", 5)) {
-    if (live) {
-      fprintf(s->out, "The kernel is already running; use 'continue'.\n");
-      return 0;
-    }
-    *resume_kind = is(cmd, "start", 5) ? 'e' : 'r';
-    return 1;
-  } else if (is(cmd, "continue", 1) || is(cmd, "step", 1) || is(cmd, "next", 1) ||
-             is(cmd, "finish", 3) || is(cmd, "until", 1) || is(cmd, "advance", 3)) {
-    if (!live) {
-      fprintf(s->out, "The kernel is not being run; use 'run' or 'start'.\n");
-      return 0;
-    }
-    return resume_args(s, cmd, arg, resume_kind);
-  } else if (is(cmd, "info", 1)) {
-    if (is(arg, "breakpoints", 1))
-      bp_info(s);
-    else if (is(arg, "display", 1))
-      dbg_display_info(s);
-    else if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else if (is(arg, "locals", 2))
-      info_vars(s, 0);
-    else if (is(arg, "args", 1))
-      info_vars(s, 1);
-    else if (is(arg, "workitems", 1)) {
-      fprintf(s->out, "pass %d, focus %" PRIu64 "\n", s->passes, s->focus);
-      if (s->last_run || s->last_skipped)
-        fprintf(s->out, "last pass: %u work-group%s issued, %u complete one%s skipped\n",
-                s->last_run, s->last_run == 1 ? "" : "s", s->last_skipped,
-                s->last_skipped == 1 ? "" : "s");
-      list_ranges(s, "not yet launched", 0);
-      list_ranges(s, "in progress", 1);
-      list_ranges(s, "logically complete", 2);
-      /* the last pass's breakpoint hits still to be reported (of items
-       * still at a breakpoint) */
-      unsigned np = 0;
-      for (unsigned i = 0; i < s->npending; i++) {
-        uint32_t pc;
-        if (simt_dbg_state(s->sd, s->pending[i], &pc) != SIMT_DBG_RUN || !s->bpset[pc]) continue;
-        fprintf(s->out, "%s %" PRIu64, np++ ? "" : "breakpoint hits to report:", s->pending[i]);
-      }
-      if (np) fprintf(s->out, " (%u)\n", np);
-    } else
-      fprintf(s->out, "unknown info command '%s' (breakpoints, display, locals, args, workitems)\n",
-              arg);
-  } else if (is(cmd, "list", 1)) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      list_cmd(s, arg);
-  } else if (!strcmp(cmd, "x")) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      examine(s, arg);
-  } else if (!strcmp(cmd, "help") || !strcmp(cmd, "h")) {
-    help_cmd(s);
-  } else if (!strcmp(cmd, "whatis") || !strcmp(cmd, "ptype")) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      whatis_cmd(s, arg, cmd[0] == 'p');
-  } else if (is(cmd, "print", 1) || is(cmd, "p", 1)) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      print_expr(s, line + n);
-  } else if (is(cmd, "set", 3)) {
-    if (!strncmp(arg, "var ", 4)) arg += 4;
-    if (is_word(arg, "pass") || is_word(arg, "watchdog")) {
-      dbg_pass_set(s, arg);
-    } else if (!live) {
-      fprintf(s->out, "No kernel is stopped.\n");
-    } else if (!strchr(arg, '=')) {
-      fprintf(s->out, "usage: set var NAME = EXPR\n");
-    } else {
-      struct dbg_val v;
-      char err[200];
-      if (eval(s, arg, &v, err, sizeof(err))) fprintf(s->out, "%s\n", err);
-    }
-  } else if (is(cmd, "edit", 2)) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else if (dbg_edit(s, arg) == 0)
-      edit_rebind(s);
-  } else if (is(cmd, "watch", 2)) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      watch_add(s, arg);
-  } else if (is(cmd, "scope", 2)) {
-    scope_cmd(s, arg);
-  } else if (!strcmp(cmd, "mi")) {
-    dbg_mi_command(s, arg);
-  } else if (is(cmd, "workitem", 2) || is(cmd, "workgroup", 5)) {
-    if (!live)
-      fprintf(s->out, "No kernel is stopped.\n");
-    else
-      focus_cmd(s, arg, cmd[4] == 'g');
-  } else if (is(cmd, "frame", 1) || is(cmd, "up", 2) || is(cmd, "down", 2)) {
-    if (!live)
-      fprintf(s->out, "No stack.\n");
-    else
-      dbg_frame_command(s, cmd, arg);
-  } else if (is(cmd, "backtrace", 2) || is(cmd, "where", 3) || !strcmp(cmd, "bt")) {
-    if (!live)
-      fprintf(s->out, "No stack.\n");
-    else
-      backtrace_cmd(s);
-  } else {
-    fprintf(s->out, "Undefined command: \"%s\".\n", cmd);
-  }
-  return 0;
-}
-
-static int read_cmd(struct dbg_session *s, int *kind) {
-  for (;;) {
-    char *line = s->read(s->rctx, "(lockstep) ");
-    if (!line) {
-      s->quit = 1;
-      return 1;
-    }
-    if (s->echo) fprintf(s->out, "(lockstep) %s\n", line);
-    int r = command(s, line, kind);
-    free(line);
-    fflush(s->out);
-    if (r) return 1; /* a frame selection lasts until its item moves (dbg_frame_selected) */
-  }
-}
-
-int dbg_prompt(struct dbg_session *s) {
-  int kind = 0;
-  read_cmd(s, &kind);
-  if (s->quit) return 1;
-  s->stop_entry = kind == 'e';
-  return 0;
-}
-
-static void split_lines(struct dbg_session *s, const char *src) {
-  s->nlines = 0;
-  s->lines = NULL;
-  if (!src) return;
-  uint32_t cap = 0;
-  for (const char *p = src; *p;) {
-    const char *e = strchr(p, '\n');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    if (s->nlines == cap) s->lines = realloc(s->lines, (cap = cap * 2 + 64) * sizeof(char *));
-    s->lines[s->nlines] = malloc(n + 1);
-    memcpy(s->lines[s->nlines], p, n);
-    s->lines[s->nlines][n] = 0;
-    s->nlines++;
-    p = e ? e + 1 : p + n;
-  }
-}
-
-/* The first work-item (in order) a condition of a kernel breakpoint of
- * this kernel holds for at its first statement, stopped there (ST_ENTRY);
- * the work-items before it wait there too. None: the launch runs on. */
-static int entry_if(struct dbg_session *s) {
-  uint64_t n = simt_dbg_items(s->sd);
-  for (uint64_t it = 0; it < n; it++) {
-    struct step_arg a = {0, s->dbg->line_first, 0};
-    int rc = run_item(s, it, s->stepset, step_accept, &a);
-    if (rc != ST_STEP) {
-      if (rc == ST_DONE || rc == ST_NONE) s->focus = it;
-      return rc;
-    }
-    for (int i = 0; i < s->nbp; i++) {
-      struct bp *b = &s->bps[i];
-      if (!b->enabled || b->line || !b->cond[0] || strcmp(b->kernel, s->k->name)) continue;
-      uint64_t save = s->focus;
-      s->focus = it;
-      struct dbg_val v;
-      char err[200];
-      int bad = eval(s, b->cond, &v, err, sizeof(err));
-      if (bad) fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
-      if (bad || (v.kind == DBG_FLT ? v.f != 0 : v.i != 0)) {
-        b->hits++;
-        s->entry_bp = b->id;
-        s->entry_temp = b->temp;
-        if (b->temp) bp_delete(s, b->id);
-        return ST_ENTRY;
-      }
-      s->focus = save;
-    }
-  }
-  s->focus = 0;
-  return run_full(s);
-}
-
-/* Remembers the name of a program's file (or kernel) a launch came from. */
-static void note_file(struct dbg_session *s, const char *name) {
-  for (int i = 0; i < s->nfiles; i++)
-    if (!strcmp(s->files[i], name)) return;
-  if (s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(name);
-}
-
-int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_launch *l,
-               const char *source, const char *file, struct dev_exception *exc, int *quit) {
-  char err[160];
-  *quit = 0;
-  struct dev_launch kl; /* an earlier edit of the program stays in force */
-  l = dbg_keep_begin(s, l, &source, &kl);
-  if (!l->kernel->debug) {
-    fprintf(s->out, "kernel %s has no debug tables; build the program with -g\n", l->kernel->name);
-    dbg_keep_end(s);
-    return 1;
-  }
-  s->sd = simt_dbg_open(d, l, err, sizeof(err));
-  if (!s->sd) {
-    fprintf(s->out, "cannot debug the launch: %s\n", err);
-    dbg_keep_end(s);
-    return 1;
-  }
-  s->k = l->kernel;
-  s->dbg = l->kernel->debug;
-  s->l = l;
-  s->file = file ? file : s->k->name;
-  split_lines(s, source);
-  stop_sets(s);
-  s->focus = 0;
-  s->passes = 0;
-  s->npending = 0;
-  s->pend_assert = 0;
-  s->last_run = s->last_skipped = 0;
-  s->have_exc = 0;
-  s->asserted = 0;
-  s->paused = 0;
-  s->finished = 0;
-  int entry = s->stop_entry;
-  s->stop_entry = 0;
-  s->entry_bp = 0;
-  s->stopped = 0;
-  note_file(s, s->file);
-  /* a program named after its first kernel: breakpoints may name any of them */
-  const struct lsi_program *lp = l->prog;
-  if (named_after_kernels(s))
-    for (uint32_t k = 1; k < lp->nkernels; k++)
-      note_file(s, lp->kernels[k].name);
-  /* kernel breakpoints: one without a condition stops work-item 0 at entry,
-   * else the first work-item one's condition holds for there */
-  int conds = 0;
-  for (int i = 0; i < s->nbp; i++)
-    if (s->bps[i].enabled && !s->bps[i].line && !strcmp(s->bps[i].kernel, s->k->name)) {
-      if (s->bps[i].cond[0]) {
-        conds = 1;
-        continue;
-      }
-      if (!entry || s->entry_bp) { /* the stop names the first one (not `start`) */
-        if (!s->entry_bp) s->entry_bp = s->bps[i].id, s->entry_temp = s->bps[i].temp;
-      }
-      entry = 1;
-      s->bps[i].hits++;
-    }
-  if (entry) conds = 0;
-  for (int i = s->nbp - 1; i >= 0; i--) /* temporary ones that stop here are done */
-    if (s->bps[i].temp && s->bps[i].enabled && !s->bps[i].line && !s->bps[i].cond[0] &&
-        !strcmp(s->bps[i].kernel, s->k->name))
-      bp_delete(s, s->bps[i].id);
-  int rc = ST_NONE, kind = 0;
-  if (s->machine) {
-    /* a front end that asked for records may change breakpoints first and
-     * choose: `continue` runs, `step` stops at kernel entry */
-    dbg_mi_launch(s);
-    read_cmd(s, &kind);
-    if (kind == 's') entry = 1;
-  }
-  if (s->quit) {
-    rc = ST_NONE;
-  } else if (entry) {
-    struct step_arg a = {0, s->dbg->line_first, 0};
-    rc = run_item(s, 0, s->stepset, step_accept, &a);
-    if (rc == ST_STEP) rc = ST_ENTRY;
-  } else if (conds) {
-    rc = entry_if(s);
-  } else {
-    rc = run_full(s);
-  }
-  while (!s->quit) {
-    if (rc == ST_DONE && all_done(s)) {
-      s->finished = 1;
-      if (!s->host_mode || s->stopped) report(s, rc);
-      break;
-    }
-    if (!s->no_move) report(s, rc); /* a step that ran nothing said why */
-    s->no_move = 0;
-    s->stopped = 1;
-    read_cmd(s, &kind);
-    if (s->quit) break;
-    if (s->have_exc) {
-      fprintf(s->out, "The launch stopped on a device exception and cannot continue.\n");
-      break;
-    }
-    int mode = kind == 's' ? 0 : kind == 'n' ? 1 : kind == 'u' ? 3 : 2;
-    /* step N, next N: the steps between are not shown */
-    for (int left = kind == 's' || kind == 'n' ? s->repeat : 0;; left--) {
-      s->asserted = 0;
-      s->paused = 0;
-      if (kind == 'c')
-        rc = run_full(s);
-      else if (s->scope != SCOPE_ITEM)
-        rc = step_set(s, mode);
-      else
-        rc = step_item(s, mode);
-      int moved = rc != ST_NONE;
-      if (rc == ST_NONE) rc = ST_STEP;
-      watch_gc(s, 0);
-      if (left <= 0 || !moved || rc != ST_STEP ||
-          simt_dbg_state(s->sd, s->focus, NULL) == SIMT_DBG_DONE)
-        break;
-    }
-    s->until_line = 0;
-    s->repeat = 0;
-  }
-  if (s->quit && s->host_mode && !s->have_exc && !all_done(s)) {
-    /* the front end left: finish the launch undebugged */
-    memset(s->bpset, 0, s->k->ninsns + 1);
-    s->nbp = 0;
-    s->npending = 0;
-    s->pend_assert = 0;
-    s->inprog_only = 0;
-    while (!s->have_exc && !all_done(s)) {
-      int r = run_full(s);
-      if (r == ST_EXC || r == ST_IDLE) break;
-      if (r == ST_TIMEOUT) { /* nobody is left to decide: the watchdog ends the launch */
-        struct dev_exception e;
-        memset(&e, 0, sizeof(e));
-        e.trap = LSI_TRAP_WATCHDOG;
-        e.kernel = s->k->name;
-        snprintf(e.message, sizeof(e.message), "watchdog: a pass of the kernel ran too long");
-        dbg_exc_stop(s, s->focus, &e);
-        break;
-      }
-    }
-    s->finished = !s->have_exc;
-  }
-  watch_gc(s, 1);
-  int ret = 0;
-  if (s->have_exc) {
-    if (exc) *exc = s->exc;
-    ret = -5;
-  } else if (!s->finished && !s->quit) {
-    ret = 1;
-  }
-  *quit = s->quit;
-  simt_dbg_close(s->sd);
-  s->sd = NULL;
-  dbg_edit_end(s);
-  for (uint32_t i = 0; i < s->nlines; i++)
-    free(s->lines[i]);
-  free(s->lines);
-  s->lines = NULL;
-  free(s->stepset);
-  free(s->watchset);
-  free(s->bpset);
-  free(s->bpid);
-  free(s->catchset);
-  s->stepset = s->watchset = s->bpset = s->catchset = NULL;
-  s->bpid = NULL;
-  free(s->inl_entry);
-  s->inl_entry = NULL;
-  s->k = NULL;
-  s->dbg = NULL;
-  s->file = NULL;
-  return ret;
+  for (uint32_t i = a; i <= last && i <= s->L->nlines; i++)
+    fprintf(s->out, "%u\t%s\n", i, s->L->lines[i - 1]);
 }

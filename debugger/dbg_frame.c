@@ -19,11 +19,11 @@
 int dbg_frames(struct dbg_session *s, uint64_t item, struct dbg_frame *fr, int max) {
   int n = 0;
   uint32_t line = dbg_item_line(s, item);
-  for (uint32_t c = dbg_item_inline(s, item); c && c <= s->dbg->ninl && n + 1 < max; n++) {
+  for (uint32_t c = dbg_item_inline(s, item); c && c <= s->L->dbg->ninl && n + 1 < max; n++) {
     fr[n].inl = c;
     fr[n].line = line;
-    line = s->dbg->inl[c - 1].call_line;
-    c = s->dbg->inl[c - 1].parent;
+    line = s->L->dbg->inl[c - 1].call_line;
+    c = s->L->dbg->inl[c - 1].parent;
   }
   fr[n].inl = 0;
   fr[n].line = line;
@@ -32,34 +32,35 @@ int dbg_frames(struct dbg_session *s, uint64_t item, struct dbg_frame *fr, int m
 
 static uint32_t item_pc(struct dbg_session *s, uint64_t item) {
   uint32_t pc = 0;
-  simt_dbg_state(s->sd, item, &pc);
+  simt_dbg_state(s->L->sd, item, &pc);
   return pc;
 }
 
 int dbg_frame_selected(struct dbg_session *s) {
-  if (!s->frame || s->frame_item != s->focus || s->frame_pc != item_pc(s, s->focus)) return 0;
+  if (!s->L->frame || s->L->frame_item != s->L->focus || s->L->frame_pc != item_pc(s, s->L->focus))
+    return 0;
   struct dbg_frame fr[DBG_MAX_FRAMES];
-  int n = dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES);
-  return s->frame < n ? s->frame : n - 1;
+  int n = dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES);
+  return s->L->frame < n ? s->L->frame : n - 1;
 }
 
 void dbg_frame_select(struct dbg_session *s, int frame) {
-  s->frame = frame;
-  s->frame_item = s->focus;
-  s->frame_pc = item_pc(s, s->focus);
+  s->L->frame = frame;
+  s->L->frame_item = s->L->focus;
+  s->L->frame_pc = item_pc(s, s->L->focus);
 }
 
 struct dbg_frame dbg_frame_current(struct dbg_session *s) {
   struct dbg_frame fr[DBG_MAX_FRAMES];
-  dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES);
+  dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES);
   return fr[dbg_frame_selected(s)];
 }
 
 int dbg_frame_unpassed(struct dbg_session *s, const struct cc_symbol *y) {
   if (!y->inl || !y->pass_pc) return 0;
   uint32_t pc;
-  if (simt_dbg_state(s->sd, s->focus, &pc) == SIMT_DBG_DONE) return 0;
-  const struct cc_microkernel *m = cc_debug_mk_at(s->dbg, y->pass_pc - 1);
+  if (simt_dbg_state(s->L->sd, s->L->focus, &pc) == SIMT_DBG_DONE) return 0;
+  const struct cc_microkernel *m = cc_debug_mk_at(s->L->dbg, y->pass_pc - 1);
   return m && pc >= m->pc_begin && pc < y->pass_pc;
 }
 
@@ -73,23 +74,23 @@ const struct cc_symbol *dbg_frame_symbol(struct dbg_session *s, const char *name
                                          const char **why) {
   static char msg[160];
   struct dbg_frame fr[DBG_MAX_FRAMES];
-  int n = dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES);
+  int n = dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES);
   int sel = dbg_frame_selected(s);
   /* the frame's own names first; then its callers', which the inlined code
    * runs inside of (and program-scope data, which the kernel's frame sees) */
   for (int i = sel; i < n; i++) {
-    const struct cc_symbol *y = cc_debug_find_symbol_in(s->dbg, name, fr[i].inl, fr[i].line);
+    const struct cc_symbol *y = cc_debug_find_symbol_in(s->L->dbg, name, fr[i].inl, fr[i].line);
     if (y && dbg_frame_unpassed(s, y)) {
       snprintf(msg, sizeof(msg), "parameter '%s' has no value yet: the call at line %u passes it",
-               name, s->dbg->inl[y->inl - 1].call_line);
+               name, s->L->dbg->inl[y->inl - 1].call_line);
       *why = msg;
       return NULL;
     }
     if (y) return y;
   }
   for (int i = sel; i < n; i++)
-    for (uint32_t k = 0; k < s->dbg->nsyms; k++) {
-      const struct cc_symbol *y = &s->dbg->syms[k];
+    for (uint32_t k = 0; k < s->L->dbg->nsyms; k++) {
+      const struct cc_symbol *y = &s->L->dbg->syms[k];
       if (y->inl != fr[i].inl || strcmp(y->name, name)) continue;
       snprintf(msg, sizeof(msg), "variable '%s' is not in scope at line %u (lines %u-%u)", name,
                fr[i].line, y->scope_first, y->scope_last);
@@ -104,20 +105,21 @@ const struct cc_symbol *dbg_frame_symbol(struct dbg_session *s, const char *name
 /* "#N  func (inlined) at file:line", then the line's text. */
 static void show_frame(struct dbg_session *s, const struct dbg_frame *fr, int i) {
   if (!fr[i].line) {
-    fprintf(s->out, "#%d  %s (finished)\n", i, s->k->name);
+    fprintf(s->out, "#%d  %s (finished)\n", i, s->L->k->name);
     return;
   }
   if (fr[i].inl)
-    fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", i, s->dbg->inl[fr[i].inl - 1].func,
+    fprintf(s->out, "#%d  %s (inlined) at %s:%u\n", i, s->L->dbg->inl[fr[i].inl - 1].func,
             dbg_where_file(s), fr[i].line);
   else
-    fprintf(s->out, "#%d  %s at %s:%u\n", i, s->k->name, dbg_where_file(s), fr[i].line);
-  if (fr[i].line <= s->nlines) fprintf(s->out, "%u\t%s\n", fr[i].line, s->lines[fr[i].line - 1]);
+    fprintf(s->out, "#%d  %s at %s:%u\n", i, s->L->k->name, dbg_where_file(s), fr[i].line);
+  if (fr[i].line <= s->L->nlines)
+    fprintf(s->out, "%u\t%s\n", fr[i].line, s->L->lines[fr[i].line - 1]);
 }
 
 void dbg_frame_command(struct dbg_session *s, const char *cmd, const char *arg) {
   struct dbg_frame fr[DBG_MAX_FRAMES];
-  int n = dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES);
+  int n = dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES);
   int cur = dbg_frame_selected(s), to = cur;
   char *end;
   long k = strtol(arg, &end, 10);

@@ -9,6 +9,8 @@
 #ifndef LOCKSTEP_DEBUGGER_DBG_INT_H
 #define LOCKSTEP_DEBUGGER_DBG_INT_H
 
+#include <pthread.h>
+
 #include "compiler/cc_debug.h"
 #include "debugger/dbg.h"
 #include "device/lsi.h"
@@ -21,13 +23,13 @@ struct bp {
   uint32_t line;  /* 0: a kernel-name breakpoint */
   char kernel[64];
   char cond[256];
-  int bound;   /* matched the file of a launch at least once */
-  uint32_t at; /* the line it binds to in the current launch (bp_bind), or 0 */
-  int warned;  /* said once that its line is past the end of the file */
+  int bound;  /* matched the file of a launch at least once */
+  int warned; /* said once that its line is past the end of the file */
   /* a watchpoint (line 0, no kernel): an expression of one work-item */
   char watch[128];
   uint64_t witem;
-  char wold[512]; /* its value when last looked at */
+  char wold[512];   /* its value when last looked at */
+  unsigned wlaunch; /* the launch (number) the work-item is of */
 };
 
 /* An auto-display expression (dbg_display.c). */
@@ -41,19 +43,37 @@ struct dbg_display {
 #define MAX_DIRS  16
 #define MAX_FILES 32
 
-struct dbg_session {
-  FILE *out;
-  dbg_read_fn read;
-  void *rctx;
-  int echo, quit;
-  int machine; /* `mi on`: stops and launches also print records for programs */
-  struct bp bps[MAX_BP];
-  int nbp, next_id;
-  struct dbg_display disp[MAX_DISPLAYS];
-  int ndisp, last_disp;
-  struct dbg_hist *hist; /* the value history: $1 is hist[0] */
-  int nhist, hcap;
-  /* the launch */
+/* One launch under the engine: what a stop saves and stepping needs, from
+ * its open to its close (freed as one unit). Engine code reaches it as s->L,
+ * the launch it works on. */
+struct kept_build;
+struct dbg_launch {
+  struct dbg_session *s;
+  /* the launch API (dbg_launch.c) */
+  struct dbg_launch *next; /* the session's open launches, by number */
+  unsigned num, queue;     /* `info kernels`: its number (from 1), the stream it came from */
+  void *user;              /* the front end's pointer */
+  int state;               /* LS_* */
+  int prompted;            /* a command resumed it */
+  int started;             /* its first stretch ran (kernel breakpoints, the launch record) */
+  int entry, conds; /* the first stretch stops at entry / asks kernel breakpoints' conditions */
+  int act;          /* what its next stretch does: a resume kind, 'g' start, 'x' end */
+  int rc;           /* the enum stop its last stretch ended with, to report */
+  char why[48];     /* that stop as `info kernels` names it */
+  int bp_gen;       /* the session's breakpoints it was bound to */
+  FILE *out;        /* what its stretches print, until its stop is shown */
+  char *obuf;
+  size_t olen;
+  FILE *pout; /* a pass's printf output: to the front end at once */
+  /* what dbg_launch_open was given, kept for the launch's life */
+  struct dev_launch given, kept;
+  uint8_t *argbuf;
+  char *source, *fname, *options;
+  /* dbg_keep.c: the program the host gave it, the text that built it, the
+   * edited build it runs */
+  const struct lsi_program *korig;
+  const char *ksource;
+  struct kept_build *kcur;
   struct simt_dbg *sd;
   const struct lsi_kernel *k;
   const struct cc_debug *dbg;
@@ -63,24 +83,17 @@ struct dbg_session {
   uint32_t nlines;
   uint8_t *stepset, *bpset;
   int *bpid;           /* the breakpoint (id) of each statement start, 0: none */
+  uint32_t *bpline;    /* the line that breakpoint binds to (its condition's frame) */
   uint32_t *inl_entry; /* where each inlined call starts (dbg->ninl entries) */
   uint8_t *watchset;   /* the statements a step or a watched change is shown at */
   uint8_t *catchset;   /* where work-items run on a stepped one's behalf stop */
   uint64_t focus;
-  int launched, finished, passes;
+  int finished, passes;
   struct dev_exception exc;
   int have_exc;
-  int asserted;          /* the last stop was a failed assert(): exc says which */
-  dbg_poll_fn interrupt; /* a front end asks to pause a running launch */
-  void *ictx;
-  int paused; /* it did: the item running stops at its next statement */
-  dbg_gone_fn temp_gone;
-  int stop_entry;
-  int host_mode, stopped; /* stopped: this launch has prompted */
-  char *dirs[MAX_DIRS];
-  int ndirs;
-  char *files[MAX_FILES]; /* files of the launches seen (host mode) */
-  int nfiles;
+  int asserted; /* the last stop was a failed assert(): exc says which */
+  int paused;   /* a pause: the item running stops at its next statement */
+  int stopped;  /* this launch has prompted */
   /* `until LINE` / `advance LINE`: the line the step goes to (0: the next
    * later line); `step N` / `next N`: how many more steps after this one */
   uint32_t until_line;
@@ -92,24 +105,16 @@ struct dbg_session {
   int call_stop;
   uint64_t call_item;
   uint32_t call_pc, call_idx; /* call_idx: the call's index + 1 */
-  /* step scope: what step/next/finish/until advance together */
-  int scope;                 /* SCOPE_* */
-  uint64_t scope_a, scope_b; /* SCOPE_ITEMS: linear indices a..b */
   /* the watchpoint that stopped the launch, with its old and new value */
   int whit;
   char wold[512], wnew[512];
-  /* edit and continue: the options programs are rebuilt with, the launch
-   * the last edit made (the launch runs it), the program of that edit when
-   * it could not be kept for later launches, and the edited builds that
-   * stay in force for the rest of the session (dbg_keep.c) */
-  char *options;
+  /* edit and continue: the launch the last edit made (the launch runs it),
+   * the program of that edit when it could not be kept for later launches */
   struct lsi_program *eprog;
   struct dev_launch elaunch;
   int edits;
-  struct dbg_keep *keep;
   /* full-speed passes (dbg_pass.c): items a pass stopped at a breakpoint
-   * that are still to be reported, how passes run, the last pass's entry
-   * routine counts */
+   * that are still to be reported, the last pass's entry routine counts */
   uint64_t pending[64];
   unsigned npending;
   /* a failed assertion of the last pass still to be reported (a watched
@@ -119,8 +124,6 @@ struct dbg_session {
   struct dev_exception pend_exc;
   int watching;        /* the pass stops at statements for a watchpoint */
   uint64_t watch_item; /* the item whose watched value changed */
-  int inprog_only;
-  uint64_t pass_timeout_ns; /* 0: the device's watchdog */
   unsigned last_run, last_skipped;
   /* the frame `frame`/`up`/`down` selected (dbg_frame.c), 0 the innermost;
    * it holds only while that item stays at that pc */
@@ -128,6 +131,71 @@ struct dbg_session {
   uint64_t frame_item;
   uint32_t frame_pc;
 };
+/* A launch's states: its stretch runs (or is about to), it stopped and the
+ * stop is not shown yet, it is stopped and shown (commands work on it), it
+ * ended (dbg_launch_close gives its result). */
+enum { LS_RUNNING, LS_PENDING, LS_STOPPED, LS_ENDED };
+
+/* What lasts across launches: breakpoints, displays, the value history,
+ * source folders, settings. Its lock serialises the engine's work: every
+ * engine function runs holding it, with L the launch it works on and out
+ * where its text goes; it is let go around a device pass and while a
+ * command line is awaited, never held across either. */
+struct dbg_session {
+  pthread_mutex_t lock;
+  struct dbg_launch *L;
+  /* the open launches (dbg_launch.c), the focused one (`kernel N`), the
+   * last number given */
+  struct dbg_launch *launches, *current;
+  unsigned nlaunches;
+  int bp_gen; /* counts changes of the breakpoints: a launch binds them again */
+  FILE *out;
+  FILE *user_out; /* the front end's stream (out points elsewhere while a launch runs) */
+  dbg_read_fn read;
+  void *rctx;
+  int echo, quit;
+  int machine; /* `mi on`: stops and launches also print records for programs */
+  struct bp bps[MAX_BP];
+  int nbp, next_id;
+  struct dbg_display disp[MAX_DISPLAYS];
+  int ndisp, last_disp;
+  struct dbg_hist *hist; /* the value history: $1 is hist[0] */
+  int nhist, hcap;
+  dbg_poll_fn interrupt; /* a front end asks to pause a running launch */
+  void *ictx;
+  dbg_gone_fn temp_gone;
+  int stop_entry;
+  int host_mode;
+  char *dirs[MAX_DIRS];
+  int ndirs;
+  char *files[MAX_FILES]; /* files of the launches seen (host mode) */
+  int nfiles;
+  /* step scope: what step/next/finish/until advance together */
+  int scope;                 /* SCOPE_* */
+  uint64_t scope_a, scope_b; /* SCOPE_ITEMS: linear indices a..b */
+  /* edit and continue: the options programs are rebuilt with, and the
+   * edited builds that stay in force for the rest of the session
+   * (dbg_keep.c) */
+  char *options;
+  struct dbg_keep *keep;
+  /* how passes run (dbg_pass.c) */
+  int inprog_only;
+  uint64_t pass_timeout_ns; /* 0: the device's watchdog */
+};
+
+/* The session's lock (dbg_engine.c). dbg_lock takes it for work on launch
+ * L (NULL: none; s->L and s->out are set), dbg_unlock lets it go.
+ * dbg_release lets it go in the middle of engine work (a device pass, the
+ * wait for a command line), dbg_reacquire takes it back with s->L and
+ * s->out as they were. */
+struct dbg_hold {
+  struct dbg_launch *L;
+  FILE *out;
+};
+void dbg_lock(struct dbg_session *s, struct dbg_launch *L);
+void dbg_unlock(struct dbg_session *s);
+void dbg_release(struct dbg_session *s, struct dbg_hold *h);
+void dbg_reacquire(struct dbg_session *s, const struct dbg_hold *h);
 
 /* Why running stopped. */
 enum stop {
@@ -141,7 +209,8 @@ enum stop {
   ST_ASSERT,
   ST_PAUSE,
   ST_TIMEOUT,
-  ST_IDLE /* passes run in-progress work-items only, and none is left */
+  ST_IDLE,  /* passes run in-progress work-items only, and none is left */
+  ST_LAUNCH /* `mi on`: a launch starts, its records are out */
 };
 
 enum { SCOPE_ITEM, SCOPE_GROUP, SCOPE_ALL, SCOPE_ITEMS };
@@ -167,16 +236,98 @@ void dbg_undisplay_cmd(struct dbg_session *s, const char *arg);
 void dbg_display_info(struct dbg_session *s);
 void dbg_display_show(struct dbg_session *s);
 
-/* dbg_engine.c */
+/* ---- dbg_engine.c: the session, positions, what a stop shows ---- */
+/* A path's last part. Whether the launch's program matched no file and is
+ * named after its first kernel (any kernel of it names its lines then). */
+const char *dbg_base(const char *p);
+int dbg_named_after_kernels(const struct dbg_session *s);
 /* The name the launch's lines are shown under: its file's, or, for a
  * program no file matched (named after its first kernel), the kernel that
  * runs, so a stop in kernel k of it shows `k:LINE`. */
 const char *dbg_where_file(const struct dbg_session *s);
+/* The statement (microkernel) pc is in, or NULL. */
+const struct cc_microkernel *dbg_mk_at(struct dbg_session *s, uint32_t pc);
 /* The source line an item is at (0 when it has finished). */
 uint32_t dbg_item_line(struct dbg_session *s, uint64_t item);
-/* The inlined call (index + 1 into dbg->inl) an item is in, 0 in the
- * kernel body or when it has finished. */
+/* The inlined call (index + 1 into dbg->inl) the line statement m is shown
+ * at belongs to, and the one an item is in; 0 in the kernel body (or when
+ * the item has finished). */
+uint32_t dbg_mk_call(struct dbg_session *s, const struct cc_microkernel *m);
 uint32_t dbg_item_inline(struct dbg_session *s, uint64_t item);
+/* An item's ids as a stop shows them; a source line as a stop shows it. */
+void dbg_ids_str(struct dbg_session *s, uint64_t item, char *buf, size_t n);
+void dbg_show_line(struct dbg_session *s, uint32_t line);
+/* The frames the focus's stop is shown up from its statement, at the line
+ * of a call that starts there (a step stopped there), else 0. */
+int dbg_call_stop_now(struct dbg_session *s);
+/* The focused item's position (after why: "Breakpoint 2", ...; NULL for
+ * none), with its line. */
+void dbg_where(struct dbg_session *s, const char *why);
+/* A print format letter, `/F` at the start of *arg (cmd's: `print`,
+ * `display`): the letter (*arg moves past it), 0 when there is none, -1
+ * when it is not one (said so). */
+int dbg_format_letter(struct dbg_session *s, const char **arg, const char *cmd);
+/* The environment the evaluator sees for the focused item, and evaluating
+ * text there (0 ok, else an error message in err). */
+void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
+int dbg_eval_focus(struct dbg_session *s, const char *text, struct dbg_val *v, char *err, size_t n);
+/* `directory DIR` (the list searched), print (text after the command word,
+ * /F included), x, whatis/ptype, info locals/args, list,
+ * workitem/workgroup, backtrace, info workitems. */
+void dbg_add_dir(struct dbg_session *s, const char *dir);
+void dbg_print_cmd(struct dbg_session *s, const char *text);
+void dbg_examine(struct dbg_session *s, const char *arg);
+void dbg_whatis_cmd(struct dbg_session *s, const char *arg, int expand);
+void dbg_info_vars(struct dbg_session *s, int args);
+void dbg_list_cmd(struct dbg_session *s, const char *arg);
+void dbg_focus_cmd(struct dbg_session *s, const char *arg, int group);
+void dbg_backtrace_cmd(struct dbg_session *s);
+void dbg_info_workitems(struct dbg_session *s);
+
+/* ---- dbg_bp.c: breakpoints and watchpoints ---- */
+/* A statement that only branches, yields or reconverges; whether a
+ * breakpoint at line binds to statement mk. */
+int dbg_mk_flow_only(struct dbg_session *s, const struct cc_microkernel *mk);
+int dbg_mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line);
+/* Where each inlined call of s->L's kernel starts (dbg_call_entries fills
+ * it), and where call idx (its index) starts: UINT32_MAX when it has no
+ * code. */
+void dbg_call_entries(struct dbg_session *s);
+uint32_t dbg_call_entry(struct dbg_session *s, uint32_t idx);
+/* Whether breakpoint b names s->L's program; the line it binds to in s->L's
+ * kernel, or 0. */
+int dbg_bp_file_match(struct dbg_session *s, const struct bp *b);
+uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
+/* Binds the breakpoints to s->L (bpset, bpid, bpline); again only when they
+ * changed since it last did (dbg_rebind). */
+void dbg_bp_bind(struct dbg_session *s);
+void dbg_rebind(struct dbg_session *s);
+/* The enabled breakpoint a statement starting at pc belongs to, or NULL;
+ * deleting temporary breakpoint id, which was hit. */
+struct bp *dbg_bp_at(struct dbg_session *s, uint32_t pc);
+void dbg_bp_delete(struct dbg_session *s, int id);
+/* Whether a breakpoint at pc stops item (its condition). */
+int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
+/* break/tbreak, delete (what 0), enable (1), disable (2), info
+ * breakpoints, watch. */
+void dbg_bp_add(struct dbg_session *s, const char *arg, int temp);
+void dbg_bp_each(struct dbg_session *s, const char *arg, int what);
+void dbg_bp_info(struct dbg_session *s);
+void dbg_watch_add(struct dbg_session *s, const char *arg);
+/* Whether item has an enabled watchpoint, whether any work-item of s->L
+ * has one; whether one of item's watched values changed (noted in
+ * L->whit, L->wold, L->wnew). dbg_watch_gc drops the watchpoints of
+ * finished work-items (all of s->L's: quiet). */
+int dbg_has_watch(struct dbg_session *s, uint64_t item);
+int dbg_any_watch(struct dbg_session *s);
+int dbg_watch_changed(struct dbg_session *s, uint64_t item);
+void dbg_watch_gc(struct dbg_session *s, int all);
+
+/* ---- dbg_step.c: running work-items ---- */
+/* Stops: a device exception or a failed assertion of an item (the focus
+ * moves there). */
+int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
+int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
 /* Runs an item that has not started, and the other items of its work-group
  * that have not, to the kernel's first statement (the prologue gives the
  * arguments their values), as `start` does; else nothing. Focus changes use
@@ -188,30 +339,50 @@ void dbg_item_enter(struct dbg_session *s, uint64_t item);
  * so they read with their values; 1 copies the variables back after a write,
  * so the prologue stores what was written. Nothing for a started item. */
 void dbg_item_fresh_args(struct dbg_session *s, uint64_t item, int to_regs);
-/* A print format letter, `/F` at the start of *arg (cmd's: `print`,
- * `display`): the letter (*arg moves past it), 0 when there is none, -1
- * when it is not one (said so). */
-int dbg_format_letter(struct dbg_session *s, const char **arg, const char *cmd);
-/* The environment the evaluator sees for the focused item. */
-void dbg_session_env(struct dbg_session *s, struct dbg_env *env);
 /* The line a function breakpoint (`break NAME`) stops at in the current
  * launch: the kernel's entry, or where the first call of an inlined
  * function of that name starts; 0 when the launch has neither. */
 uint32_t dbg_fn_bp_line(struct dbg_session *s, const struct bp *b);
-/* The line a breakpoint binds to in the current launch's kernel, or 0. */
-uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
+/* The stops of s->L's kernel (statement starts, where steps are shown,
+ * the breakpoints); again after an edit. */
+void dbg_stop_sets(struct dbg_session *s);
+void dbg_edit_rebind(struct dbg_session *s);
+/* A launch's stretches (dbg_launch.c runs them): dbg_first_stretch starts
+ * it (kernel breakpoints; ST_LAUNCH after the `mi on` launch record, then
+ * dbg_start_stretch goes on); dbg_stretch runs what a resume of kind asked
+ * ('c', 's', 'n', 'f', 'u'); each returns an enum stop. After a quit
+ * dbg_finish_undebugged runs the rest at full speed. Whether every item of
+ * s->L has finished. */
+int dbg_first_stretch(struct dbg_session *s);
+int dbg_start_stretch(struct dbg_session *s);
+int dbg_stretch(struct dbg_session *s, int kind);
+void dbg_finish_undebugged(struct dbg_session *s);
+int dbg_all_done(struct dbg_session *s);
 
-/* Stops: a device exception or a failed assertion of an item (the focus
- * moves there); whether a breakpoint at pc stops item (its condition). */
-int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
-int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
-int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
-/* Whether item has an enabled watchpoint, whether any work-item has one;
- * whether one of item's watched values changed (noted in s->whit, s->wold,
- * s->wnew). */
-int dbg_has_watch(struct dbg_session *s, uint64_t item);
-int dbg_any_watch(struct dbg_session *s);
-int dbg_watch_changed(struct dbg_session *s, uint64_t item);
+/* ---- dbg_launch.c: the launch API, stops, several launches ---- */
+/* dbg_setup holds s->L's given launch open on d (0, or -1 with why);
+ * dbg_teardown lets go of everything it made. */
+int dbg_setup(struct dbg_session *s, struct dev_device *d, const char *source, char *why,
+              size_t whylen);
+void dbg_teardown(struct dbg_session *s);
+/* Shows a stop of s->L (its enum stop). */
+void dbg_report(struct dbg_session *s, int rc);
+/* `info kernels`, `kernel [N]`; for `mi kernels`, a launch by number, its
+ * state ("stopped", "running", "finished") and the line its focused item
+ * is at (0: none), and selecting a stopped launch whose stop was shown
+ * (NULL, else why not). */
+void dbg_kernels_info(struct dbg_session *s);
+void dbg_kernel_cmd(struct dbg_session *s, const char *arg);
+struct dbg_launch *dbg_launch_find(struct dbg_session *s, unsigned long num);
+const char *dbg_launch_state(const struct dbg_launch *L);
+uint32_t dbg_launch_line(struct dbg_session *s, struct dbg_launch *L);
+const char *dbg_launch_select(struct dbg_session *s, struct dbg_launch *L);
+
+/* ---- dbg_cmd.c: the command table ---- */
+/* Reads and runs commands until one resumes (1; *kind says which: 'c',
+ * 's', 'n', 'f', 'u', 'r', 'e', 'C' for continue -a) or quits (1 with
+ * s->quit set). */
+int dbg_read_cmd(struct dbg_session *s, int *kind);
 
 /* dbg_frame.c: a work-item's frames are its inlined calls, innermost
  * first, then the kernel. */

@@ -35,11 +35,6 @@ struct kept {
 struct dbg_keep {
   struct kept *v;
   unsigned n, cap;
-  /* the launch in progress: the program the host gave it, the text and
-   * options that built that program, and the edited build it runs */
-  const struct lsi_program *orig;
-  const char *orig_source;
-  struct kept_build *cur;
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -99,16 +94,14 @@ static struct kept_build *lookup(struct dbg_session *s, const struct dev_launch 
 
 const struct dev_launch *dbg_keep_begin(struct dbg_session *s, const struct dev_launch *l,
                                         const char **source, struct dev_launch *kl) {
+  struct dbg_launch *L = s->L;
   pthread_mutex_lock(&lock);
   if (!s->keep) s->keep = calloc(1, sizeof(*s->keep));
-  struct dbg_keep *k = s->keep;
   const char *why = NULL;
-  struct kept_build *b = k ? lookup(s, l, *source, s->options, kl, &why) : NULL;
-  if (k) {
-    k->orig = l->prog;
-    k->orig_source = *source;
-    k->cur = b;
-  }
+  struct kept_build *b = s->keep ? lookup(s, l, *source, L->options, kl, &why) : NULL;
+  L->korig = l->prog;
+  L->ksource = *source;
+  L->kcur = b;
   pthread_mutex_unlock(&lock);
   if (why)
     fprintf(s->out, "Kernel %s runs the program as the host built it: %s.\n", l->kernel->name, why);
@@ -118,6 +111,7 @@ const struct dev_launch *dbg_keep_begin(struct dbg_session *s, const struct dev_
 }
 
 int dbg_keep_edit(struct dbg_session *s, struct lsi_program *np, char *source) {
+  struct dbg_launch *L = s->L;
   pthread_mutex_lock(&lock);
   struct dbg_keep *k = s->keep;
   struct kept_build *b = k ? calloc(1, sizeof(*b)) : NULL;
@@ -125,8 +119,8 @@ int dbg_keep_edit(struct dbg_session *s, struct lsi_program *np, char *source) {
     pthread_mutex_unlock(&lock);
     return -1;
   }
-  struct kept *e = find(k, k->orig, k->orig_source, s->options);
-  if (!e && k->orig && k->orig_source) {
+  struct kept *e = find(k, L->korig, L->ksource, L->options);
+  if (!e && L->korig && L->ksource) {
     if (k->n == k->cap) {
       unsigned cap = k->cap ? k->cap * 2 : 8;
       struct kept *v = realloc(k->v, cap * sizeof(*v));
@@ -135,10 +129,10 @@ int dbg_keep_edit(struct dbg_session *s, struct lsi_program *np, char *source) {
         k->cap = cap;
       }
     }
-    char *os = strdup(k->orig_source), *oo = s->options ? strdup(s->options) : NULL;
-    if (k->n < k->cap && os && (oo || !s->options)) {
+    char *os = strdup(L->ksource), *oo = L->options ? strdup(L->options) : NULL;
+    if (k->n < k->cap && os && (oo || !L->options)) {
       e = &k->v[k->n++];
-      e->orig = k->orig;
+      e->orig = L->korig;
       e->orig_source = os;
       e->options = oo;
       e->b = NULL;
@@ -155,20 +149,19 @@ int dbg_keep_edit(struct dbg_session *s, struct lsi_program *np, char *source) {
     e->b = b;
     b->refs++;
   }
-  build_put(k->cur);
-  k->cur = b;
+  build_put(L->kcur);
+  L->kcur = b;
   pthread_mutex_unlock(&lock);
   return 0;
 }
 
 void dbg_keep_end(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
   pthread_mutex_lock(&lock);
-  if (s->keep) {
-    build_put(s->keep->cur);
-    s->keep->cur = NULL;
-    s->keep->orig = NULL;
-    s->keep->orig_source = NULL;
-  }
+  build_put(L->kcur);
+  L->kcur = NULL;
+  L->korig = NULL;
+  L->ksource = NULL;
   pthread_mutex_unlock(&lock);
 }
 
@@ -206,7 +199,6 @@ void dbg_keep_free(struct dbg_session *s) {
   struct dbg_keep *k = s->keep;
   s->keep = NULL;
   if (k) {
-    build_put(k->cur);
     free(k->v);
     free(k);
   }

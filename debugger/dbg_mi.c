@@ -71,27 +71,27 @@ static const char *state_name(int st) {
 /* Fields shared by stop and frame records: ids, state, position. */
 static void item_fields(struct dbg_session *s, json_t *o, uint64_t item) {
   uint64_t g[3], l[3], w[3];
-  simt_dbg_ids(s->sd, item, g, l, w);
-  int st = simt_dbg_state(s->sd, item, NULL);
+  simt_dbg_ids(s->L->sd, item, g, l, w);
+  int st = simt_dbg_state(s->L->sd, item, NULL);
   jint(o, "item", (int64_t)item);
   jids(o, "gid", g);
   jids(o, "lid", l);
   jids(o, "group", w);
   jstr(o, "state", state_name(st));
   jint(o, "line", dbg_item_line(s, item));
-  jstr(o, "kernel", s->k->name);
-  jint(o, "kernel_line", s->dbg->line_first);
-  jstr(o, "file", s->file);
+  jstr(o, "kernel", s->L->k->name);
+  jint(o, "kernel_line", s->L->dbg->line_first);
+  jstr(o, "file", s->L->file);
   /* the inlined calls it is in, innermost first: the callee's line, then
    * each call site in its caller */
   struct dbg_frame fr[DBG_MAX_FRAMES];
   int n = dbg_frames(s, item, fr, DBG_MAX_FRAMES);
   if (n > 1) {
-    jstr(o, "inlined", s->dbg->inl[fr[0].inl - 1].func);
+    jstr(o, "inlined", s->L->dbg->inl[fr[0].inl - 1].func);
     json_t *frames = json_array();
     for (int d = 0; d < n; d++) {
       json_t *f = json_object();
-      jstr(f, "func", fr[d].inl ? s->dbg->inl[fr[d].inl - 1].func : s->k->name);
+      jstr(f, "func", fr[d].inl ? s->L->dbg->inl[fr[d].inl - 1].func : s->L->k->name);
       jint(f, "line", fr[d].line);
       json_array_append_new(frames, f);
     }
@@ -103,8 +103,8 @@ void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id) {
   json_t *o = json_object();
   jstr(o, "stop", reason);
   jint(o, "bp", bp_id);
-  item_fields(s, o, s->focus);
-  if (s->have_exc || s->asserted) jstr(o, "exception", s->exc.message);
+  item_fields(s, o, s->L->focus);
+  if (s->L->have_exc || s->L->asserted) jstr(o, "exception", s->L->exc.message);
   mi_put(s, o);
 }
 
@@ -124,20 +124,20 @@ static void bp_records(struct dbg_session *s) {
 }
 
 void dbg_mi_launch(struct dbg_session *s) {
-  const struct dev_launch *l = s->l;
+  const struct dev_launch *l = s->L->l;
   uint64_t g[3], lo[3];
   for (int k = 0; k < 3; k++) {
     g[k] = k < (int)l->work_dim ? l->global[k] : 1;
     lo[k] = k < (int)l->work_dim ? l->local[k] : 1;
   }
   json_t *o = json_object();
-  jstr(o, "launch", s->k->name);
-  jstr(o, "file", s->file);
+  jstr(o, "launch", s->L->k->name);
+  jstr(o, "file", s->L->file);
   jint(o, "dim", l->work_dim);
   jids(o, "global", g);
   jids(o, "local", lo);
-  jint(o, "line_first", s->dbg->line_first);
-  jint(o, "line_last", s->dbg->line_last);
+  jint(o, "line_first", s->L->dbg->line_first);
+  jint(o, "line_last", s->L->dbg->line_last);
   mi_put(s, o);
   bp_records(s);
 }
@@ -210,11 +210,11 @@ static void eval_record(struct dbg_session *s, const char *name, const char *exp
  * (the kernel's __local data, which every frame sees). */
 static void vars(struct dbg_session *s, const char *scope) {
   struct dbg_frame fr[DBG_MAX_FRAMES];
-  int n = dbg_frames(s, s->focus, fr, DBG_MAX_FRAMES);
+  int n = dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES);
   const struct dbg_frame *f = &fr[dbg_frame_selected(s)];
   int args = !strcmp(scope, "args"), local = !strcmp(scope, "local");
-  for (uint32_t i = 0; s->dbg && i < s->dbg->nsyms; i++) {
-    const struct cc_symbol *y = &s->dbg->syms[i];
+  for (uint32_t i = 0; s->L->dbg && i < s->L->dbg->nsyms; i++) {
+    const struct cc_symbol *y = &s->L->dbg->syms[i];
     int global = y->space == CC_SYM_GLOBAL || y->space == CC_SYM_CONSTANT;
     if (args) {
       if (!global && !dbg_frame_lists(y, f, 1)) continue;
@@ -228,13 +228,13 @@ static void vars(struct dbg_session *s, const char *scope) {
 }
 
 static void threads(struct dbg_session *s) {
-  uint64_t n = simt_dbg_items(s->sd);
-  uint64_t fg = simt_dbg_group_of(s->sd, s->focus);
-  mi_put(s, rec1("focus", (int64_t)s->focus));
+  uint64_t n = simt_dbg_items(s->L->sd);
+  uint64_t fg = simt_dbg_group_of(s->L->sd, s->L->focus);
+  mi_put(s, rec1("focus", (int64_t)s->L->focus));
   uint64_t last_group = UINT64_MAX;
   for (uint64_t i = 0; i < n; i++) {
-    uint64_t g = simt_dbg_group_of(s->sd, i);
-    int st = simt_dbg_state(s->sd, i, NULL);
+    uint64_t g = simt_dbg_group_of(s->L->sd, i);
+    int st = simt_dbg_state(s->L->sd, i, NULL);
     if (g != fg) {
       /* other groups: the first in-progress item stands for its group */
       if (g == last_group || st == SIMT_DBG_FRESH || st == SIMT_DBG_DONE) continue;
@@ -253,7 +253,7 @@ static void mem_read(struct dbg_session *s, uint64_t addr, uint64_t count) {
   snprintf(a, sizeof(a), "0x%" PRIx64, addr);
   uint64_t i = 0;
   for (; i < count; i++) {
-    const uint8_t *p = simt_dbg_mem(s->sd, s->focus, addr + i, 1);
+    const uint8_t *p = simt_dbg_mem(s->L->sd, s->L->focus, addr + i, 1);
     if (!p) break;
     snprintf(hex + 2 * i, 3, "%02x", *p);
   }
@@ -267,7 +267,7 @@ static void mem_read(struct dbg_session *s, uint64_t addr, uint64_t count) {
 static void mem_write(struct dbg_session *s, uint64_t addr, const char *hex) {
   uint64_t i = 0;
   for (; isxdigit((unsigned char)hex[0]) && isxdigit((unsigned char)hex[1]); hex += 2, i++) {
-    uint8_t *p = simt_dbg_mem(s->sd, s->focus, addr + i, 1);
+    uint8_t *p = simt_dbg_mem(s->L->sd, s->L->focus, addr + i, 1);
     if (!p) break;
     char b[3] = {hex[0], hex[1], 0};
     *p = (uint8_t)strtoul(b, NULL, 16);
@@ -286,9 +286,60 @@ static void mi_error(struct dbg_session *s, const char *msg) {
   mi_put(s, o);
 }
 
+/* The open launches: number, kernel, queue, state ("stopped", "running",
+ * "finished"), whether it is the focused one, and for a stopped one its
+ * focused item, that item's line, why it stopped and whether that stop was
+ * shown (one not shown yet is shown when the current prompt ends). */
+static void kernels(struct dbg_session *s) {
+  json_t *arr = json_array();
+  for (struct dbg_launch *L = s->launches; L; L = L->next) {
+    const char *st = dbg_launch_state(L);
+    json_t *o = json_object();
+    jint(o, "num", L->num);
+    jstr(o, "kernel", L->k->name);
+    jint(o, "queue", L->queue);
+    jstr(o, "state", st);
+    jint(o, "current", L == s->current);
+    if (!strcmp(st, "stopped")) {
+      jint(o, "item", (int64_t)L->focus);
+      jint(o, "line", dbg_launch_line(s, L));
+      jstr(o, "reason", L->why);
+      jint(o, "shown", L->state == LS_STOPPED);
+    }
+    json_array_append_new(arr, o);
+  }
+  json_t *o = json_object();
+  jset(o, "kernels", arr);
+  mi_put(s, o);
+}
+
+/* mi kernel N: launch N (stopped, its stop shown) becomes the focus. */
+static void kernel_select(struct dbg_session *s, const char *arg) {
+  char *end, msg[160];
+  unsigned long n = strtoul(arg, &end, 10);
+  struct dbg_launch *L = end != arg && !*end && *arg != '-' ? dbg_launch_find(s, n) : NULL;
+  if (!L) {
+    snprintf(msg, sizeof(msg), "No kernel %s; mi kernels lists the launches.", arg);
+    mi_error(s, msg);
+    return;
+  }
+  const char *why = dbg_launch_select(s, L);
+  if (why) {
+    snprintf(msg, sizeof(msg), "Kernel %lu (%s) %s.", n, L->k->name, why);
+    mi_error(s, msg);
+    return;
+  }
+  json_t *o = json_object();
+  jint(o, "kernel", L->num);
+  jint(o, "item", (int64_t)L->focus);
+  mi_put(s, o);
+}
+
 /*
  * mi on|off                   records at stops and launches
  * mi breakpoints              the breakpoints and the lines they bind to
+ * mi kernels                  the open launches and their states
+ * mi kernel N                 makes launch N (stopped) the focused one
  * mi threads                  focused group's items + one per other group
  * mi focus ITEM               makes ITEM the focus (what steps and prints use)
  * mi frame ITEM               where ITEM is
@@ -315,7 +366,15 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
     mi_put(s, rec1("done", 1));
     return;
   }
-  if (!s->sd) {
+  if (!strcmp(sub, "kernels")) {
+    kernels(s);
+    return;
+  }
+  if (!strcmp(sub, "kernel")) {
+    kernel_select(s, rest);
+    return;
+  }
+  if (!s->L || !s->L->sd) {
     mi_error(s, "No kernel is stopped.");
     return;
   }
@@ -326,7 +385,7 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
   char *end;
   uint64_t item = strtoull(rest, &end, 10);
   long frame = 0;
-  int bad = end == rest || item >= simt_dbg_items(s->sd);
+  int bad = end == rest || item >= simt_dbg_items(s->L->sd);
   if (!bad && *end == ':') { /* ITEM:FRAME, a frame of backtrace's numbering */
     const char *f = end + 1;
     frame = strtol(f, &end, 10);
@@ -341,14 +400,14 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
   while (isspace((unsigned char)*rest))
     rest++;
   if (!strcmp(sub, "focus")) {
-    s->focus = item;
+    s->L->focus = item;
     mi_put(s, rec1("focus", (int64_t)item));
     return;
   }
-  uint64_t save = s->focus, save_item = s->frame_item;
-  uint32_t save_pc = s->frame_pc;
-  int save_frame = s->frame;
-  s->focus = item;
+  uint64_t save = s->L->focus, save_item = s->L->frame_item;
+  uint32_t save_pc = s->L->frame_pc;
+  int save_frame = s->L->frame;
+  s->L->focus = item;
   dbg_frame_select(s, (int)frame);
   /* a work-item not started yet: its arguments read with their values, and
    * what a command writes into them is what it starts with */
@@ -376,12 +435,12 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
         mem_write(s, addr, end);
     }
   } else {
-    mi_error(s, "unknown mi command (on, off, breakpoints, threads, focus, frame, vars, eval, "
-                "read, write)");
+    mi_error(s, "unknown mi command (on, off, breakpoints, kernels, kernel, threads, focus, "
+                "frame, vars, eval, read, write)");
   }
   if (fresh_args) dbg_item_fresh_args(s, item, 1);
-  s->focus = save;
-  s->frame = save_frame;
-  s->frame_item = save_item;
-  s->frame_pc = save_pc;
+  s->L->focus = save;
+  s->L->frame = save_frame;
+  s->L->frame_item = save_item;
+  s->L->frame_pc = save_pc;
 }

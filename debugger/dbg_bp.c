@@ -1,0 +1,552 @@
+/*
+ * dbg_bp.c - breakpoints and watchpoints: where a breakpoint binds in a
+ * launch's kernel (a line's first statement, a loop's line once, an
+ * inlined function's calls), `break`/`tbreak`/`delete`/`enable`/`disable`
+ * and their list, whether a breakpoint's condition holds for a work-item,
+ * and the watched values of a launch's work-items.
+ *
+ * The breakpoints belong to the session and bind to each launch (s->L)
+ * when it runs a stretch; it must not run work-items (dbg_step.c does).
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cc_debug.h"
+#include "debugger/dbg.h"
+#include "debugger/dbg_int.h"
+#include "device/lsi.h"
+#include "device/simt.h"
+
+/* ---- breakpoints ---- */
+
+/* A statement that only branches, yields or reconverges. */
+int dbg_mk_flow_only(struct dbg_session *s, const struct cc_microkernel *mk) {
+  for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++) {
+    unsigned op = s->L->k->code[pc].op;
+    if (op != LSI_BRA && op != LSI_SYNC && op != LSI_SSY && op != LSI_YIELD) return 0;
+  }
+  return 1;
+}
+
+/* The line of the program's file a statement's code starts at (a statement
+ * that evaluates a call's arguments and enters the inlined callee is shown
+ * at the callee's line, but starts at the call's), else 0. */
+static uint32_t mk_start_line(struct dbg_session *s, const struct cc_microkernel *mk,
+                              uint32_t file) {
+  for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++)
+    if (s->L->k->lines[pc].line)
+      return s->L->k->lines[pc].file == file ? s->L->k->lines[pc].line : 0;
+  return 0;
+}
+
+/* The first instruction of inlined call c (index + 1 into dbg->inl) and of
+ * the calls it makes. */
+static uint32_t call_first_pc(struct dbg_session *s, uint32_t c) {
+  for (uint32_t pc = 0; pc < s->L->k->ninsns; pc++) {
+    int depth = 0;
+    for (uint32_t d = s->L->dbg->pc_inl[pc]; d && d <= s->L->dbg->ninl && depth < DBG_MAX_FRAMES;
+         d = s->L->dbg->inl[d - 1].parent, depth++)
+      if (d == c) return pc;
+  }
+  return UINT32_MAX;
+}
+
+/* Whether a statement's first instruction belongs to line of the program's
+ * file: it is at the line, or in an inlined call made at the line (a call
+ * whose arguments need no code there, `x += seven();`, starts with the
+ * callee's first instruction; the statements after the call's start do
+ * not belong to the line). */
+static int mk_starts_at(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t file,
+                        uint32_t line) {
+  uint32_t at = mk_start_line(s, mk, file);
+  if (at == line) return 1;
+  if (!at || !s->L->dbg->pc_inl) return 0;
+  uint32_t pc = mk->pc_begin;
+  while (pc < mk->pc_end && !s->L->k->lines[pc].line)
+    pc++;
+  int depth = 0;
+  for (uint32_t c = pc < mk->pc_end ? s->L->dbg->pc_inl[pc] : 0;
+       c && c <= s->L->dbg->ninl && depth < DBG_MAX_FRAMES;
+       c = s->L->dbg->inl[c - 1].parent, depth++)
+    if (s->L->dbg->inl[c - 1].call_line == line)
+      return call_first_pc(s, c) == pc; /* the call starts */
+  return 0;
+}
+
+/* Whether a breakpoint at line binds to mk: a statement shown at the line,
+ * or, when none is, one whose first instruction belongs to it (a call with
+ * nothing after it on its line stops as the call starts, not after it at
+ * the next line). */
+int dbg_mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line) {
+  if (mk->line_first == line) return 1;
+  uint32_t file = s->L->dbg->nmk ? s->L->dbg->mk[0].file : 0;
+  if (!mk_starts_at(s, mk, file, line)) return 0;
+  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
+    if (s->L->dbg->mk[m].line_first == line && s->L->dbg->mk[m].file == file) return 0;
+  return 1;
+}
+
+/* Whether breakpoint b names the program of the launch: its file, or, for
+ * a program no file matched (named after its first kernel), any kernel of
+ * the program, so `break count:20` works whichever kernel comes first. */
+int dbg_bp_file_match(struct dbg_session *s, const struct bp *b) {
+  if (!b->file[0] || !strcmp(dbg_base(b->file), dbg_base(s->L->file))) return 1;
+  if (!dbg_named_after_kernels(s)) return 0;
+  const struct lsi_program *p = s->L->l->prog;
+  for (uint32_t k = 0; k < p->nkernels; k++)
+    if (!strcmp(b->file, p->kernels[k].name)) return 1;
+  return 0;
+}
+
+/* The first line at or after b->line where a statement of the program's
+ * file starts, over every kernel of the program (so a line in one kernel
+ * never binds to a later line of another), if this kernel has it; else 0. */
+uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
+  if (!s->L || !s->L->k || !b->line || !dbg_bp_file_match(s, b)) return 0;
+  uint32_t file = s->L->dbg->nmk ? s->L->dbg->mk[0].file : 0;
+  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
+    if (mk_starts_at(s, &s->L->dbg->mk[m], file, b->line) &&
+        dbg_mk_at_line(s, &s->L->dbg->mk[m], b->line))
+      return b->line;
+  uint32_t best = UINT32_MAX;
+  const struct lsi_program *p = s->L->l->prog;
+  uint32_t nk = p ? p->nkernels : 1;
+  for (uint32_t k = 0; k < nk; k++) {
+    const struct cc_debug *d = p ? p->kernels[k].debug : s->L->dbg;
+    for (uint32_t m = 0; d && m < d->nmk; m++)
+      if (d->mk[m].file == file && d->mk[m].line_first >= b->line && d->mk[m].line_first < best)
+        best = d->mk[m].line_first;
+  }
+  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
+    if (s->L->dbg->mk[m].line_first == best && s->L->dbg->mk[m].file == file) return best;
+  return 0;
+}
+
+/* Whether statement m is reached only from statements of the same line
+ * that do work (`if (c) x = 0;`: the assignment after the test): a
+ * breakpoint at the line stops where the line starts, once. */
+static int mk_continues_line(struct dbg_session *s, uint32_t m, uint32_t line) {
+  int preds = 0;
+  for (uint32_t q = 0; q < s->L->dbg->nmk; q++) {
+    const struct cc_microkernel *o = &s->L->dbg->mk[q];
+    int to_m = 0;
+    for (uint32_t j = 0; j < o->nsucc; j++)
+      to_m |= o->succ[j] == m;
+    /* a switch keeps only some of its successors: it may lead to m */
+    if (!to_m && o->more_succ && !dbg_mk_at_line(s, o, line)) return 0;
+    if (!to_m) continue;
+    /* a branch or reconvergence point (a loop's exit) does not start the line */
+    if (!dbg_mk_at_line(s, o, line) || dbg_mk_flow_only(s, o)) return 0;
+    preds++;
+  }
+  return preds > 0;
+}
+
+/* Where each inlined call of the launch's kernel starts (call_entry): the
+ * first statement of its own (its arguments are passed by then), else, for
+ * a call that is all inside one statement of its caller, the statement its
+ * first instruction is in; UINT32_MAX when it has no code. */
+void dbg_call_entries(struct dbg_session *s) {
+  uint32_t n = s->L->dbg->ninl;
+  const uint32_t *inl = s->L->dbg->pc_inl;
+  free(s->L->inl_entry);
+  s->L->inl_entry = malloc((n ? n : 1) * sizeof(uint32_t));
+  uint8_t *seen = calloc(n ? n : 1, 1);
+  for (uint32_t i = 0; s->L->inl_entry && i < n; i++)
+    s->L->inl_entry[i] = UINT32_MAX;
+  for (uint32_t m = 0; s->L->inl_entry && inl && m < s->L->dbg->nmk; m++) {
+    uint32_t pc = s->L->dbg->mk[m].pc_begin;
+    if (pc < s->L->k->ninsns && inl[pc] && inl[pc] <= n && pc < s->L->inl_entry[inl[pc] - 1])
+      s->L->inl_entry[inl[pc] - 1] = pc;
+  }
+  for (uint32_t pc = 0; s->L->inl_entry && seen && inl && pc < s->L->k->ninsns; pc++) {
+    uint32_t c = inl[pc];
+    if (!c || c > n || seen[c - 1]) continue;
+    seen[c - 1] = 1;
+    if (s->L->inl_entry[c - 1] == UINT32_MAX) {
+      const struct cc_microkernel *m = dbg_mk_at(s, pc);
+      s->L->inl_entry[c - 1] = m ? m->pc_begin : UINT32_MAX;
+    }
+  }
+  free(seen);
+}
+
+/* Where inlined call idx starts (dbg_call_entries). */
+uint32_t dbg_call_entry(struct dbg_session *s, uint32_t idx) {
+  return s->L->inl_entry && idx < s->L->dbg->ninl ? s->L->inl_entry[idx] : UINT32_MAX;
+}
+
+/* Notes b as the breakpoint of the statement starting at pc, unless an
+ * earlier one is. */
+static void bp_note(struct dbg_session *s, uint32_t pc, const struct bp *b, uint32_t line) {
+  if (s->L->bpid[pc]) return;
+  s->L->bpid[pc] = b->id;
+  s->L->bpline[pc] = line;
+}
+
+/* Where the breakpoints stop (bpset), and which breakpoint each statement
+ * start belongs to (bpid: the first enabled one, in order, at its function
+ * call's start or its line), so a hit looks it up instead of binding again. */
+void dbg_bp_bind(struct dbg_session *s) {
+  if (!s->L || !s->L->k) return;
+  s->L->bp_gen = s->bp_gen;
+  memset(s->L->bpset, 0, s->L->k->ninsns + 1);
+  memset(s->L->bpid, 0, (s->L->k->ninsns + 1) * sizeof(s->L->bpid[0]));
+  memset(s->L->bpline, 0, (s->L->k->ninsns + 1) * sizeof(s->L->bpline[0]));
+  for (int i = 0; i < s->nbp; i++) {
+    struct bp *b = &s->bps[i];
+    /* a function inlined into the kernel: where each of its calls starts */
+    for (uint32_t idx = 0; b->enabled && !b->line && idx < s->L->dbg->ninl; idx++) {
+      if (strcmp(s->L->dbg->inl[idx].func, b->kernel)) continue;
+      uint32_t pc = dbg_call_entry(s, idx);
+      if (pc == UINT32_MAX) continue;
+      s->L->bpset[pc] = 1;
+      b->bound = 1;
+      const struct cc_microkernel *m = dbg_mk_at(s, pc);
+      if (m && m->pc_begin == pc) bp_note(s, pc, b, 0);
+    }
+    if (!b->enabled || !b->line || !dbg_bp_file_match(s, b)) continue;
+    b->bound = 1;
+    if (s->L->nlines && b->line > s->L->nlines && !b->warned) {
+      fprintf(s->out, "Breakpoint %d: line %u is past the end of %s (%u lines).\n", b->id, b->line,
+              dbg_base(s->L->file), s->L->nlines);
+      b->warned = 1;
+    }
+    uint32_t best = dbg_bp_line(s, b);
+    if (!best) continue;
+    for (uint32_t pc = 0; pc <= s->L->k->ninsns; pc++) {
+      const struct cc_microkernel *m = dbg_mk_at(s, pc);
+      if (m && m->pc_begin == pc && dbg_mk_at_line(s, m, best)) bp_note(s, pc, b, best);
+    }
+    /* a loop's own line (for/while) stops once, as the loop starts; a while
+     * loop's body ends with the branch back (a latch) and still stops */
+    int has_init = 0, has_cond = 0, has_work = 0;
+    for (uint32_t q = 0; q < s->L->dbg->nmk; q++) {
+      const struct cc_microkernel *mk = &s->L->dbg->mk[q];
+      if (!dbg_mk_at_line(s, mk, best)) continue;
+      has_init |= mk->role == CC_MK_LOOP_INIT;
+      has_cond |= mk->role == CC_MK_LOOP_COND;
+      has_work |= mk->role != CC_MK_LOOP_COND && !dbg_mk_flow_only(s, mk);
+    }
+    for (uint32_t m = 0; m < s->L->dbg->nmk; m++) {
+      const struct cc_microkernel *mk = &s->L->dbg->mk[m];
+      if (!dbg_mk_at_line(s, mk, best)) continue;
+      if (mk->role == CC_MK_LOOP_COND) continue;
+      if (mk->role == CC_MK_LOOP_INC && (has_cond || has_init)) continue;
+      if (mk->role == CC_MK_LOOP_BODY && has_init) continue;
+      /* a loop's yield point on the line of its first statement: the
+       * statement stops, once per iteration */
+      if (has_work && dbg_mk_flow_only(s, mk)) continue;
+      if (mk_continues_line(s, m, best)) continue;
+      s->L->bpset[mk->pc_begin] = 1;
+    }
+  }
+}
+
+/* The breakpoint a statement starting at pc belongs to (bp_bind noted it). */
+struct bp *dbg_bp_at(struct dbg_session *s, uint32_t pc) {
+  int id = s->L->bpid && s->L->k && pc <= s->L->k->ninsns ? s->L->bpid[pc] : 0;
+  /* a launch that ran while they changed binds them at its next stretch:
+   * a breakpoint deleted or disabled since stops nothing */
+  for (int i = 0; id && i < s->nbp; i++)
+    if (s->bps[i].id == id) return s->bps[i].enabled ? &s->bps[i] : NULL;
+  return NULL;
+}
+
+/* A file breakpoint no program seen so far matches. */
+static int bp_pending(struct dbg_session *s, const struct bp *b) {
+  if (!b->line || !b->file[0] || b->bound) return 0;
+  if (s->L && s->L->file && dbg_bp_file_match(s, b)) return 0;
+  for (int i = 0; i < s->nfiles; i++)
+    if (!strcmp(dbg_base(b->file), dbg_base(s->files[i]))) return 0;
+  return s->host_mode || (s->L && s->L->file);
+}
+
+void dbg_bp_add(struct dbg_session *s, const char *arg, int temp) {
+  while (isspace((unsigned char)*arg))
+    arg++;
+  if (!*arg) {
+    fprintf(s->out, "%s needs a location: FILE:LINE, LINE or KERNEL\n", temp ? "tbreak" : "break");
+    return;
+  }
+  if (s->nbp == MAX_BP) {
+    fprintf(s->out, "too many breakpoints\n");
+    return;
+  }
+  struct bp b;
+  memset(&b, 0, sizeof(b));
+  char loc[200];
+  const char *c = strstr(arg, " if");
+  while (c && c[3] && !isspace((unsigned char)c[3]))
+    c = strstr(c + 3, " if");
+  snprintf(loc, sizeof(loc), "%.*s", c ? (int)(c - arg) : (int)strlen(arg), arg);
+  if (c) {
+    const char *cond = c + 3;
+    while (isspace((unsigned char)*cond))
+      cond++;
+    char err[200];
+    if (!*cond) {
+      fprintf(s->out, "usage: %s LOCATION if CONDITION\n", temp ? "tbreak" : "break");
+      return;
+    }
+    if (!dbg_cond_parses(cond, err, sizeof(err))) {
+      fprintf(s->out, "Bad breakpoint condition '%s': %s\n", cond, err);
+      return;
+    }
+    snprintf(b.cond, sizeof(b.cond), "%s", cond);
+  }
+  char *e = loc + strlen(loc);
+  while (e > loc && isspace((unsigned char)e[-1]))
+    *--e = 0;
+  char *colon = strrchr(loc, ':');
+  char *num = colon ? colon + 1 : loc;
+  if (*num && strspn(num, "0123456789") == strlen(num)) {
+    b.line = (uint32_t)strtoul(num, NULL, 10);
+    if (colon) snprintf(b.file, sizeof(b.file), "%.*s", (int)(colon - loc), loc);
+    if (!b.line) {
+      fprintf(s->out, "invalid line number 0\n");
+      return;
+    }
+  } else if (!colon && (isalpha((unsigned char)loc[0]) || loc[0] == '_')) {
+    snprintf(b.kernel, sizeof(b.kernel), "%.*s", (int)sizeof(b.kernel) - 1, loc);
+  } else {
+    fprintf(s->out, "invalid location '%s'\n", loc);
+    return;
+  }
+  b.id = s->next_id++;
+  b.enabled = 1;
+  b.temp = temp;
+  s->bps[s->nbp++] = b;
+  fprintf(s->out, "%s %d at ", temp ? "Temporary breakpoint" : "Breakpoint", b.id);
+  if (b.line)
+    fprintf(s->out, "%s%s%u", b.file, b.file[0] ? ":" : "line ", b.line);
+  else
+    fprintf(s->out, "kernel %s", b.kernel);
+  if (b.cond[0]) fprintf(s->out, " if %s", b.cond);
+  if (bp_pending(s, &b)) fprintf(s->out, " (pending)");
+  fprintf(s->out, "\n");
+  s->bp_gen++;
+  dbg_bp_bind(s);
+}
+
+void dbg_bp_each(struct dbg_session *s, const char *arg, int what) {
+  while (isspace((unsigned char)*arg))
+    arg++;
+  if (!*arg) {
+    if (what == 0) s->nbp = 0;
+    for (int i = 0; i < s->nbp; i++)
+      s->bps[i].enabled = what == 1;
+    s->bp_gen++;
+    dbg_bp_bind(s);
+    return;
+  }
+  while (*arg) {
+    char *end;
+    long id = strtol(arg, &end, 10);
+    if (end == arg) {
+      fprintf(s->out, "invalid breakpoint number '%s'\n", arg);
+      return;
+    }
+    int found = 0;
+    for (int i = 0; i < s->nbp; i++)
+      if (s->bps[i].id == id) {
+        found = 1;
+        if (what == 0) {
+          memmove(&s->bps[i], &s->bps[i + 1], (size_t)(s->nbp - i - 1) * sizeof(struct bp));
+          s->nbp--;
+        } else {
+          s->bps[i].enabled = what == 1;
+        }
+        break;
+      }
+    if (!found) fprintf(s->out, "No breakpoint number %ld.\n", id);
+    arg = end;
+    while (isspace((unsigned char)*arg))
+      arg++;
+  }
+  s->bp_gen++;
+  dbg_bp_bind(s);
+}
+
+/* Deletes temporary breakpoint id, which was hit. */
+void dbg_bp_delete(struct dbg_session *s, int id) {
+  char t[16];
+  snprintf(t, sizeof(t), "%d", id);
+  dbg_bp_each(s, t, 0);
+  if (s->temp_gone) s->temp_gone(id);
+}
+
+void dbg_bp_info(struct dbg_session *s) {
+  if (!s->nbp) {
+    fprintf(s->out, "No breakpoints.\n");
+    return;
+  }
+  fprintf(s->out, "Num  Type        Enb  Where\n");
+  for (int i = 0; i < s->nbp; i++) {
+    struct bp *b = &s->bps[i];
+    fprintf(s->out, "%-4d %-11s %-4s ", b->id,
+            b->watch[0] ? "watchpoint"
+            : b->temp   ? "tbreakpoint"
+                        : "breakpoint",
+            b->enabled ? "y" : "n");
+    if (b->watch[0])
+      fprintf(s->out, "%s (work-item %" PRIu64 ")", b->watch, b->witem);
+    else if (b->line)
+      fprintf(s->out, "%s%s%u", b->file[0] ? b->file : "line ", b->file[0] ? ":" : "", b->line);
+    else
+      fprintf(s->out, "kernel %s", b->kernel);
+    if (b->cond[0]) fprintf(s->out, " if %s", b->cond);
+    if (bp_pending(s, b)) fprintf(s->out, " (pending)");
+    if (b->hits) fprintf(s->out, " (hit %d time%s)", b->hits, b->hits == 1 ? "" : "s");
+    fprintf(s->out, "\n");
+  }
+}
+
+void dbg_info_to(struct dbg_session *s, int what, FILE *f) {
+  dbg_lock(s, NULL);
+  s->out = f;
+  if (what)
+    dbg_bp_info(s);
+  else
+    dbg_display_info(s);
+  dbg_unlock(s);
+}
+
+int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
+  struct bp *b = dbg_bp_at(s, pc);
+  if (!b) return 0;
+  if (b->cond[0]) {
+    uint64_t save = s->L->focus, save_item = s->L->frame_item;
+    uint32_t save_pc = s->L->frame_pc;
+    int save_frame = s->L->frame;
+    s->L->focus = item;
+    /* a statement that calls an inlined function stops where the call
+     * starts, inside it: the condition speaks of the breakpoint's line, so
+     * it sees the frame of that line (the caller's), not the callee's */
+    uint32_t line = s->L->bpline[pc];
+    struct dbg_frame fr[DBG_MAX_FRAMES];
+    int n = line ? dbg_frames(s, item, fr, DBG_MAX_FRAMES) : 0;
+    for (int i = 1; i < n && fr[0].line != line; i++)
+      if (fr[i].line == line) {
+        dbg_frame_select(s, i);
+        break;
+      }
+    struct dbg_val v;
+    char err[200];
+    int bad = dbg_eval_focus(s, b->cond, &v, err, sizeof(err));
+    s->L->focus = save;
+    s->L->frame = save_frame;
+    s->L->frame_item = save_item;
+    s->L->frame_pc = save_pc;
+    if (bad) {
+      fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
+      return 1;
+    }
+    if (v.kind == DBG_FLT ? v.f == 0 : v.i == 0) return 0;
+  }
+  return 1;
+}
+
+/* ---- watchpoints ---- */
+
+/* A watchpoint of the launch worked on (a work-item is of one launch). */
+static int watch_of(struct dbg_session *s, const struct bp *b) {
+  return b->watch[0] && b->wlaunch == s->L->num;
+}
+
+int dbg_has_watch(struct dbg_session *s, uint64_t item) {
+  for (int i = 0; i < s->nbp; i++)
+    if (watch_of(s, &s->bps[i]) && s->bps[i].enabled && s->bps[i].witem == item) return 1;
+  return 0;
+}
+
+int dbg_any_watch(struct dbg_session *s) {
+  for (int i = 0; i < s->nbp; i++)
+    if (watch_of(s, &s->bps[i]) && s->bps[i].enabled) return 1;
+  return 0;
+}
+
+/* The value of a watched expression for its item; 0 ok. */
+static int watch_value(struct dbg_session *s, const struct bp *b, char *buf, size_t n) {
+  uint64_t save = s->L->focus;
+  s->L->focus = b->witem;
+  struct dbg_val v;
+  char err[200];
+  int bad = dbg_eval_focus(s, b->watch, &v, err, sizeof(err));
+  if (!bad) {
+    struct dbg_env env;
+    dbg_session_env(s, &env);
+    dbg_format(&env, &v, 0, buf, n);
+  }
+  s->L->focus = save;
+  return bad;
+}
+
+/* Has a watched value of item changed? Notes the first change in s->L->whit. */
+int dbg_watch_changed(struct dbg_session *s, uint64_t item) {
+  for (int i = 0; i < s->nbp; i++) {
+    struct bp *b = &s->bps[i];
+    if (!watch_of(s, b) || !b->enabled || b->witem != item) continue;
+    char cur[sizeof(b->wold)];
+    if (watch_value(s, b, cur, sizeof(cur)) || !strcmp(cur, b->wold)) continue;
+    s->L->whit = b->id;
+    snprintf(s->L->wold, sizeof(s->L->wold), "%s", b->wold);
+    snprintf(s->L->wnew, sizeof(s->L->wnew), "%s", cur);
+    snprintf(b->wold, sizeof(b->wold), "%s", cur);
+    return 1;
+  }
+  return 0;
+}
+
+void dbg_watch_add(struct dbg_session *s, const char *arg) {
+  if (!*arg) {
+    fprintf(s->out, "usage: watch EXPRESSION (a variable of the focused work-item)\n");
+    return;
+  }
+  if (s->nbp == MAX_BP) {
+    fprintf(s->out, "too many breakpoints\n");
+    return;
+  }
+  if (simt_dbg_state(s->L->sd, s->L->focus, NULL) == SIMT_DBG_DONE) {
+    fprintf(s->out, "The work-item has finished; choose another with 'workitem'.\n");
+    return;
+  }
+  struct bp b;
+  memset(&b, 0, sizeof(b));
+  snprintf(b.watch, sizeof(b.watch), "%s", arg);
+  b.witem = s->L->focus;
+  b.wlaunch = s->L->num;
+  struct dbg_val v;
+  char err[200];
+  if (dbg_eval_focus(s, arg, &v, err, sizeof(err))) {
+    fprintf(s->out, "%s\n", err);
+    return;
+  }
+  watch_value(s, &b, b.wold, sizeof(b.wold));
+  b.id = s->next_id++;
+  b.enabled = 1;
+  s->bps[s->nbp++] = b;
+  fprintf(s->out, "Watchpoint %d: %s (work-item %" PRIu64 ")\n", b.id, b.watch, b.witem);
+}
+
+/* Drops watchpoints whose work-item has finished (all of them when the
+ * launch ends: quiet). */
+void dbg_watch_gc(struct dbg_session *s, int all) {
+  for (int i = 0; i < s->nbp; i++) {
+    struct bp *b = &s->bps[i];
+    if (!watch_of(s, b)) continue;
+    if (!all && simt_dbg_state(s->L->sd, b->witem, NULL) != SIMT_DBG_DONE) continue;
+    if (!all)
+      fprintf(s->out, "Watchpoint %d deleted: work-item %" PRIu64 " has finished.\n", b->id,
+              b->witem);
+    memmove(b, b + 1, (size_t)(s->nbp - i - 1) * sizeof(struct bp));
+    s->nbp--;
+    i--;
+  }
+}
+
+void dbg_rebind(struct dbg_session *s) {
+  if (s->L && s->L->sd && s->L->bp_gen != s->bp_gen) dbg_bp_bind(s);
+}

@@ -1,0 +1,142 @@
+/*
+ * test_dbg_cmd.c - the engine's command table (debugger/dbg_cmd.c): the
+ * names Tab completion offers, the DAP capabilities the adapter announces,
+ * and how command words, abbreviations, aliases and subcommands dispatch
+ * (with no launch, so each command answers what it needs).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debugger/dbg.h"
+#include "util/check_util.h"
+
+START_TEST(test_names) {
+  static const char *const want[] = {"break", "tbreak",    "delete", "continue", "kernel",
+                                     "set",   "backtrace", "info",   "help",     "mi"};
+  unsigned n = 0;
+  for (const char *c; (c = dbg_command_name(n)); n++) {
+    for (unsigned j = 0; j < n; j++)
+      ck_assert_str_ne(c, dbg_command_name(j)); /* each name once */
+    ck_assert_ptr_null(strchr(c, '*'));
+    ck_assert_ptr_null(strchr(c, ' '));
+  }
+  ck_assert_str_eq(dbg_command_name(0), "break");
+  ck_assert_uint_ge(n, 30);
+  ck_assert_ptr_null(dbg_command_name(n + 1));
+  for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+    int found = 0;
+    for (unsigned j = 0; j < n; j++)
+      found |= !strcmp(dbg_command_name(j), want[i]);
+    ck_assert_msg(found, "no command named %s", want[i]);
+  }
+  for (unsigned j = 0; j < n; j++) /* aliases are not names */
+    ck_assert(strcmp(dbg_command_name(j), "bt") && strcmp(dbg_command_name(j), "where"));
+}
+END_TEST
+
+/* What the adapter's initialize response says it supports (its own
+ * supportsSteppingGranularity false aside). */
+START_TEST(test_capabilities) {
+  static const char *const want[] = {
+      "supportsConfigurationDoneRequest",
+      "supportsConditionalBreakpoints",
+      "supportsHitConditionalBreakpoints",
+      "supportsEvaluateForHovers",
+      "supportsSetVariable",
+      "supportsReadMemoryRequest",
+      "supportsWriteMemoryRequest",
+      "supportsTerminateRequest",
+      "supportsExceptionInfoRequest",
+      "supportsDataBreakpoints",
+      "supportsFunctionBreakpoints",
+      "supportTerminateDebuggee",
+  };
+  size_t nw = sizeof(want) / sizeof(want[0]);
+  unsigned seen[sizeof(want) / sizeof(want[0])] = {0}, n = 0;
+  for (const char *c; (c = dbg_dap_capability(n)); n++) {
+    size_t i = 0;
+    while (i < nw && strcmp(want[i], c))
+      i++;
+    ck_assert_msg(i < nw, "unexpected capability %s", c);
+    seen[i]++;
+  }
+  for (size_t i = 0; i < nw; i++)
+    ck_assert_msg(seen[i] == 1, "%s given %u times", want[i], seen[i]);
+  ck_assert_ptr_null(dbg_dap_capability(n + 3));
+}
+END_TEST
+
+static const char *const *script;
+static size_t next_line;
+
+static char *read_line(void *ctx, const char *prompt) {
+  (void)ctx;
+  (void)prompt;
+  return script[next_line] ? strdup(script[next_line++]) : NULL;
+}
+
+static const char *const spellings[] = {
+    "bt",        "whe",    "wh",     "ba",      "f",      "fi",           "fin",
+    "p 1",       "pt",     "st",     "sta",     "u",      "un",           "und",
+    "info",      "info b", "info k", "info lo", "info l", "set pass all", "set x = 1",
+    "d display", "ker 3",  "k",      "he",      "h",      "quit",         NULL,
+};
+
+static const char *const spellings_ref =
+    "(lockstep) bt\nNo stack.\n"
+    "(lockstep) whe\nNo stack.\n"
+    "(lockstep) wh\nUndefined command: \"wh\".\n"
+    "(lockstep) ba\nNo stack.\n"
+    "(lockstep) f\nNo stack.\n"
+    "(lockstep) fi\nUndefined command: \"fi\".\n"
+    "(lockstep) fin\nThe kernel is not being run; use 'run' or 'start'.\n"
+    "(lockstep) p 1\nNo kernel is stopped.\n"
+    "(lockstep) pt\nUndefined command: \"pt\".\n"
+    "(lockstep) st\nThe kernel is not being run; use 'run' or 'start'.\n"
+    "(lockstep) sta\nUndefined command: \"sta\".\n"
+    "(lockstep) u\nThe kernel is not being run; use 'run' or 'start'.\n"
+    "(lockstep) un\nThe kernel is not being run; use 'run' or 'start'.\n"
+    "(lockstep) und\n"
+    "(lockstep) info\nNo kernel is stopped.\n"
+    "(lockstep) info b\nNo breakpoints.\n"
+    "(lockstep) info k\nNo kernels.\n"
+    "(lockstep) info lo\nNo kernel is stopped.\n"
+    "(lockstep) info l\nNo kernel is stopped.\n"
+    "(lockstep) set pass all\nPasses run every work-item not yet complete.\n"
+    "(lockstep) set x = 1\nNo kernel is stopped.\n"
+    "(lockstep) d display\n"
+    "(lockstep) ker 3\nNo kernel 3; 'info kernels' lists the launches.\n"
+    "(lockstep) k\nUndefined command: \"k\".\n"
+    "(lockstep) he\nUndefined command: \"he\".\n"
+    "(lockstep) h\n"
+    "break LOC [if EXPR], tbreak LOC            breakpoints at FILE:LINE, LINE, KERNEL, FUNCTION\n";
+
+START_TEST(test_spellings) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  ck_assert_ptr_nonnull(out);
+  struct dbg_session *s = dbg_new(out, read_line, NULL);
+  dbg_set_echo(s, 1);
+  script = spellings;
+  next_line = 0;
+  ck_assert_int_eq(dbg_prompt(s), 1);
+  dbg_free(s);
+  fclose(out);
+  /* help's first line, then its others up to the quit */
+  ck_assert_msg(!strncmp(text, spellings_ref, strlen(spellings_ref)), "got:\n%s", text);
+  ck_assert_ptr_nonnull(strstr(text, "\nkernel [N], info kernels, continue -a "));
+  ck_assert_ptr_nonnull(strstr(text, "\ndirectory [DIR], quit\nVector components: "));
+  ck_assert_str_eq(text + len - 16, "(lockstep) quit\n");
+  free(text);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("dbg_cmd");
+  CU_ADD(s, test_names);
+  CU_ADD(s, test_capabilities);
+  CU_ADD(s, test_spellings);
+  return cu_run(s);
+}
