@@ -61,8 +61,8 @@ static struct remote {
    * any thread, one line at a time. */
   pthread_mutex_t send_mu;
   FILE *out;
-  char line_buf[4096];
-  size_t line_len;
+  char *line_buf; /* the output line being written (an `mi` record may be long) */
+  size_t line_len, line_cap;
   int sent_out; /* output went out since the last sync */
   /* Receiving: only the debugger thread (and, before it starts, the host
    * thread that connects). */
@@ -131,7 +131,17 @@ static ssize_t out_write(void *cookie, const char *buf, size_t n) {
       flush_out_line();
       continue;
     }
-    if (R.line_len == sizeof(R.line_buf)) flush_out_line();
+    if (R.line_len == R.line_cap) {
+      size_t cap = R.line_cap ? R.line_cap * 2 : 4096;
+      char *b = realloc(R.line_buf, cap);
+      if (b) {
+        R.line_buf = b;
+        R.line_cap = cap;
+      } else { /* out of memory: the line goes out in pieces */
+        flush_out_line();
+        if (!R.line_cap) continue;
+      }
+    }
     R.line_buf[R.line_len++] = buf[i] == '\r' ? ' ' : buf[i];
   }
   pthread_mutex_unlock(&R.send_mu);
