@@ -241,8 +241,8 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
   }
   if (pid == 0) {
     close(sv[0]);
-    char fdstr[16];
-    snprintf(fdstr, sizeof(fdstr), "%d", sv[1]);
+    char fdstr[48]; /* the socket, and the process it is for */
+    snprintf(fdstr, sizeof(fdstr), "%d:%ld", sv[1], (long)getpid());
     setenv("LOCKSTEP_DEBUG_FD", fdstr, 1);
     if (*dirs) setenv("LOCKSTEP_DEBUG_DIRS", dirs, 1);
     cli_set_vendors();

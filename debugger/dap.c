@@ -195,8 +195,8 @@ int dap_spawn(const char *program, const json_t *args, const json_t *env, char *
       else
         unsetenv(name); /* null (the request allows nothing else) */
     }
-    char fd[16];
-    snprintf(fd, sizeof(fd), "%d", sv[1]);
+    char fd[48]; /* the socket, and the process it is for */
+    snprintf(fd, sizeof(fd), "%d:%ld", sv[1], (long)getpid());
     setenv("LOCKSTEP_DEBUG_FD", fd, 1);
     if (dirs[0]) setenv("LOCKSTEP_DEBUG_DIRS", dirs, 1);
     cli_set_vendors();

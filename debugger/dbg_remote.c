@@ -1,12 +1,25 @@
 /*
  * dbg_remote.c - host-program mode, library side. When LOCKSTEP_DEBUG_FD
- * names a socket inherited from `lockstep debug`, the library connects back
- * at its first use, builds programs with -g, and runs every kernel launch
- * under the debug engine on the device thread. The engine's text and the
- * commands travel over the line protocol described in debugger/README.md.
+ * names a socket inherited from `lockstep debug` (or the DAP adapter) for
+ * this very process, the library connects back at its first use, builds
+ * programs with -g, and runs every kernel launch under the debug engine.
+ * The engine's text and the commands travel over the line protocol
+ * described in debugger/README.md.
  *
- * It must change nothing when the variable is unset, and must never write
- * to the host program's stdout or stderr: everything goes to the socket.
+ * A stop is a command-processor switch (seeds 000 and 001): the launch hook
+ * runs one stretch of its launch on the processor thread that runs it;
+ * when the launch stops, the hook hands it to the debugger thread and
+ * returns DEV_LAUNCH_SWITCHED, so that processor thread goes on with other
+ * streams while the user thinks. The debugger thread, the one thread that
+ * talks to the front end, reports the stops one by one and prompts; each
+ * launch a command resumes is re-issued on its stream, whose replay calls
+ * the hook again with the launch's saved state. Any number of launches, from
+ * any queue or host thread, can be stopped at once.
+ *
+ * Everything lives in one object, `R`: what several threads read is atomic
+ * or under its locks, the rest belongs to the debugger thread. It changes
+ * nothing when the variable is unset, never edits the host's environment,
+ * and never writes to the host program's stdout or stderr.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <dirent.h>
@@ -14,6 +27,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,29 +36,68 @@
 #include <unistd.h>
 
 #include "debugger/dbg.h"
+#include "device/device.h"
 #include "device/lsi.h"
 #include "device/simt.h"
 #include "runtime/hooks.h"
 
 #define MAX_SOURCE_FILE (4u << 20)
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t busy = PTHREAD_MUTEX_INITIALIZER; /* one stopped launch at a time */
-static int sock = -1;
-static int detached; /* the front end quit or went away: launches run normally */
-static FILE *out;    /* the engine's output, framed as "out TEXT" lines */
-static struct dbg_session *sess;
-static char line_buf[4096];
-static size_t line_len;
-static char rbuf[4096];
-static size_t rlen, rpos;
+/* A stopped launch waiting to be reported. */
+struct stop_ev {
+  struct stop_ev *next;
+  struct dbg_launch *L;
+};
 
-static void send_all(const char *p, size_t n) {
-  while (n && sock >= 0) {
-    ssize_t w = send(sock, p, n, MSG_NOSIGNAL);
+/* What the debugger thread tells the front end about the program. */
+enum { FE_HOST, FE_RUNNING };
+
+static struct remote {
+  pthread_once_t once;
+  struct dbg_session *sess; /* set once, before any other thread uses it */
+  int sock;
+  _Atomic int detached; /* the front end quit or went away: launches run normally */
+  /* Sending: the engine's text as "out TEXT" lines and protocol lines, from
+   * any thread, one line at a time. */
+  pthread_mutex_t send_mu;
+  FILE *out;
+  char *line_buf; /* the output line being written (an `mi` record may be long) */
+  size_t line_len, line_cap;
+  int sent_out; /* output went out since the last sync */
+  /* Receiving: only the debugger thread (and, before it starts, the host
+   * thread that connects). */
+  char rbuf[4096];
+  size_t rlen, rpos;
+  /* Stops to report and what wakes the debugger thread. */
+  pthread_mutex_t mu;
+  struct stop_ev *head, *tail;
+  int wake[2];            /* a byte on wake[1]: look at the queue and the counters */
+  struct dev_device *dev; /* where launches are re-issued */
+  /* launches that run now: from a launch's start or re-issue to its next
+   * stop or its end */
+  _Atomic unsigned nrunning;
+  _Atomic int pause; /* the front end asked to pause what runs */
+  /* The debugger thread's own. */
+  pthread_t thread;
+  int fe_state;   /* FE_* as last told */
+  unsigned epoch; /* of the last `running N` */
+} R = {
+    .once = PTHREAD_ONCE_INIT,
+    .sock = -1,
+    .send_mu = PTHREAD_MUTEX_INITIALIZER,
+    .mu = PTHREAD_MUTEX_INITIALIZER,
+    .wake = {-1, -1},
+};
+
+/* ---- sending ---- */
+
+/* Under send_mu. */
+static void send_locked(const char *p, size_t n) {
+  while (n && R.sock >= 0 && !atomic_load(&R.detached)) {
+    ssize_t w = send(R.sock, p, n, MSG_NOSIGNAL);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
-      detached = 1;
+      atomic_store(&R.detached, 1);
       return;
     }
     p += w;
@@ -52,47 +105,83 @@ static void send_all(const char *p, size_t n) {
   }
 }
 
-static int sent_out; /* output went out since the last sync */
+/* Under send_mu: the partial output line, if any, as an "out" line. */
+static void flush_out_line(void) {
+  R.sent_out = 1;
+  send_locked("out ", 4);
+  send_locked(R.line_buf, R.line_len);
+  send_locked("\n", 1);
+  R.line_len = 0;
+}
 
-static void send_out_line(void) {
-  sent_out = 1;
-  send_all("out ", 4);
-  send_all(line_buf, line_len);
-  send_all("\n", 1);
-  line_len = 0;
+/* One protocol line (text without its newline). */
+static void send_line(const char *text) {
+  pthread_mutex_lock(&R.send_mu);
+  if (R.line_len) flush_out_line();
+  send_locked(text, strlen(text));
+  send_locked("\n", 1);
+  pthread_mutex_unlock(&R.send_mu);
 }
 
 static ssize_t out_write(void *cookie, const char *buf, size_t n) {
   (void)cookie;
+  pthread_mutex_lock(&R.send_mu);
   for (size_t i = 0; i < n; i++) {
     if (buf[i] == '\n') {
-      send_out_line();
+      flush_out_line();
       continue;
     }
-    if (line_len == sizeof(line_buf)) send_out_line();
-    line_buf[line_len++] = buf[i] == '\r' ? ' ' : buf[i];
+    if (R.line_len == R.line_cap) {
+      size_t cap = R.line_cap ? R.line_cap * 2 : 4096;
+      char *b = realloc(R.line_buf, cap);
+      if (b) {
+        R.line_buf = b;
+        R.line_cap = cap;
+      } else { /* out of memory: the line goes out in pieces */
+        flush_out_line();
+        if (!R.line_cap) continue;
+      }
+    }
+    R.line_buf[R.line_len++] = buf[i] == '\r' ? ' ' : buf[i];
   }
+  pthread_mutex_unlock(&R.send_mu);
   return (ssize_t)n;
 }
 
-/* One protocol line from the front end (malloc'd, no newline) or NULL. */
+/* Everything the engine wrote, out as whole lines. */
+static void flush_out(void) {
+  fflush(R.out);
+  pthread_mutex_lock(&R.send_mu);
+  if (R.line_len) flush_out_line();
+  pthread_mutex_unlock(&R.send_mu);
+}
+
+/* ---- receiving (the debugger thread, or the host thread before it) ---- */
+
+/* Whether a whole line is buffered. */
+static int line_ready(void) {
+  return R.rpos < R.rlen && memchr(R.rbuf + R.rpos, '\n', R.rlen - R.rpos) != NULL;
+}
+
+/* One protocol line from the front end (malloc'd, no newline), or NULL at
+ * its end (the front end went away: detached). */
 static char *recv_line(void) {
   size_t cap = 256, n = 0;
   char *l = malloc(cap);
   if (!l) return NULL;
   for (;;) {
-    if (rpos == rlen) {
-      ssize_t r = sock >= 0 ? recv(sock, rbuf, sizeof(rbuf), 0) : 0;
+    if (R.rpos == R.rlen) {
+      ssize_t r = R.sock >= 0 ? recv(R.sock, R.rbuf, sizeof(R.rbuf), 0) : 0;
       if (r < 0 && errno == EINTR) continue;
       if (r <= 0) {
         free(l);
-        detached = 1;
+        atomic_store(&R.detached, 1);
         return NULL;
       }
-      rlen = (size_t)r;
-      rpos = 0;
+      R.rlen = (size_t)r;
+      R.rpos = 0;
     }
-    char c = rbuf[rpos++];
+    char c = R.rbuf[R.rpos++];
     if (c == '\n') break;
     if (n + 1 == cap) {
       char *m = realloc(l, cap *= 2);
@@ -108,39 +197,55 @@ static char *recv_line(void) {
   return l;
 }
 
-/* Has the front end been told that work-items run (`running N`) since
- * the last prompt or launch? N counts those periods: an `interrupt N` of
- * an earlier one, which crossed the prompt or the launch's end on the way,
- * pauses nothing. */
-static int running;
-static unsigned epoch;
+/* ---- what the front end is told between prompts ---- */
 
-/* The host program runs its own code again: no launch can be paused. */
-static void say_host(void) {
-  running = 0;
-  if (!detached) send_all("host\n", 5);
+/* `running N` once work-items run again, `host` once none do and no stop
+ * waits to be reported: what Ctrl-C means at the front end. A pause asked
+ * for in one period never reaches the next. */
+static void tell_state(int state) {
+  if (state == R.fe_state || atomic_load(&R.detached)) return;
+  R.fe_state = state;
+  atomic_store(&R.pause, 0);
+  if (state == FE_RUNNING) {
+    char msg[32];
+    snprintf(msg, sizeof(msg), "running %u", ++R.epoch);
+    send_line(msg);
+  } else {
+    send_line("host");
+  }
+}
+
+/* A line that came while no prompt waits: `interrupt N` (or a bare
+ * `interrupt`, the DAP adapter's) pauses the launches running now when N
+ * is the current period; anything else is dropped. */
+static void take_async_line(char *l) {
+  char *end;
+  int hit = !strcmp(l, "interrupt") ||
+            (!strncmp(l, "interrupt ", 10) && strtoul(l + 10, &end, 10) == R.epoch && !*end);
+  if (hit && R.fe_state == FE_RUNNING) atomic_store(&R.pause, 1);
+  free(l);
 }
 
 /* Sends what `info breakpoints` and `info display` show (`info b TEXT`,
  * `info d TEXT`, after `info begin`), so the front end can show them once
  * the program has exited. */
 static void send_info(void) {
-  send_all("info begin\n", 11);
+  send_line("info begin");
   for (int what = 1; what >= 0; what--) {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return;
-    dbg_info_to(sess, what, f);
+    dbg_info_to(R.sess, what, f);
     fclose(f);
     for (char *l = buf, *e; l && *l; l = e ? e + 1 : NULL) {
       e = strchr(l, '\n');
       if (e) *e = 0;
-      char head[8];
-      snprintf(head, sizeof(head), "info %c ", what ? 'b' : 'd');
-      send_all(head, strlen(head));
-      send_all(l, strlen(l));
-      send_all("\n", 1);
+      char *msg;
+      if (asprintf(&msg, "info %c %s", what ? 'b' : 'd', l) >= 0) {
+        send_line(msg);
+        free(msg);
+      }
       if (!e) break;
     }
     free(buf);
@@ -151,12 +256,12 @@ static void send_info(void) {
 static char *remote_read(void *ctx, const char *prompt) {
   (void)ctx;
   (void)prompt;
-  fflush(out);
-  if (line_len) send_out_line();
-  running = 0;
-  if (detached) return NULL;
+  flush_out();
+  if (atomic_load(&R.detached)) return NULL;
+  R.fe_state = FE_HOST; /* a prompt ends the period: the next `running` is a new one */
+  atomic_store(&R.pause, 0);
   send_info();
-  send_all("prompt\n", 7);
+  send_line("prompt");
   for (;;) {
     char *l = recv_line();
     if (!l) return NULL;
@@ -172,82 +277,191 @@ static char *remote_read(void *ctx, const char *prompt) {
   }
 }
 
-/* dbg_poll_fn: has the front end asked to pause the running launch? It
- * sends `interrupt` lines only then; anything else is dropped. The first
- * call after a prompt or a launch's start tells it that work-items run. */
+/* dbg_poll_fn, asked by running passes: has the front end asked to pause? */
 static int remote_interrupt(void *ctx) {
   (void)ctx;
-  if (!running && !detached) {
-    char msg[32];
-    running = 1;
-    snprintf(msg, sizeof(msg), "running %u\n", ++epoch);
-    send_all(msg, strlen(msg));
-  }
-  int hit = 0;
-  for (;;) {
-    if (rpos == rlen) {
-      struct pollfd p = {.fd = sock, .events = POLLIN};
-      if (detached || sock < 0 || poll(&p, 1, 0) <= 0) break;
-    }
-    char *l = recv_line();
-    if (!l) break;
-    char *end;
-    if (!strcmp(l, "interrupt"))
-      hit = 1;
-    else if (!strncmp(l, "interrupt ", 10) && strtoul(l + 10, &end, 10) == epoch && !*end)
-      hit = 1;
-    free(l);
-  }
-  return hit;
+  return atomic_load(&R.pause);
 }
 
 /* dbg_gone_fn: `gone N` tells the front end a hit deleted temporary
  * breakpoint N. */
 static void remote_temp_gone(int id) {
   char msg[32];
-  if (detached) return;
-  snprintf(msg, sizeof(msg), "gone %d\n", id);
-  send_all(msg, strlen(msg));
+  snprintf(msg, sizeof(msg), "gone %d", id);
+  send_line(msg);
+}
+
+/* Waits until the front end has shown everything sent so far, so the host
+ * program's own output, which goes straight to the terminal, comes after. */
+static void sync_output(void) {
+  flush_out();
+  pthread_mutex_lock(&R.send_mu);
+  int sent = R.sent_out;
+  R.sent_out = 0;
+  pthread_mutex_unlock(&R.send_mu);
+  if (!sent || atomic_load(&R.detached)) return;
+  send_line("sync");
+  for (char *l; (l = recv_line());) {
+    if (!strcmp(l, "ack")) {
+      free(l);
+      break;
+    }
+    take_async_line(l);
+  }
+}
+
+/* ---- the debugger thread ---- */
+
+static void wake_debugger(void) {
+  char b = 1;
+  while (write(R.wake[1], &b, 1) < 0 && errno == EINTR)
+    ;
+}
+
+/* The next stopped launch to report, or NULL. */
+static struct dbg_launch *pop_stop(void) {
+  pthread_mutex_lock(&R.mu);
+  struct stop_ev *e = R.head;
+  if (e) {
+    R.head = e->next;
+    if (!R.head) R.tail = NULL;
+  }
+  pthread_mutex_unlock(&R.mu);
+  struct dbg_launch *L = e ? e->L : NULL;
+  free(e);
+  return L;
+}
+
+/* dbg_resume_fn: the launch goes on. Its stream is re-issued once the front
+ * end has shown what was said about it. */
+static void resume_launch(void *ctx, struct dbg_launch *L) {
+  (void)ctx;
+  sync_output();
+  pthread_mutex_lock(&R.mu);
+  /* a stop not reported yet (`continue -a`, quit) is not reported now */
+  for (struct stop_ev **pp = &R.head; *pp;) {
+    struct stop_ev *e = *pp;
+    if (e->L == L) {
+      *pp = e->next;
+      free(e);
+    } else {
+      pp = &e->next;
+    }
+  }
+  R.tail = NULL;
+  for (struct stop_ev *e = R.head; e; e = e->next)
+    R.tail = e;
+  struct dev_device *d = R.dev;
+  pthread_mutex_unlock(&R.mu);
+  atomic_fetch_add(&R.nrunning, 1);
+  dev_device_reissue(d, (uint64_t)(uintptr_t)dbg_launch_user(L));
+}
+
+/* Reports a stopped launch and prompts until something resumes. */
+static void serve_stop(struct dbg_launch *L) {
+  if (dbg_stopped(R.sess, L, resume_launch, NULL)) {
+    atomic_store(&R.detached, 1); /* the user quit: every launch finishes undebugged */
+    dbg_kept_clear(R.sess);
+  }
+  flush_out();
+  if (atomic_load(&R.nrunning)) tell_state(FE_RUNNING);
+}
+
+/* Waits for a stop to report, a change in what runs, or a line from the
+ * front end (an interrupt), and tells the front end what runs. */
+static void wait_event(void) {
+  struct pollfd p[2] = {{R.wake[0], POLLIN, 0}, {R.sock, POLLIN, 0}};
+  int nfd = atomic_load(&R.detached) ? 1 : 2;
+  if (line_ready()) {
+    char *l = recv_line();
+    if (l) take_async_line(l);
+    return;
+  }
+  if (poll(p, (nfds_t)nfd, -1) < 0) return;
+  if (p[0].revents & POLLIN) {
+    char buf[64];
+    if (read(R.wake[0], buf, sizeof(buf)) < 0 && errno != EINTR && errno != EAGAIN) return;
+  }
+  if (nfd == 2 && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+    char *l = recv_line();
+    if (l) take_async_line(l);
+  }
+}
+
+static void *debugger_thread(void *arg) {
+  (void)arg;
+  for (;;) {
+    struct dbg_launch *L = pop_stop();
+    if (L) {
+      serve_stop(L);
+      continue;
+    }
+    if (!atomic_load(&R.detached)) tell_state(atomic_load(&R.nrunning) ? FE_RUNNING : FE_HOST);
+    wait_event();
+  }
+  return NULL;
+}
+
+/* ---- connecting ---- */
+
+/* The socket LOCKSTEP_DEBUG_FD names as "FD:PID", when PID is this process
+ * (a program the host program starts inherits the variable, not the
+ * socket: it is closed on exec), else -1. */
+static int debug_fd(void) {
+  const char *v = getenv("LOCKSTEP_DEBUG_FD");
+  if (!v || !*v) return -1;
+  char *end;
+  long fd = strtol(v, &end, 10);
+  if (*end != ':' || fd < 0 || fd > 1 << 20) return -1;
+  long pid = strtol(end + 1, &end, 10);
+  if (*end || pid != (long)getpid() || fcntl((int)fd, F_GETFD) < 0) return -1;
+  return (int)fd;
+}
+
+static void add_source_dirs(void) {
+  const char *dirs = getenv("LOCKSTEP_DEBUG_DIRS");
+  if (!dirs) return;
+  char *copy = strdup(dirs), *save = NULL;
+  for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save))
+    dbg_add_source_dir(R.sess, d);
+  free(copy);
 }
 
 static void connect_once(void) {
-  const char *v = getenv("LOCKSTEP_DEBUG_FD");
-  if (!v || !*v) return;
-  char *end;
-  long fd = strtol(v, &end, 10);
-  if (*end || fd < 0 || fd > 1 << 20 || fcntl((int)fd, F_GETFD) < 0) return;
-  sock = (int)fd;
-  fcntl(sock, F_SETFD, FD_CLOEXEC);
+  int fd = debug_fd();
+  if (fd < 0) return;
+  if (pipe2(R.wake, O_CLOEXEC | O_NONBLOCK)) return;
+  R.sock = fd;
+  fcntl(R.sock, F_SETFD, FD_CLOEXEC);
   cookie_io_functions_t io = {.write = out_write};
-  out = fopencookie(NULL, "w", io);
-  if (!out) return;
-  setvbuf(out, NULL, _IOLBF, 0);
-  sess = dbg_new(out, remote_read, NULL);
-  if (!sess) return;
-  dbg_set_host_mode(sess, 1);
-  dbg_set_interrupt(sess, remote_interrupt, NULL);
-  dbg_set_temp_gone(sess, remote_temp_gone);
-  const char *dirs = getenv("LOCKSTEP_DEBUG_DIRS");
-  if (dirs) {
-    char *copy = strdup(dirs), *save = NULL;
-    for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save))
-      dbg_add_source_dir(sess, d);
-    free(copy);
-  }
-  /* a child process of the host program must not connect to the same socket */
-  unsetenv("LOCKSTEP_DEBUG_FD");
-  unsetenv("LOCKSTEP_DEBUG_DIRS");
+  R.out = fopencookie(NULL, "w", io);
+  if (!R.out) return;
+  setvbuf(R.out, NULL, _IOLBF, 0);
+  struct dbg_session *s = dbg_new(R.out, remote_read, NULL);
+  if (!s) return;
+  R.sess = s;
+  dbg_set_host_mode(s, 1);
+  dbg_set_interrupt(s, remote_interrupt, NULL);
+  dbg_set_temp_gone(s, remote_temp_gone);
+  add_source_dirs();
   char hello[64];
-  snprintf(hello, sizeof(hello), "hello 1 %ld\n", (long)getpid());
-  send_all(hello, strlen(hello));
-  if (dbg_prompt(sess)) detached = 1;
-  say_host();
+  snprintf(hello, sizeof(hello), "hello 1 %ld", (long)getpid());
+  send_line(hello);
+  if (dbg_prompt(s)) atomic_store(&R.detached, 1);
+  R.fe_state = FE_RUNNING; /* so that the thread says `host` first */
+  if (pthread_create(&R.thread, NULL, debugger_thread, NULL)) {
+    atomic_store(&R.detached, 1);
+    return;
+  }
+  pthread_detach(R.thread);
 }
 
 int dbg_remote_active(void) {
-  pthread_once(&once, connect_once);
-  return sess != NULL && !detached;
+  pthread_once(&R.once, connect_once);
+  return R.sess != NULL && !atomic_load(&R.detached);
 }
+
+/* ---- naming a program by its file ---- */
 
 /* How the file at path matches a program's text: 2 when it holds exactly
  * text (trailing white space aside), 1 when it holds the text's first lines
@@ -289,7 +503,7 @@ static int find_source(const char *src, char *file, size_t len) {
                   src[tlen - 1] == '\r'))
     tlen--;
   const char *const *dirs;
-  int ndirs = dbg_source_dirs(sess, &dirs);
+  int ndirs = dbg_source_dirs(R.sess, &dirs);
   size_t best = 0; /* length of the longest first-lines match so far */
   for (int i = -1; i < ndirs; i++) {
     const char *dir = i < 0 ? "." : dirs[i];
@@ -317,52 +531,71 @@ static int find_source(const char *src, char *file, size_t len) {
   return best > 0;
 }
 
-/* Waits until the front end has shown everything sent so far, so the host
- * program's own output, which goes straight to the terminal, comes after. */
-static void sync_output(void) {
-  fflush(out);
-  if (line_len) send_out_line();
-  if (!sent_out || detached) return;
-  sent_out = 0;
-  send_all("sync\n", 5);
-  for (char *l; (l = recv_line());) {
-    int ack = !strcmp(l, "ack");
-    free(l);
-    if (ack) break;
+/* ---- the launch hook ---- */
+
+/* Opens a launch under the engine, or NULL to run it normally. */
+static struct dbg_launch *open_launch(struct dev_device *d, const struct dev_launch *l,
+                                      const struct rt_program_text *pt,
+                                      const struct dev_switch *sw) {
+  const char *src = pt ? pt->source : NULL;
+  char file[4096], why[200];
+  if (!src || !find_source(src, file, sizeof(file)))
+    snprintf(file, sizeof(file), "%s",
+             l->prog && l->prog->nkernels ? l->prog->kernels[0].name : l->kernel->name);
+  pthread_mutex_lock(&R.mu);
+  R.dev = d;
+  pthread_mutex_unlock(&R.mu);
+  struct dbg_launch *L = dbg_launch_open(R.sess, d, l, src, file, pt ? pt->options : NULL,
+                                         sw->stream, why, sizeof(why));
+  if (!L) {
+    fprintf(R.out, "%s\n", why);
+    flush_out();
+    return NULL;
   }
+  dbg_launch_set_user(L, (void *)(uintptr_t)sw->token);
+  return L;
 }
 
 int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *l,
                       struct dev_exception *exc, struct dev_switch *sw) {
-  const struct rt_program_text *ps = arg;
-  (void)sw;
-  const char *src = ps ? ps->source : NULL;
-  if (!dbg_remote_active()) return simt_launch(d, l, exc);
-  if (pthread_mutex_trylock(&busy)) {
-    /* another launch is stopped: this one runs undebugged, but an edit of
-     * its program stays in force */
-    struct dev_launch kl;
-    void *hold = dbg_kept_get(sess, l, src, ps ? ps->options : NULL, &kl);
-    int rc = simt_launch(d, hold ? &kl : l, exc);
-    dbg_kept_put(hold);
-    return rc;
+  struct dbg_launch *L = (struct dbg_launch *)(uintptr_t)sw->saved;
+  if (!L) {
+    if (!dbg_remote_active() || !(L = open_launch(d, l, arg, sw))) return simt_launch(d, l, exc);
+    atomic_fetch_add(&R.nrunning, 1);
+    wake_debugger();
   }
-  char file[4096];
-  if (!src || !find_source(src, file, sizeof(file)))
-    snprintf(file, sizeof(file), "%s",
-             l->prog && l->prog->nkernels ? l->prog->kernels[0].name : l->kernel->name);
-  int quit = 0;
-  dbg_set_build_options(sess, ps ? ps->options : NULL);
-  running = 0;
-  int rc = dbg_launch(sess, d, l, src, file, exc, &quit);
-  if (quit) {
-    detached = 1;
-    dbg_kept_clear(sess); /* the session ended, and its edits with it */
+  int r = dbg_launch_run(L);
+  if (r == DBG_RUN_STOPPED) {
+    struct stop_ev *e = malloc(sizeof(*e));
+    if (e) {
+      sw->saved = (uint64_t)(uintptr_t)L;
+      e->next = NULL;
+      e->L = L;
+      pthread_mutex_lock(&R.mu);
+      if (R.tail)
+        R.tail->next = e;
+      else
+        R.head = e;
+      R.tail = e;
+      pthread_mutex_unlock(&R.mu);
+      atomic_fetch_sub(&R.nrunning, 1);
+      wake_debugger();
+      return DEV_LAUNCH_SWITCHED;
+    }
+    /* no memory to hand the stop over: nobody could resume it, so it
+     * ends here with an exception rather than waiting forever */
+    memset(exc, 0, sizeof(*exc));
+    snprintf(exc->message, sizeof(exc->message),
+             "device exception: out of host memory stopping kernel %s for the debugger",
+             l->kernel->name);
+    dbg_launch_close(L, NULL);
+    atomic_fetch_sub(&R.nrunning, 1);
+    wake_debugger();
+    return -6; /* CL_OUT_OF_HOST_MEMORY */
   }
-  sync_output();
-  say_host();
-  pthread_mutex_unlock(&busy);
-  if (rc > 0) return simt_launch(d, l, exc); /* could not be debugged: run it normally */
+  int rc = dbg_launch_close(L, exc);
+  atomic_fetch_sub(&R.nrunning, 1);
+  wake_debugger();
   return rc;
 }
 

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Drives host_queues under the debugger over the line protocol (see
+debugger/README.md), as a front end would: a breakpoint in kernel `count`,
+then `run`; it asks `info kernels` at each prompt until all N launches are
+stopped at once and the program's own kernel `other`, which stops nowhere,
+has completed on its queue meanwhile. It then switches between the stopped
+launches (`kernel K`, `print`), deletes the breakpoint and continues each
+launch to its end. The program checks its results and counters itself.
+
+usage: queues_drive.py HOST_PROGRAM N
+Exit status 0 when everything held; the reason otherwise."""
+import os
+import re
+import select
+import socket
+import subprocess
+import sys
+import time
+
+DEADLINE = 240  # seconds: only to end a run that is stuck, never a measure
+
+
+def fail(msg, log):
+    sys.stdout.write("".join(log[-80:]))
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def main():
+    prog, n = sys.argv[1], int(sys.argv[2])
+    ours, theirs = socket.socketpair()
+    fd = theirs.fileno()
+
+    def child_env():  # runs in the child, so getpid() is the program's pid
+        os.environ["LOCKSTEP_DEBUG_FD"] = "%d:%d" % (fd, os.getpid())
+
+    host = subprocess.Popen([prog, str(n)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            pass_fds=(fd,), preexec_fn=child_env)
+    theirs.close()
+    f = ours.makefile("rwb", buffering=0)
+    log, out, host_out = [], [], b""
+    phase, stops_seen, switched, conts, seeds = "setup", 0, 0, 0, []
+    start = time.time()
+
+    def send(cmd):
+        log.append("> %s\n" % cmd)
+        f.write(b"cmd " + cmd.encode() + b"\n")
+
+    def drain_host():
+        nonlocal host_out
+        while select.select([host.stdout], [], [], 0)[0]:
+            b = os.read(host.stdout.fileno(), 65536)
+            if not b:
+                break
+            host_out += b
+
+    setup = ["break count:6", "run"]
+    while True:
+        if time.time() - start > DEADLINE:
+            host.kill()
+            fail("no progress in phase %s" % phase, log)
+        drain_host()
+        line = f.readline()
+        if not line:
+            break  # the program ended
+        line = line.decode(errors="replace").rstrip("\n")
+        log.append(line + "\n")
+        if line.startswith("out"):
+            out.append(line[4:])
+            if re.match(r"Breakpoint 1, ", line[4:]):
+                stops_seen += 1
+            continue
+        if line == "sync":
+            f.write(b"ack\n")
+            continue
+        if line != "prompt":
+            continue
+        text, out = out, []
+        if phase == "setup":
+            send(setup.pop(0))
+            if not setup:
+                phase = "gather"
+            continue
+        if phase == "gather":
+            stopped = [t for t in text if re.match(r"[ *] +\d+ +count +\d+ +stopped", t)]
+            if len(stopped) == n and b"other: ok" in host_out:
+                phase = "switch"
+            else:
+                time.sleep(0.05)
+                send("info kernels")
+                continue
+        if phase == "switch":
+            # `kernel K` then `print seed` for each K: every launch once
+            if switched and switched % 2 == 1:
+                k = (switched + 1) // 2
+                if not any(t.startswith("[Switching to kernel %d " % k) for t in text):
+                    fail("`kernel %d` did not switch" % k, log)
+            if switched and switched % 2 == 0:
+                m = [re.match(r"\$\d+ = (\d+)$", t) for t in text]
+                seeds.extend(int(x.group(1)) for x in m if x)
+            if switched < 2 * n:
+                switched += 1
+                send("kernel %d" % ((switched + 1) // 2) if switched % 2 else "print seed")
+                continue
+            if sorted(seeds) != list(range(1, n + 1)):
+                fail("the stopped launches show seeds %s" % sorted(seeds), log)
+            phase = "finish"
+            send("delete 1")
+            continue
+        if phase == "finish":
+            conts += 1
+            if conts > 50 * n:
+                fail("the launches do not end", log)
+            send("continue")
+    host.wait()
+    drain_host()
+    rest = host.stdout.read()
+    host_out += rest or b""
+    sys.stdout.write(host_out.decode(errors="replace"))
+    if phase != "finish":
+        fail("the program ended in phase %s" % phase, log)
+    if host.returncode != 0:
+        fail("the program exited with %d" % host.returncode, log)
+    oks = host_out.decode().count(": ok")
+    if oks != n + 1:
+        fail("%d results ok, want %d" % (oks, n + 1), log)
+    print("ok: %d launches stopped at once, `other` completed meanwhile, %d stops reported, "
+          "%d continues" % (n, stops_seen, conts))
+
+
+main()
