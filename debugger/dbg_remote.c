@@ -552,7 +552,6 @@ static struct dbg_launch *open_launch(struct dev_device *d, const struct dev_lau
     flush_out();
     return NULL;
   }
-  dbg_launch_set_user(L, (void *)(uintptr_t)sw->token);
   return L;
 }
 
@@ -564,6 +563,8 @@ int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *
     atomic_fetch_add(&R.nrunning, 1);
     wake_debugger();
   }
+  /* each issue has its own token: the one a re-issue of this stop names */
+  dbg_launch_set_user(L, (void *)(uintptr_t)sw->token);
   int r = dbg_launch_run(L);
   if (r == DBG_RUN_STOPPED) {
     struct stop_ev *e = malloc(sizeof(*e));

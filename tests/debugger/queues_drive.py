@@ -39,7 +39,7 @@ def main():
     theirs.close()
     f = ours.makefile("rwb", buffering=0)
     log, out, host_out = [], [], b""
-    phase, stops_seen, switched, conts, seeds = "setup", 0, 0, 0, []
+    phase, stops_seen, switched, conts, seeds, nums = "setup", 0, 0, 0, [], []
     start = time.time()
 
     def send(cmd):
@@ -82,8 +82,9 @@ def main():
                 phase = "gather"
             continue
         if phase == "gather":
-            stopped = [t for t in text if re.match(r"[ *] +\d+ +count +\d+ +stopped", t)]
-            if len(stopped) == n and b"other: ok" in host_out:
+            stopped = [re.match(r"[ *] +(\d+) +count +\d+ +stopped", t) for t in text]
+            nums = [int(m.group(1)) for m in stopped if m]
+            if len(nums) == n and b"other: ok" in host_out:
                 phase = "switch"
             else:
                 time.sleep(0.05)
@@ -92,7 +93,7 @@ def main():
         if phase == "switch":
             # `kernel K` then `print seed` for each K: every launch once
             if switched and switched % 2 == 1:
-                k = (switched + 1) // 2
+                k = nums[(switched - 1) // 2]
                 if not any(t.startswith("[Switching to kernel %d " % k) for t in text):
                     fail("`kernel %d` did not switch" % k, log)
             if switched and switched % 2 == 0:
@@ -100,7 +101,7 @@ def main():
                 seeds.extend(int(x.group(1)) for x in m if x)
             if switched < 2 * n:
                 switched += 1
-                send("kernel %d" % ((switched + 1) // 2) if switched % 2 else "print seed")
+                send("kernel %d" % nums[(switched - 1) // 2] if switched % 2 else "print seed")
                 continue
             if sorted(seeds) != list(range(1, n + 1)):
                 fail("the stopped launches show seeds %s" % sorted(seeds), log)
