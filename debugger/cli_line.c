@@ -184,8 +184,9 @@ static int ed_open(void) {
   el_set(ed.el, EL_PROMPT, prompt_of);
   el_set(ed.el, EL_GETCFN, next_char);
   el_source(ed.el, NULL); /* ~/.editrc, as every libedit program */
-  el_set(ed.el, EL_ADDFN, "lockstep-complete", "Complete a debugger command", complete);
-  el_set(ed.el, EL_ADDFN, "lockstep-drop-line", "Drop the line (Ctrl-C)", drop_line);
+  /* the wide call keeps these names; the narrow one leaks copies of them */
+  el_wset(ed.el, EL_ADDFN, L"lockstep-complete", L"Complete a debugger command", complete);
+  el_wset(ed.el, EL_ADDFN, L"lockstep-drop-line", L"Drop the line (Ctrl-C)", drop_line);
   el_set(ed.el, EL_BIND, "^I", "lockstep-complete", NULL);
   el_set(ed.el, EL_BIND, "^C", "lockstep-drop-line", NULL);
   el_set(ed.el, EL_BIND, "^W", "ed-delete-prev-word", NULL);

@@ -12,6 +12,8 @@
 set -u
 build=$(cd "$1" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 # ---- 1. includes, followed through project headers ----
@@ -63,10 +65,10 @@ fi
 # shellcheck disable=SC2086
 comm -12 <(nm --undefined-only $runtime_objs | awk 'NF == 2 { print $2 }' | sort -u) \
   <(nm --defined-only $above_objs | awk 'NF == 3 && $2 ~ /[A-Z]/ { print $3 }' | sort -u) \
-  >"$build/layering.needs"
-if [ -s "$build/layering.needs" ]; then
+  >"$tmp/needs"
+if [ -s "$tmp/needs" ]; then
   echo "FAIL: the runtime needs symbols of the debugger or the ICD surface:"
-  sed 's/^/  /' "$build/layering.needs"
+  sed 's/^/  /' "$tmp/needs"
   fail=1
 else
   echo "ok: the runtime's objects need nothing of the debugger or the ICD surface"
@@ -75,19 +77,18 @@ fi
 # ---- 3. the runtime's test programs ----
 # shellcheck disable=SC2046
 nm --defined-only $(objs debugger) | awk 'NF == 3 && $2 ~ /[A-Z]/ { print $3 }' | sort -u \
-  >"$build/layering.dbg"
+  >"$tmp/dbg"
 tests=("$build"/tests/runtime_test_*)
 if [ ! -x "${tests[0]}" ]; then
   echo "FAIL: no runtime test programs in $build/tests"
   exit 1
 fi
 for t in "${tests[@]}"; do
-  held=$(comm -12 <(nm "$t" | awk 'NF == 3 { print $3 }' | sort -u) "$build/layering.dbg")
+  held=$(comm -12 <(nm "$t" | awk 'NF == 3 { print $3 }' | sort -u) "$tmp/dbg")
   if [ -n "$held" ]; then
     echo "FAIL: $(basename "$t") holds symbols of the debugger: $(echo "$held" | head -3 | tr '\n' ' ')"
     fail=1
   fi
 done
 [ $fail = 0 ] && echo "ok: ${#tests[@]} runtime test programs hold nothing of the debugger"
-rm -f "$build/layering.needs" "$build/layering.dbg"
 exit $fail
