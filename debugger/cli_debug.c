@@ -319,6 +319,7 @@ int cmd_debug(int argc, char **argv) {
       }
     }
     dbg_free(s);
+    cli_history_free();
     if (batch) fclose(in);
   }
   for (uint32_t j = 0; j < k->nargs; j++)

@@ -1,35 +1,37 @@
 /*
- * cli_line.c - the `lockstep debug` prompt: a small line editor with history
- * when stdin is a terminal (left/right, home/end, backspace/delete, up/down
- * through history, ^A ^E ^K ^U ^W ^L, ^D on an empty line ends input, ^C
- * drops the line), and plain fgets otherwise.
+ * cli_line.c - the `lockstep debug` prompt. When stdin and stdout are a
+ * terminal, lines are read with libedit: emacs-style editing (or what
+ * ~/.editrc asks for), history within the session, Tab completing the
+ * command name from the engine's command table (dbg_command_name), ^D on an
+ * empty line ending input and Ctrl-C dropping the line being typed.
+ * Otherwise lines are read plainly, byte for byte, and nothing but the
+ * prompt (only when stdout is a terminal) is written: transcripts and pipes
+ * see no escape sequences.
  *
  * It only reads lines; it must not interpret debugger commands.
  */
 #include <errno.h>
+#include <histedit.h>
+#include <locale.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "debugger/cli_line.h"
+#include "debugger/dbg.h"
 
 #define HIST_MAX 200
 
-static char *hist[HIST_MAX];
-static int nhist;
-
-static void hist_add(const char *l) {
-  if (!*l || (nhist && !strcmp(hist[nhist - 1], l))) return;
-  if (nhist == HIST_MAX) {
-    free(hist[0]);
-    memmove(hist, hist + 1, sizeof(hist[0]) * (HIST_MAX - 1));
-    nhist--;
-  }
-  hist[nhist++] = strdup(l);
-}
+/* The editor of the session: made at the first prompt at a terminal. */
+static struct {
+  EditLine *el;
+  History *hist;
+  const char *prompt;
+  int dropped; /* Ctrl-C dropped the line: end it, then read another */
+} ed;
 
 static char *plain(FILE *in, const char *prompt) {
   if (prompt && isatty(STDOUT_FILENO) && in == stdin) {
@@ -56,135 +58,170 @@ static char *plain(FILE *in, const char *prompt) {
   return l;
 }
 
-static void redraw(const char *prompt, const char *buf, size_t len, size_t pos) {
-  char tmp[32];
-  fputs("\r", stdout);
-  fputs(prompt, stdout);
-  fwrite(buf, 1, len, stdout);
-  fputs("\x1b[K", stdout);
-  if (len > pos) {
-    snprintf(tmp, sizeof(tmp), "\x1b[%zuD", len - pos);
-    fputs(tmp, stdout);
+static char *prompt_of(EditLine *el) {
+  (void)el;
+  return (char *)ed.prompt;
+}
+
+/* libedit's source of characters: the terminal, and Ctrl-C (cli_sig.c).
+ * The terminal turns the ^C byte into SIGINT, which only wakes a poll, so a
+ * Ctrl-C comes in as that byte (bound to drop_line); once drop_line took
+ * it, a newline ends the line. Returns 1 with a character, 0 at end of
+ * input, -1 on error. */
+static int next_char(EditLine *el, wchar_t *wc) {
+  (void)el;
+  mbstate_t st;
+  memset(&st, 0, sizeof(st));
+  if (ed.dropped) {
+    *wc = L'\n';
+    return 1;
   }
+  for (;;) {
+    struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {cli_sigint_fd(), POLLIN, 0}};
+    int n = poll(pf, 2, -1);
+    if (cli_sigint_take()) {
+      *wc = 3;
+      return 1;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (!pf[0].revents) continue;
+    char c;
+    ssize_t r = read(STDIN_FILENO, &c, 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return r == 0 ? 0 : -1;
+    size_t k = mbrtowc(wc, &c, 1, &st);
+    if (k == (size_t)-2) continue; /* a character of several bytes goes on */
+    if (k == (size_t)-1) {         /* not one in this locale: the byte itself */
+      memset(&st, 0, sizeof(st));
+      *wc = (unsigned char)c;
+    }
+    return 1;
+  }
+}
+
+/* ^C (from next_char): shows ^C after the line and ends it, to be dropped. */
+static unsigned char drop_line(EditLine *el, int ch) {
+  (void)ch;
+  const LineInfo *li = el_line(el);
+  el_cursor(el, (int)(li->lastchar - li->buffer));
+  el_insertstr(el, "^C");
+  ed.dropped = 1;
+  return CC_REFRESH;
+}
+
+/* Lists the command names that start with the n bytes at word, below the
+ * line, for redisplay. */
+static void list_names(const char *word, size_t n) {
+  fputc('\n', stdout);
+  const char *name;
+  for (unsigned i = 0, col = 0; (name = dbg_command_name(i)); i++) {
+    if (strncmp(name, word, n)) continue;
+    size_t len = strlen(name);
+    if (col && col + 1 + len > 79) {
+      fputc('\n', stdout);
+      col = 0;
+    }
+    fprintf(stdout, "%s%s", col ? " " : "", name);
+    col += (unsigned)len + (col ? 1 : 0);
+  }
+  fputc('\n', stdout);
   fflush(stdout);
 }
 
+/* Tab: completes the command name (the line's first word, up to the
+ * cursor) as far as the names that fit agree, with a space after a whole
+ * name; lists them when it cannot go further. */
+static unsigned char complete(EditLine *el, int ch) {
+  (void)ch;
+  const LineInfo *li = el_line(el);
+  const char *word = li->buffer;
+  while (word < li->cursor && (*word == ' ' || *word == '\t'))
+    word++;
+  size_t n = (size_t)(li->cursor - word);
+  if (memchr(word, ' ', n) || memchr(word, '\t', n)) return CC_REFRESH_BEEP; /* not the name */
+  const char *first = NULL, *name;
+  size_t common = 0;
+  unsigned count = 0;
+  for (unsigned i = 0; (name = dbg_command_name(i)); i++) {
+    if (strncmp(name, word, n)) continue;
+    if (!count++) {
+      first = name;
+      common = strlen(name);
+    }
+    size_t k = n;
+    while (k < common && name[k] == first[k])
+      k++;
+    common = k;
+  }
+  if (!count) return CC_REFRESH_BEEP;
+  int whole = count == 1 && li->cursor == li->lastchar;
+  if (common == n && !whole) {
+    list_names(word, n);
+    return CC_REDISPLAY;
+  }
+  char add[64];
+  snprintf(add, sizeof(add), "%.*s%s", (int)(common - n), first + n, whole ? " " : "");
+  if (el_insertstr(el, add)) return CC_ERROR;
+  return CC_REFRESH;
+}
+
+/* Makes the editor at the first prompt at a terminal; 0 when it could. */
+static int ed_open(void) {
+  if (ed.el) return 0;
+  setlocale(LC_CTYPE, ""); /* the terminal's characters, for the editor */
+  ed.hist = history_init();
+  ed.el = el_init("lockstep", stdin, stdout, stderr);
+  if (!ed.hist || !ed.el) {
+    cli_history_free();
+    return -1;
+  }
+  HistEvent ev;
+  history(ed.hist, &ev, H_SETSIZE, HIST_MAX);
+  history(ed.hist, &ev, H_SETUNIQUE, 1);
+  el_set(ed.el, EL_EDITOR, "emacs");
+  el_set(ed.el, EL_HIST, history, ed.hist);
+  el_set(ed.el, EL_PROMPT, prompt_of);
+  el_set(ed.el, EL_GETCFN, next_char);
+  el_source(ed.el, NULL); /* ~/.editrc, as every libedit program */
+  /* the wide call keeps these names; the narrow one leaks copies of them */
+  el_wset(ed.el, EL_ADDFN, L"lockstep-complete", L"Complete a debugger command", complete);
+  el_wset(ed.el, EL_ADDFN, L"lockstep-drop-line", L"Drop the line (Ctrl-C)", drop_line);
+  el_set(ed.el, EL_BIND, "^I", "lockstep-complete", NULL);
+  el_set(ed.el, EL_BIND, "^C", "lockstep-drop-line", NULL);
+  el_set(ed.el, EL_BIND, "^W", "ed-delete-prev-word", NULL);
+  return 0;
+}
+
+/* A line from the editor (malloc'd, no newline), NULL at end of input. */
 static char *edit(const char *prompt) {
-  struct termios old, raw;
-  if (tcgetattr(STDIN_FILENO, &old)) return plain(stdin, prompt);
-  raw = old;
-  raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
-  raw.c_cc[VMIN] = 1;
-  raw.c_cc[VTIME] = 0;
-  tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
-  size_t cap = 1024, len = 0, pos = 0;
-  char *buf = calloc(cap, 1);
-  int h = nhist, eof = 0;
-  char *saved = NULL; /* the line being typed while browsing history */
-  redraw(prompt, buf, len, pos);
+  ed.prompt = prompt ? prompt : "";
   for (;;) {
-    char c;
-    struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {cli_sigint_fd(), POLLIN, 0}};
-    if (pf[1].fd >= 0 && poll(pf, 2, -1) < 0 && errno != EINTR) pf[1].fd = -1;
-    if (cli_sigint_take()) {
-      c = 3; /* Ctrl-C: the terminal sent SIGINT rather than the byte */
-    } else if (pf[1].fd >= 0 && !pf[0].revents) {
-      continue;
-    } else if (read(STDIN_FILENO, &c, 1) != 1) {
-      eof = 1;
-      break;
+    int n = 0;
+    ed.dropped = 0;
+    const char *l = el_gets(ed.el, &n);
+    if (!l || n <= 0) {
+      fputc('\n', stdout); /* after the prompt ^D ended */
+      fflush(stdout);
+      return NULL;
     }
-    if (c == '\r' || c == '\n') break;
-    if (c == 4) { /* ^D */
-      if (len == 0) {
-        eof = 1;
-        break;
-      }
-      if (pos < len) memmove(buf + pos, buf + pos + 1, len-- - pos);
-    } else if (c == 127 || c == 8) {
-      if (pos > 0) {
-        memmove(buf + pos - 1, buf + pos, len - pos);
-        pos--;
-        len--;
-      }
-    } else if (c == 1) {
-      pos = 0;
-    } else if (c == 5) {
-      pos = len;
-    } else if (c == 11) {
-      len = pos;
-    } else if (c == 21) {
-      memmove(buf, buf + pos, len - pos);
-      len -= pos;
-      pos = 0;
-    } else if (c == 23) {
-      size_t p = pos;
-      while (p > 0 && buf[p - 1] == ' ')
-        p--;
-      while (p > 0 && buf[p - 1] != ' ')
-        p--;
-      memmove(buf + p, buf + pos, len - pos);
-      len -= pos - p;
-      pos = p;
-    } else if (c == 12) {
-      fputs("\x1b[H\x1b[2J", stdout);
-    } else if (c == 3) { /* ^C: drop the line */
-      len = pos = 0;
-      h = nhist;
-      fputs("^C\n", stdout);
-    } else if (c == 27) {
-      char seq[3] = {0, 0, 0};
-      if (read(STDIN_FILENO, &seq[0], 1) != 1 || read(STDIN_FILENO, &seq[1], 1) != 1) continue;
-      if (seq[1] >= '0' && seq[1] <= '9' && read(STDIN_FILENO, &seq[2], 1) != 1) continue;
-      if (seq[1] == 'A' || seq[1] == 'B') {
-        int nh = seq[1] == 'A' ? h - 1 : h + 1;
-        if (nh < 0 || nh > nhist) continue;
-        if (h == nhist) {
-          free(saved);
-          buf[len] = 0;
-          saved = strdup(buf);
-        }
-        h = nh;
-        const char *src = h == nhist ? (saved ? saved : "") : hist[h];
-        len = strlen(src);
-        if (len >= cap) len = cap - 1;
-        memcpy(buf, src, len);
-        pos = len;
-      } else if (seq[1] == 'C' && pos < len) {
-        pos++;
-      } else if (seq[1] == 'D' && pos > 0) {
-        pos--;
-      } else if (seq[1] == 'H' || (seq[1] == '1' && seq[2] == '~')) {
-        pos = 0;
-      } else if (seq[1] == 'F' || (seq[1] == '4' && seq[2] == '~')) {
-        pos = len;
-      } else if (seq[1] == '3' && seq[2] == '~' && pos < len) {
-        memmove(buf + pos, buf + pos + 1, len-- - pos);
-      }
-    } else if ((unsigned char)c >= 32 && len + 1 < cap) {
-      memmove(buf + pos + 1, buf + pos, len - pos);
-      buf[pos++] = c;
-      len++;
+    if (ed.dropped) continue;
+    size_t len = (size_t)n;
+    while (len && (l[len - 1] == '\n' || l[len - 1] == '\r'))
+      len--;
+    char *line = strndup(l, len);
+    if (line && *line) {
+      HistEvent ev;
+      history(ed.hist, &ev, H_ENTER, line);
     }
-    redraw(prompt, buf, len, pos);
+    return line;
   }
-  tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
-  fputs("\n", stdout);
-  fflush(stdout);
-  free(saved);
-  if (eof && len == 0) {
-    free(buf);
-    return NULL;
-  }
-  buf[len] = 0;
-  hist_add(buf);
-  return buf;
 }
 
 char *cli_readline(FILE *in, const char *prompt) {
   cli_sigint_take(); /* a Ctrl-C before the prompt showed is spent */
-  char *l = in == stdin && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) ? edit(prompt)
-                                                                         : plain(in, prompt);
+  int tty = in == stdin && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+  char *l = tty && ed_open() == 0 ? edit(prompt) : plain(in, prompt);
   /* one while a line was read plainly was the terminal's: it dropped the
    * line typed so far (or there is no line being typed); it pauses nothing */
   cli_sigint_take();
@@ -192,7 +229,8 @@ char *cli_readline(FILE *in, const char *prompt) {
 }
 
 void cli_history_free(void) {
-  for (int i = 0; i < nhist; i++)
-    free(hist[i]);
-  nhist = 0;
+  if (ed.el) el_end(ed.el);
+  if (ed.hist) history_end(ed.hist);
+  ed.el = NULL;
+  ed.hist = NULL;
 }

@@ -9,8 +9,11 @@
 #include <stdio.h>
 
 /* One line without its newline (malloc'd), or NULL at end of input. With a
- * terminal on stdin and stdout it edits the line and keeps history. */
+ * terminal on stdin and stdout it edits the line with libedit (history
+ * within the session, Tab completes command names); otherwise it reads the
+ * line plainly. */
 char *cli_readline(FILE *in, const char *prompt);
+/* Ends the line editor and forgets the history. */
 void cli_history_free(void);
 
 /* Ctrl-C (cli_sig.c): SIGINT only counts and wakes a poll() on

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "icd/icd.h"
+#include "runtime/interop.h"
 #include "runtime/rt.h"
 
 /* Slots whose type is void * on this platform (Windows-only sharing APIs). */
@@ -163,6 +164,13 @@ const cl_icd_dispatch icd_dispatch = {
     .clCreateImageWithProperties = clCreateImageWithProperties,
     .clSetContextDestructorCallback = clSetContextDestructorCallback,
 };
+
+/* Every object the runtime makes carries this table: installed before any
+ * code of the program runs (the library is loaded), so before the loader's
+ * first call makes the platform. */
+__attribute__((constructor)) static void icd_install(void) {
+  rt_set_dispatch(&icd_dispatch);
+}
 
 /* Extension functions reachable by name through clGetExtensionFunctionAddress.
  * Only extensions the platform reports belong here. */

@@ -4,9 +4,8 @@
  * context, so each entry point validates its handles and returns the error
  * the specification gives for a context without that sharing.
  */
+#include "runtime/interop.h"
 #include "runtime/rt.h"
-
-#include "icd/icd.h"
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context context, cl_mem_flags flags,
                                                      cl_GLuint bufobj, cl_int *errcode_ret) {

@@ -11,8 +11,21 @@
 
 #include "runtime/rt.h"
 
+/* The table in force: the exporting layer's once it installed one. The
+ * empty default is not NULL, so zeroed memory never passes for an object. */
+static const cl_icd_dispatch no_dispatch;
+static _Atomic(const cl_icd_dispatch *) dispatch_table = &no_dispatch;
+
+void rt_set_dispatch(const cl_icd_dispatch *table) {
+  atomic_store(&dispatch_table, table ? table : &no_dispatch);
+}
+
+const cl_icd_dispatch *rt_dispatch(void) {
+  return atomic_load_explicit(&dispatch_table, memory_order_relaxed);
+}
+
 void rt_object_init(struct rt_object *o, enum rt_tag tag) {
-  o->dispatch = &icd_dispatch;
+  o->dispatch = rt_dispatch();
   o->tag = (uint32_t)tag;
   o->was = (uint32_t)tag;
   atomic_init(&o->refcount, 1);
@@ -42,7 +55,7 @@ void rt_report_dead(const char *call, const void *p) {
 
 bool rt_valid_in(const char *call, const void *p, enum rt_tag tag) {
   const struct rt_object *o = p;
-  if (!o || o->dispatch != &icd_dispatch) return false;
+  if (!o || o->dispatch != rt_dispatch()) return false;
   if (o->tag == (uint32_t)tag && atomic_load(&((struct rt_object *)o)->refcount) > 0) return true;
   /* Our header, but released: the memory is still ours (quarantined). */
   if (o->tag == RT_TAG_DEAD || atomic_load(&((struct rt_object *)o)->refcount) == 0)

@@ -30,8 +30,15 @@
 #include "device/dev.h"
 #include "device/image.h"
 
-/* The one dispatch table (icd/icd.c). */
-extern const cl_icd_dispatch icd_dispatch;
+/* The dispatch table every object carries first (the ICD loader calls
+ * through it). The runtime does not know the table: the layer that exports
+ * it (the ICD surface) installs its own before any object exists, from a
+ * constructor. Until one is installed objects carry an empty table of the
+ * runtime's own (a program that calls the entry points directly, such as a
+ * unit test, never dispatches through it). rt_valid accepts only objects
+ * that carry the table in force. */
+void rt_set_dispatch(const cl_icd_dispatch *table);
+const cl_icd_dispatch *rt_dispatch(void);
 
 enum rt_tag {
   RT_TAG_DEAD = 0,

@@ -176,11 +176,11 @@ exec 3>&-
 # byte into SIGINT for the whole foreground group; at the prompt the line
 # being typed is dropped ----
 type() { printf '%b' "$1" >&3; }
-# waits until the line editor showed its Nth empty prompt (each prompt
-# starts empty; it flushes what was typed before it: type only then)
+# waits until the line editor showed its Nth prompt (type only then: what
+# is typed before a prompt shows is echoed by the terminal, not the editor)
 prompts() {
   for _ in $(seq 600); do
-    [ "$(grep -oF $'(lockstep) \e[K' "$tmp/out" | wc -l)" -ge "$1" ] && return 0
+    [ "$(grep -oF '(lockstep) ' "$tmp/out" | wc -l)" -ge "$1" ] && return 0
     kill -0 "$pid" 2>/dev/null || return 1
     sleep 0.1
   done

@@ -1258,8 +1258,22 @@ START_TEST(unload_compiler_succeeds) {
 }
 END_TEST
 
+/* The runtime knows no table: the ICD layer installs its own, and the
+ * objects the loader gets carry it. */
+START_TEST(objects_carry_the_table) {
+  ck_assert_ptr_eq(rt_dispatch(), &icd_dispatch);
+  cl_platform_id p = NULL;
+  ck_assert_int_eq(clIcdGetPlatformIDsKHR(1, &p, NULL), CL_SUCCESS);
+  ck_assert_ptr_eq(*(const cl_icd_dispatch *const *)p, &icd_dispatch);
+  cl_device_id d = NULL;
+  ck_assert_int_eq(icd_dispatch.clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, NULL), CL_SUCCESS);
+  ck_assert_ptr_eq(*(const cl_icd_dispatch *const *)d, &icd_dispatch);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("icd_dispatch");
+  CU_ADD(s, objects_carry_the_table);
   CU_ADD(s, every_slot_is_filled);
   CU_ADD(s, every_call_with_bad_handles_fails);
   CU_ADD(s, unload_compiler_succeeds);

@@ -38,10 +38,35 @@ START_TEST(test_invalid_platform) {
 }
 END_TEST
 
+START_TEST(test_without_platform) {
+  ck_assert_ptr_eq(clGetExtensionFunctionAddress("clIcdGetPlatformIDsKHR"),
+                   (void *)(uintptr_t)clIcdGetPlatformIDsKHR);
+  ck_assert_ptr_eq(clGetExtensionFunctionAddress("clGetKernelSubGroupInfoKHR"),
+                   (void *)(uintptr_t)clGetKernelSubGroupInfoKHR); /* cl_khr_subgroups */
+  ck_assert_ptr_null(clGetExtensionFunctionAddress("clNoSuchFunctionKHR"));
+  ck_assert_ptr_null(clGetExtensionFunctionAddress(NULL));
+}
+END_TEST
+
+/* The loader's entry point agrees with clGetPlatformIDs. */
+START_TEST(test_icd_platform_ids) {
+  cl_platform_id p = NULL, q = NULL;
+  ck_assert_int_eq(clGetPlatformIDs(1, &p, NULL), CL_SUCCESS);
+  cl_uint n = 0;
+  ck_assert_int_eq(clIcdGetPlatformIDsKHR(1, &q, &n), CL_SUCCESS);
+  ck_assert_ptr_eq(q, p);
+  ck_assert_uint_eq(n, 1);
+  ck_assert_int_eq(clIcdGetPlatformIDsKHR(0, &q, NULL), CL_INVALID_VALUE);
+  ck_assert_int_eq(clIcdGetPlatformIDsKHR(1, NULL, NULL), CL_INVALID_VALUE);
+}
+END_TEST
+
 int main(void) {
   stub_install();
   Suite *s = suite_create("icd_extensions");
   CU_ADD(s, test_valid_platform);
   CU_ADD(s, test_invalid_platform);
+  CU_ADD(s, test_without_platform);
+  CU_ADD(s, test_icd_platform_ids);
   return cu_run(s);
 }

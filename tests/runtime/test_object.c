@@ -28,7 +28,7 @@ START_TEST(test_released_header_stays_valid) {
   rt_object_free(o, sizeof *o);
   /* Still allocated (the sanitizer build checks the reads): the loader's
    * dispatch pointer is intact and validation fails. */
-  ck_assert_ptr_eq(o->dispatch, &icd_dispatch);
+  ck_assert_ptr_eq(o->dispatch, rt_dispatch());
   ck_assert_uint_eq(o->tag, RT_TAG_DEAD);
   ck_assert(!rt_valid(o, RT_TAG_KERNEL));
 }
@@ -62,8 +62,33 @@ START_TEST(test_quarantine_keeps_newest) {
     last = new_object(sizeof *last);
     rt_object_free(last, sizeof *last);
   }
-  ck_assert_ptr_eq(last->dispatch, &icd_dispatch);
+  ck_assert_ptr_eq(last->dispatch, rt_dispatch());
   ck_assert_uint_eq(last->tag, RT_TAG_DEAD);
+}
+END_TEST
+
+/* Objects carry the table the exporting layer installed; validation takes
+ * only objects that carry the one in force, never zeroed memory. */
+START_TEST(test_dispatch_installed) {
+  static const cl_icd_dispatch table;
+  struct rt_object *before = new_object(sizeof *before);
+  ck_assert_ptr_nonnull(before->dispatch);
+  rt_set_dispatch(&table);
+  ck_assert_ptr_eq(rt_dispatch(), &table);
+  struct rt_object *o = new_object(sizeof *o);
+  ck_assert_ptr_eq(o->dispatch, &table);
+  ck_assert(rt_valid(o, RT_TAG_KERNEL));
+  ck_assert(!rt_valid(before, RT_TAG_KERNEL)); /* made with another table */
+  struct rt_object zero = {0};
+  zero.tag = RT_TAG_KERNEL;
+  atomic_init(&zero.refcount, 1);
+  ck_assert(!rt_valid(&zero, RT_TAG_KERNEL));
+  rt_set_dispatch(NULL); /* back to the runtime's own: still not NULL */
+  ck_assert_ptr_nonnull(rt_dispatch());
+  ck_assert(!rt_valid(&zero, RT_TAG_KERNEL));
+  ck_assert(rt_valid(before, RT_TAG_KERNEL));
+  free(o);
+  free(before);
 }
 END_TEST
 
@@ -73,5 +98,6 @@ int main(void) {
   CU_ADD(s, test_quarantine_bounded_by_count);
   CU_ADD(s, test_quarantine_bounded_by_bytes);
   CU_ADD(s, test_quarantine_keeps_newest);
+  CU_ADD(s, test_dispatch_installed);
   return cu_run(s);
 }
