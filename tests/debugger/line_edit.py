@@ -2,8 +2,8 @@
 """The `lockstep debug` prompt's line editor (debugger/cli_line.c).
 
 At a terminal (a pseudo-terminal here): Tab completes a command name the
-engine would not take abbreviated (`hel` -> `help`, `wh` lists `whatis` and
-`where`, `wha` -> `whatis`), the completed command runs, Ctrl-C drops the
+engine would not take abbreviated (`hel` -> `help`, `wo` lists `workitem` and
+`workgroup`, `worki` -> `workitem`), the completed command runs, Ctrl-C drops the
 line being typed (it neither runs nor enters the history), and Up recalls
 the lines of the session, one step further back each time. With stdin not a
 terminal the lines are read plainly: a Tab stays a Tab, and nothing but the
@@ -95,12 +95,12 @@ def terminal(argv, env):
         t.type(b"start\r")
         t.prompt(3, "start")
         # two names fit: Tab lists them; one more letter and Tab completes
-        t.type(b"wh\t")
-        t.wait_for(b"whatis where", 1, "the names 'wh' + Tab lists")
-        t.type(b"a\tgid\r")
-        t.prompt(5, "whatis completed from 'wha'")  # the list redrew the prompt
-        if t.count(b"type = int") != 1:
-            raise Fail("'wha' + Tab + 'gid' did not run 'whatis gid'")
+        t.type(b"wo\t\t")  # the first Tab completes what they share: "work"
+        t.wait_for(b"workitem workgroup", 1, "the names 'wo' + Tab lists")
+        t.type(b"i\t0\r")
+        t.prompt(5, "workitem completed from 'worki'")  # the list redrew the prompt
+        if t.count(b"Switching to k work-item (0,0,0)") != 1:
+            raise Fail("'worki' + Tab + '0' did not run 'workitem 0'")
         # Ctrl-C drops the line being typed: it neither runs nor is kept
         t.type(b"garbage")
         t.wait_for(b"garbage", 1, "the line typed")
@@ -111,12 +111,12 @@ def terminal(argv, env):
         # history: Up recalls the last line, three Ups the one three back
         t.type(UP + b"\r")
         t.prompt(7, "the last line recalled")
-        if t.count(b"type = int") != 2:
-            raise Fail("Up did not recall 'whatis gid'")
+        if t.count(b"Switching to k work-item (0,0,0)") != 2:
+            raise Fail("Up did not recall 'workitem 0'")
         t.type(UP * 3 + b"\r")
         t.prompt(8, "the line three back recalled")
         if t.count(b"breakpoints by number") != 2:
-            raise Fail("three Ups did not recall 'help' (history: help, start, whatis gid)")
+            raise Fail("three Ups did not recall 'help' (history: help, start, workitem 0)")
         t.type(b"\x04")
         rc = t.finish()
         if rc != 0:
