@@ -33,7 +33,9 @@ void dbg_set_host_mode(struct dbg_session *s, int on);
 /* Folders searched for a file whose contents match a program's source
  * (`directory DIR`, --source-dir); the current directory comes first. */
 void dbg_add_source_dir(struct dbg_session *s, const char *dir);
-int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs);
+/* Copies folder i (from 0) of them into buf: 1, or 0 past the last one.
+ * Safe while another thread adds folders. */
+int dbg_source_dir(struct dbg_session *s, int i, char *buf, size_t len);
 /* Asked now and then while work-items run: a non-zero answer stops the
  * launch at the next statement of the item running (a pause). */
 typedef int (*dbg_poll_fn)(void *ctx);

@@ -83,9 +83,12 @@ void dbg_add_source_dir(struct dbg_session *s, const char *dir) {
   dbg_unlock(s);
 }
 
-int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs) {
-  *dirs = (const char *const *)s->dirs;
-  return s->ndirs;
+int dbg_source_dir(struct dbg_session *s, int i, char *buf, size_t len) {
+  dbg_lock(s, NULL);
+  int ok = i >= 0 && i < s->ndirs;
+  if (ok) snprintf(buf, len, "%s", s->dirs[i]);
+  dbg_unlock(s);
+  return ok;
 }
 
 void dbg_set_interrupt(struct dbg_session *s, dbg_poll_fn poll, void *ctx) {

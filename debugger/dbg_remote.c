@@ -502,11 +502,9 @@ static int find_source(const char *src, char *file, size_t len) {
   while (tlen && (src[tlen - 1] == ' ' || src[tlen - 1] == '\n' || src[tlen - 1] == '\t' ||
                   src[tlen - 1] == '\r'))
     tlen--;
-  const char *const *dirs;
-  int ndirs = dbg_source_dirs(R.sess, &dirs);
   size_t best = 0; /* length of the longest first-lines match so far */
-  for (int i = -1; i < ndirs; i++) {
-    const char *dir = i < 0 ? "." : dirs[i];
+  char dir[4096] = ".";
+  for (int i = -1; i < 0 || dbg_source_dir(R.sess, i, dir, sizeof(dir)); i++) {
     DIR *d = opendir(dir);
     if (!d) continue;
     int found = 0;
