@@ -3,7 +3,8 @@
 # launches on N queues and host threads all stop at a breakpoint while a
 # queue of its own completes a kernel; each is switched to and continued to
 # a byte-identical result, with every work-item's atomic increment done
-# once. Four launches; four under forced command-processor switches; and
+# once. Four launches; four under forced command-processor switches;
+# three under random ones; and
 # eight, more than the processor has threads, so none may hold one.
 set -u
 source "$(dirname "$0")/host_env.bash"
@@ -15,5 +16,6 @@ run() {
 }
 N=4 run LOCKSTEP_HOST_THREADS=2
 N=4 run LOCKSTEP_CP_SWITCH_EVERY=1
+N=3 run LOCKSTEP_CP_SWITCH_SEED=7
 N=8 run LOCKSTEP_HOST_THREADS=2
 exit $fail

@@ -4,8 +4,8 @@ debugger/README.md), as a front end would: a breakpoint in kernel `count`,
 then `run`; it asks `info kernels` at each prompt until all N launches are
 stopped at once and the program's own kernel `other`, which stops nowhere,
 has completed on its queue meanwhile. It then switches between the stopped
-launches (`kernel K`, `print`), deletes the breakpoint and continues each
-launch to its end. The program checks its results and counters itself.
+launches (`kernel K`, `print`), continues with the breakpoint kept (the
+launches stop again), deletes it and continues each launch to its end. The program checks its results and counters itself.
 
 usage: queues_drive.py HOST_PROGRAM N
 Exit status 0 when everything held; the reason otherwise."""
@@ -39,7 +39,7 @@ def main():
     theirs.close()
     f = ours.makefile("rwb", buffering=0)
     log, out, host_out = [], [], b""
-    phase, stops_seen, switched, conts, seeds, nums = "setup", 0, 0, 0, [], []
+    phase, stops_seen, switched, conts, seeds, nums, more = "setup", 0, 0, 0, [], [], 0
     start = time.time()
 
     def send(cmd):
@@ -105,6 +105,14 @@ def main():
                 continue
             if sorted(seeds) != list(range(1, n + 1)):
                 fail("the stopped launches show seeds %s" % sorted(seeds), log)
+            phase = "more"
+        if phase == "more":
+            # continues with the breakpoint kept: launches stop again and
+            # again, each re-issued from its saved state
+            if more < 3 * n:
+                more += 1
+                send("continue")
+                continue
             phase = "finish"
             send("delete 1")
             continue
@@ -126,7 +134,9 @@ def main():
     if oks != n + 1:
         fail("%d results ok, want %d" % (oks, n + 1), log)
     print("ok: %d launches stopped at once, `other` completed meanwhile, %d stops reported, "
-          "%d continues" % (n, stops_seen, conts))
+          "%d continues" % (n, stops_seen, conts + more))
+    if stops_seen < 2 * n:
+        fail("only %d breakpoint stops were reported" % stops_seen, log)
 
 
 main()
