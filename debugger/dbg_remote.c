@@ -510,7 +510,7 @@ static int find_source(const char *src, char *file, size_t len) {
     int found = 0;
     for (struct dirent *e; !found && (e = readdir(d));) {
       if (e->d_name[0] == '.') continue;
-      char path[4096];
+      char path[sizeof(dir) + sizeof(e->d_name) + 1];
       if (i < 0)
         snprintf(path, sizeof(path), "%s", e->d_name);
       else
