@@ -3,9 +3,10 @@
  * spellings, what it needs (a stopped kernel), whether it resumes a launch,
  * whether it waits for the next run when no program runs, the function
  * that runs it, its line in `help`, and the Debug Adapter Protocol
- * capabilities it provides. The dispatcher, `help`, Tab completion's names
- * (dbg_command_name) and the DAP adapter's initialize response
- * (dbg_dap_capability) all read it.
+ * capabilities it provides; `mi` rows name the record function of their
+ * subcommand. The dispatcher, `help`, Tab completion's names
+ * (dbg_command_name), the DAP adapter's initialize response
+ * (dbg_dap_capability) and `mi`'s list of subcommands all read it.
  *
  * It parses command lines and reads them (dbg_prompt, and for dbg_stopped);
  * it must not run work-items or look inside a launch itself: each command's
@@ -39,7 +40,9 @@ enum {
  * (same notation) the argument must start with for this row, NULL for any.
  * none: what a CMD_STOPPED command says when no kernel is stopped (NULL:
  * "No kernel is stopped."). help: "SYNOPSIS\tWHAT" lines, '\n' between;
- * NULL when another row's line covers it. dap: initialize-response keys. */
+ * NULL when another row's line covers it. dap: initialize-response keys.
+ * mi: for an `mi` subcommand row, the function answering with records
+ * (dbg_mi.c), given the subcommand word and what follows it. */
 struct cmd {
   const char *spell, *sub;
   unsigned flags;
@@ -47,6 +50,7 @@ struct cmd {
   const char *none;
   const char *help;
   const char *dap[4];
+  void (*mi)(struct dbg_session *s, const char *sub, const char *rest);
 };
 
 /* Does cmd spell full, with at least minlen letters? */
@@ -337,10 +341,15 @@ static int c_quit(struct dbg_session *s, struct call *c) {
   return 1;
 }
 
+/* `mi SUB ...`: the row's record function. */
 static int c_mi(struct dbg_session *s, struct call *c) {
-  dbg_mi_command(s, c->arg);
+  char word[16];
+  snprintf(word, sizeof(word), "%.*s", (int)strcspn(c->arg, " \t"), c->arg);
+  c->row->mi(s, word, c->subarg);
   return 0;
 }
+
+static int c_mi_unknown(struct dbg_session *s, struct call *c);
 
 static int c_help(struct dbg_session *s, struct call *c);
 
@@ -499,10 +508,31 @@ static const struct cmd cmds[] = {
      NULL,
      NULL,
      {"supportsTerminateRequest", "supportTerminateDebuggee"}},
-    {"mi", NULL, 0, c_mi, NULL, NULL, {NULL}},
+    {"mi", "on|off", 0, c_mi, NULL, NULL, {NULL}, dbg_mi_switch},
+    {"mi", "breakpoints", 0, c_mi, NULL, NULL, {NULL}, dbg_mi_breakpoints},
+    {"mi", "kernels", 0, c_mi, NULL, NULL, {NULL}, dbg_mi_kernels},
+    {"mi", "kernel", 0, c_mi, NULL, NULL, {NULL}, dbg_mi_kernel},
+    {"mi", "threads", 0, c_mi, NULL, NULL, {NULL}, dbg_mi_threads},
+    {"mi", "focus|frame|vars|eval|read|write", 0, c_mi, NULL, NULL, {NULL}, dbg_mi_item},
+    {"mi", NULL, 0, c_mi_unknown, NULL, NULL, {NULL}, NULL},
     {"help h", NULL, 0, c_help, NULL, NULL, {NULL}},
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+/* `mi` with a subcommand no row has: the error names those there are. */
+static int c_mi_unknown(struct dbg_session *s, struct call *c) {
+  (void)c;
+  char names[200] = "";
+  size_t n = 0;
+  for (size_t i = 0; i < NCMDS; i++)
+    for (const char *w = cmds[i].mi ? cmds[i].sub : ""; *w && n < sizeof(names);) {
+      size_t k = strcspn(w, "|");
+      n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%.*s", n ? ", " : "", (int)k, w);
+      w += k + (w[k] == '|');
+    }
+  dbg_mi_unknown(s, names);
+  return 0;
+}
 
 /* `help`: the commands, one line each (debugger/README.md has the rest). */
 static int c_help(struct dbg_session *s, struct call *c) {

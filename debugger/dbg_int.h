@@ -446,7 +446,16 @@ void dbg_keep_end(struct dbg_session *s);
 void dbg_keep_free(struct dbg_session *s);
 
 /* dbg_mi.c: `mi ...` commands and the records of stops and launches. */
-void dbg_mi_command(struct dbg_session *s, const char *arg);
+/* The `mi` subcommands (rows of the command table): sub is the
+ * subcommand word, rest what follows it. dbg_mi_unknown answers a
+ * subcommand no row has, naming the ones there are. */
+void dbg_mi_switch(struct dbg_session *s, const char *sub, const char *rest);
+void dbg_mi_breakpoints(struct dbg_session *s, const char *sub, const char *rest);
+void dbg_mi_kernels(struct dbg_session *s, const char *sub, const char *rest);
+void dbg_mi_kernel(struct dbg_session *s, const char *sub, const char *rest);
+void dbg_mi_threads(struct dbg_session *s, const char *sub, const char *rest);
+void dbg_mi_item(struct dbg_session *s, const char *sub, const char *rest);
+void dbg_mi_unknown(struct dbg_session *s, const char *names);
 void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id);
 void dbg_mi_launch(struct dbg_session *s);
 

@@ -335,12 +335,64 @@ static void kernel_select(struct dbg_session *s, const char *arg) {
   mi_put(s, o);
 }
 
+/* The `mi` subcommands; rows of the command table (dbg_cmd.c) call them
+ * with the subcommand word and what follows it. */
+
+/* mi on|off: records at stops and launches. */
+void dbg_mi_switch(struct dbg_session *s, const char *sub, const char *rest) {
+  (void)rest;
+  s->machine = sub[1] == 'n';
+  mi_put(s, rec1("machine", s->machine));
+}
+
+/* mi breakpoints: the breakpoints and the lines they bind to. */
+void dbg_mi_breakpoints(struct dbg_session *s, const char *sub, const char *rest) {
+  (void)sub;
+  (void)rest;
+  bp_records(s);
+  mi_put(s, rec1("done", 1));
+}
+
+/* mi kernels: the open launches and their states. */
+void dbg_mi_kernels(struct dbg_session *s, const char *sub, const char *rest) {
+  (void)sub;
+  (void)rest;
+  kernels(s);
+}
+
+/* mi kernel N: makes launch N (stopped) the focused one. */
+void dbg_mi_kernel(struct dbg_session *s, const char *sub, const char *rest) {
+  (void)sub;
+  kernel_select(s, rest);
+}
+
+/* mi threads: the focused group's items and one per other group. */
+void dbg_mi_threads(struct dbg_session *s, const char *sub, const char *rest) {
+  (void)sub;
+  (void)rest;
+  if (!s->L || !s->L->sd)
+    mi_error(s, "No kernel is stopped.");
+  else
+    threads(s);
+}
+
+/* mi read|write ITEM ...: memory as the item sees it. */
+static void mem_command(struct dbg_session *s, const char *sub, const char *rest) {
+  char *end;
+  uint64_t addr = strtoull(rest, &end, 0);
+  if (end == rest) {
+    mi_error(s, "usage: mi read ITEM ADDR COUNT | mi write ITEM ADDR HEX");
+    return;
+  }
+  while (isspace((unsigned char)*end))
+    end++;
+  if (sub[0] == 'r')
+    mem_read(s, addr, strtoull(end, NULL, 10));
+  else
+    mem_write(s, addr, end);
+}
+
 /*
- * mi on|off                   records at stops and launches
- * mi breakpoints              the breakpoints and the lines they bind to
- * mi kernels                  the open launches and their states
- * mi kernel N                 makes launch N (stopped) the focused one
- * mi threads                  focused group's items + one per other group
  * mi focus ITEM               makes ITEM the focus (what steps and prints use)
  * mi frame ITEM               where ITEM is
  * mi vars ITEM args|private|local
@@ -351,35 +403,9 @@ static void kernel_select(struct dbg_session *s, const char *arg) {
  * mi write ITEM ADDR HEX      bytes from hex
  * ITEM is a linear work-item index; the focus does not change.
  */
-void dbg_mi_command(struct dbg_session *s, const char *arg) {
-  char sub[16] = "";
-  int n = 0;
-  sscanf(arg, "%15s %n", sub, &n);
-  const char *rest = arg + n;
-  if (!strcmp(sub, "on") || !strcmp(sub, "off")) {
-    s->machine = sub[1] == 'n';
-    mi_put(s, rec1("machine", s->machine));
-    return;
-  }
-  if (!strcmp(sub, "breakpoints")) {
-    bp_records(s);
-    mi_put(s, rec1("done", 1));
-    return;
-  }
-  if (!strcmp(sub, "kernels")) {
-    kernels(s);
-    return;
-  }
-  if (!strcmp(sub, "kernel")) {
-    kernel_select(s, rest);
-    return;
-  }
+void dbg_mi_item(struct dbg_session *s, const char *sub, const char *rest) {
   if (!s->L || !s->L->sd) {
     mi_error(s, "No kernel is stopped.");
-    return;
-  }
-  if (!strcmp(sub, "threads")) {
-    threads(s);
     return;
   }
   char *end;
@@ -422,25 +448,19 @@ void dbg_mi_command(struct dbg_session *s, const char *arg) {
     mi_put(s, rec1("done", 1));
   } else if (!strcmp(sub, "eval")) {
     eval_record(s, rest, rest, NULL);
-  } else if (!strcmp(sub, "read") || !strcmp(sub, "write")) {
-    uint64_t addr = strtoull(rest, &end, 0);
-    if (end == rest) {
-      mi_error(s, "usage: mi read ITEM ADDR COUNT | mi write ITEM ADDR HEX");
-    } else {
-      while (isspace((unsigned char)*end))
-        end++;
-      if (sub[0] == 'r')
-        mem_read(s, addr, strtoull(end, NULL, 10));
-      else
-        mem_write(s, addr, end);
-    }
   } else {
-    mi_error(s, "unknown mi command (on, off, breakpoints, kernels, kernel, threads, focus, "
-                "frame, vars, eval, read, write)");
+    mem_command(s, sub, rest);
   }
   if (fresh_args) dbg_item_fresh_args(s, item, 1);
   s->L->focus = save;
   s->L->frame = save_frame;
   s->L->frame_item = save_item;
   s->L->frame_pc = save_pc;
+}
+
+/* mi with a subcommand no row has. */
+void dbg_mi_unknown(struct dbg_session *s, const char *names) {
+  char msg[256];
+  snprintf(msg, sizeof(msg), "unknown mi command (%s)", names);
+  mi_error(s, msg);
 }

@@ -503,14 +503,14 @@ static int find_source(const char *src, char *file, size_t len) {
                   src[tlen - 1] == '\r'))
     tlen--;
   size_t best = 0; /* length of the longest first-lines match so far */
-  char dir[4096] = ".";
+  char dir[3800] = "."; /* with a file name, a path fits 4096 bytes */
   for (int i = -1; i < 0 || dbg_source_dir(R.sess, i, dir, sizeof(dir)); i++) {
     DIR *d = opendir(dir);
     if (!d) continue;
     int found = 0;
     for (struct dirent *e; !found && (e = readdir(d));) {
       if (e->d_name[0] == '.') continue;
-      char path[sizeof(dir) + sizeof(e->d_name) + 1];
+      char path[4096];
       if (i < 0)
         snprintf(path, sizeof(path), "%s", e->d_name);
       else

@@ -133,8 +133,45 @@ START_TEST(test_spellings) {
 }
 END_TEST
 
+/* `mi` subcommands are rows of the table: each answers its own record,
+ * `kernel` is not `kernels`, and one no row has is named in an error
+ * record listing the rows' subcommands. */
+static const char *const mi_lines[] = {
+    "mi on",      "mi kernels", "mi kernel 2", "mi kernel", "mi threads",
+    "mi frame 0", "mi bogus",   "mi off",      NULL,
+};
+
+static const char *const mi_ref =
+    "(lockstep) mi on\n^mi {\"machine\":1}\n"
+    "(lockstep) mi kernels\n^mi {\"kernels\":[]}\n"
+    "(lockstep) mi kernel 2\n^mi {\"error\":\"No kernel 2; mi kernels lists the launches.\"}\n"
+    "(lockstep) mi kernel\n^mi {\"error\":\"No kernel ; mi kernels lists the launches.\"}\n"
+    "(lockstep) mi threads\n^mi {\"error\":\"No kernel is stopped.\"}\n"
+    "(lockstep) mi frame 0\n^mi {\"error\":\"No kernel is stopped.\"}\n"
+    "(lockstep) mi bogus\n^mi {\"error\":\"unknown mi command (on, off, breakpoints, kernels, "
+    "kernel, threads, focus, frame, vars, eval, read, write)\"}\n"
+    "(lockstep) mi off\n^mi {\"machine\":0}\n";
+
+START_TEST(test_mi_rows) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  ck_assert_ptr_nonnull(out);
+  struct dbg_session *s = dbg_new(out, read_line, NULL);
+  dbg_set_echo(s, 1);
+  script = mi_lines;
+  next_line = 0;
+  ck_assert_int_eq(dbg_prompt(s), 1);
+  dbg_free(s);
+  fclose(out);
+  ck_assert_str_eq(text, mi_ref);
+  free(text);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("dbg_cmd");
+  CU_ADD(s, test_mi_rows);
   CU_ADD(s, test_names);
   CU_ADD(s, test_capabilities);
   CU_ADD(s, test_spellings);
