@@ -738,28 +738,33 @@ static int focus_default(uint64_t *item) {
   return 0;
 }
 
-/* After a command of `lockstep debug` (which may have switched the focus,
- * `kernel N`, and so shown a stop or a launch's start): what the focus is
- * now, and that stop reported. */
+/* After a command of `lockstep debug`, which may have moved the focus
+ * (`kernel N`, `workitem ...`) and so shown a stop or a launch's start:
+ * that stop reported, and the focus is what an evaluate without a frame
+ * works on from now on. */
 static void exec_done(struct dap_reply *r) {
   int shows = 0;
   for (size_t i = 0; i < r->nrecs; i++)
     shows |= dj_get(r->recs[i], "stop") || dj_get(r->recs[i], "launch");
   json_t *ks = dap_kernels(); /* sets D.cur */
-  if (!shows) {
-    json_decref(ks);
-    return;
-  }
-  unsigned shown = D.cur;
-  for (size_t i = 0; !shown && i < json_array_size(ks); i++) {
-    int64_t cur = 0, n = 0;
-    if (dj_int(json_array_get(ks, i), "current", &cur) && cur &&
-        dj_int(json_array_get(ks, i), "num", &n))
-      shown = (unsigned)n; /* a launch at its start is no stopped one */
+  unsigned cur = 0;
+  int64_t item = 0;
+  for (size_t i = 0; !cur && i < json_array_size(ks); i++) {
+    const json_t *k = json_array_get(ks, i);
+    int64_t c = 0, n = 0;
+    if (dj_int(k, "current", &c) && c && dj_int(k, "num", &n) && n > 0 && n <= UINT32_MAX) {
+      cur = (unsigned)n; /* maybe a launch at its start, no stopped one */
+      dj_int(k, "item", &item);
+    }
   }
   json_decref(ks);
   r->pre = 0; /* its text is the evaluate's result */
-  if (shown) dap_absorb_shown(r, shown, 1);
+  if (cur && shows) dap_absorb_shown(r, cur, 1);
+  const struct dap_kl *k = cur && cur == D.cur ? dap_kl_find(cur) : NULL;
+  if (k && !k->running && D.prompting) {
+    D.focus_num = cur;
+    D.focus = (uint64_t)item;
+  }
 }
 
 static void req_evaluate(const json_t *req, const json_t *a) {

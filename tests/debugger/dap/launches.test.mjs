@@ -33,9 +33,10 @@ test('launches stopped at once: a stopped event and threads each, seeds read, ea
     await allStopped;
 
     // one stop per launch, each naming a work-item of its own launch
-    const launches = stops.map((s) => launchOf(s.threadId));
+    const firstStops = stops.slice();
+    const launches = firstStops.map((s) => launchOf(s.threadId));
     assert.equal(new Set(launches).size, N, `stops of launches ${launches}`);
-    for (const s of stops) {
+    for (const s of firstStops) {
       assert.equal(s.reason, 'breakpoint');
       assert.equal(s.allThreadsStopped, false);
       assert.ok(s.threadId < 2 ** 53);
@@ -47,12 +48,12 @@ test('launches stopped at once: a stopped event and threads each, seeds read, ea
     assert.deepEqual([...new Set(order)], [...launches].sort((a, b) => a - b));
     assert.deepEqual(order, [...order].sort((a, b) => a - b), 'grouped by launch');
     for (const t of threads) assert.match(t.name, new RegExp(`^count #${launchOf(t.id)}: (group \\(\\d+,0,0\\): )?work-item \\(`));
-    for (const s of stops) assert.ok(threads.some((t) => t.id === s.threadId), `thread ${s.threadId} listed`);
+    for (const s of firstStops) assert.ok(threads.some((t) => t.id === s.threadId), `thread ${s.threadId} listed`);
 
     // each launch's seed through its own frames: 1, 2 and 3
     const seeds = new Map();
     const frames = new Map();
-    for (const s of stops) {
+    for (const s of firstStops) {
       const { top, ref } = await topScope(dc, s.threadId, 'Global arguments');
       assert.equal(top.line, 6);
       seeds.set(launchOf(s.threadId), (await vars(dc, ref)).seed.value);
@@ -60,14 +61,34 @@ test('launches stopped at once: a stopped event and threads each, seeds read, ea
     }
     assert.deepEqual([...seeds.values()].sort(), ['1', '2', '3']);
     // frame ids stay valid while their launch is stopped, whichever was read last
-    for (const s of stops) {
+    for (const s of firstStops) {
       const ev = await dc.evaluateRequest({ expression: 'seed', frameId: frames.get(s.threadId), context: 'watch' });
       assert.equal(ev.body.result, seeds.get(launchOf(s.threadId)));
     }
 
+    // a step runs its launch only: it stops again, the others stay stopped
+    const first = firstStops[0];
+    const stepped = dc.waitForEvent('stopped');
+    await dc.nextRequest({ threadId: first.threadId });
+    const step = (await stepped).body;
+    assert.equal(step.reason, 'step');
+    assert.equal(launchOf(step.threadId), launchOf(first.threadId));
+    const top = (await dc.stackTraceRequest({ threadId: step.threadId })).body.stackFrames[0];
+    assert.equal(top.line, 7);
+    const after = (await dc.threadsRequest()).body.threads;
+    assert.deepEqual(new Set(after.map((t) => launchOf(t.id))), new Set(launches));
+
+    // the console's `kernel N` picks the launch an evaluate without a frame reads
+    for (const n of launches) {
+      const sw = await dc.evaluateRequest({ expression: `-exec kernel ${n}`, context: 'repl' });
+      assert.match(sw.body.result, new RegExp(`^\\[Switching to kernel ${n} \\(count, queue \\d+\\)\\]`));
+      const ev = await dc.evaluateRequest({ expression: 'seed', context: 'repl' });
+      assert.equal(ev.body.result, seeds.get(n));
+    }
+
     await dc.setBreakpointsRequest({ source: { path: 'count' }, breakpoints: [] });
     const exited = dc.waitForEvent('exited');
-    for (const s of stops) {
+    for (const s of firstStops) {
       const r = await dc.continueRequest({ threadId: s.threadId });
       assert.equal(r.body.allThreadsContinued, false);
     }
@@ -76,7 +97,7 @@ test('launches stopped at once: a stopped event and threads each, seeds read, ea
     assert.match(dc.stdout, /other: ok/);
     // only the program's own lines: what the engine says goes to the console
     assert.deepEqual(dc.stdout.split('\n').filter((l) => l && !/^(queue \d|other): ok/.test(l)), []);
-    assert.equal(stops.length, N, 'each stop reported once');
+    assert.equal(stops.length, N + 1, 'each stop reported once');
   } finally {
     await dc.stop();
   }
