@@ -74,10 +74,9 @@ struct dap_kl {
 };
 
 /* Thread ids: launch * 2^32 + work-item + 1, within 2^53 (what a JavaScript
- * client holds exactly) for launches below 2^21 and work-items below
- * 2^32 - 1. */
-#define DAP_TID_ITEMS    4294967296ULL
-#define DAP_TID_LAUNCHES (1u << 21)
+ * client holds exactly) for the first 2^21 - 1 launches of a session;
+ * work-items from 2^32 - 1 on get no thread. */
+#define DAP_TID_ITEMS 4294967296ULL
 
 /* One answer of the engine to a command: its records and its text. */
 struct dap_reply {
