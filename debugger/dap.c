@@ -222,11 +222,7 @@ void dap_kill(int sig) {
   if (D.pid > 0) kill(D.pid, sig);
 }
 
-/* ---- variables references ---- */
-
-void dap_vrefs_clear(void) {
-  D.nvrefs = 0;
-}
+/* ---- variables references and frame ids ---- */
 
 int dap_vref_new(uint64_t item, int frame, int kind, int vkind, unsigned count, const char *expr) {
   if (D.nvrefs == D.cap_vrefs) {
@@ -237,6 +233,7 @@ int dap_vref_new(uint64_t item, int frame, int kind, int vkind, unsigned count, 
     D.cap_vrefs = nc;
   }
   struct dap_vref *v = &D.vrefs[D.nvrefs++];
+  v->num = D.cur;
   v->item = item;
   v->frame = frame;
   v->kind = kind;
@@ -244,6 +241,74 @@ int dap_vref_new(uint64_t item, int frame, int kind, int vkind, unsigned count, 
   v->count = count;
   snprintf(v->expr, sizeof(v->expr), "%s", expr ? expr : "");
   return (int)D.nvrefs;
+}
+
+int64_t dap_fref_id(unsigned num, uint64_t item, int depth) {
+  for (size_t i = 0; i < D.nfrefs; i++)
+    if (D.frefs[i].num == num && D.frefs[i].item == item && D.frefs[i].depth == depth)
+      return (int64_t)i + 1;
+  if (D.nfrefs == D.cap_frefs) {
+    size_t nc = D.cap_frefs ? D.cap_frefs * 2 : 64;
+    struct dap_fref *f = realloc(D.frefs, nc * sizeof(*f));
+    if (!f) return 0;
+    D.frefs = f;
+    D.cap_frefs = nc;
+  }
+  D.frefs[D.nfrefs] = (struct dap_fref){num, item, depth};
+  return (int64_t)++D.nfrefs;
+}
+
+const struct dap_fref *dap_fref_get(int64_t id) {
+  if (id < 1 || (uint64_t)id > D.nfrefs || !D.frefs[id - 1].num) return NULL;
+  return &D.frefs[id - 1];
+}
+
+/* References of a launch that runs again go; once none is stopped the
+ * numbering starts over. */
+void dap_refs_drop(unsigned num) {
+  if (!num || !dap_nstopped()) {
+    D.nvrefs = D.nfrefs = 0;
+    return;
+  }
+  for (size_t i = 0; i < D.nvrefs; i++)
+    if (D.vrefs[i].num == num) D.vrefs[i].kind = VR_GONE;
+  for (size_t i = 0; i < D.nfrefs; i++)
+    if (D.frefs[i].num == num) D.frefs[i].num = 0;
+}
+
+/* ---- requests that wait for the engine ---- */
+
+int dap_defer(const json_t *req) {
+  static const char *const need[] = {
+      "threads",  "stackTrace", "scopes",        "variables",          "setVariable",
+      "evaluate", "readMemory", "writeMemory",   "continue",           "next",
+      "stepIn",   "stepOut",    "exceptionInfo", "setDataBreakpoints", "dataBreakpointInfo"};
+  const char *c = dj_str(req, "command");
+  if (D.prompting || D.sock < 0 || D.pid <= 0 || !dap_nstopped() || !c) return 0;
+  size_t i = 0;
+  while (i < sizeof(need) / sizeof(need[0]) && strcmp(need[i], c))
+    i++;
+  if (i == sizeof(need) / sizeof(need[0])) return 0;
+  if (D.ndeferred == D.cap_deferred) {
+    size_t nc = D.cap_deferred ? D.cap_deferred * 2 : 16;
+    json_t **d = realloc(D.deferred, nc * sizeof(*d));
+    if (!d) return 0;
+    D.deferred = d;
+    D.cap_deferred = nc;
+  }
+  D.deferred[D.ndeferred++] = json_incref((json_t *)req);
+  return 1;
+}
+
+/* Handles the oldest request that waited, once the engine prompts (or can
+ * no longer: then it gets its error). 1 if there was one. */
+static int run_deferred(void) {
+  if (!D.ndeferred || (!D.prompting && D.sock >= 0 && D.pid > 0 && dap_nstopped())) return 0;
+  json_t *req = D.deferred[0];
+  memmove(D.deferred, D.deferred + 1, --D.ndeferred * sizeof(*D.deferred));
+  dap_request(req);
+  json_decref(req);
+  return 1;
 }
 
 /* ---- the engine link ---- */
@@ -291,11 +356,39 @@ static int pump_host(int *fd, const char *category) {
   return 1;
 }
 
+/* Whether a whole line from the engine waits in the buffer. */
+static int engine_line_ready(void) {
+  return D.slen && memchr(D.sbuf, '\n', D.slen);
+}
+
+/* Room for at least 64 KiB more from the engine: a line is as long as it
+ * is (an `mi` record of a long expression or value), never cut in pieces.
+ * 0 out of memory. */
+static int engine_room(void) {
+  if (D.scap - D.slen >= 65536) return 1;
+  size_t nc = D.scap ? D.scap * 2 : 131072;
+  while (nc - D.slen < 65536)
+    nc *= 2;
+  char *b = realloc(D.sbuf, nc);
+  if (!b) return 0;
+  D.sbuf = b;
+  D.scap = nc;
+  return 1;
+}
+
+/* The engine is gone (its socket closed, or no memory for what it says). */
+static void engine_gone(void) {
+  if (D.sock >= 0) close(D.sock);
+  D.sock = -1;
+  D.connected = D.prompting = 0;
+  D.slen = 0;
+}
+
 /* One protocol line from the engine (malloc'd) or NULL at end of file;
  * meanwhile the host's output keeps flowing. */
 static char *engine_line(void) {
   for (;;) {
-    char *nl = memchr(D.sbuf, '\n', D.slen);
+    char *nl = D.slen ? memchr(D.sbuf, '\n', D.slen) : NULL;
     if (nl) {
       size_t n = (size_t)(nl - D.sbuf);
       char *l = malloc(n + 1);
@@ -305,17 +398,9 @@ static char *engine_line(void) {
       }
       memmove(D.sbuf, nl + 1, D.slen - n - 1);
       D.slen -= n + 1;
-      return l;
-    }
-    if (D.slen == sizeof(D.sbuf)) {
-      /* an overlong line: hand it out in pieces */
-      char *l = malloc(D.slen + 1);
-      if (l) {
-        memcpy(l, D.sbuf, D.slen);
-        l[D.slen] = 0;
-      }
-      D.slen = 0;
-      return l;
+      if (l) return l;
+      engine_gone(); /* a line lost would leave the two sides out of step */
+      return NULL;
     }
     if (D.sock < 0) return NULL;
     struct pollfd p[3] = {{D.sock, POLLIN, 0}, {D.hout, POLLIN, 0}, {D.herr, POLLIN, 0}};
@@ -326,12 +411,14 @@ static char *engine_line(void) {
     if (p[1].revents && D.hout >= 0) pump_host(&D.hout, "stdout");
     if (p[2].revents && D.herr >= 0) pump_host(&D.herr, "stderr");
     if (p[0].revents) {
-      ssize_t r = recv(D.sock, D.sbuf + D.slen, sizeof(D.sbuf) - D.slen, 0);
+      if (!engine_room()) {
+        engine_gone();
+        return NULL;
+      }
+      ssize_t r = recv(D.sock, D.sbuf + D.slen, D.scap - D.slen, 0);
       if (r < 0 && errno == EINTR) continue;
       if (r <= 0) {
-        close(D.sock);
-        D.sock = -1;
-        D.connected = D.prompting = 0;
+        engine_gone();
         return NULL;
       }
       D.slen += (size_t)r;
@@ -370,19 +457,25 @@ int dap_query(struct dap_reply *r, const char *fmt, ...) {
   }
   for (char *c = cmd; *c; c++)
     if (*c == '\n' || *c == '\r') *c = ' ';
+  /* an mi command prints records only: other text is what a kernel that
+   * runs meanwhile printed */
+  int mi = !strncmp(cmd, "mi ", 3);
   D.prompting = 0;
   send_line("cmd", cmd);
   size_t tlen = 0;
+  r->pre = SIZE_MAX;
   for (char *l; (l = engine_line());) {
     if (!strcmp(l, "prompt")) {
       D.prompting = 1;
       free(l);
+      if (r->pre == SIZE_MAX) r->pre = tlen;
       return 0;
     }
     if (!strncmp(l, "out", 3) && (l[3] == ' ' || !l[3])) {
       const char *t = l[3] ? l + 4 : "";
       json_t *rec = parse_record(t);
       if (rec) {
+        if (r->pre == SIZE_MAX && dj_get(rec, "stop")) r->pre = tlen;
         json_t **n = realloc(r->recs, (r->nrecs + 1) * sizeof(*n));
         if (n) {
           r->recs = n;
@@ -390,6 +483,8 @@ int dap_query(struct dap_reply *r, const char *fmt, ...) {
         } else {
           json_decref(rec);
         }
+      } else if (mi) {
+        dap_engine_text(t);
       } else {
         size_t k = strlen(t);
         char *n = realloc(r->text, tlen + k + 2);
@@ -403,10 +498,13 @@ int dap_query(struct dap_reply *r, const char *fmt, ...) {
       }
     } else if (!strcmp(l, "sync")) {
       send_line("ack", "");
+    } else if (!strcmp(l, "waiting")) {
+      D.waiting = 1;
     }
     free(l);
   }
   r->dead = 1;
+  if (r->pre == SIZE_MAX) r->pre = tlen;
   return -1;
 }
 
@@ -417,8 +515,7 @@ void dap_interrupt(void) {
 int dap_resume(const char *cmd) {
   if (!D.prompting) return -1;
   D.prompting = 0;
-  D.stopped = 0;
-  dap_vrefs_clear();
+  D.cur = 0; /* the engine may focus another launch at its next prompt */
   send_line("cmd", cmd);
   return 0;
 }
@@ -439,11 +536,12 @@ void dap_engine_setup(void) {
 }
 
 /* Text the engine printed outside a query: kernel printf output, and its
- * own messages (launch finished, device exceptions). */
-static void engine_text(const char *t) {
+ * own messages (launch finished, device exceptions, the prompt going on
+ * for another stopped launch). */
+void dap_engine_text(const char *t) {
   static const char *const engine_msgs[] = {
       "Kernel ", "Device exception: ", "Error in breakpoint ", "The launch stopped ",
-      "kernel ", "cannot debug "};
+      "kernel ", "cannot debug ",      "[Switching to kernel "};
   const char *cat = "stdout";
   for (size_t i = 0; i < sizeof(engine_msgs) / sizeof(engine_msgs[0]); i++)
     if (!strncmp(t, engine_msgs[i], strlen(engine_msgs[i]))) cat = "console";
@@ -456,55 +554,29 @@ static void engine_text(const char *t) {
   free(b);
 }
 
-/* A prompt after a launch or stop record (or the first one). */
+/* A prompt after a launch or stop record, after a launch ended while
+ * others stay stopped, or the first one. */
 static void engine_prompt(void) {
   if (!D.started) {
     if (D.configured) dap_engine_setup();
     return;
   }
   if (D.bps_dirty) dap_sync_bps();
-  if (D.pending == 'l') {
+  if (D.pending == 'l') { /* the launch's first prompt: it is the focus */
     D.pending = 0;
-    int entry = D.pause_pending || (D.stop_on_entry && !D.first_launch_seen);
-    D.first_launch_seen = 1;
-    dap_resume(entry ? "step" : "continue");
+    dap_resume(dap_launch_go());
     return;
   }
-  if (D.pending == 's') {
-    D.pending = 0;
-    const char *reason = dj_str(D.stop, "stop");
-    int64_t bp = 0;
-    dj_int(D.stop, "bp", &bp);
-    if (reason && !strcmp(reason, "breakpoint") && bp) {
-      for (int i = 0; i < D.nbps; i++) {
-        struct dap_bp *b = &D.bps[i];
-        if (b->engine_id != bp) continue;
-        b->hits++;
-        if (b->hit[0]) {
-          const char *h = b->hit;
-          while (*h == ' ')
-            h++;
-          char op[3] = "";
-          int k = 0;
-          while (k < 2 && strchr("<>=%", h[k]))
-            op[k] = h[k], k++;
-          op[k] = 0;
-          long n = strtol(h + k, NULL, 10);
-          int go = !strcmp(op, "%")                        ? n > 0 && b->hits % n == 0
-                   : !strcmp(op, ">")                      ? b->hits > n
-                   : !strcmp(op, "<")                      ? b->hits < n
-                   : !strcmp(op, "<=")                     ? b->hits <= n
-                   : !strcmp(op, "==") || !strcmp(op, "=") ? b->hits == n
-                                                           : b->hits >= n;
-          if (!go) {
-            dap_resume("continue");
-            return;
-          }
-        }
-      }
-    }
-    dap_report_stop();
+  json_t *stop = D.pending == 's' ? D.stop : NULL;
+  D.pending = 0;
+  D.stop = NULL;
+  dap_after_prompt(); /* which launch is the focus now, which ended */
+  if (stop && D.cur) {
+    dap_stop_seen(D.cur, stop, 0);
+  } else {
+    json_decref(stop);
   }
+  if (D.prompting && D.waiting) dap_serve_waiting();
 }
 
 static void engine_event(void) {
@@ -526,9 +598,6 @@ static void engine_event(void) {
       D.stop = rec;
       D.pending = 's';
       D.after_stop = 1;
-      int64_t it = 0;
-      dj_int(rec, "item", &it);
-      D.focus = (uint64_t)it;
       rec = NULL;
     } else if (rec && dj_get(rec, "launch")) {
       json_decref(D.launch);
@@ -538,9 +607,14 @@ static void engine_event(void) {
     } else if (rec && dj_get(rec, "bp")) {
       dap_bps_from_records(&rec, 1, 1);
     } else if (!rec && !D.after_stop) {
-      engine_text(t);
+      dap_engine_text(t);
+      /* the prompt goes on for another stopped launch: where it is, as
+       * its stop showed it, follows */
+      if (!strncmp(t, "[Switching to kernel ", 21)) D.after_stop = 1;
     }
     json_decref(rec);
+  } else if (!strcmp(l, "waiting")) {
+    D.waiting = 1;
   }
   free(l);
 }
@@ -666,7 +740,8 @@ static void finish_program(void) {
   while (waitpid(D.pid, &status, 0) < 0 && errno == EINTR)
     ;
   D.pid = 0;
-  D.stopped = 0;
+  dap_kls_clear();
+  dap_refs_drop(0);
   json_t *b = json_object();
   dj_seti(b, "exitCode",
           WIFEXITED(status) ? WEXITSTATUS(status)
@@ -691,10 +766,15 @@ int cmd_dap(int argc, char **argv) {
   D.next_bp_id = 1;
   int client = 1;
   while (!D.quit) {
-    if (D.sock >= 0 && memchr(D.sbuf, '\n', D.slen)) {
+    if (D.sock >= 0 && engine_line_ready()) {
       engine_event(); /* lines already read while answering a request */
       continue;
     }
+    if (D.waiting && D.prompting && D.started) {
+      dap_serve_waiting(); /* a launch stopped while the engine prompted */
+      continue;
+    }
+    if (run_deferred()) continue;
     struct pollfd p[4] = {{client ? 0 : -1, POLLIN, 0},
                           {D.sock, POLLIN, 0},
                           {D.hout, POLLIN, 0},
@@ -718,6 +798,13 @@ int cmd_dap(int argc, char **argv) {
   if (D.sock >= 0) close(D.sock);
   json_decref(D.stop);
   json_decref(D.launch);
+  dap_kls_clear();
+  for (size_t i = 0; i < D.ndeferred; i++)
+    json_decref(D.deferred[i]);
+  free(D.deferred);
+  free(D.kls);
+  free(D.frefs);
+  free(D.sbuf);
   free(D.vrefs);
   for (int i = 0; i < D.ndirs; i++)
     free(D.dirs[i]);

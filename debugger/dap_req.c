@@ -1,10 +1,12 @@
 /*
  * dap_req.c - the DAP adapter's request handlers: each request is checked,
  * turned into engine commands (`mi ...` queries, break, step, continue) and
- * answered; work-items appear as threads, scopes are Private, Local, Global
+ * answered; work-items of every stopped launch appear as threads (their
+ * ids and stops are dap_kern.c's), scopes are Private, Local, Global
  * arguments (Arguments in an inlined call's frame) and Work-item ids. A
- * stack frame id is item * 64 + 1 + the frame's depth, and every value of
- * a frame is read in that frame (`mi ... ITEM:FRAME`).
+ * request about a thread, frame, value or memory first makes its launch
+ * the engine's focus; every value of a frame is read in that frame (`mi
+ * ... ITEM:FRAME`).
  *
  * Framing, processes and the engine link are dap.c's; this file must not
  * read or write file descriptors itself.
@@ -22,6 +24,7 @@
 #include "compiler/cc.h"
 #include "compiler/cc_debug.h"
 #include "debugger/dap.h"
+#include "debugger/dbg.h"
 #include "device/lsi.h"
 
 #define BAD(msg)                                                                                   \
@@ -45,7 +48,7 @@ static void ok_body(const json_t *req, json_t *body) {
 }
 
 static int need_stop(const json_t *req) {
-  if (D.stopped && D.prompting) return 1;
+  if (dap_nstopped() && D.prompting) return 1;
   dap_respond(req, 0,
               D.pid ? "no kernel is stopped: this works while a kernel is stopped at a breakpoint, "
                       "a step or an exception"
@@ -212,7 +215,7 @@ void dap_sync_bps(void) {
     if (b->engine_id && D.nline_eids < DAP_MAX_BPS) D.line_eids[D.nline_eids++] = b->engine_id;
     dap_reply_free(&r);
   }
-  if (D.launch || D.stopped) {
+  if (D.launch || dap_nstopped()) {
     dap_query(&r, "mi breakpoints");
     dap_bps_from_records(r.recs, r.nrecs, 1);
     dap_reply_free(&r);
@@ -359,113 +362,53 @@ static void req_set_breakpoints(const json_t *req, const json_t *a) {
   ok_body(req, body);
 }
 
-/* ---- stops and threads ---- */
-
-static void ids_text(char *buf, size_t n, const char *what, const json_t *ids) {
-  uint64_t v[3] = {0, 0, 0};
-  for (size_t i = 0; i < 3 && i < json_array_size(ids); i++) {
-    int64_t x = 0;
-    dj_as_int(json_array_get(ids, i), &x);
-    v[i] = (uint64_t)x;
-  }
-  snprintf(buf, n, "%s (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")", what, v[0], v[1], v[2]);
-}
-
-void dap_report_stop(void) {
-  const char *why = dj_str(D.stop, "stop");
-  const char *exc = dj_str(D.stop, "exception");
-  D.stopped = 1;
-  const char *reason = !why                         ? "step"
-                       : !strcmp(why, "breakpoint") ? "breakpoint"
-                       : !strcmp(why, "exception")  ? "exception"
-                       : !strcmp(why, "watch")      ? "data breakpoint"
-                       : !strcmp(why, "pause")      ? "pause"
-                       : !strcmp(why, "entry")      ? (D.pause_pending ? "pause" : "entry")
-                                                    : "step";
-  D.pause_pending = 0;
-  char g[64], l[64], desc[160];
-  ids_text(g, sizeof(g), "work-item", dj_get(D.stop, "gid"));
-  ids_text(l, sizeof(l), "local", dj_get(D.stop, "lid"));
-  snprintf(desc, sizeof(desc), "%s %s %s", dj_str(D.stop, "kernel") ? dj_str(D.stop, "kernel") : "",
-           g, l);
-  json_t *ev = json_object();
-  dj_sets(ev, "reason", reason);
-  dj_seti(ev, "threadId", (int64_t)D.focus + 1);
-  dj_setb(ev, "allThreadsStopped", 1);
-  dj_sets(ev, "description",
-          !exc                              ? desc
-          : !strncmp(exc, "Assertion ", 10) ? "Paused on a failed assertion"
-                                            : "Paused on a device exception");
-  if (exc) dj_sets(ev, "text", exc);
-  int64_t bp = 0;
-  if (dj_int(D.stop, "bp", &bp) && bp) {
-    json_t *ids = json_array();
-    int watch = why && !strcmp(why, "watch");
-    for (int i = 0; !watch && i < D.nbps; i++)
-      if (D.bps[i].engine_id == bp) dj_push(ids, json_integer(D.bps[i].id));
-    for (int i = 0; watch && i < D.ndbps; i++)
-      if (D.dbps[i].engine_id == bp) dj_push(ids, json_integer(D.dbps[i].id));
-    dj_set(ev, "hitBreakpointIds", ids);
-  }
-  dap_event("stopped", ev);
-}
+/* ---- threads and frames ---- */
 
 static void req_threads(const json_t *req) {
   json_t *threads = json_array();
-  struct dap_reply r = {0};
-  if (D.stopped && D.prompting) dap_query(&r, "mi threads");
-  size_t shown = 0;
-  for (size_t i = 0; i < r.nrecs; i++) {
-    int64_t item, fg = 0;
-    if (!dj_get(r.recs[i], "thread") || !dj_int(r.recs[i], "item", &item)) continue;
-    dj_int(r.recs[i], "focus_group", &fg);
-    char g[64], l[64], wg[64], name[256];
-    ids_text(g, sizeof(g), "work-item", dj_get(r.recs[i], "gid"));
-    ids_text(l, sizeof(l), "local", dj_get(r.recs[i], "lid"));
-    ids_text(wg, sizeof(wg), "group", dj_get(r.recs[i], "group"));
-    const char *st = dj_str(r.recs[i], "state");
-    if (fg)
-      snprintf(name, sizeof(name), "%s %s%s%s", g, l, st && strcmp(st, "run") ? " " : "",
-               st && strcmp(st, "run") ? st : "");
-    else
-      snprintf(name, sizeof(name), "%s: %s %s", wg, g, l);
-    json_t *t = json_object();
-    dj_seti(t, "id", item + 1);
-    dj_sets(t, "name", name);
-    dj_push(threads, t);
-    shown++;
-  }
-  if (!shown) {
+  if (dap_nstopped() && D.prompting) dap_threads(threads);
+  if (!json_array_size(threads)) {
     json_t *t = json_object();
     dj_seti(t, "id", 1);
     dj_sets(t, "name", D.pid ? "host program (no kernel stopped)" : "no program");
     dj_push(threads, t);
   }
-  dap_reply_free(&r);
   json_t *body = json_object();
   dj_set(body, "threads", threads);
   ok_body(req, body);
 }
 
-/* A thread id names a work-item of the stopped launch. */
-static int item_of_thread(const json_t *req, const json_t *a, uint64_t *item) {
+/* Whether the focused launch has the work-item and its stack that frame. */
+static int frame_exists(uint64_t item, int frame) {
+  struct dap_reply r;
+  dap_query(&r, "mi frame %" PRIu64, item);
+  const json_t *f = r.nrecs ? r.recs[0] : NULL;
+  int ok = f && !dj_get(f, "error");
+  const json_t *frames = ok ? dj_get(f, "frames") : NULL;
+  size_t n = json_is_array(frames) ? json_array_size(frames) : 1;
+  ok = ok && (size_t)frame < n;
+  dap_reply_free(&r);
+  return ok;
+}
+
+/* A thread id names a work-item of a stopped launch, which becomes the
+ * engine's focus. */
+static int item_of_thread(const json_t *req, const json_t *a, unsigned *num, uint64_t *item) {
   int64_t t;
   if (!dj_int(a, "threadId", &t) || t < 1) {
     dap_respond(req, 0, "missing or bad 'threadId'", NULL);
     return 0;
   }
-  *item = (uint64_t)t - 1;
-  struct dap_reply r;
-  dap_query(&r, "mi frame %" PRIu64, *item);
-  int ok = r.nrecs && !dj_get(r.recs[0], "error");
-  dap_reply_free(&r);
-  if (!ok) dap_respond(req, 0, "no such thread (work-item) in the stopped launch", NULL);
-  return ok;
+  const struct dap_kl *k = dap_tid_split(t, num, item) ? dap_kl_find(*num) : NULL;
+  if (k && !k->running && !dap_focus(*num) && frame_exists(*item, 0)) return 1;
+  dap_respond(req, 0, "no such thread (work-item) in the stopped launches", NULL);
+  return 0;
 }
 
 static void req_stack(const json_t *req, const json_t *a) {
   uint64_t item;
-  if (!need_stop(req) || !item_of_thread(req, a, &item)) return;
+  unsigned num;
+  if (!need_stop(req) || !item_of_thread(req, a, &num, &item)) return;
   struct dap_reply r;
   dap_query(&r, "mi frame %" PRIu64, item);
   const json_t *f = r.nrecs ? r.recs[0] : NULL;
@@ -489,7 +432,7 @@ static void req_stack(const json_t *req, const json_t *a) {
       char name[200];
       snprintf(name, sizeof(name), "%s%s", fn ? fn : "?", i + 1 < nf ? " (inlined)" : "");
       json_t *o = json_object();
-      dj_seti(o, "id", (int64_t)(item * 64) + 1 + (int64_t)i);
+      dj_seti(o, "id", dap_fref_id(num, item, (int)i));
       dj_sets(o, "name", name);
       source_obj(o, file ? file : "");
       dj_seti(o, "line", fl);
@@ -499,7 +442,7 @@ static void req_stack(const json_t *req, const json_t *a) {
     depth = (int)nf - 1;
   } else {
     json_t *o = json_object();
-    dj_seti(o, "id", (int64_t)(item * 64) + 1);
+    dj_seti(o, "id", dap_fref_id(num, item, 0));
     char name[200];
     snprintf(name, sizeof(name), "%s%s", kernel ? kernel : "kernel",
              st && !strcmp(st, "done") ? " (finished)" : "");
@@ -517,29 +460,20 @@ static void req_stack(const json_t *req, const json_t *a) {
   ok_body(req, body);
 }
 
-/* 1 when the stopped launch has the work-item and its stack that frame. */
-static int frame_exists(uint64_t item, int frame) {
-  struct dap_reply r;
-  dap_query(&r, "mi frame %" PRIu64, item);
-  const json_t *f = r.nrecs ? r.recs[0] : NULL;
-  int ok = f && !dj_get(f, "error");
-  const json_t *frames = ok ? dj_get(f, "frames") : NULL;
-  size_t n = json_is_array(frames) ? json_array_size(frames) : 1;
-  ok = ok && (size_t)frame < n;
-  dap_reply_free(&r);
-  return ok;
-}
-
-/* A frame id is item * 64 + 1 + the frame's depth (0 the innermost). */
+/* A frame id names a frame of a work-item of a stopped launch, which
+ * becomes the engine's focus. */
 static int frame_item(const json_t *req, const json_t *a, uint64_t *item, int *frame) {
   int64_t f;
   if (!dj_int(a, "frameId", &f) || f < 1) {
     dap_respond(req, 0, "missing or bad 'frameId'", NULL);
     return 0;
   }
-  *item = (uint64_t)(f - 1) / 64;
-  *frame = (int)((f - 1) % 64);
-  if (frame_exists(*item, *frame)) return 1;
+  const struct dap_fref *fr = dap_fref_get(f);
+  if (fr) {
+    *item = fr->item;
+    *frame = fr->depth;
+  }
+  if (fr && !dap_focus(fr->num) && frame_exists(*item, *frame)) return 1;
   dap_respond(req, 0, "no such stack frame (frame ids last only until the program runs on)", NULL);
   return 0;
 }
@@ -602,9 +536,9 @@ static void value_fields(json_t *o, uint64_t item, int frame, const json_t *rec,
   dj_seti(o, "variablesReference", ref);
   const char *mem = !err && kind && !strcmp(kind, "pointer") ? dj_str(rec, "ptr") : NULL;
   if (!mem && !err) mem = dj_str(rec, "addr");
-  if (mem) {
-    char m[64];
-    snprintf(m, sizeof(m), "%s@%" PRIu64, mem, item);
+  if (mem) { /* ADDR@LAUNCH:ITEM: memory as that work-item sees it */
+    char m[80];
+    snprintf(m, sizeof(m), "%s@%u:%" PRIu64, mem, D.cur, item);
     dj_sets(o, "memoryReference", m);
   }
 }
@@ -619,7 +553,7 @@ static void var_json(json_t *list, uint64_t item, int frame, const char *name, c
 
 static void id_var(json_t *list, const char *name, const json_t *ids) {
   char v[64];
-  ids_text(v, sizeof(v), "", ids);
+  dap_ids_text(v, sizeof(v), "", ids);
   json_t *o = json_object();
   dj_sets(o, "name", name);
   dj_sets(o, "value", v + 1);
@@ -637,13 +571,43 @@ static void child_expr(const struct dap_vref *v, const char *name, char *out, si
     snprintf(out, n, "(%s)%s", v->expr, name); /* name is "[i]" */
 }
 
+/* A variables reference of a stopped launch, which becomes the engine's
+ * focus; NULL (after an error response) when there is none. */
+static const struct dap_vref *vref_of(const json_t *req, int64_t ref) {
+  if (ref >= 1 && (size_t)ref <= D.nvrefs && D.vrefs[ref - 1].kind != VR_GONE &&
+      !dap_focus(D.vrefs[ref - 1].num))
+    return &D.vrefs[ref - 1];
+  dap_respond(req, 0, "unknown variablesReference (references last only until the program runs on)",
+              NULL);
+  return NULL;
+}
+
+/* "(x,y,z)" of get_global_size or get_local_size of a work-item. */
+static void size_var(json_t *list, const char *name, uint64_t item, const char *fn) {
+  char v[3][32];
+  for (int d = 0; d < 3; d++) {
+    struct dap_reply r;
+    dap_query(&r, "mi eval %" PRIu64 " %s(%d)", item, fn, d);
+    const char *val = r.nrecs ? dj_str(r.recs[0], "value") : NULL;
+    snprintf(v[d], sizeof(v[d]), "%s", val ? val : "?");
+    dap_reply_free(&r);
+  }
+  char b[100];
+  snprintf(b, sizeof(b), "(%s,%s,%s)", v[0], v[1], v[2]);
+  json_t *o = json_object();
+  dj_sets(o, "name", name);
+  dj_sets(o, "value", b);
+  dj_seti(o, "variablesReference", 0);
+  dj_push(list, o);
+}
+
 static void req_variables(const json_t *req, const json_t *a) {
   int64_t ref;
   if (!dj_int(a, "variablesReference", &ref)) BAD("missing 'variablesReference'");
   if (!need_stop(req)) return;
-  if (ref < 1 || (size_t)ref > D.nvrefs)
-    BAD("unknown variablesReference (references last only until the program runs on)");
-  struct dap_vref v = D.vrefs[ref - 1];
+  const struct dap_vref *vp = vref_of(req, ref);
+  if (!vp) return;
+  struct dap_vref v = *vp;
   json_t *w = json_array();
   struct dap_reply r;
   if (v.kind == VR_PRIVATE || v.kind == VR_LOCAL || v.kind == VR_ARGS) {
@@ -663,10 +627,8 @@ static void req_variables(const json_t *req, const json_t *a) {
     id_var(w, "local id", dj_get(f, "lid"));
     id_var(w, "group id", dj_get(f, "group"));
     dap_reply_free(&r);
-    if (D.launch) {
-      id_var(w, "global size", dj_get(D.launch, "global"));
-      id_var(w, "local size", dj_get(D.launch, "local"));
-    }
+    size_var(w, "global size", v.item, "get_global_size");
+    size_var(w, "local size", v.item, "get_local_size");
     json_t *o = json_object();
     dj_sets(o, "name", "linear index");
     char b[32];
@@ -733,8 +695,9 @@ static void req_set_variable(const json_t *req, const json_t *a) {
   if (!dj_int(a, "variablesReference", &ref) || !name || !value)
     BAD("setVariable needs 'variablesReference', 'name' and 'value'");
   if (!need_stop(req)) return;
-  if (ref < 1 || (size_t)ref > D.nvrefs) BAD("unknown variablesReference");
-  struct dap_vref v = D.vrefs[ref - 1];
+  const struct dap_vref *vp = vref_of(req, ref);
+  if (!vp) return;
+  struct dap_vref v = *vp;
   if (v.kind == VR_IDS) BAD("work-item ids cannot be changed");
   if (strlen(name) > DAP_MAX_EXPR / 4 || strlen(value) > DAP_MAX_EXPR)
     BAD("setVariable: the name or the value is too long");
@@ -760,15 +723,63 @@ static void req_set_variable(const json_t *req, const json_t *a) {
   ok_body(req, body);
 }
 
+/* Without a frame: the work-item of the last stop, or of another stopped
+ * launch when that one runs again; its launch becomes the focus. */
+static int focus_default(uint64_t *item) {
+  const struct dap_kl *k = dap_kl_find(D.focus_num);
+  for (size_t i = 0; (!k || k->running) && i < D.nkls; i++)
+    k = &D.kls[i];
+  if (!k || k->running || dap_focus(k->num)) return -1;
+  if (k->num != D.focus_num) {
+    D.focus_num = k->num;
+    D.focus = k->item;
+  }
+  *item = D.focus;
+  return 0;
+}
+
+/* After a command of `lockstep debug`, which may have moved the focus
+ * (`kernel N`, `workitem ...`) and so shown a stop or a launch's start:
+ * that stop reported, and the focus is what an evaluate without a frame
+ * works on from now on. */
+static void exec_done(struct dap_reply *r) {
+  int shows = 0;
+  for (size_t i = 0; i < r->nrecs; i++)
+    shows |= dj_get(r->recs[i], "stop") || dj_get(r->recs[i], "launch");
+  json_t *ks = dap_kernels(); /* sets D.cur */
+  unsigned cur = 0;
+  int64_t item = 0;
+  for (size_t i = 0; !cur && i < json_array_size(ks); i++) {
+    const json_t *k = json_array_get(ks, i);
+    int64_t c = 0, n = 0;
+    if (dj_int(k, "current", &c) && c && dj_int(k, "num", &n) && n > 0 && n <= UINT32_MAX) {
+      cur = (unsigned)n; /* maybe a launch at its start, no stopped one */
+      dj_int(k, "item", &item);
+    }
+  }
+  json_decref(ks);
+  r->pre = 0; /* its text is the evaluate's result */
+  if (cur && shows) dap_absorb_shown(r, cur, 1);
+  const struct dap_kl *k = cur && cur == D.cur ? dap_kl_find(cur) : NULL;
+  if (k && !k->running && D.prompting) {
+    D.focus_num = cur;
+    D.focus = (uint64_t)item;
+  }
+}
+
 static void req_evaluate(const json_t *req, const json_t *a) {
   const char *expr = dj_str(a, "expression"), *ctx = dj_str(a, "context");
   if (!expr) BAD("evaluate needs an 'expression'");
   if (strlen(expr) > DAP_MAX_EXPR) BAD("evaluate: the expression is too long");
   if (!need_stop(req)) return;
-  uint64_t item = D.focus;
+  uint64_t item;
   int frame = 0;
   int64_t f;
-  if (dj_int(a, "frameId", &f) && f >= 1 && !frame_item(req, a, &item, &frame)) return;
+  if (dj_int(a, "frameId", &f) && f >= 1) {
+    if (!frame_item(req, a, &item, &frame)) return;
+  } else if (focus_default(&item)) {
+    BAD("no kernel is stopped");
+  }
   struct dap_reply r;
   json_t *body;
   if (!strncmp(expr, "-exec ", 6) && (!ctx || !strcmp(ctx, "repl"))) {
@@ -789,8 +800,9 @@ static void req_evaluate(const json_t *req, const json_t *a) {
     body = json_object();
     dj_sets(body, "result", r.text);
     dj_seti(body, "variablesReference", 0);
-    dap_reply_free(&r);
     ok_body(req, body);
+    exec_done(&r);
+    dap_reply_free(&r);
     return;
   }
   /* hovering or watching must not change the program: an assignment runs
@@ -817,26 +829,50 @@ static void req_evaluate(const json_t *req, const json_t *a) {
 
 /* ---- memory ---- */
 
-static int mem_ref(const char *ref, uint64_t *addr, uint64_t *item) {
+/* ADDR@LAUNCH:ITEM (as variables give it), ADDR@ITEM of the launch of the
+ * last stop, or ADDR alone (its work-item too); 0 when it is none. */
+static int mem_ref(const char *ref, uint64_t *addr, unsigned *num, uint64_t *item) {
   if (!ref) return 0;
   char *end;
   *addr = strtoull(ref, &end, 0);
   if (end == ref) return 0;
+  *num = D.focus_num;
   *item = D.focus;
-  if (*end == '@') *item = strtoull(end + 1, &end, 10);
+  if (*end == '@') {
+    const char *p = end + 1;
+    uint64_t v = strtoull(p, &end, 10);
+    if (end == p) return 0;
+    if (*end == ':') {
+      p = end + 1;
+      *num = v > UINT32_MAX ? 0 : (unsigned)v;
+      v = strtoull(p, &end, 10);
+      if (end == p) return 0;
+    }
+    *item = v;
+  }
   return *end == 0;
+}
+
+/* Makes the launch of a memory reference the focus (after need_stop);
+ * else answers that it is not stopped. */
+static int mem_focus(const json_t *req, unsigned num) {
+  const struct dap_kl *k = dap_kl_find(num);
+  if (k && !k->running && !dap_focus(num)) return 1;
+  dap_respond(req, 0, "the launch of that memory reference is not stopped", NULL);
+  return 0;
 }
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 static void req_read_memory(const json_t *req, const json_t *a) {
   uint64_t addr, item;
+  unsigned num;
   int64_t off = 0, count;
-  if (!mem_ref(dj_str(a, "memoryReference"), &addr, &item) || !dj_int(a, "count", &count) ||
+  if (!mem_ref(dj_str(a, "memoryReference"), &addr, &num, &item) || !dj_int(a, "count", &count) ||
       count < 0)
     BAD("readMemory needs a 'memoryReference' (as variables give) and a 'count'");
   dj_int(a, "offset", &off);
-  if (!need_stop(req)) return;
+  if (!need_stop(req) || !mem_focus(req, num)) return;
   if (count > 65536) count = 65536;
   uint8_t *data = malloc((size_t)count + 1);
   if (!data) BAD("out of memory");
@@ -882,12 +918,13 @@ static void req_read_memory(const json_t *req, const json_t *a) {
 
 static void req_write_memory(const json_t *req, const json_t *a) {
   uint64_t addr, item;
+  unsigned num;
   int64_t off = 0;
   const char *data = dj_str(a, "data");
-  if (!mem_ref(dj_str(a, "memoryReference"), &addr, &item) || !data)
+  if (!mem_ref(dj_str(a, "memoryReference"), &addr, &num, &item) || !data)
     BAD("writeMemory needs a 'memoryReference' and base64 'data'");
   dj_int(a, "offset", &off);
-  if (!need_stop(req)) return;
+  if (!need_stop(req) || !mem_focus(req, num)) return;
   size_t n = strlen(data);
   uint8_t *bytes = malloc(n + 1);
   size_t nb = 0;
@@ -933,7 +970,7 @@ static void req_write_memory(const json_t *req, const json_t *a) {
 
 /* ---- data breakpoints (engine watchpoints) ---- */
 
-/* dataId "ITEM:EXPR": an expression of one work-item. */
+/* dataId "LAUNCH:ITEM:EXPR": an expression of one work-item. */
 static void req_data_bp_info(const json_t *req, const json_t *a) {
   const char *name = dj_str(a, "name");
   int64_t ref = 0;
@@ -941,15 +978,17 @@ static void req_data_bp_info(const json_t *req, const json_t *a) {
   json_t *body = json_object();
   char expr[600] = "";
   uint64_t item = D.focus;
+  unsigned num = D.focus_num;
   const char *why = NULL;
-  if (!D.stopped) {
+  if (!dap_nstopped()) {
     why = "data breakpoints can be set while a kernel is stopped";
   } else if (dj_int(a, "variablesReference", &ref) && ref) {
-    if (ref < 1 || (size_t)ref > D.nvrefs) {
+    if (ref < 1 || (size_t)ref > D.nvrefs || D.vrefs[ref - 1].kind == VR_GONE) {
       why = "unknown variablesReference";
     } else {
       struct dap_vref v = D.vrefs[ref - 1];
       item = v.item;
+      num = v.num;
       if (v.kind == VR_IDS)
         why = "work-item ids do not change";
       else if (v.kind == VR_VALUE)
@@ -965,9 +1004,9 @@ static void req_data_bp_info(const json_t *req, const json_t *a) {
     dj_set(body, "dataId", json_null());
     dj_sets(body, "description", why);
   } else {
-    char id[640], desc[700];
-    snprintf(id, sizeof(id), "%" PRIu64 ":%s", item, expr);
-    snprintf(desc, sizeof(desc), "%s (work-item %" PRIu64 ")", expr, item);
+    char id[660], desc[720];
+    snprintf(id, sizeof(id), "%u:%" PRIu64 ":%s", num, item, expr);
+    snprintf(desc, sizeof(desc), "%s (kernel #%u, work-item %" PRIu64 ")", expr, num, item);
     dj_sets(body, "dataId", id);
     dj_sets(body, "description", desc);
     json_t *types = json_array();
@@ -984,7 +1023,7 @@ static void req_set_data_bps(const json_t *req, const json_t *a) {
   const json_t *list = dj_get(a, "breakpoints");
   if (!json_is_array(list)) BAD("setDataBreakpoints needs a 'breakpoints' array");
   struct dap_reply r;
-  for (int i = 0; D.stopped && D.prompting && i < D.ndbps; i++) {
+  for (int i = 0; dap_nstopped() && D.prompting && i < D.ndbps; i++) {
     dap_query(&r, "delete %d", D.dbps[i].engine_id);
     dap_reply_free(&r);
   }
@@ -993,29 +1032,32 @@ static void req_set_data_bps(const json_t *req, const json_t *a) {
   for (size_t i = 0; i < json_array_size(list); i++) {
     const json_t *b = json_array_get(list, i);
     const char *id = dj_str(b, "dataId"), *acc = dj_str(b, "accessType");
-    char *colon = id ? strchr(id, ':') : NULL;
+    unsigned num = 0;
+    uint64_t item = 0;
+    int at = 0;
+    if (!id || sscanf(id, "%u:%" SCNu64 ":%n", &num, &item, &at) != 2 || !at || !id[at]) at = 0;
     char msg[300] = "";
     int eid = 0;
-    if (!colon || colon == id || !colon[1])
+    const struct dap_kl *k = dap_kl_find(num);
+    if (!at)
       snprintf(msg, sizeof(msg), "bad dataId: use the one dataBreakpointInfo gives");
     else if (acc && strcmp(acc, "write"))
       snprintf(msg, sizeof(msg), "only writes can be watched");
     else if (dj_str(b, "condition") || dj_str(b, "hitCondition"))
       snprintf(msg, sizeof(msg), "data breakpoints take no condition");
-    else if (!D.stopped || !D.prompting)
-      snprintf(msg, sizeof(msg), "data breakpoints can be set while a kernel is stopped");
+    else if (!k || k->running || !D.prompting || dap_focus(num))
+      snprintf(msg, sizeof(msg), "data breakpoints can be set while their kernel is stopped");
     else if (D.ndbps == DAP_MAX_DBPS)
       snprintf(msg, sizeof(msg), "too many data breakpoints");
     if (!msg[0]) {
-      uint64_t item = strtoull(id, NULL, 10);
       dap_query(&r, "mi focus %" PRIu64, item);
       dap_reply_free(&r);
-      dap_query(&r, "watch %s", colon + 1);
+      dap_query(&r, "watch %s", id + at);
       if (!r.text || sscanf(r.text, "Watchpoint %d:", &eid) != 1 || eid <= 0)
         snprintf(msg, sizeof(msg), "%.*s", r.text ? (int)strcspn(r.text, "\n") : 0,
                  r.text ? r.text : "");
       dap_reply_free(&r);
-      dap_query(&r, "mi focus %" PRIu64, D.focus);
+      dap_query(&r, "mi focus %" PRIu64, k->item); /* as its stop left it */
       dap_reply_free(&r);
     }
     json_t *o = json_object();
@@ -1038,20 +1080,24 @@ static void req_set_data_bps(const json_t *req, const json_t *a) {
 
 /* ---- running ---- */
 
+/* Runs the thread's launch on (only that one: the others stay stopped),
+ * its work-item the focus. */
 static void req_step(const json_t *req, const json_t *a, const char *engine_cmd) {
   if (!need_stop(req)) return;
   uint64_t item;
-  if (!item_of_thread(req, a, &item)) return;
+  unsigned num;
+  if (!item_of_thread(req, a, &num, &item)) return;
   struct dap_reply r;
   dap_query(&r, "mi focus %" PRIu64, item);
   dap_reply_free(&r);
   json_t *body = NULL;
   if (!strcmp(engine_cmd, "continue")) {
     body = json_object();
-    dj_setb(body, "allThreadsContinued", 1);
+    dj_setb(body, "allThreadsContinued", 0);
   }
   dap_respond(req, 1, NULL, body);
-  dap_resume(engine_cmd);
+  D.user_num = num;
+  dap_resume_launch(num, engine_cmd);
 }
 
 static void req_launch(const json_t *req, const json_t *a) {
@@ -1107,26 +1153,13 @@ static void req_launch(const json_t *req, const json_t *a) {
   dap_respond(req, 1, NULL, NULL);
 }
 
+/* The capabilities are the engine's command table's (dbg_dap_capability),
+ * and what the adapter itself must say: it steps by statement only. */
 static void req_initialize(const json_t *req) {
-  static const struct {
-    const char *name;
-    int on;
-  } caps[] = {{"supportsConfigurationDoneRequest", 1},
-              {"supportsConditionalBreakpoints", 1},
-              {"supportsHitConditionalBreakpoints", 1},
-              {"supportsEvaluateForHovers", 1},
-              {"supportsSetVariable", 1},
-              {"supportsReadMemoryRequest", 1},
-              {"supportsWriteMemoryRequest", 1},
-              {"supportsTerminateRequest", 1},
-              {"supportsExceptionInfoRequest", 1},
-              {"supportsDataBreakpoints", 1},
-              {"supportsSteppingGranularity", 0},
-              {"supportsFunctionBreakpoints", 1},
-              {"supportTerminateDebuggee", 1}};
   json_t *body = json_object();
-  for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
-    dj_setb(body, caps[i].name, caps[i].on);
+  for (unsigned i = 0; dbg_dap_capability(i); i++)
+    dj_setb(body, dbg_dap_capability(i), 1);
+  dj_setb(body, "supportsSteppingGranularity", 0);
   dap_respond(req, 1, NULL, body);
   dap_event("initialized", NULL);
 }
@@ -1136,6 +1169,7 @@ void dap_request(const json_t *req) {
   const json_t *a = args_of(req);
   const json_t *raw = dj_get(req, "arguments");
   if (raw && !a) BAD("'arguments' must be an object");
+  if (dap_defer(req)) return; /* the engine runs a launch; it prompts again soon */
   if (!strcmp(c, "initialize")) {
     req_initialize(req);
   } else if (!strcmp(c, "launch")) {
@@ -1183,15 +1217,21 @@ void dap_request(const json_t *req) {
   } else if (!strcmp(c, "setDataBreakpoints")) {
     req_set_data_bps(req, a);
   } else if (!strcmp(c, "pause")) {
-    if (!D.stopped) {
-      /* the next launch stops at entry; one running stops where it is */
+    if (!dap_nstopped() || !D.prompting) {
+      /* the next launch stops at entry; one running stops where it is
+       * (while the engine prompts for a stop, none runs) */
       D.pause_pending = 1;
       if (D.started && !D.prompting) dap_interrupt();
     }
     dap_respond(req, 1, NULL, NULL);
   } else if (!strcmp(c, "exceptionInfo")) {
-    const char *exc = dj_str(D.stop, "exception");
-    if (!D.stopped || !exc) BAD("not stopped on a device exception");
+    int64_t t = 0;
+    unsigned num = D.focus_num;
+    uint64_t item;
+    if (dj_int(a, "threadId", &t) && !dap_tid_split(t, &num, &item)) num = 0;
+    const struct dap_kl *k = dap_kl_find(num);
+    const char *exc = k && !k->running ? dj_str(k->stop, "exception") : NULL;
+    if (!exc) BAD("not stopped on a device exception");
     json_t *body = json_object();
     dj_sets(body, "exceptionId", strncmp(exc, "Assertion ", 10) ? "device exception" : "assertion");
     dj_sets(body, "description", exc);

@@ -73,14 +73,16 @@ static struct remote {
   struct stop_ev *head, *tail;
   int wake[2];            /* a byte on wake[1]: look at the queue and the counters */
   struct dev_device *dev; /* where launches are re-issued */
+  unsigned nqueued;       /* stops queued so far (`waiting` tells the front end) */
   /* launches that run now: from a launch's start or re-issue to its next
    * stop or its end */
   _Atomic unsigned nrunning;
   _Atomic int pause; /* the front end asked to pause what runs */
   /* The debugger thread's own. */
   pthread_t thread;
-  int fe_state;   /* FE_* as last told */
-  unsigned epoch; /* of the last `running N` */
+  int fe_state;       /* FE_* as last told */
+  unsigned epoch;     /* of the last `running N` */
+  unsigned announced; /* R.nqueued when `waiting` was last sent */
 } R = {
     .once = PTHREAD_ONCE_INIT,
     .sock = -1,
@@ -252,6 +254,37 @@ static void send_info(void) {
   }
 }
 
+/* `waiting` once a launch stopped (or a new one waits at its start) since
+ * the last one, while the front end holds the prompt or a command runs:
+ * its stop is reported after the next resuming command, but a front end
+ * that serves several stopped launches at once shows it now (`kernel N`). */
+static void announce_waiting(void) {
+  pthread_mutex_lock(&R.mu);
+  int news = R.head && R.nqueued != R.announced;
+  R.announced = R.nqueued;
+  pthread_mutex_unlock(&R.mu);
+  if (news) send_line("waiting");
+}
+
+/* Waits for a line from the front end; stops that come meanwhile are
+ * announced. */
+static void wait_command(void) {
+  while (!line_ready() && R.sock >= 0 && !atomic_load(&R.detached)) {
+    struct pollfd p[2] = {{R.sock, POLLIN, 0}, {R.wake[0], POLLIN, 0}};
+    if (poll(p, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    if (p[1].revents & POLLIN) {
+      char buf[64]; /* the debugger thread looks at the queue again after the prompt */
+      while (read(R.wake[0], buf, sizeof(buf)) > 0)
+        ;
+      announce_waiting();
+    }
+    if (p[0].revents) return;
+  }
+}
+
 /* dbg_read_fn: asks the front end for one command. */
 static char *remote_read(void *ctx, const char *prompt) {
   (void)ctx;
@@ -261,8 +294,10 @@ static char *remote_read(void *ctx, const char *prompt) {
   R.fe_state = FE_HOST; /* a prompt ends the period: the next `running` is a new one */
   atomic_store(&R.pause, 0);
   send_info();
+  announce_waiting();
   send_line("prompt");
   for (;;) {
+    wait_command();
     char *l = recv_line();
     if (!l) return NULL;
     if (!strncmp(l, "cmd ", 4)) {
@@ -576,6 +611,7 @@ int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *
       else
         R.head = e;
       R.tail = e;
+      R.nqueued++;
       pthread_mutex_unlock(&R.mu);
       atomic_fetch_sub(&R.nrunning, 1);
       wake_debugger();

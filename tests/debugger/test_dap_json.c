@@ -7,7 +7,8 @@
  * character cut by a pipe read) still gives valid JSON; over-long strings
  * are refused, never cut short. Every message the adapter writes is parsed
  * strictly (jansson refuses ill-formed UTF-8 and lone surrogates), and the
- * adapter must exit normally when its input ends.
+ * adapter must exit normally when its input ends. The initialize response
+ * announces what the engine's command table says (dbg_dap_capability).
  *
  * The command is the build's `lockstep` (LOCKSTEP_CLI), or the one the
  * environment variable LOCKSTEP_CLI names.
@@ -23,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "debugger/dbg.h"
 #include "util/check_util.h"
 
 struct dap {
@@ -464,8 +466,38 @@ START_TEST(long_strings_are_never_cut_short) {
 }
 END_TEST
 
+/* The capabilities are the command table's, each true, and besides them
+ * only what the adapter itself must say: it steps by statement only. */
+START_TEST(capabilities_are_the_command_tables) {
+  struct dap d;
+  dap_start(&d);
+  request(&d, "initialize", "{\"adapterID\":\"lockstep\"}");
+  json_t *r = response(&d);
+  ck_assert_msg(success(r), "%s", message(r));
+  json_t *body = json_object_get(r, "body");
+  unsigned n = 0;
+  for (const char *c; (c = dbg_dap_capability(n)); n++)
+    ck_assert_msg(json_is_true(json_object_get(body, c)), "%s is not announced", c);
+  ck_assert_uint_gt(n, 0);
+  ck_assert_msg(json_is_false(json_object_get(body, "supportsSteppingGranularity")),
+                "supportsSteppingGranularity is not false");
+  const char *key;
+  json_t *v;
+  json_object_foreach(body, key, v) {
+    unsigned i = 0;
+    while (dbg_dap_capability(i) && strcmp(dbg_dap_capability(i), key))
+      i++;
+    ck_assert_msg(dbg_dap_capability(i) || !strcmp(key, "supportsSteppingGranularity"),
+                  "%s is announced but no command provides it", key);
+  }
+  json_decref(r);
+  dap_finish(&d);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("dap_json");
+  CU_ADD(s, capabilities_are_the_command_tables);
   CU_ADD(s, deep_nesting_is_an_error_response);
   CU_ADD(s, surrogate_pair_round_trips);
   CU_ADD(s, lone_surrogates_are_refused);

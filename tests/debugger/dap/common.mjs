@@ -47,6 +47,12 @@ export async function launch(dc, program, args, extra = {}) {
   return init;
 }
 
+// Thread ids name a launch (its number, as `info kernels` shows it) and a
+// work-item of it (its linear index): launch * 2^32 + item + 1.
+export const tidOf = (launch, item) => launch * 2 ** 32 + item + 1;
+export const launchOf = (tid) => Math.floor((tid - 1) / 2 ** 32);
+export const itemOf = (tid) => (tid - 1) % 2 ** 32;
+
 // The variables under `ref`, by name.
 export async function vars(dc, ref) {
   const r = await dc.variablesRequest({ variablesReference: ref });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { client, hostProgram, launch, srcdir, topScope } from './common.mjs';
+import { client, hostProgram, itemOf, launch, launchOf, srcdir, topScope } from './common.mjs';
 
 const hostRun = hostProgram('host_run');
 
@@ -31,7 +31,7 @@ test('a data breakpoint set from the editor stops where the variable changes', a
     assert.equal(stopped.reason, 'breakpoint');
     const { ref } = await privateScope(dc, stopped.threadId);
     const info = await dc.customRequest('dataBreakpointInfo', { variablesReference: ref, name: 'acc' });
-    assert.equal(info.body.dataId, '0:acc');
+    assert.equal(info.body.dataId, `${launchOf(stopped.threadId)}:0:acc`);
     assert.deepEqual(info.body.accessTypes, ['write']);
     const bad = await dc.customRequest('setDataBreakpoints', { breakpoints: [{ dataId: 'nonsense' }] });
     assert.equal(bad.body.breakpoints[0].verified, false);
@@ -45,7 +45,7 @@ test('a data breakpoint set from the editor stops where the variable changes', a
     const hit = (await s).body;
     assert.equal(hit.reason, 'data breakpoint');
     assert.deepEqual(hit.hitBreakpointIds, [dbp.id]);
-    assert.equal(hit.threadId, 1);
+    assert.equal(hit.threadId, stopped.threadId); // work-item 0
     const { top } = await privateScope(dc, hit.threadId);
     const acc = await dc.evaluateRequest({ expression: 'acc', frameId: top.id, context: 'watch' });
     assert.equal(acc.body.result, '1');
@@ -77,14 +77,14 @@ test('pause stops a kernel that runs at full speed', async () => {
     await dc.pauseRequest({ threadId: 1 });
     const ev = (await stopped).body;
     assert.equal(ev.reason, 'pause');
-    assert.equal(ev.threadId, 1);
-    const { top, ref } = await privateScope(dc, 1);
+    assert.equal(itemOf(ev.threadId), 0);
+    const { top, ref } = await privateScope(dc, ev.threadId);
     assert.ok(top.line === 6 || top.line === 7, `paused in the loop, not at line ${top.line}`);
     assert.equal(top.source.path, file);
     const sv = await dc.setVariableRequest({ variablesReference: ref, name: 'stop', value: '3' });
     assert.equal(sv.body.value, '3');
     const exited = dc.waitForEvent('exited');
-    await dc.continueRequest({ threadId: 1 });
+    await dc.continueRequest({ threadId: ev.threadId });
     await exited;
     assert.match(dc.stdout, /out: 22/);
   } finally {

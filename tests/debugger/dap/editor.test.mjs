@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { client, hostProgram, launch, srcdir, vars } from './common.mjs';
+import { client, hostProgram, itemOf, launch, launchOf, srcdir, tidOf, vars } from './common.mjs';
 
 const hostRun = hostProgram('host_run');
 const kernel = path.join(srcdir, 'dap_tile.cl');
@@ -53,11 +53,11 @@ test('function breakpoints stop at a kernel entry and in an inlined helper', asy
     await dc.configurationDoneRequest();
     let s = (await stopped).body;
     // the kernel's entry, for the first work-item whose global id is 6:
-    // thread 7, at the kernel's first statement (line 14)
+    // work-item 6 of launch 1, at the kernel's first statement (line 14)
     assert.equal(s.reason, 'breakpoint');
-    assert.equal(s.threadId, 7);
+    assert.equal(s.threadId, tidOf(1, 6));
     assert.deepEqual(s.hitBreakpointIds, [entry.id]);
-    let frames = (await dc.stackTraceRequest({ threadId: 7 })).body.stackFrames;
+    let frames = (await dc.stackTraceRequest({ threadId: s.threadId })).body.stackFrames;
     assert.equal(frames.length, 1);
     assert.equal(frames[0].line, 14);
     // the launch bound both names it has, at the lines they stop at
@@ -71,12 +71,12 @@ test('function breakpoints stop at a kernel entry and in an inlined helper', asy
 
     // helper's second call (hit condition 2) is work-item 1's
     stopped = dc.waitForEvent('stopped');
-    await dc.continueRequest({ threadId: 7 });
+    await dc.continueRequest({ threadId: s.threadId });
     s = (await stopped).body;
     assert.equal(s.reason, 'breakpoint');
-    assert.equal(s.threadId, 2);
+    assert.equal(s.threadId, tidOf(1, 1));
     assert.deepEqual(s.hitBreakpointIds, [helper.id]);
-    frames = (await dc.stackTraceRequest({ threadId: 2 })).body.stackFrames;
+    frames = (await dc.stackTraceRequest({ threadId: s.threadId })).body.stackFrames;
     assert.deepEqual(frames.map((f) => [f.name, f.line]), [['helper (inlined)', 9], ['k', 23]]);
     const scopes = (await dc.scopesRequest({ frameId: frames[0].id })).body.scopes;
     assert.equal((await vars(dc, scopes[2].variablesReference)).x.value, '1');
@@ -84,7 +84,7 @@ test('function breakpoints stop at a kernel entry and in an inlined helper', asy
     const none = await dc.customRequest('setFunctionBreakpoints', { breakpoints: [] });
     assert.deepEqual(none.body.breakpoints, []);
     const terminated = dc.waitForEvent('terminated');
-    await dc.continueRequest({ threadId: 2 });
+    await dc.continueRequest({ threadId: s.threadId });
     await terminated;
     assert.equal(dc.stdout, 'out: 27 30 33 36 91 94 97 100\n');
   } finally {
@@ -101,13 +101,15 @@ test('local memory after a barrier, a vector and a struct; bad requests fail', a
     await dc.configurationDoneRequest();
     let s = (await stopped).body;
     assert.equal(s.reason, 'breakpoint');
-    assert.equal(s.threadId, 6); // work-item 5
-    // the stopped work-group: work-items 4..7
+    const t6 = s.threadId;
+    assert.equal(t6, tidOf(1, 5)); // work-item 5 of the first launch
+    // the stopped work-group: work-items 4..7, named after their kernel and launch
     const threads = (await dc.threadsRequest()).body.threads;
-    assert.deepEqual(threads.map((t) => t.id), [5, 6, 7, 8]);
-    assert.equal(threads[1].name, 'work-item (5,0,0) local (1,0,0)');
+    assert.deepEqual(threads.map((t) => itemOf(t.id)), [4, 5, 6, 7]);
+    assert.deepEqual(new Set(threads.map((t) => launchOf(t.id))), new Set([1]));
+    assert.equal(threads[1].name, 'k #1: work-item (5,0,0) local (1,0,0)');
 
-    let frames = (await dc.stackTraceRequest({ threadId: 6 })).body.stackFrames;
+    let frames = (await dc.stackTraceRequest({ threadId: t6 })).body.stackFrames;
     assert.equal(frames.length, 1);
     assert.equal(frames[0].line, 23);
     const scopes = (await dc.scopesRequest({ frameId: frames[0].id })).body.scopes;
@@ -160,6 +162,9 @@ test('local memory after a barrier, a vector and a struct; bad requests fail', a
       assert.match(await failure(dc.evaluateRequest({ expression, frameId: fid, context: 'repl' })), /too long/);
     ev = await dc.evaluateRequest({ expression: sum(1000), frameId: fid, context: 'repl' });
     assert.equal(ev.body.result, '1000');
+    // its answer may be longer than 8 KiB (each tab is two bytes in the record) and comes whole
+    ev = await dc.evaluateRequest({ expression: '1' + '\t'.repeat(4090) + '+ 2', frameId: fid, context: 'repl' });
+    assert.equal(ev.body.result, '3');
     assert.match(
       await failure(dc.setVariableRequest({ variablesReference: scopes[0].variablesReference, name: 'nosuch', value: '1' })),
       /No symbol "nosuch"/,
@@ -179,34 +184,36 @@ test('local memory after a barrier, a vector and a struct; bad requests fail', a
     assert.equal(ev.body.result, '5');
     assert.match(await failure(dc.stackTraceRequest({ threadId: 999 })), /no such thread/);
     assert.match(await failure(dc.nextRequest({ threadId: 999 })), /no such thread/);
+    assert.match(await failure(dc.stackTraceRequest({ threadId: tidOf(2, 5) })), /no such thread/);
+    assert.match(await failure(dc.stackTraceRequest({ threadId: tidOf(1, 999) })), /no such thread/);
 
     // r.a = 3 makes helper return (3 + 1) * 3 = 12
     const setA = await dc.setVariableRequest({ variablesReference: priv.r.variablesReference, name: 'a', value: '3' });
     assert.equal(setA.body.value, '3');
     stopped = dc.waitForEvent('stopped');
-    await dc.stepInRequest({ threadId: 6 });
+    await dc.stepInRequest({ threadId: t6 });
     s = (await stopped).body;
     assert.equal(s.reason, 'step');
-    frames = (await dc.stackTraceRequest({ threadId: 6 })).body.stackFrames;
+    frames = (await dc.stackTraceRequest({ threadId: t6 })).body.stackFrames;
     assert.deepEqual(frames.map((f) => [f.name, f.line]), [['helper (inlined)', 9], ['k', 23]]);
     const hs = (await dc.scopesRequest({ frameId: frames[0].id })).body.scopes;
     assert.equal(hs[2].name, 'Arguments');
     assert.equal((await vars(dc, hs[2].variablesReference)).x.value, '3');
     stopped = dc.waitForEvent('stopped');
-    await dc.stepOutRequest({ threadId: 6 });
+    await dc.stepOutRequest({ threadId: t6 });
     await stopped;
-    frames = (await dc.stackTraceRequest({ threadId: 6 })).body.stackFrames;
+    frames = (await dc.stackTraceRequest({ threadId: t6 })).body.stackFrames;
     assert.deepEqual(frames.map((f) => [f.name, f.line]), [['k', 24]]);
     ev = await dc.evaluateRequest({ expression: 'h', frameId: frames[0].id, context: 'watch' });
     assert.equal(ev.body.result, '12');
 
     const terminated = dc.waitForEvent('terminated');
-    await dc.continueRequest({ threadId: 6 });
+    await dc.continueRequest({ threadId: t6 });
     await terminated;
     // out[5] = 12 + 32 + 56
     assert.equal(dc.stdout, 'out: 27 30 33 36 91 100 97 100\n');
     // nothing is stopped any more
-    assert.match(await failure(dc.nextRequest({ threadId: 6 })), /not running/);
+    assert.match(await failure(dc.nextRequest({ threadId: t6 })), /not running/);
   } finally {
     await dc.stop();
   }

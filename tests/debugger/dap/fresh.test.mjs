@@ -6,7 +6,7 @@
 // with. Tests only drive the adapter.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { client, hostProgram, launch, topScope, vars } from './common.mjs';
+import { client, hostProgram, itemOf, launch, launchOf, tidOf, topScope, vars } from './common.mjs';
 
 const hostGrid = hostProgram('host_grid');
 
@@ -23,15 +23,16 @@ test('a thread of a work-group not started shows its arguments', async () => {
     await dc.configurationDoneRequest();
     const entry = (await stopped).body;
     assert.equal(entry.reason, 'entry');
-    assert.equal(entry.threadId, 1);
-    const first = await args(dc, 1);
+    assert.equal(itemOf(entry.threadId), 0);
+    const first = await args(dc, entry.threadId);
+    const item = (i) => tidOf(launchOf(entry.threadId), i);
     assert.equal(first.v.w.value, '7');
     assert.match(first.v.o.value, /^\(__global int \*\) 0x[0-9a-f]+$/);
     assert.notEqual(first.v.o.value, '(__global int *) 0x0');
 
-    // work-item (4,1) is item (4-1) + (1-1)*5 = 3, thread 4, in work-group
-    // (1,0), which has not started
-    const fresh = await args(dc, 4);
+    // work-item (4,1) is item (4-1) + (1-1)*5 = 3, in work-group (1,0),
+    // which has not started
+    const fresh = await args(dc, item(3));
     assert.equal(fresh.v.w.value, '7');
     assert.equal(fresh.v.o.value, first.v.o.value);
     assert.equal(fresh.v.w.type, 'int');
@@ -42,20 +43,20 @@ test('a thread of a work-group not started shows its arguments', async () => {
     // what it is set to is what it starts with: w = 0 makes it write o[0 * 0 + 4]
     const set = await dc.setVariableRequest({ variablesReference: fresh.ref, name: 'w', value: '0' });
     assert.equal(set.body.value, '0');
-    assert.equal((await args(dc, 4)).v.w.value, '0');
+    assert.equal((await args(dc, item(3))).v.w.value, '0');
     stopped = dc.waitForEvent('stopped');
-    await dc.nextRequest({ threadId: 4 });
+    await dc.nextRequest({ threadId: item(3) });
     const step = (await stopped).body;
-    assert.equal(step.threadId, 4);
-    const after = await args(dc, 4);
+    assert.equal(step.threadId, item(3));
+    const after = await args(dc, item(3));
     assert.equal(after.top.line, 2);
     assert.equal(after.v.w.value, '0');
     assert.equal(after.v.o.value, first.v.o.value);
     // its neighbour (5,1), item 4, started with it and kept w = 7
-    assert.equal((await args(dc, 5)).v.w.value, '7');
+    assert.equal((await args(dc, item(4))).v.w.value, '7');
 
     const terminated = dc.waitForEvent('terminated');
-    await dc.continueRequest({ threadId: 4 });
+    await dc.continueRequest({ threadId: item(3) });
     await terminated;
     // rows y = 0..5 of x * 10 + y over x = 1..5, y = 1..4; (4,1) wrote
     // row 0 instead of row 1

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { client, hostProgram, launch, srcdir, vars } from './common.mjs';
+import { client, hostProgram, launch, launchOf, srcdir, tidOf, vars } from './common.mjs';
 
 const hostProg = hostProgram('host_prog');
 const kernel = path.join(srcdir, 'host_kernel.cl');
@@ -101,8 +101,8 @@ test('breakpoint, scopes, stepping, threads, setVariable, memory, exit', async (
     const sv = await dc.setVariableRequest({ variablesReference: (await dc.scopesRequest({ frameId: top.id })).body.scopes[0].variablesReference, name: 'acc', value: '100' });
     assert.equal(sv.body.value, '100');
 
-    // switch work-item: thread 6 is work-item 5 of group 1; step it in
-    const t5 = 6;
+    // switch work-item: work-item 5, of group 1; step it in
+    const t5 = tidOf(launchOf(tid), 5);
     const st5 = await dc.stackTraceRequest({ threadId: t5 });
     assert.equal(st5.body.stackFrames[0].line, 1);
     s = dc.waitForEvent('stopped');
