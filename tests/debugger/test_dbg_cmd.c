@@ -76,6 +76,22 @@ static char *read_line(void *ctx, const char *prompt) {
   return script[next_line] ? strdup(script[next_line++]) : NULL;
 }
 
+/* Runs a script of command lines at the prompt of a fresh session (each
+ * echoed) and returns everything it printed (malloc'd); *len its length. */
+static char *run_script(const char *const *lines, size_t *len) {
+  char *text = NULL;
+  FILE *out = open_memstream(&text, len);
+  ck_assert_ptr_nonnull(out);
+  struct dbg_session *s = dbg_new(out, read_line, NULL);
+  dbg_set_echo(s, 1);
+  script = lines;
+  next_line = 0;
+  ck_assert_int_eq(dbg_prompt(s), 1);
+  dbg_free(s);
+  fclose(out);
+  return text;
+}
+
 static const char *const spellings[] = {
     "bt",        "whe",    "wh",     "ba",      "f",      "fi",           "fin",
     "p 1",       "pt",     "st",     "sta",     "u",      "un",           "und",
@@ -113,17 +129,8 @@ static const char *const spellings_ref =
     "break LOC [if EXPR], tbreak LOC            breakpoints at FILE:LINE, LINE, KERNEL, FUNCTION\n";
 
 START_TEST(test_spellings) {
-  char *text = NULL;
   size_t len = 0;
-  FILE *out = open_memstream(&text, &len);
-  ck_assert_ptr_nonnull(out);
-  struct dbg_session *s = dbg_new(out, read_line, NULL);
-  dbg_set_echo(s, 1);
-  script = spellings;
-  next_line = 0;
-  ck_assert_int_eq(dbg_prompt(s), 1);
-  dbg_free(s);
-  fclose(out);
+  char *text = run_script(spellings, &len);
   /* help's first line, then its others up to the quit */
   ck_assert_msg(!strncmp(text, spellings_ref, strlen(spellings_ref)), "got:\n%s", text);
   ck_assert_ptr_nonnull(strstr(text, "\nkernel [N], info kernels, continue -a "));
@@ -153,17 +160,8 @@ static const char *const mi_ref =
     "(lockstep) mi off\n^mi {\"machine\":0}\n";
 
 START_TEST(test_mi_rows) {
-  char *text = NULL;
   size_t len = 0;
-  FILE *out = open_memstream(&text, &len);
-  ck_assert_ptr_nonnull(out);
-  struct dbg_session *s = dbg_new(out, read_line, NULL);
-  dbg_set_echo(s, 1);
-  script = mi_lines;
-  next_line = 0;
-  ck_assert_int_eq(dbg_prompt(s), 1);
-  dbg_free(s);
-  fclose(out);
+  char *text = run_script(mi_lines, &len);
   ck_assert_str_eq(text, mi_ref);
   free(text);
 }
