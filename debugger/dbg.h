@@ -16,6 +16,7 @@
 #include "device/dev.h"
 
 struct dbg_session;
+struct dbg_launch;
 
 /* Where commands come from while a launch is stopped: returns a malloc'd
  * line without newline, or NULL at end of input (which quits). */
@@ -34,9 +35,12 @@ void dbg_set_host_mode(struct dbg_session *s, int on);
  * (`directory DIR`, --source-dir); the current directory comes first. */
 void dbg_add_source_dir(struct dbg_session *s, const char *dir);
 int dbg_source_dirs(const struct dbg_session *s, const char *const **dirs);
-/* Asked now and then while work-items run: a non-zero answer stops the
- * launch at the next statement of the item running (a pause). */
-typedef int (*dbg_poll_fn)(void *ctx);
+/* Asked now and then while work-items of launch L run (from L's thread or
+ * the device's workers, under the session's lock): a non-zero answer stops
+ * L at the next statement of the item running (a pause). Each launch asks
+ * for itself, so a pause can reach every launch that runs, however many
+ * run and whenever each one asks. */
+typedef int (*dbg_poll_fn)(void *ctx, struct dbg_launch *L);
 void dbg_set_interrupt(struct dbg_session *s, dbg_poll_fn poll, void *ctx);
 /* Told the id of each temporary breakpoint a hit deleted (a front end that
  * runs the program again replays the breakpoint commands: it deletes it). */

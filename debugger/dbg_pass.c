@@ -47,7 +47,7 @@ static int pass_poll(void *arg) {
   struct dbg_launch *L = arg;
   struct dbg_session *s = L->s;
   dbg_lock(s, L);
-  int hit = s->interrupt && s->interrupt(s->ictx);
+  int hit = s->interrupt && s->interrupt(s->ictx, L);
   dbg_unlock(s);
   return hit;
 }

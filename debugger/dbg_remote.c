@@ -43,6 +43,16 @@
 
 #define MAX_SOURCE_FILE (4u << 20)
 
+/* What this side keeps for each launch under the engine (its user
+ * pointer), from its open to its close: the token of its latest issue (a
+ * re-issue names it) and the interrupts taken when it was last set
+ * running, so an interrupt pauses exactly the launches running when it
+ * came, each one whenever its work-items next ask. */
+struct rlaunch {
+  _Atomic uint64_t token;
+  _Atomic unsigned igen;
+};
+
 /* A stopped launch waiting to be reported. */
 struct stop_ev {
   struct stop_ev *next;
@@ -76,7 +86,7 @@ static struct remote {
   /* launches that run now: from a launch's start or re-issue to its next
    * stop or its end */
   _Atomic unsigned nrunning;
-  _Atomic int pause; /* the front end asked to pause what runs */
+  _Atomic unsigned igen; /* interrupts taken so far */
   /* The debugger thread's own. */
   pthread_t thread;
   int fe_state;   /* FE_* as last told */
@@ -201,11 +211,11 @@ static char *recv_line(void) {
 
 /* `running N` once work-items run again, `host` once none do and no stop
  * waits to be reported: what Ctrl-C means at the front end. A pause asked
- * for in one period never reaches the next. */
+ * for in one period never reaches the next: a launch set running since
+ * counts the interrupts taken by then (struct rlaunch). */
 static void tell_state(int state) {
   if (state == R.fe_state || atomic_load(&R.detached)) return;
   R.fe_state = state;
-  atomic_store(&R.pause, 0);
   if (state == FE_RUNNING) {
     char msg[32];
     snprintf(msg, sizeof(msg), "running %u", ++R.epoch);
@@ -222,7 +232,7 @@ static void take_async_line(char *l) {
   char *end;
   int hit = !strcmp(l, "interrupt") ||
             (!strncmp(l, "interrupt ", 10) && strtoul(l + 10, &end, 10) == R.epoch && !*end);
-  if (hit && R.fe_state == FE_RUNNING) atomic_store(&R.pause, 1);
+  if (hit && R.fe_state == FE_RUNNING) atomic_fetch_add(&R.igen, 1);
   free(l);
 }
 
@@ -259,7 +269,6 @@ static char *remote_read(void *ctx, const char *prompt) {
   flush_out();
   if (atomic_load(&R.detached)) return NULL;
   R.fe_state = FE_HOST; /* a prompt ends the period: the next `running` is a new one */
-  atomic_store(&R.pause, 0);
   send_info();
   send_line("prompt");
   for (;;) {
@@ -277,10 +286,12 @@ static char *remote_read(void *ctx, const char *prompt) {
   }
 }
 
-/* dbg_poll_fn, asked by running passes: has the front end asked to pause? */
-static int remote_interrupt(void *ctx) {
+/* dbg_poll_fn, asked by L's running work-items: has an interrupt come
+ * since L was set running? (Once the user quit, nothing pauses.) */
+static int remote_interrupt(void *ctx, struct dbg_launch *L) {
   (void)ctx;
-  return atomic_load(&R.pause);
+  struct rlaunch *r = dbg_launch_user(L);
+  return r && !atomic_load(&R.detached) && atomic_load(&r->igen) != atomic_load(&R.igen);
 }
 
 /* dbg_gone_fn: `gone N` tells the front end a hit deleted temporary
@@ -353,8 +364,10 @@ static void resume_launch(void *ctx, struct dbg_launch *L) {
     R.tail = e;
   struct dev_device *d = R.dev;
   pthread_mutex_unlock(&R.mu);
+  struct rlaunch *r = dbg_launch_user(L);
+  atomic_store(&r->igen, atomic_load(&R.igen)); /* it runs in the next period */
   atomic_fetch_add(&R.nrunning, 1);
-  dev_device_reissue(d, (uint64_t)(uintptr_t)dbg_launch_user(L));
+  dev_device_reissue(d, atomic_load(&r->token));
 }
 
 /* Reports a stopped launch and prompts until something resumes. */
@@ -533,7 +546,8 @@ static int find_source(const char *src, char *file, size_t len) {
 
 /* ---- the launch hook ---- */
 
-/* Opens a launch under the engine, or NULL to run it normally. */
+/* Opens a launch under the engine with its struct rlaunch, or NULL to run
+ * it normally. */
 static struct dbg_launch *open_launch(struct dev_device *d, const struct dev_launch *l,
                                       const struct rt_program_text *pt,
                                       const struct dev_switch *sw) {
@@ -545,14 +559,27 @@ static struct dbg_launch *open_launch(struct dev_device *d, const struct dev_lau
   pthread_mutex_lock(&R.mu);
   R.dev = d;
   pthread_mutex_unlock(&R.mu);
-  struct dbg_launch *L = dbg_launch_open(R.sess, d, l, src, file, pt ? pt->options : NULL,
-                                         sw->stream, why, sizeof(why));
+  struct rlaunch *r = calloc(1, sizeof(*r));
+  struct dbg_launch *L = r ? dbg_launch_open(R.sess, d, l, src, file, pt ? pt->options : NULL,
+                                             sw->stream, why, sizeof(why))
+                           : NULL;
   if (!L) {
-    fprintf(R.out, "%s\n", why);
+    fprintf(R.out, "%s\n", r ? why : "out of memory for the debugger's launch");
     flush_out();
+    free(r);
     return NULL;
   }
+  atomic_store(&r->igen, atomic_load(&R.igen));
+  dbg_launch_set_user(L, r);
   return L;
+}
+
+/* Closes L (dbg_launch_close) and what this side kept for it. */
+static int close_launch(struct dbg_launch *L, struct dev_exception *exc) {
+  struct rlaunch *r = dbg_launch_user(L);
+  int rc = dbg_launch_close(L, exc);
+  free(r);
+  return rc;
 }
 
 int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *l,
@@ -564,7 +591,7 @@ int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *
     wake_debugger();
   }
   /* each issue has its own token: the one a re-issue of this stop names */
-  dbg_launch_set_user(L, (void *)(uintptr_t)sw->token);
+  atomic_store(&((struct rlaunch *)dbg_launch_user(L))->token, sw->token);
   int r = dbg_launch_run(L);
   if (r == DBG_RUN_STOPPED) {
     struct stop_ev *e = malloc(sizeof(*e));
@@ -589,12 +616,12 @@ int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *
     snprintf(exc->message, sizeof(exc->message),
              "device exception: out of host memory stopping kernel %s for the debugger",
              l->kernel->name);
-    dbg_launch_close(L, NULL);
+    close_launch(L, NULL);
     atomic_fetch_sub(&R.nrunning, 1);
     wake_debugger();
     return -6; /* CL_OUT_OF_HOST_MEMORY */
   }
-  int rc = dbg_launch_close(L, exc);
+  int rc = close_launch(L, exc);
   atomic_fetch_sub(&R.nrunning, 1);
   wake_debugger();
   return rc;
