@@ -325,6 +325,31 @@ def sc_interrupt(prog):
     expect_ok(s, s.finish(), 2)
 
 
+def sc_bp_running(prog):
+    """A breakpoint added at one launch's prompt while another launch runs
+    stops that one too."""
+    s = Session(prog, ["spin", "2"], stdin=subprocess.PIPE)
+    s.prompt()
+    s.cmd("break spin:13")
+    s.cmd("run")
+    nums = gather_kernel(s, 2, "spin")
+    s.cmd("delete 1")
+    s.cmd("continue")  # the shown one runs; the other's stop is shown
+    states = launch_states(s, "spin")
+    runner = [n for n in nums if "running" in states.get(n, "")]
+    if len(runner) != 1:
+        s.fail("want one launch running, the other stopped: %s" % states)
+    runner = runner[0]
+    s.cmd("break spin:15")
+    release(s)
+    st = settle(s, "spin").get(runner, "finished")
+    if "breakpoint 2" not in st:
+        s.fail("launch %d, running when breakpoint 2 was set, ended up %s" % (runner, st))
+    s.cmd("delete 2")
+    continue_all(s, 20)
+    expect_ok(s, s.finish(), 2)
+
+
 SCENARIOS = {name[3:]: fn for name, fn in globals().items() if name.startswith("sc_")}
 
 
