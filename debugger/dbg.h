@@ -105,7 +105,10 @@ typedef void (*dbg_resume_fn)(void *ctx, struct dbg_launch *L);
  * whose end was reported; all of them on quit). Returns 0, or 1 when the
  * user quit (every open launch then runs to its end undebugged). A launch
  * that ended and was reported while others are still stopped is resumed
- * at once and the prompt goes on for the others. */
+ * at once and the prompt goes on for the others. A caller hands a stop
+ * over after dbg_launch_run returned, so by then `kernel N` may have shown
+ * it, and a resume may even have closed L: a stop shown already shows
+ * nothing, and a closed L is never read. */
 int dbg_stopped(struct dbg_session *s, struct dbg_launch *L, dbg_resume_fn resume, void *ctx);
 
 /* Runs one launch under the debugger on the calling thread, prompting at
