@@ -87,16 +87,22 @@ static struct remote {
    * stop or its end */
   _Atomic unsigned nrunning;
   _Atomic unsigned igen; /* interrupts taken so far */
-  /* The debugger thread's own. */
-  pthread_t thread;
+  /* What the front end was told runs (`running N`, `host`): a launch's
+   * thread says `running N` itself before its work-items run, unless the
+   * debugger thread is reporting a stop or prompting (it says it then). */
+  pthread_mutex_t state_mu;
   int fe_state;   /* FE_* as last told */
   unsigned epoch; /* of the last `running N` */
+  int serving;    /* the debugger thread reports a stop or prompts */
+  /* The debugger thread's own. */
+  pthread_t thread;
 } R = {
     .once = PTHREAD_ONCE_INIT,
     .sock = -1,
     .send_mu = PTHREAD_MUTEX_INITIALIZER,
     .mu = PTHREAD_MUTEX_INITIALIZER,
     .wake = {-1, -1},
+    .state_mu = PTHREAD_MUTEX_INITIALIZER,
 };
 
 /* ---- sending ---- */
@@ -209,11 +215,11 @@ static char *recv_line(void) {
 
 /* ---- what the front end is told between prompts ---- */
 
-/* `running N` once work-items run again, `host` once none do and no stop
- * waits to be reported: what Ctrl-C means at the front end. A pause asked
- * for in one period never reaches the next: a launch set running since
- * counts the interrupts taken by then (struct rlaunch). */
-static void tell_state(int state) {
+/* Under state_mu: `running N` once work-items run again, `host` once none
+ * do and no stop waits to be reported: what Ctrl-C means at the front end.
+ * A pause asked for in one period never reaches the next: a launch set
+ * running since counts the interrupts taken by then (struct rlaunch). */
+static void tell_locked(int state) {
   if (state == R.fe_state || atomic_load(&R.detached)) return;
   R.fe_state = state;
   if (state == FE_RUNNING) {
@@ -225,14 +231,40 @@ static void tell_state(int state) {
   }
 }
 
+static void tell_state(int state) {
+  pthread_mutex_lock(&R.state_mu);
+  tell_locked(state);
+  pthread_mutex_unlock(&R.state_mu);
+}
+
+/* The debugger thread starts (1) or ends (0) reporting a stop and
+ * prompting; at the end it says `running N` when launches run. */
+static void set_serving(int on) {
+  pthread_mutex_lock(&R.state_mu);
+  R.serving = on;
+  if (!on && atomic_load(&R.nrunning)) tell_locked(FE_RUNNING);
+  pthread_mutex_unlock(&R.state_mu);
+}
+
+/* A launch's thread, before its work-items first run: the front end hears
+ * `running N` before anything they print (unless a prompt is under way:
+ * the debugger thread says it when the prompt ends). */
+static void announce_running(void) {
+  pthread_mutex_lock(&R.state_mu);
+  if (!R.serving) tell_locked(FE_RUNNING);
+  pthread_mutex_unlock(&R.state_mu);
+}
+
 /* A line that came while no prompt waits: `interrupt N` (or a bare
  * `interrupt`, the DAP adapter's) pauses the launches running now when N
  * is the current period; anything else is dropped. */
 static void take_async_line(char *l) {
   char *end;
+  pthread_mutex_lock(&R.state_mu);
   int hit = !strcmp(l, "interrupt") ||
             (!strncmp(l, "interrupt ", 10) && strtoul(l + 10, &end, 10) == R.epoch && !*end);
   if (hit && R.fe_state == FE_RUNNING) atomic_fetch_add(&R.igen, 1);
+  pthread_mutex_unlock(&R.state_mu);
   free(l);
 }
 
@@ -268,7 +300,9 @@ static char *remote_read(void *ctx, const char *prompt) {
   (void)prompt;
   flush_out();
   if (atomic_load(&R.detached)) return NULL;
+  pthread_mutex_lock(&R.state_mu);
   R.fe_state = FE_HOST; /* a prompt ends the period: the next `running` is a new one */
+  pthread_mutex_unlock(&R.state_mu);
   send_info();
   send_line("prompt");
   for (;;) {
@@ -367,17 +401,19 @@ static void resume_launch(void *ctx, struct dbg_launch *L) {
   struct rlaunch *r = dbg_launch_user(L);
   atomic_store(&r->igen, atomic_load(&R.igen)); /* it runs in the next period */
   atomic_fetch_add(&R.nrunning, 1);
+  tell_state(FE_RUNNING); /* before its work-items run and print */
   dev_device_reissue(d, atomic_load(&r->token));
 }
 
 /* Reports a stopped launch and prompts until something resumes. */
 static void serve_stop(struct dbg_launch *L) {
+  set_serving(1);
   if (dbg_stopped(R.sess, L, resume_launch, NULL)) {
     atomic_store(&R.detached, 1); /* the user quit: every launch finishes undebugged */
     dbg_kept_clear(R.sess);
   }
   flush_out();
-  if (atomic_load(&R.nrunning)) tell_state(FE_RUNNING);
+  set_serving(0);
 }
 
 /* Waits for a stop to report, a change in what runs, or a line from the
@@ -409,7 +445,9 @@ static void *debugger_thread(void *arg) {
       serve_stop(L);
       continue;
     }
-    if (!atomic_load(&R.detached)) tell_state(atomic_load(&R.nrunning) ? FE_RUNNING : FE_HOST);
+    pthread_mutex_lock(&R.state_mu); /* nrunning read under it: see announce_running */
+    tell_locked(atomic_load(&R.nrunning) ? FE_RUNNING : FE_HOST);
+    pthread_mutex_unlock(&R.state_mu);
     wait_event();
   }
   return NULL;
@@ -588,7 +626,7 @@ int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *
   if (!L) {
     if (!dbg_remote_active() || !(L = open_launch(d, l, arg, sw))) return simt_launch(d, l, exc);
     atomic_fetch_add(&R.nrunning, 1);
-    wake_debugger();
+    announce_running();
   }
   /* each issue has its own token: the one a re-issue of this stop names */
   atomic_store(&((struct rlaunch *)dbg_launch_user(L))->token, sw->token);

@@ -12,6 +12,7 @@
  *            has read a line from stdin and set the word it watches.
  *   shared   one kernel object `count`, its arguments set once, launched
  *            on two queues at once (both write the same buffer).
+ *   hello N  kernel `hello` N times in a row, each printing a line.
  * It knows nothing about the debugger and must stay that way.
  */
 #include <pthread.h>
@@ -37,6 +38,9 @@ static const char *source = "__kernel void count(__global uint *out, volatile __
                             "  while (atomic_or(go, 0u) == 0u)\n"
                             "    s++;\n"
                             "  out[get_global_id(0)] = s + 7u - s;\n"
+                            "}\n"
+                            "__kernel void hello(uint n) {\n"
+                            "  printf(\"hello %u\\n\", n);\n"
                             "}\n";
 
 enum { ITEMS = 256, LOCAL = 64, MAX_QUEUES = 16, SPIN_ITEMS = 64 };
@@ -134,6 +138,21 @@ static int run_bad(void) {
   return st < 0;
 }
 
+/* Kernel `hello` n times, one after the other: each prints a line. */
+static int run_hello(int n) {
+  cl_command_queue q = new_queue();
+  cl_kernel k = lsh_kernel(prog, "hello");
+  for (cl_uint i = 0; i < (cl_uint)n; i++) {
+    CHECK(clSetKernelArg(k, 0, sizeof i, &i));
+    size_t gs = 1;
+    CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gs, NULL, 0, NULL, NULL));
+    CHECK(clFinish(q));
+  }
+  clReleaseKernel(k);
+  clReleaseCommandQueue(q);
+  return 1;
+}
+
 /* One kernel object, launched on two queues at once. */
 static int run_shared(void) {
   cl_command_queue q[2] = {new_queue(), new_queue()};
@@ -166,14 +185,15 @@ static int run_shared(void) {
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "count";
-  int nq = argc > 2 ? atoi(argv[2]) : 1;
-  if (nq < 1 || nq > MAX_QUEUES) {
+  int nq = argc > 2 ? atoi(argv[2]) : 1, hello = !strcmp(mode, "hello");
+  if (nq < 1 || nq > (hello ? 1000 : MAX_QUEUES)) {
     fprintf(stderr, "usage: host_stops MODE [THREADS], 1 to %d\n", MAX_QUEUES);
     return 2;
   }
   cl_command_queue q0;
   prog = lsh_build(source, "", &ctx, &q0);
   if (!strcmp(mode, "shared")) return run_shared() ? 0 : 1;
+  if (hello) return run_hello(nq) ? 0 : 1;
   struct job jobs[MAX_QUEUES];
   pthread_t th[MAX_QUEUES];
   int spin = !strcmp(mode, "spin");

@@ -350,6 +350,29 @@ def sc_bp_running(prog):
     expect_ok(s, s.finish(), 2)
 
 
+def sc_running_first(prog):
+    """What a launch prints reaches the front end after `running N`, never
+    while it believes the host program runs its own code (where Ctrl-C only
+    prints a note): 100 short launches, each printing a line."""
+    s = Session(prog, ["hello", "100"])
+    s.prompt()
+    s.send("cmd run")
+    lines, early = 0, []
+    while True:
+        l = s.line()
+        if l is None:
+            break
+        if l.startswith("out hello "):
+            lines += 1
+            if s.state != "running":
+                early.append(l[4:])
+    rc = s.finish()
+    if rc != 0 or lines != 100:
+        s.fail("the program exited with %d after %d lines of 100" % (rc, lines))
+    if early:
+        s.fail("%d of 100 launches printed before `running`: %s" % (len(early), early[:5]))
+
+
 SCENARIOS = {name[3:]: fn for name, fn in globals().items() if name.startswith("sc_")}
 
 
