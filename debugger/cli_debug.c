@@ -42,8 +42,9 @@ static char *read_line(void *ctx, const char *prompt) {
 
 /* dbg_poll_fn: Ctrl-C while the kernel runs pauses it (at the prompt it
  * drops the line being typed: cli_readline). */
-static int ctrl_c(void *ctx) {
+static int ctrl_c(void *ctx, struct dbg_launch *L) {
   (void)ctx;
+  (void)L; /* one launch at a time here */
   if (!cli_sigint_seen() || !cli_sigint_take()) return 0;
   if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
     printf("\n"); /* after the ^C the terminal showed */

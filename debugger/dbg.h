@@ -16,6 +16,7 @@
 #include "device/dev.h"
 
 struct dbg_session;
+struct dbg_launch;
 
 /* Where commands come from while a launch is stopped: returns a malloc'd
  * line without newline, or NULL at end of input (which quits). */
@@ -36,9 +37,12 @@ void dbg_add_source_dir(struct dbg_session *s, const char *dir);
 /* Copies folder i (from 0) of them into buf: 1, or 0 past the last one.
  * Safe while another thread adds folders. */
 int dbg_source_dir(struct dbg_session *s, int i, char *buf, size_t len);
-/* Asked now and then while work-items run: a non-zero answer stops the
- * launch at the next statement of the item running (a pause). */
-typedef int (*dbg_poll_fn)(void *ctx);
+/* Asked now and then while work-items of launch L run (from L's thread or
+ * the device's workers, under the session's lock): a non-zero answer stops
+ * L at the next statement of the item running (a pause). Each launch asks
+ * for itself, so a pause can reach every launch that runs, however many
+ * run and whenever each one asks. */
+typedef int (*dbg_poll_fn)(void *ctx, struct dbg_launch *L);
 void dbg_set_interrupt(struct dbg_session *s, dbg_poll_fn poll, void *ctx);
 /* Told the id of each temporary breakpoint a hit deleted (a front end that
  * runs the program again replays the breakpoint commands: it deletes it). */
@@ -103,7 +107,10 @@ typedef void (*dbg_resume_fn)(void *ctx, struct dbg_launch *L);
  * whose end was reported; all of them on quit). Returns 0, or 1 when the
  * user quit (every open launch then runs to its end undebugged). A launch
  * that ended and was reported while others are still stopped is resumed
- * at once and the prompt goes on for the others. */
+ * at once and the prompt goes on for the others. A caller hands a stop
+ * over after dbg_launch_run returned, so by then `kernel N` may have shown
+ * it, and a resume may even have closed L: a stop shown already shows
+ * nothing, and a closed L is never read. */
 int dbg_stopped(struct dbg_session *s, struct dbg_launch *L, dbg_resume_fn resume, void *ctx);
 
 /* Runs one launch under the debugger on the calling thread, prompting at

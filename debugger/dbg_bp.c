@@ -248,8 +248,8 @@ void dbg_bp_bind(struct dbg_session *s) {
 /* The breakpoint a statement starting at pc belongs to (bp_bind noted it). */
 struct bp *dbg_bp_at(struct dbg_session *s, uint32_t pc) {
   int id = s->L->bpid && s->L->k && pc <= s->L->k->ninsns ? s->L->bpid[pc] : 0;
-  /* a launch that ran while they changed binds them at its next stretch:
-   * a breakpoint deleted or disabled since stops nothing */
+  /* a pass that ran while they changed binds them at its next poll
+   * (dbg_pass.c): a breakpoint deleted or disabled since stops nothing */
   for (int i = 0; id && i < s->nbp; i++)
     if (s->bps[i].id == id) return s->bps[i].enabled ? &s->bps[i] : NULL;
   return NULL;
@@ -329,6 +329,7 @@ void dbg_bp_add(struct dbg_session *s, const char *arg, int temp) {
   fprintf(s->out, "\n");
   s->bp_gen++;
   dbg_bp_bind(s);
+  dbg_bp_sync(s);
 }
 
 void dbg_bp_each(struct dbg_session *s, const char *arg, int what) {
@@ -340,6 +341,7 @@ void dbg_bp_each(struct dbg_session *s, const char *arg, int what) {
       s->bps[i].enabled = what == 1;
     s->bp_gen++;
     dbg_bp_bind(s);
+    dbg_bp_sync(s);
     return;
   }
   while (*arg) {
@@ -368,6 +370,7 @@ void dbg_bp_each(struct dbg_session *s, const char *arg, int what) {
   }
   s->bp_gen++;
   dbg_bp_bind(s);
+  dbg_bp_sync(s);
 }
 
 /* Deletes temporary breakpoint id, which was hit. */
@@ -549,4 +552,14 @@ void dbg_watch_gc(struct dbg_session *s, int all) {
 
 void dbg_rebind(struct dbg_session *s) {
   if (s->L && s->L->sd && s->L->bp_gen != s->bp_gen) dbg_bp_bind(s);
+}
+
+void dbg_bp_sync(struct dbg_session *s) {
+  for (;;) {
+    int stale = 0;
+    for (struct dbg_launch *L = s->launches; L; L = L->next)
+      stale |= L->in_pass && L->bp_gen != s->bp_gen;
+    if (!stale) return;
+    dbg_wait(s, &s->passed);
+  }
 }

@@ -24,6 +24,7 @@ struct dbg_session *dbg_new(FILE *out, dbg_read_fn read, void *ctx) {
   struct dbg_session *s = calloc(1, sizeof(*s));
   if (!s) return NULL;
   pthread_mutex_init(&s->lock, NULL);
+  pthread_cond_init(&s->passed, NULL);
   s->out = s->user_out = out;
   s->read = read;
   s->rctx = ctx;
@@ -40,6 +41,7 @@ void dbg_free(struct dbg_session *s) {
   free(s->options);
   dbg_keep_free(s);
   dbg_hist_free(s);
+  pthread_cond_destroy(&s->passed);
   pthread_mutex_destroy(&s->lock);
   free(s);
 }
@@ -65,6 +67,14 @@ void dbg_reacquire(struct dbg_session *s, const struct dbg_hold *h) {
   pthread_mutex_lock(&s->lock);
   s->L = h->L;
   s->out = h->out;
+}
+
+void dbg_wait(struct dbg_session *s, pthread_cond_t *c) {
+  struct dbg_hold h = {s->L, s->out};
+  fflush(s->out);
+  pthread_cond_wait(c, &s->lock);
+  s->L = h.L;
+  s->out = h.out;
 }
 
 void dbg_set_host_mode(struct dbg_session *s, int on) {

@@ -123,6 +123,8 @@ struct dbg_launch {
   uint64_t pend_item;
   struct dev_exception pend_exc;
   int watching;        /* the pass stops at statements for a watchpoint */
+  int rebinding;       /* the pass stopped for breakpoints that changed: it runs again */
+  int in_pass;         /* a pass runs (without the session's lock) */
   uint64_t watch_item; /* the item whose watched value changed */
   unsigned last_run, last_skipped;
   /* the frame `frame`/`up`/`down` selected (dbg_frame.c), 0 the innermost;
@@ -143,6 +145,7 @@ enum { LS_RUNNING, LS_PENDING, LS_STOPPED, LS_ENDED };
  * command line is awaited, never held across either. */
 struct dbg_session {
   pthread_mutex_t lock;
+  pthread_cond_t passed; /* a launch's pass came back (dbg_bp_sync waits for it) */
   struct dbg_launch *L;
   /* the open launches (dbg_launch.c), the focused one (`kernel N`), the
    * last number given */
@@ -196,6 +199,9 @@ void dbg_lock(struct dbg_session *s, struct dbg_launch *L);
 void dbg_unlock(struct dbg_session *s);
 void dbg_release(struct dbg_session *s, struct dbg_hold *h);
 void dbg_reacquire(struct dbg_session *s, const struct dbg_hold *h);
+/* Under the lock: waits for c, letting the lock go meanwhile, and goes on
+ * with s->L and s->out as they were. */
+void dbg_wait(struct dbg_session *s, pthread_cond_t *c);
 
 /* Why running stopped. */
 enum stop {
@@ -302,6 +308,11 @@ uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b);
  * changed since it last did (dbg_rebind). */
 void dbg_bp_bind(struct dbg_session *s);
 void dbg_rebind(struct dbg_session *s);
+/* After a command changed the breakpoints: waits until no launch runs a
+ * pass with the old ones (each such pass stops at its next poll and runs
+ * on with them, dbg_pass.c), so they apply to every launch once the
+ * command is done. */
+void dbg_bp_sync(struct dbg_session *s);
 /* The enabled breakpoint a statement starting at pc belongs to, or NULL;
  * deleting temporary breakpoint id, which was hit. */
 struct bp *dbg_bp_at(struct dbg_session *s, uint32_t pc);

@@ -496,17 +496,26 @@ static int prompt(struct dbg_session *s, dbg_resume_fn resume, void *ctx) {
   }
 }
 
+/* Whether L is one of the session's open launches (compared, never read:
+ * a stop handed over late may name a launch closed since). */
+static int is_open(struct dbg_session *s, const struct dbg_launch *L) {
+  for (struct dbg_launch *o = s->launches; o; o = o->next)
+    if (o == L) return 1;
+  return 0;
+}
+
 int dbg_stopped(struct dbg_session *s, struct dbg_launch *L, dbg_resume_fn resume, void *ctx) {
   dbg_lock(s, NULL);
   int quit = 0;
   if (s->quit) {
     quit = quit_all(s, resume, ctx);
-  } else if (L->state == LS_PENDING) {
+  } else if (is_open(s, L) && L->state == LS_PENDING) {
     show_stop(s, L, resume, ctx);
     quit = prompt(s, resume, ctx);
   }
   /* else its stop was shown already (`kernel N`), and a launch resumed
-   * since brings the prompt back when it stops or ends */
+   * since brings the prompt back when it stops or ends; or it was resumed
+   * and closed before its stop was handed over */
   dbg_unlock(s);
   return quit;
 }

@@ -43,11 +43,16 @@ static int pass_accept(void *arg, uint64_t item, uint32_t pc) {
   return hit;
 }
 
+/* poll hook: a pause the front end asks for; or the breakpoints changed
+ * while the pass ran (a command at another launch's prompt), so the pass
+ * stops and runs again with them bound, as breakpoints apply to every
+ * launch at once. */
 static int pass_poll(void *arg) {
   struct dbg_launch *L = arg;
   struct dbg_session *s = L->s;
   dbg_lock(s, L);
-  int hit = s->interrupt && s->interrupt(s->ictx);
+  int hit = s->interrupt && s->interrupt(s->ictx, L);
+  if (!hit && L->bp_gen != s->bp_gen) L->rebinding = hit = 1;
   dbg_unlock(s);
   return hit;
 }
@@ -88,6 +93,46 @@ int dbg_pass_take_assert(struct dbg_session *s, uint64_t item) {
   return dbg_assert_stop(s, s->L->pend_item, &s->L->pend_exc);
 }
 
+/* One pass with the breakpoints (and watchpoints) bound now; p->why says
+ * how it ended. -1 when out of memory (said so). */
+static int one_pass(struct dbg_session *s, struct simt_dbg_pass *p) {
+  /* with a watchpoint, lanes stop at every statement to compare values */
+  uint8_t *flags = s->L->bpset;
+  s->L->watching = dbg_any_watch(s);
+  if (s->L->watching) {
+    uint32_t n = s->L->k->ninsns + 1;
+    flags = malloc(n);
+    if (!flags) {
+      fprintf(s->out, "out of memory for the watchpoint's stops\n");
+      return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+      flags[i] = s->L->bpset[i] | s->L->watchset[i];
+  }
+  memset(p, 0, sizeof(*p));
+  p->stop_at = flags;
+  p->accept = pass_accept;
+  p->poll = pass_poll;
+  p->arg = s->L;
+  p->out = s->L->pout ? s->L->pout : s->out;
+  p->in_progress_only = s->inprog_only;
+  p->timeout_ns = s->pass_timeout_ns;
+  s->L->rebinding = 0;
+  s->L->in_pass = 1;
+  struct dbg_hold h;
+  dbg_release(s, &h); /* the pass's hooks take it on the device's workers */
+  simt_dbg_pass(h.L->sd, p);
+  dbg_reacquire(s, &h);
+  s->L->in_pass = 0;
+  if (flags != s->L->bpset) free(flags);
+  if (p->why != SIMT_DBG_PASS_IDLE || p->groups_run) { /* else nothing was issued */
+    s->L->passes++;
+    s->L->last_run = p->groups_run;
+    s->L->last_skipped = p->groups_skipped;
+  }
+  return 0;
+}
+
 int dbg_pass_run(struct dbg_session *s) {
   s->L->whit = 0;
   /* an assertion that stopped the last pass, after its watched change */
@@ -101,37 +146,13 @@ int dbg_pass_run(struct dbg_session *s) {
       return ST_BP;
     }
   }
-  /* with a watchpoint, lanes stop at every statement to compare values */
-  uint8_t *flags = s->L->bpset;
-  s->L->watching = dbg_any_watch(s);
-  if (s->L->watching) {
-    uint32_t n = s->L->k->ninsns + 1;
-    flags = malloc(n);
-    if (!flags) {
-      fprintf(s->out, "out of memory for the watchpoint's stops\n");
-      return ST_PAUSE;
-    }
-    for (uint32_t i = 0; i < n; i++)
-      flags[i] = s->L->bpset[i] | s->L->watchset[i];
-  }
   struct simt_dbg_pass p;
-  memset(&p, 0, sizeof(p));
-  p.stop_at = flags;
-  p.accept = pass_accept;
-  p.poll = s->interrupt ? pass_poll : NULL;
-  p.arg = s->L;
-  p.out = s->L->pout ? s->L->pout : s->out;
-  p.in_progress_only = s->inprog_only;
-  p.timeout_ns = s->pass_timeout_ns;
-  struct dbg_hold h;
-  dbg_release(s, &h); /* the pass's hooks take it on the device's workers */
-  simt_dbg_pass(h.L->sd, &p);
-  dbg_reacquire(s, &h);
-  if (flags != s->L->bpset) free(flags);
-  if (p.why != SIMT_DBG_PASS_IDLE || p.groups_run) { /* else nothing was issued */
-    s->L->passes++;
-    s->L->last_run = p.groups_run;
-    s->L->last_skipped = p.groups_skipped;
+  for (;;) {
+    if (one_pass(s, &p)) return ST_PAUSE;
+    int again = p.why == SIMT_DBG_PASS_PAUSE && s->L->rebinding;
+    if (again) dbg_rebind(s); /* the breakpoints changed while it ran: it runs on with them */
+    pthread_cond_broadcast(&s->passed);
+    if (!again) break;
   }
   switch (p.why) {
   case SIMT_DBG_PASS_DONE: return ST_DONE;

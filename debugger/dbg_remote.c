@@ -43,6 +43,16 @@
 
 #define MAX_SOURCE_FILE (4u << 20)
 
+/* What this side keeps for each launch under the engine (its user
+ * pointer), from its open to its close: the token of its latest issue (a
+ * re-issue names it) and the interrupts taken when it was last set
+ * running, so an interrupt pauses exactly the launches running when it
+ * came, each one whenever its work-items next ask. */
+struct rlaunch {
+  _Atomic uint64_t token;
+  _Atomic unsigned igen;
+};
+
 /* A stopped launch waiting to be reported. */
 struct stop_ev {
   struct stop_ev *next;
@@ -77,11 +87,16 @@ static struct remote {
   /* launches that run now: from a launch's start or re-issue to its next
    * stop or its end */
   _Atomic unsigned nrunning;
-  _Atomic int pause; /* the front end asked to pause what runs */
+  _Atomic unsigned igen; /* interrupts taken so far */
+  /* What the front end was told runs (`running N`, `host`): a launch's
+   * thread says `running N` itself before its work-items run, unless the
+   * debugger thread is reporting a stop or prompting (it says it then). */
+  pthread_mutex_t state_mu;
+  int fe_state;   /* FE_* as last told */
+  unsigned epoch; /* of the last `running N` */
+  int serving;    /* the debugger thread reports a stop or prompts */
   /* The debugger thread's own. */
   pthread_t thread;
-  int fe_state;       /* FE_* as last told */
-  unsigned epoch;     /* of the last `running N` */
   unsigned announced; /* R.nqueued when `waiting` was last sent */
 } R = {
     .once = PTHREAD_ONCE_INIT,
@@ -89,6 +104,7 @@ static struct remote {
     .send_mu = PTHREAD_MUTEX_INITIALIZER,
     .mu = PTHREAD_MUTEX_INITIALIZER,
     .wake = {-1, -1},
+    .state_mu = PTHREAD_MUTEX_INITIALIZER,
 };
 
 /* ---- sending ---- */
@@ -201,13 +217,13 @@ static char *recv_line(void) {
 
 /* ---- what the front end is told between prompts ---- */
 
-/* `running N` once work-items run again, `host` once none do and no stop
- * waits to be reported: what Ctrl-C means at the front end. A pause asked
- * for in one period never reaches the next. */
-static void tell_state(int state) {
+/* Under state_mu: `running N` once work-items run again, `host` once none
+ * do and no stop waits to be reported: what Ctrl-C means at the front end.
+ * A pause asked for in one period never reaches the next: a launch set
+ * running since counts the interrupts taken by then (struct rlaunch). */
+static void tell_locked(int state) {
   if (state == R.fe_state || atomic_load(&R.detached)) return;
   R.fe_state = state;
-  atomic_store(&R.pause, 0);
   if (state == FE_RUNNING) {
     char msg[32];
     snprintf(msg, sizeof(msg), "running %u", ++R.epoch);
@@ -217,14 +233,40 @@ static void tell_state(int state) {
   }
 }
 
+static void tell_state(int state) {
+  pthread_mutex_lock(&R.state_mu);
+  tell_locked(state);
+  pthread_mutex_unlock(&R.state_mu);
+}
+
+/* The debugger thread starts (1) or ends (0) reporting a stop and
+ * prompting; at the end it says `running N` when launches run. */
+static void set_serving(int on) {
+  pthread_mutex_lock(&R.state_mu);
+  R.serving = on;
+  if (!on && atomic_load(&R.nrunning)) tell_locked(FE_RUNNING);
+  pthread_mutex_unlock(&R.state_mu);
+}
+
+/* A launch's thread, before its work-items first run: the front end hears
+ * `running N` before anything they print (unless a prompt is under way:
+ * the debugger thread says it when the prompt ends). */
+static void announce_running(void) {
+  pthread_mutex_lock(&R.state_mu);
+  if (!R.serving) tell_locked(FE_RUNNING);
+  pthread_mutex_unlock(&R.state_mu);
+}
+
 /* A line that came while no prompt waits: `interrupt N` (or a bare
  * `interrupt`, the DAP adapter's) pauses the launches running now when N
  * is the current period; anything else is dropped. */
 static void take_async_line(char *l) {
   char *end;
+  pthread_mutex_lock(&R.state_mu);
   int hit = !strcmp(l, "interrupt") ||
             (!strncmp(l, "interrupt ", 10) && strtoul(l + 10, &end, 10) == R.epoch && !*end);
-  if (hit && R.fe_state == FE_RUNNING) atomic_store(&R.pause, 1);
+  if (hit && R.fe_state == FE_RUNNING) atomic_fetch_add(&R.igen, 1);
+  pthread_mutex_unlock(&R.state_mu);
   free(l);
 }
 
@@ -291,8 +333,9 @@ static char *remote_read(void *ctx, const char *prompt) {
   (void)prompt;
   flush_out();
   if (atomic_load(&R.detached)) return NULL;
+  pthread_mutex_lock(&R.state_mu);
   R.fe_state = FE_HOST; /* a prompt ends the period: the next `running` is a new one */
-  atomic_store(&R.pause, 0);
+  pthread_mutex_unlock(&R.state_mu);
   send_info();
   announce_waiting();
   send_line("prompt");
@@ -312,10 +355,12 @@ static char *remote_read(void *ctx, const char *prompt) {
   }
 }
 
-/* dbg_poll_fn, asked by running passes: has the front end asked to pause? */
-static int remote_interrupt(void *ctx) {
+/* dbg_poll_fn, asked by L's running work-items: has an interrupt come
+ * since L was set running? (Once the user quit, nothing pauses.) */
+static int remote_interrupt(void *ctx, struct dbg_launch *L) {
   (void)ctx;
-  return atomic_load(&R.pause);
+  struct rlaunch *r = dbg_launch_user(L);
+  return r && !atomic_load(&R.detached) && atomic_load(&r->igen) != atomic_load(&R.igen);
 }
 
 /* dbg_gone_fn: `gone N` tells the front end a hit deleted temporary
@@ -388,18 +433,22 @@ static void resume_launch(void *ctx, struct dbg_launch *L) {
     R.tail = e;
   struct dev_device *d = R.dev;
   pthread_mutex_unlock(&R.mu);
+  struct rlaunch *r = dbg_launch_user(L);
+  atomic_store(&r->igen, atomic_load(&R.igen)); /* it runs in the next period */
   atomic_fetch_add(&R.nrunning, 1);
-  dev_device_reissue(d, (uint64_t)(uintptr_t)dbg_launch_user(L));
+  tell_state(FE_RUNNING); /* before its work-items run and print */
+  dev_device_reissue(d, atomic_load(&r->token));
 }
 
 /* Reports a stopped launch and prompts until something resumes. */
 static void serve_stop(struct dbg_launch *L) {
+  set_serving(1);
   if (dbg_stopped(R.sess, L, resume_launch, NULL)) {
     atomic_store(&R.detached, 1); /* the user quit: every launch finishes undebugged */
     dbg_kept_clear(R.sess);
   }
   flush_out();
-  if (atomic_load(&R.nrunning)) tell_state(FE_RUNNING);
+  set_serving(0);
 }
 
 /* Waits for a stop to report, a change in what runs, or a line from the
@@ -431,7 +480,9 @@ static void *debugger_thread(void *arg) {
       serve_stop(L);
       continue;
     }
-    if (!atomic_load(&R.detached)) tell_state(atomic_load(&R.nrunning) ? FE_RUNNING : FE_HOST);
+    pthread_mutex_lock(&R.state_mu); /* nrunning read under it: see announce_running */
+    tell_locked(atomic_load(&R.nrunning) ? FE_RUNNING : FE_HOST);
+    pthread_mutex_unlock(&R.state_mu);
     wait_event();
   }
   return NULL;
@@ -537,7 +588,7 @@ static int find_source(const char *src, char *file, size_t len) {
   while (tlen && (src[tlen - 1] == ' ' || src[tlen - 1] == '\n' || src[tlen - 1] == '\t' ||
                   src[tlen - 1] == '\r'))
     tlen--;
-  size_t best = 0; /* length of the longest first-lines match so far */
+  size_t best = 0;      /* length of the longest first-lines match so far */
   char dir[3800] = "."; /* with a file name, a path fits 4096 bytes */
   for (int i = -1; i < 0 || dbg_source_dir(R.sess, i, dir, sizeof(dir)); i++) {
     DIR *d = opendir(dir);
@@ -566,7 +617,8 @@ static int find_source(const char *src, char *file, size_t len) {
 
 /* ---- the launch hook ---- */
 
-/* Opens a launch under the engine, or NULL to run it normally. */
+/* Opens a launch under the engine with its struct rlaunch, or NULL to run
+ * it normally. */
 static struct dbg_launch *open_launch(struct dev_device *d, const struct dev_launch *l,
                                       const struct rt_program_text *pt,
                                       const struct dev_switch *sw) {
@@ -578,14 +630,27 @@ static struct dbg_launch *open_launch(struct dev_device *d, const struct dev_lau
   pthread_mutex_lock(&R.mu);
   R.dev = d;
   pthread_mutex_unlock(&R.mu);
-  struct dbg_launch *L = dbg_launch_open(R.sess, d, l, src, file, pt ? pt->options : NULL,
-                                         sw->stream, why, sizeof(why));
+  struct rlaunch *r = calloc(1, sizeof(*r));
+  struct dbg_launch *L = r ? dbg_launch_open(R.sess, d, l, src, file, pt ? pt->options : NULL,
+                                             sw->stream, why, sizeof(why))
+                           : NULL;
   if (!L) {
-    fprintf(R.out, "%s\n", why);
+    fprintf(R.out, "%s\n", r ? why : "out of memory for the debugger's launch");
     flush_out();
+    free(r);
     return NULL;
   }
+  atomic_store(&r->igen, atomic_load(&R.igen));
+  dbg_launch_set_user(L, r);
   return L;
+}
+
+/* Closes L (dbg_launch_close) and what this side kept for it. */
+static int close_launch(struct dbg_launch *L, struct dev_exception *exc) {
+  struct rlaunch *r = dbg_launch_user(L);
+  int rc = dbg_launch_close(L, exc);
+  free(r);
+  return rc;
 }
 
 int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *l,
@@ -594,10 +659,10 @@ int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *
   if (!L) {
     if (!dbg_remote_active() || !(L = open_launch(d, l, arg, sw))) return simt_launch(d, l, exc);
     atomic_fetch_add(&R.nrunning, 1);
-    wake_debugger();
+    announce_running();
   }
   /* each issue has its own token: the one a re-issue of this stop names */
-  dbg_launch_set_user(L, (void *)(uintptr_t)sw->token);
+  atomic_store(&((struct rlaunch *)dbg_launch_user(L))->token, sw->token);
   int r = dbg_launch_run(L);
   if (r == DBG_RUN_STOPPED) {
     struct stop_ev *e = malloc(sizeof(*e));
@@ -623,12 +688,12 @@ int dbg_remote_launch(void *arg, struct dev_device *d, const struct dev_launch *
     snprintf(exc->message, sizeof(exc->message),
              "device exception: out of host memory stopping kernel %s for the debugger",
              l->kernel->name);
-    dbg_launch_close(L, NULL);
+    close_launch(L, NULL);
     atomic_fetch_sub(&R.nrunning, 1);
     wake_debugger();
     return -6; /* CL_OUT_OF_HOST_MEMORY */
   }
-  int rc = dbg_launch_close(L, exc);
+  int rc = close_launch(L, exc);
   atomic_fetch_sub(&R.nrunning, 1);
   wake_debugger();
   return rc;

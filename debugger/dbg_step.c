@@ -131,7 +131,7 @@ static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at
                     int (*accept)(struct dbg_session *, uint64_t, uint32_t, void *), void *arg) {
   struct dev_exception e;
   for (unsigned r = 0;; r++) {
-    if (!s->L->paused && s->interrupt && s->interrupt(s->ictx)) s->L->paused = 1;
+    if (!s->L->paused && s->interrupt && s->interrupt(s->ictx, s->L)) s->L->paused = 1;
     if (s->L->paused) {
       /* a pause: this item stops at its next statement */
       stop_at = s->L->stepset;

@@ -674,9 +674,8 @@ static cl_int ndrange_in(const char *call, cl_command_queue q, cl_kernel kernel,
     const struct rt_hooks *h = rt_hooks_active();
     if (h && h->launch_fn) {
       /* a layer above runs it (under `lockstep debug`, the debugger); the
-       * retained kernel keeps the program and its source alive */
-      p->text.source = p->source ? p->source : p->lsi->source;
-      p->text.options = p->options;
+       * retained kernel keeps the program and its source alive (the build
+       * set p->text) */
       cmd->launch_fn = h->launch_fn;
       cmd->launch_arg = &p->text;
     }

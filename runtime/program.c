@@ -76,6 +76,15 @@ static void set_result(cl_program p, struct lsi_program *lsi, struct cc_bitcode 
   }
 }
 
+/* Under p->lock, once a build changed the executable or the options: what
+ * a launch run by a layer above gets (runtime/hooks.h). Set here, not per
+ * launch: launches of the program read it on the device's threads while
+ * others are enqueued, and a build is refused while kernels exist. */
+static void set_text(cl_program p) {
+  p->text.source = p->source ? p->source : p->lsi ? p->lsi->source : NULL;
+  p->text.options = p->options;
+}
+
 uint64_t rt_program_data(cl_program p) {
   pthread_mutex_lock(&p->lock);
   uint64_t a = p->data_addr;
@@ -344,6 +353,7 @@ static void end_build(cl_program p, cl_build_status st, const char *options, cha
     cc_program_free(lsi);
     if (bc) free(bc->data);
   }
+  set_text(p);
   p->building = false;
   pthread_mutex_unlock(&p->lock);
 }
@@ -417,6 +427,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
       program->uniform_wg = uniform_for(options);
       free(program->options);
       program->options = strdup(options ? options : "");
+      set_text(program);
     } else {
       free(program->log);
       program->log = log;

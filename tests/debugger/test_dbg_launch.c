@@ -7,7 +7,8 @@
  * Both stop at a breakpoint, `info kernels` lists both, `kernel 2` switches
  * and `print` reads that launch's argument, `continue` resumes one while
  * the other stays stopped, and each launch ends with the bytes an
- * undebugged run (simt_launch) gives.
+ * undebugged run (simt_launch) gives. A stop handed over after its launch
+ * closed is ignored.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -374,9 +375,63 @@ START_TEST(test_continue_all) {
 }
 END_TEST
 
+/* A stop handed over after its launch closed: the remote side queues each
+ * stop for its debugger thread after dbg_launch_run returned, so a launch
+ * that `kernel N` showed at another launch's prompt and `continue` ended
+ * (one stopped on a device exception ends at once) may be closed by the
+ * time its stop is read. dbg_stopped must ignore such a launch: it reads
+ * nothing, resumes nothing, prints nothing and does not touch it. */
+static int resumes;
+static void count_resume(void *ctx, struct dbg_launch *L) {
+  (void)ctx;
+  (void)L;
+  resumes++;
+}
+
+static const char *const late_stop[] = {
+    "break sum.cl:4 if gid == 0", "run", "delete 1", "continue", NULL,
+};
+
+START_TEST(test_stop_after_close) {
+  struct fixture f;
+  setup_launches(&f);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  ck_assert_ptr_nonnull(out);
+  struct dbg_session *s = dbg_new(out, read_line, NULL);
+  dbg_set_host_mode(s, 1);
+  script = late_stop;
+  next_line = 0;
+  ck_assert_int_eq(dbg_prompt(s), 0);
+  char why[200];
+  struct dbg_launch *L = dbg_launch_open(s, f.d, &f.l[0], src, "sum.cl", "", 3, why, sizeof(why));
+  ck_assert_ptr_nonnull(L);
+  ck_assert_int_eq(dbg_launch_run(L), DBG_RUN_STOPPED); /* the breakpoint */
+  ck_assert_int_eq(dbg_stopped(s, L, count_resume, NULL), 0);
+  ck_assert_int_eq(dbg_launch_run(L), DBG_RUN_STOPPED); /* its end, to show */
+  ck_assert_int_eq(dbg_stopped(s, L, count_resume, NULL), 0);
+  ck_assert_int_eq(resumes, 2);
+  ck_assert_int_eq(dbg_launch_run(L), DBG_RUN_ENDED);
+  ck_assert_int_eq(dbg_launch_close(L, NULL), 0);
+  fflush(out);
+  size_t shown = len;
+  ck_assert_int_eq(dbg_stopped(s, L, count_resume, NULL), 0); /* L is gone */
+  fflush(out);
+  ck_assert_int_eq(resumes, 2);
+  ck_assert_uint_eq(len, shown);
+  ck_assert_ptr_null(script[next_line]); /* and nothing was read */
+  dbg_free(s);
+  fclose(out);
+  free(text);
+  free_fixture(&f);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("dbg_launch");
   CU_ADD(s, test_two_stopped);
   CU_ADD(s, test_continue_all);
+  CU_ADD(s, test_stop_after_close);
   return cu_run(s);
 }
