@@ -75,8 +75,8 @@ enum { IN_HOST, IN_ENGINE, IN_KERNEL };
 
 struct relay {
   int fd;
-  char *buf; /* bytes received that do not make a line yet */
-  size_t len, cap;
+  char *buf; /* bytes received not yet taken as lines: [pos, len) */
+  size_t pos, len, cap;
   int state;      /* IN_* */
   unsigned epoch; /* of the last `running N` */
   int want_pause; /* Ctrl-C while the engine worked on a command */
@@ -102,30 +102,60 @@ static void ctrl_c(struct relay *r) {
   }
 }
 
+/* Room for more bytes in r->buf: 0, or -1 when out of memory or past
+ * RELAY_MAX (what the library says is then read only as it is shown). */
+#define RELAY_MAX (256u << 20)
+static int relay_room(struct relay *r) {
+  if (r->pos) { /* the lines taken make room first */
+    memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+    r->len -= r->pos;
+    r->pos = 0;
+  }
+  if (r->len < r->cap) return 0;
+  size_t cap = r->cap ? r->cap * 2 : 4096;
+  char *b = cap <= RELAY_MAX ? realloc(r->buf, cap) : NULL;
+  if (!b) return -1;
+  r->buf = b;
+  r->cap = cap;
+  return 0;
+}
+
+/* cli_readline_watch: while the user types, what the library says (the
+ * output of launches that run meanwhile) is read and kept, to be shown
+ * after the command, so the library never waits on a full socket (it
+ * would hold up every launch meanwhile). Non-zero: stop watching. */
+static int relay_fill(void *ctx) {
+  struct relay *r = ctx;
+  if (r->fd < 0 || relay_room(r)) return 1;
+  ssize_t got = recv(r->fd, r->buf + r->len, r->cap - r->len, MSG_DONTWAIT);
+  if (got > 0) {
+    r->len += (size_t)got;
+    return 0;
+  }
+  if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
+  r->fd = -1; /* end of file: what is kept makes the last lines */
+  return 1;
+}
+
 /* The next line from the library (malloc'd, without its newline), or NULL
  * at end of file. Ctrl-C is handled while it waits. */
 static char *relay_line(struct relay *r) {
   for (;;) {
-    char *nl = r->len ? memchr(r->buf, '\n', r->len) : NULL;
-    if (nl || (r->fd < 0 && r->len)) {
-      size_t n = nl ? (size_t)(nl - r->buf) : r->len;
+    const char *start = r->buf + r->pos;
+    size_t left = r->len - r->pos;
+    char *nl = left ? memchr(start, '\n', left) : NULL;
+    if (nl || (r->fd < 0 && left)) {
+      size_t n = nl ? (size_t)(nl - start) : left;
       char *l = malloc(n + 1);
       if (!l) return NULL;
-      memcpy(l, r->buf, n);
+      memcpy(l, start, n);
       l[n] = 0;
-      size_t used = nl ? n + 1 : n;
-      memmove(r->buf, r->buf + used, r->len - used);
-      r->len -= used;
+      r->pos += nl ? n + 1 : n;
+      if (r->pos == r->len) r->pos = r->len = 0;
       return l;
     }
     if (r->fd < 0) return NULL;
-    if (r->len == r->cap) {
-      size_t cap = r->cap ? r->cap * 2 : 4096;
-      char *b = realloc(r->buf, cap);
-      if (!b) return NULL;
-      r->buf = b;
-      r->cap = cap;
-    }
+    if (relay_room(r)) return NULL;
     struct pollfd p[2] = {{r->fd, POLLIN, 0}, {cli_sigint_fd(), POLLIN, 0}};
     int k = poll(p, 2, -1), err = k < 0 ? errno : 0;
     if (cli_sigint_take()) ctrl_c(r);
@@ -256,6 +286,7 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
   }
   close(sv[1]);
   struct relay r = {.fd = sv[0], .state = IN_HOST};
+  cli_readline_watch(sv[0], relay_fill, &r);
   int killed = 0, replay = again ? 0 : -1; /* the next of keep's commands to replay */
   for (char *line; (line = relay_line(&r)); free(line)) {
     size_t n = strlen(line);
@@ -319,6 +350,7 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
       info_add(keep, line[5] == 'b', line + 7);
     } /* "hello" and lines of later protocol versions need nothing here */
   }
+  cli_readline_watch(-1, NULL, NULL);
   free(r.buf);
   close(sv[0]);
   *status = 0;

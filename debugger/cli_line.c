@@ -31,7 +31,17 @@ static struct {
   History *hist;
   const char *prompt;
   int dropped; /* Ctrl-C dropped the line: end it, then read another */
-} ed;
+  /* cli_readline_watch: what is read meanwhile */
+  int watch_fd;
+  int (*watch_fn)(void *ctx);
+  void *watch_ctx;
+} ed = {.watch_fd = -1};
+
+void cli_readline_watch(int fd, int (*fn)(void *ctx), void *ctx) {
+  ed.watch_fd = fn ? fd : -1;
+  ed.watch_fn = fn;
+  ed.watch_ctx = ctx;
+}
 
 static char *plain(FILE *in, const char *prompt) {
   if (prompt && isatty(STDOUT_FILENO) && in == stdin) {
@@ -77,14 +87,16 @@ static int next_char(EditLine *el, wchar_t *wc) {
     return 1;
   }
   for (;;) {
-    struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {cli_sigint_fd(), POLLIN, 0}};
-    int n = poll(pf, 2, -1);
+    struct pollfd pf[3] = {
+        {STDIN_FILENO, POLLIN, 0}, {cli_sigint_fd(), POLLIN, 0}, {ed.watch_fd, POLLIN, 0}};
+    int n = poll(pf, 3, -1);
     if (cli_sigint_take()) {
       *wc = 3;
       return 1;
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return -1;
+    if (pf[2].revents && ed.watch_fn(ed.watch_ctx)) ed.watch_fd = -1;
     if (!pf[0].revents) continue;
     char c;
     ssize_t r = read(STDIN_FILENO, &c, 1);

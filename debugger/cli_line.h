@@ -13,6 +13,12 @@
  * within the session, Tab completes command names); otherwise it reads the
  * line plainly. */
 char *cli_readline(FILE *in, const char *prompt);
+/* While cli_readline waits for the user at a terminal, fn(ctx) is called
+ * each time fd has something to read (fd -1: nothing to watch); when fn
+ * returns non-zero, fd is left alone until the next call of this. The host
+ * front end drains the library's socket so: what launches print while the
+ * user types never fills it, so they run on. */
+void cli_readline_watch(int fd, int (*fn)(void *ctx), void *ctx);
 /* Ends the line editor and forgets the history. */
 void cli_history_free(void);
 

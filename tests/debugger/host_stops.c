@@ -13,6 +13,9 @@
  *   shared   one kernel object `count`, its arguments set once, launched
  *            on two queues at once (both write the same buffer).
  *   hello N  kernel `hello` N times in a row, each printing a line.
+ *   chatty   kernel `chatty` waits for a word a debugger sets (at a stop of
+ *            kernel `opener`, launched meanwhile) and then its work-items
+ *            print a line each, over a megabyte in all.
  * It knows nothing about the debugger and must stay that way.
  */
 #include <pthread.h>
@@ -41,9 +44,18 @@ static const char *source = "__kernel void count(__global uint *out, volatile __
                             "}\n"
                             "__kernel void hello(uint n) {\n"
                             "  printf(\"hello %u\\n\", n);\n"
+                            "}\n"
+                            "__kernel void chatty(volatile __global uint *go) {\n"
+                            "  while (atomic_or(go, 0u) == 0u)\n"
+                            "    ;\n"
+                            "  printf(\"chatty %5u: a line of output to fill a socket\\n\",\n"
+                            "         (uint)get_global_id(0));\n"
+                            "}\n"
+                            "__kernel void opener(__global uint *go) {\n"
+                            "  go[0] = go[0];\n"
                             "}\n";
 
-enum { ITEMS = 256, LOCAL = 64, MAX_QUEUES = 16, SPIN_ITEMS = 64 };
+enum { ITEMS = 256, LOCAL = 64, MAX_QUEUES = 16, SPIN_ITEMS = 64, CHATTY_ITEMS = 20000 };
 
 static cl_context ctx;
 static cl_program prog;
@@ -138,6 +150,42 @@ static int run_bad(void) {
   return st < 0;
 }
 
+/* Kernel `chatty` over CHATTY_ITEMS work-items, each printing a line once
+ * the word at go is set. */
+static void *run_chatty(void *arg) {
+  (void)arg;
+  cl_command_queue q = new_queue();
+  cl_kernel k = lsh_kernel(prog, "chatty");
+  CHECK(clSetKernelArg(k, 0, sizeof go, &go));
+  size_t gs = CHATTY_ITEMS;
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gs, NULL, 0, NULL, NULL));
+  CHECK(clFinish(q));
+  printf("chatty: done\n");
+  fflush(stdout);
+  clReleaseKernel(k);
+  clReleaseCommandQueue(q);
+  return NULL;
+}
+
+/* Kernel `opener` on the word chatty waits for (which stays 0: a debugger
+ * may set it), while chatty runs on a thread of its own. */
+static int run_opener(void) {
+  go = lsh_buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, sizeof go_word, &go_word);
+  pthread_t t;
+  if (pthread_create(&t, NULL, run_chatty, NULL)) return 0;
+  cl_command_queue q = new_queue();
+  cl_kernel k = lsh_kernel(prog, "opener");
+  CHECK(clSetKernelArg(k, 0, sizeof go, &go));
+  size_t gs = 1;
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gs, NULL, 0, NULL, NULL));
+  CHECK(clFinish(q));
+  pthread_join(t, NULL);
+  printf("opener: done\n");
+  clReleaseKernel(k);
+  clReleaseCommandQueue(q);
+  return 1;
+}
+
 /* Kernel `hello` n times, one after the other: each prints a line. */
 static int run_hello(int n) {
   cl_command_queue q = new_queue();
@@ -194,6 +242,7 @@ int main(int argc, char **argv) {
   prog = lsh_build(source, "", &ctx, &q0);
   if (!strcmp(mode, "shared")) return run_shared() ? 0 : 1;
   if (hello) return run_hello(nq) ? 0 : 1;
+  if (!strcmp(mode, "chatty")) return run_opener() ? 0 : 1;
   struct job jobs[MAX_QUEUES];
   pthread_t th[MAX_QUEUES];
   int spin = !strcmp(mode, "spin");
@@ -215,6 +264,7 @@ int main(int argc, char **argv) {
     __atomic_store_n(&go_word, 1u, __ATOMIC_RELEASE);
   }
   if (!strcmp(mode, "fault")) ok = run_bad();
+
   for (int t = 0; t < nq; t++) {
     pthread_join(th[t], NULL);
     ok &= jobs[t].ok;
