@@ -262,7 +262,7 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
   }
   if (run->local_total) memcpy(hc->local, cu->local, run->local_total);
   /* the item whose exception or assertion stopped the pass */
-  uint64_t fault_item = run->have_exc && cu->faulted ? exc_item(run, &run->exc) : UINT64_MAX;
+  uint64_t fault_item = cu->faulted && run->have_exc ? exc_item(run, &run->exc) : UINT64_MAX;
   for (unsigned wi = 0; wi < cu->nwarps; wi++) {
     struct simt_warp *w = &cu->warps[wi];
     for (uint64_t m = w->exist; m; m &= m - 1) {
