@@ -232,6 +232,7 @@ static int sticky_add(struct sticky *k, const char *t) {
   arg += strspn(arg, " \t");
   if (!(is_verb(t, "break", 1) || is_verb(t, "tbreak", 2) || is_verb(t, "delete", 1) ||
         is_verb(t, "enable", 2) || is_verb(t, "disable", 3) || is_verb(t, "directory", 3) ||
+        is_verb(t, "condition", 4) || is_verb(t, "ignore", 2) ||
         (is_verb(t, "display", 4) && *arg) || is_verb(t, "undisplay", 3) ||
         (is_verb(t, "set", 3) && (!strncmp(arg, "pass", 4) || !strncmp(arg, "watchdog", 8)))))
     return 0;

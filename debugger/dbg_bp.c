@@ -403,6 +403,7 @@ void dbg_bp_info(struct dbg_session *s) {
     if (b->cond[0]) fprintf(s->out, " if %s", b->cond);
     if (bp_pending(s, b)) fprintf(s->out, " (pending)");
     if (b->hits) fprintf(s->out, " (hit %d time%s)", b->hits, b->hits == 1 ? "" : "s");
+    if (b->ignore) fprintf(s->out, " (ignore next %d)", b->ignore);
     fprintf(s->out, "\n");
   }
 }
@@ -449,7 +450,66 @@ int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
     }
     if (v.kind == DBG_FLT ? v.f == 0 : v.i == 0) return 0;
   }
+  if (b->ignore > 0) { /* a crossing `ignore` passes: it counts as a hit */
+    b->ignore--;
+    b->hits++;
+    return 0;
+  }
   return 1;
+}
+
+/* The breakpoint (not a watchpoint) numbered at the start of *arg, which
+ * moves past the number; NULL with a message when there is none. */
+static struct bp *bp_numbered(struct dbg_session *s, const char **arg, const char *usage) {
+  char *end;
+  long id = strtol(*arg, &end, 10);
+  if (end == *arg || (*end && !isspace((unsigned char)*end))) {
+    fprintf(s->out, "usage: %s\n", usage);
+    return NULL;
+  }
+  *arg = end + strspn(end, " \t");
+  for (int i = 0; i < s->nbp; i++)
+    if (s->bps[i].id == id && !s->bps[i].watch[0]) return &s->bps[i];
+  fprintf(s->out, "No breakpoint number %ld.\n", id);
+  return NULL;
+}
+
+void dbg_bp_condition(struct dbg_session *s, const char *arg) {
+  struct bp *b = bp_numbered(s, &arg, "condition N [EXPR]");
+  if (!b) return;
+  char err[200];
+  if (!*arg) {
+    b->cond[0] = 0;
+    fprintf(s->out, "Breakpoint %d now unconditional.\n", b->id);
+  } else if (strlen(arg) >= sizeof(b->cond)) {
+    fprintf(s->out, "The condition is longer than %zu characters.\n", sizeof(b->cond) - 1);
+    return;
+  } else if (!dbg_cond_parses(arg, err, sizeof(err))) {
+    fprintf(s->out, "Bad breakpoint condition '%s': %s\n", arg, err);
+    return;
+  } else {
+    snprintf(b->cond, sizeof(b->cond), "%s", arg);
+  }
+  s->bp_gen++;
+  dbg_bp_bind(s);
+  dbg_bp_sync(s);
+}
+
+void dbg_bp_ignore(struct dbg_session *s, const char *arg) {
+  struct bp *b = bp_numbered(s, &arg, "ignore N COUNT");
+  if (!b) return;
+  char *end;
+  long n = strtol(arg, &end, 10);
+  if (end == arg || *end || n < 0 || n > 1000000000) {
+    fprintf(s->out, "usage: ignore N COUNT, COUNT a number from 0 on\n");
+    return;
+  }
+  b->ignore = (int)n;
+  if (n == 0)
+    fprintf(s->out, "Will stop next time breakpoint %d is reached.\n", b->id);
+  else
+    fprintf(s->out, "Will ignore next %ld crossing%s of breakpoint %d.\n", n, n == 1 ? "" : "s",
+            b->id);
 }
 
 /* ---- watchpoints ---- */

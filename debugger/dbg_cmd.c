@@ -107,6 +107,16 @@ static int c_disable(struct dbg_session *s, struct call *c) {
   return 0;
 }
 
+static int c_condition(struct dbg_session *s, struct call *c) {
+  dbg_bp_condition(s, c->arg);
+  return 0;
+}
+
+static int c_ignore(struct dbg_session *s, struct call *c) {
+  dbg_bp_ignore(s, c->arg);
+  return 0;
+}
+
 static int c_watch(struct dbg_session *s, struct call *c) {
   dbg_watch_add(s, c->arg);
   return 0;
@@ -373,6 +383,14 @@ static const struct cmd cmds[] = {
      {NULL}},
     {"en*able", NULL, CMD_NOPROG, c_enable, NULL, NULL, {NULL}},
     {"dis*able", NULL, CMD_NOPROG, c_disable, NULL, NULL, {NULL}},
+    {"cond*ition",
+     NULL,
+     CMD_NOPROG,
+     c_condition,
+     NULL,
+     "condition N [EXPR], ignore N COUNT\tbreakpoint N's condition; pass its next COUNT crossings",
+     {NULL}},
+    {"ig*nore", NULL, CMD_NOPROG, c_ignore, NULL, NULL, {NULL}},
     {"wa*tch",
      NULL,
      CMD_STOPPED,

@@ -23,6 +23,7 @@ struct bp {
   uint32_t line;  /* 0: a kernel-name breakpoint */
   char kernel[64];
   char cond[256];
+  int ignore; /* `ignore N COUNT`: crossings still to pass without stopping */
   int bound;  /* matched the file of a launch at least once */
   int warned; /* said once that its line is past the end of the file */
   /* a watchpoint (line 0, no kernel): an expression of one work-item */
@@ -324,6 +325,9 @@ int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
 void dbg_bp_add(struct dbg_session *s, const char *arg, int temp);
 void dbg_bp_each(struct dbg_session *s, const char *arg, int what);
 void dbg_bp_info(struct dbg_session *s);
+/* `condition N [EXPR]` and `ignore N COUNT`. */
+void dbg_bp_condition(struct dbg_session *s, const char *arg);
+void dbg_bp_ignore(struct dbg_session *s, const char *arg);
 void dbg_watch_add(struct dbg_session *s, const char *arg);
 /* Whether item has an enabled watchpoint, whether any work-item of s->L
  * has one; whether one of item's watched values changed (noted in
