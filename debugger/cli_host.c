@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "debugger/cli_line.h"
+#include "debugger/dbg.h"
 
 #define PROMPT "(lockstep) "
 
@@ -440,6 +441,8 @@ int cli_debug_host(int argc, char **argv) {
                  keep.n - keep.n_exit == 1 ? "s" : "");
       } else if (sticky_add(&keep, t)) {
         printf("The program is not being run; this takes effect when it runs again.\n");
+      } else if (!dbg_command_known(t)) {
+        printf("Undefined command: \"%.*s\".\n", (int)strcspn(t, " \t/"), t);
       } else {
         printf("The program is not being run.\n");
       }

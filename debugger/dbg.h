@@ -60,6 +60,10 @@ void dbg_info_to(struct dbg_session *s, int what, FILE *f);
  * (initialize response keys such as "supportsConditionalBreakpoints") the
  * commands provide, one by one, NULL past the last. */
 const char *dbg_command_name(unsigned i);
+/* Whether a command line starts with a command the table has (the front
+ * end answers `Undefined command` for one that does not while no program
+ * runs). */
+int dbg_command_known(const char *line);
 const char *dbg_dap_capability(unsigned i);
 /* Reads and runs commands until `run`/`start` (returns 0) or `quit`/end of
  * input (returns 1). */

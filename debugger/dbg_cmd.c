@@ -590,6 +590,24 @@ static const struct cmd *find(const char *w, const char *arg, const char **subar
   return any;
 }
 
+/* The command word at the start of line into w (at most 31 characters:
+ * up to a blank or a '/'), and where its argument starts. */
+static const char *command_word(const char *line, char w[32]) {
+  int n = 0;
+  while (n < 31 && line[n] && !isspace((unsigned char)line[n]) && line[n] != '/')
+    w[n] = line[n], n++;
+  w[n] = 0;
+  return line + n;
+}
+
+int dbg_command_known(const char *line) {
+  line += strspn(line, " \t");
+  char w[32];
+  const char *arg = command_word(line, w), *subarg = NULL;
+  arg += strspn(arg, " \t");
+  return w[0] && find(w, arg, &subarg) != NULL;
+}
+
 /* Runs one command line. Returns 1 when a launch should resume (*kind says
  * how) or the user quit. */
 static int command(struct dbg_session *s, char *line, int *kind) {
@@ -600,11 +618,9 @@ static int command(struct dbg_session *s, char *line, int *kind) {
     *--e = 0;
   if (!*line || line[0] == '#') return 0;
   char w[32];
-  int n = 0;
-  while (n < 31 && line[n] && !isspace((unsigned char)line[n]) && line[n] != '/')
-    w[n] = line[n], n++;
-  w[n] = 0;
-  struct call c = {NULL, line + n, line + n, NULL, 0};
+  const char *rest = command_word(line, w);
+  size_t n = strlen(w);
+  struct call c = {NULL, rest, rest, NULL, 0};
   while (isspace((unsigned char)*c.arg))
     c.arg++;
   c.row = n ? find(w, c.arg, &c.subarg) : NULL;
