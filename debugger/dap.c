@@ -764,7 +764,6 @@ int cmd_dap(int argc, char **argv) {
   memset(&D, 0, sizeof(D));
   D.sock = D.hout = D.herr = -1;
   D.next_bp_id = 1;
-  int client = 1;
   while (!D.quit) {
     if (D.sock >= 0 && engine_line_ready()) {
       engine_event(); /* lines already read while answering a request */
@@ -775,11 +774,8 @@ int cmd_dap(int argc, char **argv) {
       continue;
     }
     if (run_deferred()) continue;
-    struct pollfd p[4] = {{client ? 0 : -1, POLLIN, 0},
-                          {D.sock, POLLIN, 0},
-                          {D.hout, POLLIN, 0},
-                          {D.herr, POLLIN, 0}};
-    if (!client && D.pid <= 0) break;
+    struct pollfd p[4] = {
+        {0, POLLIN, 0}, {D.sock, POLLIN, 0}, {D.hout, POLLIN, 0}, {D.herr, POLLIN, 0}};
     if (poll(p, 4, -1) < 0) {
       if (errno == EINTR) continue;
       break;
@@ -787,10 +783,13 @@ int cmd_dap(int argc, char **argv) {
     if (p[2].revents && D.hout >= 0) pump_host(&D.hout, "stdout");
     if (p[3].revents && D.herr >= 0) pump_host(&D.herr, "stderr");
     if (p[1].revents && D.sock >= 0) engine_event();
-    if (p[0].revents && !read_client()) client = 0;
+    /* the client went away without `disconnect`: nobody can go on with
+     * the program (a stopped kernel would wait for a command for ever), so
+     * the session ends as a disconnect would end it */
+    if (p[0].revents && !read_client()) D.quit = 1;
     if (D.pid > 0 && D.sock < 0 && D.hout < 0 && D.herr < 0) finish_program();
   }
-  if (D.pid > 0) {
+  if (D.pid > 0) { /* the program this adapter started ends with it */
     kill(D.pid, SIGKILL);
     while (waitpid(D.pid, NULL, 0) < 0 && errno == EINTR)
       ;
