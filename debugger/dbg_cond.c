@@ -548,10 +548,6 @@ static struct cval expr(struct C *c) {
 }
 
 struct dbg_cond *dbg_cond_compile(const struct dbg_env *env, const char *text) {
-  /* the interpreter's own checks of names, fields, components and types */
-  char err[200];
-  struct dbg_val ty;
-  if (dbg_eval_type(env, text, &ty, err, sizeof(err))) return NULL;
   struct C c = {env, text, 0, NULL, 0, 0, 0};
   struct cval v = rv(&c, expr(&c));
   ws(&c);
