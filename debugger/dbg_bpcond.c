@@ -42,20 +42,13 @@ void dbg_bpcond_close(struct dbg_session *s) {
   s->L->ccond = NULL;
 }
 
-/* One lane of the filter's warp, read through the device. */
-struct lane_io {
-  const struct simt_lanes *v;
-  unsigned lane;
-};
-
-static void *lane_mem(void *ctx, uint64_t addr, uint64_t size) {
-  const struct lane_io *x = ctx;
-  return simt_lanes_mem(x->v, x->lane, addr, size);
+/* The filter's warp, read through the device. */
+static void *lane_mem(void *ctx, unsigned lane, uint64_t addr, uint64_t size) {
+  return simt_lanes_mem(ctx, lane, addr, size);
 }
 
-static uint64_t lane_sreg(void *ctx, unsigned sreg) {
-  const struct lane_io *x = ctx;
-  return simt_lanes_sreg(x->v, x->lane, sreg);
+static uint64_t lane_sreg(void *ctx, unsigned lane, unsigned sreg) {
+  return simt_lanes_sreg(ctx, lane, sreg);
 }
 
 uint64_t dbg_bpcond_filter(void *arg, const struct simt_lanes *v, uint32_t pc, uint64_t lanes) {
@@ -63,14 +56,10 @@ uint64_t dbg_bpcond_filter(void *arg, const struct simt_lanes *v, uint32_t pc, u
   struct dbg_cond *c =
       L->ccond ? atomic_load_explicit(&L->ccond[pc], memory_order_acquire) : COND_NONE;
   if (!c || c == COND_NONE) return lanes;
-  struct lane_io x = {v, 0};
-  struct dbg_cond_io io = {&x, lane_mem, lane_sreg};
-  uint64_t keep = 0;
-  for (uint64_t m = lanes; m; m &= m - 1) {
-    x.lane = (unsigned)__builtin_ctzll(m);
-    if (dbg_cond_eval(c, &io) != 0) keep |= m & -m;
-  }
-  return keep;
+  struct dbg_cond_io io = {(void *)v, lane_mem, lane_sreg, NULL, 0, 0};
+  io.priv = simt_lanes_private(v, &io.priv_stride, &io.priv_size);
+  uint64_t unknown, yes = dbg_cond_eval_lanes(c, &io, lanes, &unknown);
+  return yes | unknown;
 }
 
 /* The item dbg_bp_accept evaluates, read through the held launch (live
@@ -80,13 +69,15 @@ struct item_io {
   uint64_t item;
 };
 
-static void *item_mem(void *ctx, uint64_t addr, uint64_t size) {
+static void *item_mem(void *ctx, unsigned lane, uint64_t addr, uint64_t size) {
   const struct item_io *x = ctx;
+  (void)lane;
   return simt_dbg_mem(x->sd, x->item, addr, size);
 }
 
-static uint64_t item_sreg(void *ctx, unsigned sreg) {
+static uint64_t item_sreg(void *ctx, unsigned lane, unsigned sreg) {
   const struct item_io *x = ctx;
+  (void)lane;
   return simt_dbg_sreg(x->sd, x->item, sreg);
 }
 
@@ -103,7 +94,7 @@ void dbg_bpcond_learn(struct dbg_session *s, const struct bp *b, uint64_t item, 
   if (c) {
     /* the compiled form must agree with the interpreter on this lane */
     struct item_io x = {s->L->sd, item};
-    struct dbg_cond_io io = {&x, item_mem, item_sreg};
+    struct dbg_cond_io io = {&x, item_mem, item_sreg, NULL, 0, 0};
     int r = dbg_cond_eval(c, &io);
     if (r >= 0 && (bad || r != truth)) {
       dbg_cond_free(c);

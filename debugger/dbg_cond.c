@@ -20,6 +20,7 @@
 #include "compiler/cc_debug.h"
 #include "debugger/dbg_cond.h"
 #include "debugger/dbg_image.h"
+#include "device/lsi.h"
 
 #define COND_STACK 32
 
@@ -655,12 +656,33 @@ static int bin(const struct insn *in, union cv *a, union cv b) {
   return bin_int(in, a, b);
 }
 
-/* The scalar of in's type at addr (load()); 0 when it cannot be read. */
-static int load(const struct insn *in, const struct dbg_cond_io *io, union cv *v) {
-  const uint8_t *m = io->mem(io->ctx, (uint64_t)v->i, in->size);
+/* size bytes at m, zero-extended (fixed-size copies: no call, no stall). */
+static uint64_t read_raw(const uint8_t *m, unsigned size) {
+  uint8_t b;
+  uint16_t h;
+  uint32_t w;
+  uint64_t d = 0;
+  switch (size) {
+  case 1: memcpy(&b, m, 1); return b;
+  case 2: memcpy(&h, m, 2); return h;
+  case 4: memcpy(&w, m, 4); return w;
+  case 8: memcpy(&d, m, 8); return d;
+  default: memcpy(&d, m, size); return d;
+  }
+}
+
+/* The scalar of in's type at addr as lane reads it (load()); 0 when it
+ * cannot be read. A private frame io gives is read directly. */
+static int load(const struct insn *in, const struct dbg_cond_io *io, unsigned lane, union cv *v) {
+  uint64_t addr = (uint64_t)v->i, off = LSI_ADDR_OFFSET(addr);
+  const uint8_t *m;
+  if (io->priv && LSI_ADDR_SPACE(addr) == LSI_SPACE_PRIVATE && LSI_ADDR_ID(addr) == 0 &&
+      off + in->size <= io->priv_size)
+    m = io->priv + lane * io->priv_stride + off;
+  else
+    m = io->mem(io->ctx, lane, addr, in->size);
   if (!m) return 0;
-  uint64_t raw = 0;
-  memcpy(&raw, m, in->size);
+  uint64_t raw = read_raw(m, in->size);
   if (in->kind == DBG_FLT) {
     if (in->size == 4) {
       float f;
@@ -693,46 +715,81 @@ static union cv cast(const struct insn *in, union cv v) {
   return v;
 }
 
-int dbg_cond_eval(const struct dbg_cond *c, const struct dbg_cond_io *io) {
-  union cv st[COND_STACK];
-  int sp = 0;
-  for (unsigned pc = 0; pc < c->n; pc++) {
-    const struct insn *in = &c->code[pc];
-    union cv *t = &st[sp - 1];
-    switch (in->op) {
-    case OP_CONST: st[sp++] = in->k; break;
-    case OP_SREG: st[sp++].i = (int64_t)io->sreg(io->ctx, (unsigned)in->k.i); break;
-    case OP_LOAD:
-      if (!load(in, io, t)) return -1;
-      break;
-    case OP_ADDK: t->i = (int64_t)((uint64_t)t->i + (uint64_t)in->k.i); break;
-    case OP_INDEX:
-      if (t->i < 0 || (uint64_t)t->i >= in->count) return -1;
-      t[-1].i = (int64_t)((uint64_t)t[-1].i + (uint64_t)t->i * in->size);
-      sp--;
-      break;
-    case OP_PTRIX:
-      t[-1].i = (int64_t)((uint64_t)t[-1].i + (uint64_t)t->i * in->size);
-      sp--;
-      if (!t[-1].i) return -1;
-      break;
-    case OP_NZ:
-      if (!t->i) return -1;
-      break;
-    case OP_NEG:
-      if (in->a_cv == CV_F)
-        t->f = -t->f;
-      else
-        t->i = (int64_t)(0 - (uint64_t)t->i);
-      break;
-    case OP_NOT: t->i = in->a_cv == CV_F ? t->f == 0 : t->i == 0; break;
-    case OP_BNOT: t->i = ~t->i; break;
-    case OP_CAST: *t = cast(in, *t); break;
-    default:
-      if (!bin(in, &t[-1], *t)) return -1;
-      sp--;
-      break;
-    }
+/* Each live lane (a mask) runs in; lanes that fail leave live. */
+#define EACH_LANE(body)                                                                            \
+  for (uint64_t m_ = *live; m_; m_ &= m_ - 1) {                                                    \
+    unsigned l = (unsigned)__builtin_ctzll(m_);                                                    \
+    body;                                                                                          \
   }
-  return st[0].i == 0; /* the final OP_NOT: 1 when the condition is false */
+
+/* One instruction for the live lanes; sp is the stack depth before it. */
+static void step(const struct insn *in, const struct dbg_cond_io *io, union cv (*st)[64], int sp,
+                 uint64_t *live) {
+  union cv *t = sp ? st[sp - 1] : NULL, *u = st[sp], *d = sp > 1 ? st[sp - 2] : NULL;
+  switch (in->op) {
+  case OP_CONST: EACH_LANE(u[l] = in->k); break;
+  case OP_SREG: EACH_LANE(u[l].i = (int64_t)io->sreg(io->ctx, l, (unsigned)in->k.i)); break;
+  case OP_LOAD: EACH_LANE(if (!load(in, io, l, &t[l])) *live &= ~(UINT64_C(1) << l)); break;
+  case OP_ADDK: EACH_LANE(t[l].i = (int64_t)((uint64_t)t[l].i + (uint64_t)in->k.i)); break;
+  case OP_INDEX:
+    EACH_LANE(if (t[l].i < 0 || (uint64_t)t[l].i >= in->count) *live &= ~(UINT64_C(1) << l);
+              d[l].i = (int64_t)((uint64_t)d[l].i + (uint64_t)t[l].i * in->size));
+    break;
+  case OP_PTRIX:
+    EACH_LANE(d[l].i = (int64_t)((uint64_t)d[l].i + (uint64_t)t[l].i * in->size);
+              if (!d[l].i) *live &= ~(UINT64_C(1) << l));
+    break;
+  case OP_NZ: EACH_LANE(if (!t[l].i) *live &= ~(UINT64_C(1) << l)); break;
+  case OP_NEG:
+    if (in->a_cv == CV_F) {
+      EACH_LANE(t[l].f = -t[l].f);
+    } else {
+      EACH_LANE(t[l].i = (int64_t)(0 - (uint64_t)t[l].i));
+    }
+    break;
+  case OP_NOT:
+    if (in->a_cv == CV_F) {
+      EACH_LANE(t[l].i = t[l].f == 0);
+    } else {
+      EACH_LANE(t[l].i = t[l].i == 0);
+    }
+    break;
+  case OP_BNOT: EACH_LANE(t[l].i = ~t[l].i); break;
+  case OP_CAST: EACH_LANE(t[l] = cast(in, t[l])); break;
+  default: EACH_LANE(if (!bin(in, &d[l], t[l])) *live &= ~(UINT64_C(1) << l)); break;
+  }
+}
+
+/* The stack depth an instruction leaves, from the one before it. */
+static int depth_after(const struct insn *in, int sp) {
+  switch (in->op) {
+  case OP_CONST:
+  case OP_SREG: return sp + 1;
+  case OP_INDEX:
+  case OP_PTRIX:
+  case OP_BIN: return sp - 1;
+  default: return sp;
+  }
+}
+
+uint64_t dbg_cond_eval_lanes(const struct dbg_cond *c, const struct dbg_cond_io *io, uint64_t lanes,
+                             uint64_t *unknown) {
+  union cv st[COND_STACK][64];
+  uint64_t live = lanes;
+  int sp = 0;
+  for (unsigned pc = 0; pc < c->n && live; pc++) {
+    step(&c->code[pc], io, st, sp, &live);
+    sp = depth_after(&c->code[pc], sp);
+  }
+  *unknown = lanes & ~live;
+  uint64_t yes = 0;
+  /* the final OP_NOT left 1 where the condition is false */
+  for (uint64_t m = live; m; m &= m - 1)
+    if (!st[0][__builtin_ctzll(m)].i) yes |= m & -m;
+  return yes;
+}
+
+int dbg_cond_eval(const struct dbg_cond *c, const struct dbg_cond_io *io) {
+  uint64_t unknown, yes = dbg_cond_eval_lanes(c, io, 1, &unknown);
+  return unknown ? -1 : (int)yes;
 }

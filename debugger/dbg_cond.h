@@ -19,13 +19,17 @@
 
 struct dbg_cond;
 
-/* How an evaluation reads one work-item: memory as it sees it (NULL when
- * size bytes at addr are not all readable) and a special register (enum
- * lsi_sreg). */
+/* How an evaluation reads the work-items of a warp's lanes (lanes 0-63):
+ * memory as lane sees it (NULL when size bytes at addr are not all
+ * readable), a special register (enum lsi_sreg); and, when priv is not
+ * NULL, the lanes' private frames, read directly: lane's priv_size bytes
+ * at priv + lane * priv_stride. */
 struct dbg_cond_io {
   void *ctx;
-  void *(*mem)(void *ctx, uint64_t addr, uint64_t size);
-  uint64_t (*sreg)(void *ctx, unsigned sreg);
+  void *(*mem)(void *ctx, unsigned lane, uint64_t addr, uint64_t size);
+  uint64_t (*sreg)(void *ctx, unsigned lane, unsigned sreg);
+  const uint8_t *priv;
+  uint64_t priv_stride, priv_size;
 };
 
 /* Compiles text with env's names and struct layouts (lookup, type): NULL
@@ -34,7 +38,12 @@ struct dbg_cond_io {
  * address-of, swizzles of several components, images), when env's
  * interpreter refuses its types, or out of memory. */
 struct dbg_cond *dbg_cond_compile(const struct dbg_env *env, const char *text);
-/* 0 false, 1 true, -1 unknown (the interpreter says why). Thread-safe. */
+/* For the lanes in a mask, all at once: the lanes for which it holds;
+ * *unknown the lanes it could not decide (the interpreter says why).
+ * Thread-safe. */
+uint64_t dbg_cond_eval_lanes(const struct dbg_cond *c, const struct dbg_cond_io *io, uint64_t lanes,
+                             uint64_t *unknown);
+/* For lane 0 alone: 0 false, 1 true, -1 unknown. */
 int dbg_cond_eval(const struct dbg_cond *c, const struct dbg_cond_io *io);
 void dbg_cond_free(struct dbg_cond *c);
 

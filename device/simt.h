@@ -200,6 +200,9 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p);
  * register (enum lsi_sreg) as it reads it. */
 void *simt_lanes_mem(const struct simt_lanes *v, unsigned lane, uint64_t addr, uint64_t size);
 uint64_t simt_lanes_sreg(const struct simt_lanes *v, unsigned lane, unsigned sreg);
+/* The lanes' private frames, to read directly: lane's *size bytes start
+ * *stride * lane bytes past the pointer returned (NULL: none). */
+const uint8_t *simt_lanes_private(const struct simt_lanes *v, uint64_t *stride, uint64_t *size);
 
 /* Edit and continue: how the caller moves work-items to rebuilt code. */
 struct simt_dbg_remap {

@@ -68,6 +68,11 @@ uint64_t simt_lanes_sreg(const struct simt_lanes *v, unsigned lane, unsigned sre
   return simt_sreg(v->cu, v->w, lane, sreg);
 }
 
+const uint8_t *simt_lanes_private(const struct simt_lanes *v, uint64_t *stride, uint64_t *size) {
+  *stride = *size = v->cu->run->k->private_size;
+  return *size ? v->w->priv : NULL;
+}
+
 /* The work-item an exception names. */
 static uint64_t exc_item(const struct simt_run *run, const struct dev_exception *e) {
   const struct dev_launch *l = run->l;

@@ -19,7 +19,7 @@
 #include "util/check_util.h"
 
 /* The made-up private frame: BASE.. BASE + sizeof(mem). */
-#define BASE 0x4000000000001000ull
+#define BASE 0x4000000000000000ull /* private memory, offset 0 */
 static uint8_t mem[0x200];
 
 static void *mem_at(void *ctx, uint64_t addr, uint64_t size) {
@@ -91,12 +91,17 @@ static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
 
 static const struct dbg_env env = {NULL, lookup, mem_at, sreg, type_hook, NULL, NULL, NULL, NULL};
 
-static uint64_t io_sreg(void *ctx, unsigned r) {
-  (void)ctx;
+static uint64_t io_sreg(void *ctx, unsigned lane, unsigned r) {
+  (void)ctx, (void)lane;
   return sreg_value(r);
 }
 
-static const struct dbg_cond_io io = {NULL, mem_at, io_sreg};
+static void *io_mem(void *ctx, unsigned lane, uint64_t addr, uint64_t size) {
+  (void)lane;
+  return mem_at(ctx, addr, size);
+}
+
+static const struct dbg_cond_io io = {NULL, io_mem, io_sreg, NULL, 0, 0};
 
 static void put(unsigned off, const void *x, size_t n) {
   memcpy(mem + off, x, n);
@@ -259,6 +264,42 @@ START_TEST(refused_texts) {
 }
 END_TEST
 
+START_TEST(lanes_at_once) {
+  /* a warp's lanes, each with its own private frame (read directly, as a
+   * pass gives them), against the interpreter on each lane's frame */
+  enum { LANES = 40, STRIDE = sizeof(mem) };
+  static uint8_t frames[LANES][STRIDE];
+  static const char *const texts[] = {"i == 7 || arr[i & 3] == 20", "arr[i] > 0 && f < 3",
+                                      "i / (i - 5) == 0", "p[i - 20] == 10 && v.y < 0",
+                                      "get_global_id(0) == 1000000 && (float)i > 30.5f"};
+  setup_memory();
+  for (int l = 0; l < LANES; l++) {
+    int32_t i = l - 2; /* out of arr's range for most lanes */
+    memcpy(frames[l], mem, sizeof(mem));
+    memcpy(frames[l], &i, 4);
+  }
+  struct dbg_cond_io lio = io;
+  lio.priv = &frames[0][0];
+  lio.priv_stride = lio.priv_size = STRIDE;
+  for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
+    struct dbg_cond *c = dbg_cond_compile(&env, texts[k]);
+    ck_assert_msg(c != NULL, "%s was not compiled", texts[k]);
+    uint64_t lanes = (UINT64_C(1) << LANES) - 1 - 2, unknown; /* lane 1 not asked */
+    uint64_t yes = dbg_cond_eval_lanes(c, &lio, lanes, &unknown);
+    ck_assert(!((yes | unknown) & ~lanes) && !(yes & unknown));
+    for (int l = 0; l < LANES; l++) {
+      if (!(lanes >> l & 1)) continue;
+      memcpy(mem, frames[l], sizeof(mem));
+      int want = interpreted(texts[k]);
+      int got = unknown >> l & 1 ? -1 : (int)(yes >> l & 1);
+      ck_assert_msg(got == want, "%s, lane %d: compiled %d, interpreted %d", texts[k], l, got,
+                    want);
+    }
+    dbg_cond_free(c);
+  }
+}
+END_TEST
+
 /* A random condition over the made-up variables, depth levels deep. */
 static void random_expr(unsigned *seed, int depth, char *buf, size_t n) {
   static const char *const atoms[] = {"i",
@@ -337,6 +378,7 @@ int main(void) {
   CU_ADD(s, compiled_matches_interpreter);
   CU_ADD(s, compiled_sees_new_values);
   CU_ADD(s, refused_texts);
+  CU_ADD(s, lanes_at_once);
   CU_ADD(s, random_conditions_agree);
   return cu_run(s);
 }
