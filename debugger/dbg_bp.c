@@ -440,6 +440,8 @@ int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
     struct dbg_val v;
     char err[200];
     int bad = dbg_eval_focus(s, b->cond, &v, err, sizeof(err));
+    if (s->L->ccond) /* in a pass: the filter's compiled form, as this frame sees the names */
+      dbg_bpcond_learn(s, b, item, pc, bad, !bad && (v.kind == DBG_FLT ? v.f != 0 : v.i != 0));
     s->L->focus = save;
     s->L->frame = save_frame;
     s->L->frame_item = save_item;

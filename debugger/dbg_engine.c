@@ -16,6 +16,7 @@
 
 #include "compiler/cc_debug.h"
 #include "debugger/dbg.h"
+#include "debugger/dbg_cond.h"
 #include "debugger/dbg_int.h"
 #include "device/lsi.h"
 #include "device/simt.h"
@@ -344,17 +345,23 @@ static const struct {
     {"get_num_sub_groups", LSI_SREG_NUM_SUB_GROUPS, 0, 0},
 };
 
-static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
-  struct dbg_session *s = ctx;
+int dbg_item_fn(const char *name, unsigned dim, unsigned *sreg, uint64_t *value) {
   for (size_t i = 0; i < sizeof(item_fns) / sizeof(item_fns[0]); i++) {
-    if (strcmp(fn, item_fns[i].name)) continue;
-    if (item_fns[i].dims && dim > 2)
-      *out = item_fns[i].out_of_range;
-    else
-      *out = simt_dbg_sreg(s->L->sd, s->L->focus, item_fns[i].sreg + (item_fns[i].dims ? dim : 0));
+    if (strcmp(name, item_fns[i].name)) continue;
+    *sreg =
+        item_fns[i].dims && dim > 2 ? UINT32_MAX : item_fns[i].sreg + (item_fns[i].dims ? dim : 0);
+    *value = item_fns[i].out_of_range;
     return 1;
   }
   return 0;
+}
+
+static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
+  struct dbg_session *s = ctx;
+  unsigned r;
+  if (!dbg_item_fn(fn, dim, &r, out)) return 0;
+  if (r != UINT32_MAX) *out = simt_dbg_sreg(s->L->sd, s->L->focus, r);
+  return 1;
 }
 
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {

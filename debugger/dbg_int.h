@@ -48,6 +48,7 @@ struct dbg_display {
  * its open to its close (freed as one unit). Engine code reaches it as s->L,
  * the launch it works on. */
 struct kept_build;
+struct dbg_cond;
 struct dbg_launch {
   struct dbg_session *s;
   /* the launch API (dbg_launch.c) */
@@ -88,6 +89,9 @@ struct dbg_launch {
   uint32_t *inl_entry; /* where each inlined call starts (dbg->ninl entries) */
   uint8_t *watchset;   /* the statements a step or a watched change is shown at */
   uint8_t *catchset;   /* where work-items run on a stepped one's behalf stop */
+  /* during a pass: each statement's breakpoint condition compiled for the
+   * pass's filter (dbg_bpcond.c), NULL until a lane reaches it */
+  _Atomic(struct dbg_cond *) *ccond;
   uint64_t focus;
   int finished, passes;
   struct dev_exception exc;
@@ -429,6 +433,17 @@ void dbg_frame_command(struct dbg_session *s, const char *cmd, const char *arg);
  * a pending breakpoint hit, else runs a pass (seed 000). Returns an enum
  * stop, or -1 when the pass cannot be used (a watchpoint needs stepping). */
 int dbg_pass_run(struct dbg_session *s);
+/* Breakpoint conditions at device speed in a pass (dbg_bpcond.c): the
+ * table of compiled conditions for s->L's next pass (-1 out of memory),
+ * and its end; the pass's filter; and, from dbg_bp_accept while it
+ * evaluates b's condition for item at pc (bad: it failed; truth: it
+ * held), the compiled form for pc, checked against that result. */
+int dbg_bpcond_open(struct dbg_session *s);
+void dbg_bpcond_close(struct dbg_session *s);
+struct simt_lanes;
+uint64_t dbg_bpcond_filter(void *arg, const struct simt_lanes *v, uint32_t pc, uint64_t lanes);
+void dbg_bpcond_learn(struct dbg_session *s, const struct bp *b, uint64_t item, uint32_t pc,
+                      int bad, int truth);
 /* Takes item's breakpoint hit off the pass's hits still to be reported:
  * whether it still stands (the item is at an enabled breakpoint whose
  * condition holds), so resuming the item reports it first. */

@@ -113,6 +113,7 @@ static int one_pass(struct dbg_session *s, struct simt_dbg_pass *p) {
   p->stop_at = flags;
   p->accept = pass_accept;
   p->poll = pass_poll;
+  p->filter = dbg_bpcond_open(s) ? NULL : dbg_bpcond_filter;
   p->arg = s->L;
   p->out = s->L->pout ? s->L->pout : s->out;
   p->in_progress_only = s->inprog_only;
@@ -124,6 +125,7 @@ static int one_pass(struct dbg_session *s, struct simt_dbg_pass *p) {
   simt_dbg_pass(h.L->sd, p);
   dbg_reacquire(s, &h);
   s->L->in_pass = 0;
+  dbg_bpcond_close(s);
   if (flags != s->L->bpset) free(flags);
   if (p->why != SIMT_DBG_PASS_IDLE || p->groups_run) { /* else nothing was issued */
     s->L->passes++;

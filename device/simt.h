@@ -169,9 +169,16 @@ enum simt_dbg_why {
   SIMT_DBG_PASS_TIMEOUT, /* the pass ran longer than the watchdog allows */
   SIMT_DBG_PASS_IDLE,    /* in_progress_only and no group could run */
 };
+struct simt_lanes;
 struct simt_dbg_pass {
   const uint8_t *stop_at; /* per-pc flags (never NULL) */
   int (*accept)(void *arg, uint64_t item, uint32_t pc);
+  /* May be NULL: before accept is asked about the lanes (a mask) of a warp
+   * at a flagged pc, filter returns those it must still be asked about;
+   * the others are taken as refused (they run on). Called on the worker
+   * with no lock held, from several workers at once; it reads the lanes
+   * only through simt_lanes_mem and simt_lanes_sreg. */
+  uint64_t (*filter)(void *arg, const struct simt_lanes *v, uint32_t pc, uint64_t lanes);
   int (*poll)(void *arg); /* may be NULL */
   void *arg;
   FILE *out; /* printf output of the pass */
@@ -186,6 +193,16 @@ struct simt_dbg_pass {
   unsigned groups_run, groups_skipped; /* how the entry routine went */
 };
 void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p);
+/* What a pass's filter reads of the lanes it is given, live from their
+ * warp: size bytes at a device address as lane's work-item sees it (its
+ * private frame, its group's local memory, global and constant memory;
+ * NULL when they are not all there, as simt_dbg_mem), and a special
+ * register (enum lsi_sreg) as it reads it. */
+void *simt_lanes_mem(const struct simt_lanes *v, unsigned lane, uint64_t addr, uint64_t size);
+uint64_t simt_lanes_sreg(const struct simt_lanes *v, unsigned lane, unsigned sreg);
+/* The lanes' private frames, to read directly: lane's *size bytes start
+ * *stride * lane bytes past the pointer returned (NULL: none). */
+const uint8_t *simt_lanes_private(const struct simt_lanes *v, uint64_t *stride, uint64_t *size);
 
 /* Edit and continue: how the caller moves work-items to rebuilt code. */
 struct simt_dbg_remap {

@@ -41,6 +41,38 @@ static uint64_t lane_item(struct simt_cu *cu, struct simt_warp *w, unsigned lane
   return simt_sreg(cu, w, lane, LSI_SREG_GLOBAL_LINEAR_ID);
 }
 
+/* A warp's lanes as a pass's filter reads them. */
+struct simt_lanes {
+  struct simt_dbg *s;
+  struct simt_cu *cu;
+  struct simt_warp *w;
+};
+
+void *simt_lanes_mem(const struct simt_lanes *v, unsigned lane, uint64_t addr, uint64_t size) {
+  const struct simt_run *r = v->cu->run;
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  if (off + size < off) return NULL;
+  switch (LSI_ADDR_SPACE(addr)) {
+  case LSI_SPACE_LOCAL:
+  case LSI_SPACE_PRIVATE:
+    if (LSI_ADDR_ID(addr) != 0) return NULL;
+    if (LSI_ADDR_SPACE(addr) == LSI_SPACE_LOCAL)
+      return off + size <= r->local_total ? v->cu->local + off : NULL;
+    return off + size <= r->k->private_size ? v->w->priv + (uint64_t)lane * r->k->private_size + off
+                                            : NULL;
+  default: return simt_dbg_mem(v->s, UINT64_MAX, addr, size); /* the launch's buffers */
+  }
+}
+
+uint64_t simt_lanes_sreg(const struct simt_lanes *v, unsigned lane, unsigned sreg) {
+  return simt_sreg(v->cu, v->w, lane, sreg);
+}
+
+const uint8_t *simt_lanes_private(const struct simt_lanes *v, uint64_t *stride, uint64_t *size) {
+  *stride = *size = v->cu->run->k->private_size;
+  return *size ? v->w->priv : NULL;
+}
+
 /* The work-item an exception names. */
 static uint64_t exc_item(const struct simt_run *run, const struct dev_exception *e) {
   const struct dev_launch *l = run->l;
@@ -61,6 +93,12 @@ static void arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w,
   struct simt_dbg_pass *p = c->p;
   const unsigned cap = sizeof(p->hits) / sizeof(p->hits[0]);
   uint64_t ask = w->active & ~*asked;
+  if (ask && p->filter) { /* lanes the caller's filter refuses need no lock */
+    struct simt_lanes v = {c->s, cu, w};
+    uint64_t keep = p->filter(p->arg, &v, w->pc, ask) & ask;
+    *asked |= ask & ~keep;
+    ask = keep;
+  }
   if (!ask) return;
   pthread_mutex_lock(&c->mu);
   struct simt_dbg *s = c->s;

@@ -2,7 +2,8 @@
 # Benchmarks Lockstep beside pocl and Oclgrind on this machine, in one run.
 # Installs the two peers (Debian's pocl-opencl-icd and oclgrind) when missing,
 # builds Lockstep without sanitizers, and runs tests/bench/bench.c on all three,
-# then the stream-switch cost benchmark (tests/bench/switch.c) on Lockstep.
+# then the stream-switch cost benchmark (tests/bench/switch.c) on Lockstep,
+# then the cost of a breakpoint condition under `lockstep debug` (cond.sh).
 #   tests/bench/run.sh [build-dir]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,7 +18,7 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
 fi
 cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j"$(nproc)" --target lockstep bench_kernels bench_switch >/dev/null
+cmake --build "$build" -j"$(nproc)" --target lockstep lockstep_cli bench_kernels bench_switch >/dev/null
 vendors=$(mktemp -d)
 trap 'rm -rf "$vendors"' EXIT
 cp "$build/vendors/lockstep.icd" "$vendors/"
@@ -27,3 +28,4 @@ oclgrind_icd=$(dpkg -L oclgrind 2>/dev/null | grep 'liboclgrind-rt-icd.so$' | he
 [ -n "$oclgrind_icd" ] && echo "$oclgrind_icd" > "$vendors/oclgrind.icd"
 OCL_ICD_VENDORS="$vendors" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_kernels"
 OCL_ICD_VENDORS="$vendors" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_switch"
+LOCKSTEP_CACHE=0 bash "$top/tests/bench/cond.sh" "$build"
