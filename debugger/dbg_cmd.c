@@ -319,8 +319,12 @@ static int c_info_locals(struct dbg_session *s, struct call *c) {
 }
 
 static int c_info_workitems(struct dbg_session *s, struct call *c) {
-  (void)c;
-  dbg_info_workitems(s);
+  dbg_info_workitems(s, c->subarg, c->row->sub[0] == 't' ? "info threads" : "info workitems");
+  return 0;
+}
+
+static int c_thread(struct dbg_session *s, struct call *c) {
+  dbg_thread_cmd(s, c->arg);
   return 0;
 }
 
@@ -502,7 +506,22 @@ static const struct cmd cmds[] = {
     {"i*nfo", "d*isplay", 0, c_info_display, NULL, NULL, {NULL}},
     {"i*nfo", "lo*cals", CMD_STOPPED, c_info_locals, NULL, NULL, {NULL}},
     {"i*nfo", "a*rgs", CMD_STOPPED, c_info_locals, NULL, NULL, {NULL}},
-    {"i*nfo", "w*orkitems", CMD_STOPPED, c_info_workitems, NULL, NULL, {NULL}},
+    {"i*nfo",
+     "w*orkitems",
+     CMD_STOPPED,
+     c_info_workitems,
+     NULL,
+     "info workitems|threads [group X [Y Z]] [line N] [STATE]\twork-items by state and line;\n"
+     "\tSTATE: running barrier fault complete not-launched",
+     {NULL}},
+    {"i*nfo", "th*reads", CMD_STOPPED, c_info_workitems, NULL, NULL, {NULL}},
+    {"t*hread",
+     NULL,
+     CMD_STOPPED,
+     c_thread,
+     NULL,
+     "thread [N]\tfocus the work-item of linear id N (gx + gy*GX + gz*GX*GY)",
+     {NULL}},
     {"i*nfo", NULL, CMD_STOPPED, c_info, NULL, NULL, {NULL}},
     {"ed*it",
      NULL,

@@ -289,7 +289,14 @@ void dbg_info_vars(struct dbg_session *s, int args);
 void dbg_list_cmd(struct dbg_session *s, const char *arg);
 void dbg_focus_cmd(struct dbg_session *s, const char *arg, int group);
 void dbg_backtrace_cmd(struct dbg_session *s);
-void dbg_info_workitems(struct dbg_session *s);
+
+/* ---- dbg_items.c: listings of work-items at any scale ---- */
+/* `info workitems [FILTER]` (cmd: the name it was typed as, for its usage
+ * line), `thread [N]` (N a linear id), and the one-line summary of every
+ * work-item's state a pause shows. */
+void dbg_info_workitems(struct dbg_session *s, const char *arg, const char *cmd);
+void dbg_thread_cmd(struct dbg_session *s, const char *arg);
+void dbg_items_summary(struct dbg_session *s);
 
 /* ---- dbg_bp.c: breakpoints and watchpoints ---- */
 /* A statement that only branches, yields or reconverges; whether a

@@ -63,8 +63,10 @@ void dbg_report(struct dbg_session *s, int rc) {
     dbg_where(s, s->L->exc.message);
   } else if (rc == ST_PAUSE) {
     dbg_where(s, "Interrupted");
+    dbg_items_summary(s); /* one line, however many work-items there are */
   } else if (rc == ST_TIMEOUT) {
     dbg_where(s, "Stopped by the watchdog");
+    dbg_items_summary(s);
   } else if (rc == ST_ENTRY && s->L->entry_bp) { /* break KERNEL */
     char why[64];
     snprintf(why, sizeof(why), "%s %d", s->L->entry_temp ? "Temporary breakpoint" : "Breakpoint",
