@@ -331,10 +331,11 @@ static int c_thread(struct dbg_session *s, struct call *c) {
 }
 
 static int c_info(struct dbg_session *s, struct call *c) {
-  fprintf(s->out,
-          "unknown info command '%s' (breakpoints, display, kernels, locals, args, workitems, threads, "
-          "frame, line, source)\n",
-          c->arg);
+  fprintf(
+      s->out,
+      "unknown info command '%s' (breakpoints, display, kernels, locals, args, workitems, threads, "
+      "frame, line, source)\n",
+      c->arg);
   return 0;
 }
 
@@ -404,8 +405,8 @@ static int c_commands(struct dbg_session *s, struct call *c) {
     if (s->bps[i].id == id) b = &s->bps[i];
   if (!b) return 0;
   if (over)
-    fprintf(s->out, "The commands of breakpoint %d are longer than %zu characters; not set.\n",
-            id, sizeof(b->cmds) - 1);
+    fprintf(s->out, "The commands of breakpoint %d are longer than %zu characters; not set.\n", id,
+            sizeof(b->cmds) - 1);
   else
     memcpy(b->cmds, text, sizeof(b->cmds));
   return 0;

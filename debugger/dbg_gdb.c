@@ -45,8 +45,9 @@ int dbg_bp_silent(const struct bp *b) {
 
 static void save_one(FILE *f, const struct bp *b) {
   if (b->watch[0]) {
-    fprintf(f, "# watchpoint %d (%s of work-item %" PRIu64 ") is not saved: it watches one "
-               "launch's work-item\n",
+    fprintf(f,
+            "# watchpoint %d (%s of work-item %" PRIu64 ") is not saved: it watches one "
+            "launch's work-item\n",
             b->id, b->watch, b->witem);
     return;
   }
@@ -126,8 +127,8 @@ void dbg_info_frame(struct dbg_session *s) {
   if (!f->line)
     fprintf(s->out, "kernel %s (finished)\n", s->L->k->name);
   else if (f->inl)
-    fprintf(s->out, "pc %u in %s (inlined into %s) at %s:%u\n", pc,
-            s->L->dbg->inl[f->inl - 1].func, s->L->k->name, file, f->line);
+    fprintf(s->out, "pc %u in %s (inlined into %s) at %s:%u\n", pc, s->L->dbg->inl[f->inl - 1].func,
+            s->L->k->name, file, f->line);
   else
     fprintf(s->out, "pc %u in kernel %s at %s:%u\n", pc, s->L->k->name, file, f->line);
   if (sel + 1 < n)
@@ -195,8 +196,7 @@ void dbg_info_line(struct dbg_session *s, const char *arg) {
               line, file, a, l);
       return;
     }
-  fprintf(s->out, "Line %u of \"%s\" contains no code of kernel %s.\n", line, file,
-          s->L->k->name);
+  fprintf(s->out, "Line %u of \"%s\" contains no code of kernel %s.\n", line, file, s->L->k->name);
 }
 
 void dbg_info_source(struct dbg_session *s) {
@@ -210,7 +210,8 @@ void dbg_info_source(struct dbg_session *s) {
   fprintf(s->out, "Kernel %s spans lines %u-%u.\n", s->L->k->name, s->L->dbg->line_first,
           s->L->dbg->line_last);
   fprintf(s->out, "Source language is OpenCL C.\n");
-  fprintf(s->out, "Producer is the Lockstep OpenCL C compiler (clang 19 front end), options \"%s\".\n",
+  fprintf(s->out,
+          "Producer is the Lockstep OpenCL C compiler (clang 19 front end), options \"%s\".\n",
           s->L->options && *s->L->options ? s->L->options : "-g");
   fprintf(s->out, "Compiled with the microkernel line tables of a debug build.\n");
 }
@@ -228,8 +229,8 @@ void dbg_finish_begin(struct dbg_session *s) {
     fprintf(s->out, "Run till exit from #%d  %s (inlined) at %s:%u\n", dbg_frame_selected(s),
             s->L->dbg->inl[f->inl - 1].func, dbg_where_file(s), f->line);
   else
-    fprintf(s->out, "Run till exit from #%d  %s at %s:%u\n", dbg_frame_selected(s),
-            s->L->k->name, dbg_where_file(s), f->line);
+    fprintf(s->out, "Run till exit from #%d  %s at %s:%u\n", dbg_frame_selected(s), s->L->k->name,
+            dbg_where_file(s), f->line);
 }
 
 /* The expression of a `return EXPR;` statement on line (NULL: none). */

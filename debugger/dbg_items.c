@@ -306,6 +306,13 @@ static void show_whole(struct dbg_session *s, struct tally *t, int w) {
   char a[96], b[96];
   if (t->wruns[w] == 1) {
     range_str(t->wfirst[w], t->wlast[w], t->g.ng, zero3, a, sizeof(a));
+    if (strstr(a, ")..(") && t->whole[w] <= 4) { /* not a box: each one */
+      size_t o = 0;
+      for (uint64_t gi = t->wfirst[w]; gi <= t->wlast[w] && o < sizeof(a); gi++) {
+        group_str(&t->g, gi, b, sizeof(b));
+        o += (size_t)snprintf(a + o, sizeof(a) - o, "%s%s", o ? " " : "", b);
+      }
+    }
     fprintf(s->out, "%s: %" PRIu64 " work-group%s %s, %" PRIu64 " work-item%s\n", title,
             t->whole[w], t->whole[w] == 1 ? "" : "s", a, t->whole_items[w],
             t->whole_items[w] == 1 ? "" : "s");
