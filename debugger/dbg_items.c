@@ -348,9 +348,10 @@ static int parse_filter(struct dbg_session *s, const struct geom *g, const char 
       uint64_t v[3] = {0, 0, 0};
       int n = 0;
       char *p;
-      while (n < 3 && (p = strtok_r(NULL, " \t", &save)) && isdigit((unsigned char)*p)) {
+      while ((p = strtok_r(NULL, " \t", &save)) && isdigit((unsigned char)*p)) {
+        if (n == 3) goto bad;
         v[n++] = strtoull(p, &end, 10);
-        if (*end) n = -9;
+        if (*end) goto bad;
       }
       if (n < 1) goto bad;
       for (int k = 0; k < 3; k++)

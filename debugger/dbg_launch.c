@@ -47,6 +47,7 @@ void dbg_report(struct dbg_session *s, int rc) {
     if (b && dbg_bp_silent(b)) {
       b->hits++;
       if (b->temp) dbg_bp_delete(s, b->id);
+      s->L->fin_on = s->L->fin_have = 0;
       return;
     }
     char why[64];
@@ -96,6 +97,7 @@ void dbg_report(struct dbg_session *s, int rc) {
     }
   }
   if (rc != ST_NONE && rc != ST_IDLE && !(rc == ST_DONE && s->L->finished)) dbg_display_show(s);
+  s->L->fin_on = s->L->fin_have = 0; /* a finish's value is its own stop's */
 }
 
 /* ---- a launch's life ---- */
