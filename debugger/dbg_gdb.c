@@ -223,8 +223,10 @@ void dbg_finish_begin(struct dbg_session *s) {
   dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES);
   const struct dbg_frame *f = &fr[dbg_frame_selected(s)];
   s->L->fin_have = 0;
-  s->L->fin_on = f->inl != 0;
-  if (!f->line) return;
+  /* a front end speaking records (`mi on`, the DAP adapter) shows the
+   * step its own way: no text for it */
+  s->L->fin_on = f->inl != 0 && !s->machine;
+  if (!f->line || s->machine) return;
   if (f->inl)
     fprintf(s->out, "Run till exit from #%d  %s (inlined) at %s:%u\n", dbg_frame_selected(s),
             s->L->dbg->inl[f->inl - 1].func, dbg_where_file(s), f->line);
