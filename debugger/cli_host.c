@@ -215,6 +215,7 @@ struct sticky {
    * n_exit: how many of cmds there were then */
   char *info[2];
   int n_exit;
+  int block; /* the lines of a `commands` block are being given, up to `end` */
 };
 
 /* Adds a line of the library's `info b`/`info d` text. */
@@ -228,10 +229,16 @@ static void info_add(struct sticky *k, int which, const char *text) {
   k->info[which] = p;
 }
 
+/* Keeps t when it outlives the run: 1, or 2 for a line of a `commands`
+ * block (kept whatever it says, up to its `end`); 0 when it does not. */
 static int sticky_add(struct sticky *k, const char *t) {
   const char *arg = t + strcspn(t, " \t");
   arg += strspn(arg, " \t");
-  if (!(is_verb(t, "break", 1) || is_verb(t, "tbreak", 2) || is_verb(t, "delete", 1) ||
+  int in_block = k->block;
+  if (in_block) k->block = strcmp(t, "end") != 0;
+  if (!in_block && is_verb(t, "commands", 4)) k->block = 1;
+  if (!(in_block || is_verb(t, "commands", 4) || is_verb(t, "source", 2) ||
+        is_verb(t, "break", 1) || is_verb(t, "tbreak", 2) || is_verb(t, "delete", 1) ||
         is_verb(t, "enable", 2) || is_verb(t, "disable", 3) || is_verb(t, "directory", 3) ||
         is_verb(t, "condition", 4) || is_verb(t, "ignore", 2) ||
         (is_verb(t, "display", 4) && *arg) || is_verb(t, "undisplay", 3) ||
@@ -246,7 +253,7 @@ static int sticky_add(struct sticky *k, const char *t) {
   }
   k->cmds[k->n] = strdup(t);
   if (k->cmds[k->n]) k->n++;
-  return 1;
+  return in_block ? 2 : 1;
 }
 
 /*
@@ -423,6 +430,7 @@ int cli_debug_host(int argc, char **argv) {
       const char *t = cmd + strspn(cmd, " \t");
       const char *arg = t + strcspn(t, " \t");
       arg += strspn(arg, " \t");
+      int sk;
       int which = !is_verb(t, "info", 1) || !*arg  ? -1
                   : is_verb(arg, "breakpoints", 1) ? 1
                   : is_verb(arg, "display", 1)     ? 0
@@ -439,8 +447,9 @@ int cli_debug_host(int argc, char **argv) {
                  "again)\n",
                  keep.n - keep.n_exit, keep.n - keep.n_exit == 1 ? "" : "s",
                  keep.n - keep.n_exit == 1 ? "s" : "");
-      } else if (sticky_add(&keep, t)) {
-        printf("The program is not being run; this takes effect when it runs again.\n");
+      } else if ((sk = sticky_add(&keep, t))) {
+        if (sk == 1)
+          printf("The program is not being run; this takes effect when it runs again.\n");
       } else if (!dbg_command_known(t)) {
         printf("Undefined command: \"%.*s\".\n", (int)strcspn(t, " \t/"), t);
       } else {

@@ -13,6 +13,7 @@
  * work is done by the file that owns it.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,7 @@ static int c_resume(struct dbg_session *s, struct call *c) {
   s->L->until_line = 0;
   s->L->repeat = 0;
   c->kind = cmd[0] == 'a' ? 'u' : cmd[0];
+  if (!*arg && cmd[0] == 'f') dbg_finish_begin(s); /* "Run till exit from #0 ..." */
   if (!*arg && cmd[0] != 'a') return 1;
   if (cmd[0] == 'c' && !strcmp(arg, "-a")) { /* every stopped launch */
     c->kind = 'C';
@@ -319,15 +321,21 @@ static int c_info_locals(struct dbg_session *s, struct call *c) {
 }
 
 static int c_info_workitems(struct dbg_session *s, struct call *c) {
-  (void)c;
-  dbg_info_workitems(s);
+  dbg_info_workitems(s, c->subarg, c->row->sub[0] == 't' ? "info threads" : "info workitems");
+  return 0;
+}
+
+static int c_thread(struct dbg_session *s, struct call *c) {
+  dbg_thread_cmd(s, c->arg);
   return 0;
 }
 
 static int c_info(struct dbg_session *s, struct call *c) {
-  fprintf(s->out,
-          "unknown info command '%s' (breakpoints, display, kernels, locals, args, workitems)\n",
-          c->arg);
+  fprintf(
+      s->out,
+      "unknown info command '%s' (breakpoints, display, kernels, locals, args, workitems, threads, "
+      "frame, line, source)\n",
+      c->arg);
   return 0;
 }
 
@@ -342,6 +350,138 @@ static int c_directory(struct dbg_session *s, struct call *c) {
   for (int i = 0; i < s->ndirs; i++)
     fprintf(s->out, ":%s", s->dirs[i]);
   fprintf(s->out, "\n");
+  return 0;
+}
+
+static int command(struct dbg_session *s, char *line, int *kind);
+
+/* A line of a `commands` block: from the file `source` reads, else from
+ * the front end (prompt ">"). NULL at its end. */
+static char *block_line(struct dbg_session *s) {
+  if (s->sourcing) {
+    char *l = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&l, &cap, s->sourcing);
+    if (n < 0) {
+      free(l);
+      return NULL;
+    }
+    l[strcspn(l, "\r\n")] = 0;
+    return l;
+  }
+  struct dbg_hold h;
+  dbg_release(s, &h);
+  char *l = s->read(s->rctx, ">");
+  dbg_reacquire(s, &h);
+  if (l && s->echo) fprintf(s->out, ">%s\n", l);
+  return l;
+}
+
+/* commands [N] ... end: the lines breakpoint N runs when it stops. */
+static int c_commands(struct dbg_session *s, struct call *c) {
+  struct bp *b = dbg_bp_for_commands(s, c->arg);
+  int id = b ? b->id : 0, over = 0;
+  char text[sizeof(b->cmds)] = "";
+  size_t n = 0;
+  for (char *l; (l = block_line(s));) {
+    char *t = l + strspn(l, " \t");
+    size_t e = strlen(t);
+    while (e && isspace((unsigned char)t[e - 1]))
+      t[--e] = 0;
+    int end = !strcmp(t, "end");
+    if (!end && *t && n + e + 2 <= sizeof(text)) {
+      memcpy(text + n, t, e);
+      text[n += e] = '\n';
+      text[++n] = 0;
+    } else if (!end && *t) {
+      over = 1;
+    }
+    free(l);
+    if (end) break;
+  }
+  /* the breakpoint may have gone while the block was read (another launch) */
+  b = NULL;
+  for (int i = 0; id && i < s->nbp; i++)
+    if (s->bps[i].id == id) b = &s->bps[i];
+  if (!b) return 0;
+  if (over)
+    fprintf(s->out, "The commands of breakpoint %d are longer than %zu characters; not set.\n", id,
+            sizeof(b->cmds) - 1);
+  else
+    memcpy(b->cmds, text, sizeof(b->cmds));
+  return 0;
+}
+
+/* What breakpoint s->bp_cmds runs at the stop just shown: 1 when one of its
+ * commands resumes (*kind). */
+static int run_bp_commands(struct dbg_session *s, int *kind) {
+  char text[sizeof(s->bps[0].cmds)] = "";
+  for (int i = 0; i < s->nbp; i++)
+    if (s->bps[i].id == s->bp_cmds) memcpy(text, s->bps[i].cmds, sizeof(text));
+  s->bp_cmds = 0;
+  for (char *p = text, *nl; *p; p = nl + 1) {
+    nl = strchr(p, '\n');
+    if (!nl) break;
+    *nl = 0;
+    if (!strcmp(p, "silent")) continue;
+    int r = command(s, p, kind);
+    fflush(s->out);
+    if (r) return 1;
+  }
+  return 0;
+}
+
+/* source FILE: its lines as commands. One that resumes ends it. */
+static int c_source(struct dbg_session *s, struct call *c) {
+  if (!*c->arg) {
+    fprintf(s->out, "source command requires file name of file to source.\n");
+    return 0;
+  }
+  FILE *f = fopen(c->arg, "r");
+  if (!f) {
+    fprintf(s->out, "%s: %s.\n", c->arg, strerror(errno));
+    return 0;
+  }
+  FILE *outer = s->sourcing;
+  s->sourcing = f;
+  int r = 0;
+  char *l = NULL;
+  size_t cap = 0;
+  while (!r && getline(&l, &cap, f) >= 0) {
+    l[strcspn(l, "\r\n")] = 0;
+    r = command(s, l, &c->kind);
+  }
+  free(l);
+  s->sourcing = outer;
+  fclose(f);
+  return r;
+}
+
+static int c_save(struct dbg_session *s, struct call *c) {
+  dbg_save_breakpoints(s, c->subarg);
+  return 0;
+}
+
+static int c_kill(struct dbg_session *s, struct call *c) {
+  if (!dbg_kill(s)) return 0;
+  c->kind = 'k';
+  return 1;
+}
+
+static int c_info_frame(struct dbg_session *s, struct call *c) {
+  (void)c;
+  dbg_info_frame(s);
+  return 0;
+}
+
+static int c_info_line(struct dbg_session *s, struct call *c) {
+  dbg_info_line(s, c->subarg);
+  return 0;
+}
+
+static int c_info_source(struct dbg_session *s, struct call *c) {
+  (void)c;
+  dbg_info_source(s);
   return 0;
 }
 
@@ -391,6 +531,22 @@ static const struct cmd cmds[] = {
      "condition N [EXPR], ignore N COUNT\tbreakpoint N's condition; pass its next COUNT crossings",
      {NULL}},
     {"ig*nore", NULL, CMD_NOPROG, c_ignore, NULL, NULL, {NULL}},
+    {"comm*ands",
+     NULL,
+     CMD_NOPROG,
+     c_commands,
+     NULL,
+     "commands [N] ... end\tlines breakpoint N runs when it stops (silent first: no stop "
+     "message)",
+     {NULL}},
+    {"save",
+     "b*reakpoints",
+     CMD_NOPROG,
+     c_save,
+     NULL,
+     "save breakpoints FILE, source FILE\twrite the breakpoints as commands; run a command file",
+     {NULL}},
+    {"so*urce", NULL, CMD_NOPROG, c_source, NULL, NULL, {NULL}},
     {"wa*tch",
      NULL,
      CMD_STOPPED,
@@ -502,7 +658,31 @@ static const struct cmd cmds[] = {
     {"i*nfo", "d*isplay", 0, c_info_display, NULL, NULL, {NULL}},
     {"i*nfo", "lo*cals", CMD_STOPPED, c_info_locals, NULL, NULL, {NULL}},
     {"i*nfo", "a*rgs", CMD_STOPPED, c_info_locals, NULL, NULL, {NULL}},
-    {"i*nfo", "w*orkitems", CMD_STOPPED, c_info_workitems, NULL, NULL, {NULL}},
+    {"i*nfo",
+     "w*orkitems",
+     CMD_STOPPED,
+     c_info_workitems,
+     NULL,
+     "info workitems|threads [group X [Y Z]] [line N] [STATE]\twork-items by state and line;\n"
+     "\tSTATE: running barrier fault complete not-launched",
+     {NULL}},
+    {"i*nfo", "th*reads", CMD_STOPPED, c_info_workitems, NULL, NULL, {NULL}},
+    {"t*hread",
+     NULL,
+     CMD_STOPPED,
+     c_thread,
+     NULL,
+     "thread [N]\tfocus the work-item of linear id N (gx + gy*GX + gz*GX*GY)",
+     {NULL}},
+    {"i*nfo",
+     "f*rame",
+     CMD_STOPPED,
+     c_info_frame,
+     "No stack.",
+     "info frame|line [LINE]|source\tthe focused frame; a line's code; the source file",
+     {NULL}},
+    {"i*nfo", "li*ne", CMD_STOPPED, c_info_line, NULL, NULL, {NULL}},
+    {"i*nfo", "so*urce", CMD_STOPPED, c_info_source, "No current source file.", NULL, {NULL}},
     {"i*nfo", NULL, CMD_STOPPED, c_info, NULL, NULL, {NULL}},
     {"ed*it",
      NULL,
@@ -517,6 +697,13 @@ static const struct cmd cmds[] = {
      c_set_pass,
      NULL,
      "set watchdog MS, set pass all|in-progress\thow passes run",
+     {NULL}},
+    {"k*ill",
+     NULL,
+     CMD_STOPPED,
+     c_kill,
+     "The program is not being run.",
+     "kill\tend the launch (with a host program: the program)",
      {NULL}},
     {"dir*ectory", NULL, CMD_NOPROG, c_directory, NULL, "directory [DIR], quit\t", {NULL}},
     {"q*uit",
@@ -617,6 +804,21 @@ static int command(struct dbg_session *s, char *line, int *kind) {
   while (e > line && isspace((unsigned char)e[-1]))
     *--e = 0;
   if (!*line || line[0] == '#') return 0;
+  /* $bpnum: the number of the last breakpoint set (saved breakpoint files
+   * use it) */
+  char sub[1024];
+  if (strstr(line, "$bpnum")) {
+    size_t o = 0;
+    for (const char *p = line; *p && o + 16 < sizeof(sub);)
+      if (!strncmp(p, "$bpnum", 6)) {
+        o += (size_t)snprintf(sub + o, sizeof(sub) - o, "%d", s->next_id - 1);
+        p += 6;
+      } else {
+        sub[o++] = *p++;
+      }
+    sub[o] = 0;
+    line = sub;
+  }
   char w[32];
   const char *rest = command_word(line, w);
   size_t n = strlen(w);
@@ -639,6 +841,7 @@ static int command(struct dbg_session *s, char *line, int *kind) {
 
 int dbg_read_cmd(struct dbg_session *s, int *kind) {
   for (;;) {
+    if (s->bp_cmds && s->L && s->L->sd && run_bp_commands(s, kind)) return 1;
     struct dbg_hold h;
     dbg_release(s, &h); /* nothing waits for the user holding the lock */
     char *line = s->read(s->rctx, "(lockstep) ");

@@ -549,40 +549,6 @@ void dbg_info_vars(struct dbg_session *s, int args) {
   if (!any) fprintf(s->out, args ? "No arguments.\n" : "No locals.\n");
 }
 
-static void list_ranges(struct dbg_session *s, const char *title, int want) {
-  uint64_t n = simt_dbg_items(s->L->sd), count = 0;
-  fprintf(s->out, "%s:", title);
-  for (uint64_t i = 0; i < n;) {
-    int st = simt_dbg_state(s->L->sd, i, NULL);
-    int cls = st == SIMT_DBG_FRESH ? 0 : st == SIMT_DBG_DONE ? 2 : 1;
-    if (cls != want) {
-      i++;
-      continue;
-    }
-    uint64_t j = i;
-    while (j + 1 < n) {
-      int st2 = simt_dbg_state(s->L->sd, j + 1, NULL);
-      int c2 = st2 == SIMT_DBG_FRESH ? 0 : st2 == SIMT_DBG_DONE ? 2 : 1;
-      if (c2 != want || want == 1) break;
-      j++;
-    }
-    if (want == 1) {
-      uint32_t pc;
-      int st1 = simt_dbg_state(s->L->sd, i, &pc);
-      const struct cc_microkernel *m = dbg_mk_at(s, pc);
-      fprintf(s->out, " %" PRIu64 "%s(line %u%s)", i, i == s->L->focus ? "*" : "",
-              m ? m->line_first : 0, st1 == SIMT_DBG_BARRIER ? ", barrier" : "");
-    } else if (j == i) {
-      fprintf(s->out, " %" PRIu64, i);
-    } else {
-      fprintf(s->out, " %" PRIu64 "-%" PRIu64, i, j);
-    }
-    count += j - i + 1;
-    i = j + 1;
-  }
-  fprintf(s->out, "%s (%" PRIu64 ")\n", count ? "" : " none", count);
-}
-
 void dbg_focus_cmd(struct dbg_session *s, const char *arg, int group) {
   uint64_t v[3] = {0, 0, 0};
   /* one to three ids: decimal numbers, nothing else */
@@ -661,28 +627,6 @@ void dbg_focus_cmd(struct dbg_session *s, const char *arg, int group) {
   /* a work-item not started yet starts: its arguments get their values */
   dbg_item_enter(s, s->L->focus);
   dbg_where(s, "Switching to");
-}
-
-/* `info workitems`: the pass count, the last pass's entry routine, the
- * three lists and the breakpoint hits still to be reported. */
-void dbg_info_workitems(struct dbg_session *s) {
-  struct dbg_launch *L = s->L;
-  fprintf(s->out, "pass %d, focus %" PRIu64 "\n", L->passes, L->focus);
-  if (L->last_run || L->last_skipped)
-    fprintf(s->out, "last pass: %u work-group%s issued, %u complete one%s skipped\n", L->last_run,
-            L->last_run == 1 ? "" : "s", L->last_skipped, L->last_skipped == 1 ? "" : "s");
-  list_ranges(s, "not yet launched", 0);
-  list_ranges(s, "in progress", 1);
-  list_ranges(s, "logically complete", 2);
-  /* the last pass's breakpoint hits still to be reported (of items still
-   * at a breakpoint) */
-  unsigned np = 0;
-  for (unsigned i = 0; i < L->npending; i++) {
-    uint32_t pc;
-    if (simt_dbg_state(L->sd, L->pending[i], &pc) != SIMT_DBG_RUN || !L->bpset[pc]) continue;
-    fprintf(s->out, "%s %" PRIu64, np++ ? "" : "breakpoint hits to report:", L->pending[i]);
-  }
-  if (np) fprintf(s->out, " (%u)\n", np);
 }
 
 /* list [LINE | FIRST,LAST | FIRST,]: ten lines around LINE (the focus's),

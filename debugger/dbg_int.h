@@ -31,6 +31,7 @@ struct bp {
   uint64_t witem;
   char wold[512];   /* its value when last looked at */
   unsigned wlaunch; /* the launch (number) the work-item is of */
+  char cmds[1024];  /* `commands N`: lines ('\n' after each) run when it stops */
 };
 
 /* An auto-display expression (dbg_display.c). */
@@ -137,6 +138,11 @@ struct dbg_launch {
   int frame;
   uint64_t frame_item;
   uint32_t frame_pc;
+  /* `kill` ended it; `finish` (dbg_gdb.c): the frame left is an inlined
+   * call (fin_on), whose returned value was seen (fin_have) */
+  int killed, fin_on, fin_have;
+  struct dbg_val fin_v;
+  char fin_text[512];
 };
 /* A launch's states: its stretch runs (or is about to), it stopped and the
  * stop is not shown yet, it is stopped and shown (commands work on it), it
@@ -189,6 +195,10 @@ struct dbg_session {
   /* how passes run (dbg_pass.c) */
   int inprog_only;
   uint64_t pass_timeout_ns; /* 0: the device's watchdog */
+  /* dbg_gdb.c: the breakpoint whose commands run at the next prompt (0:
+   * none); the file `source` reads (NULL: the front end's lines) */
+  int bp_cmds;
+  FILE *sourcing;
 };
 
 /* The session's lock (dbg_engine.c). dbg_lock takes it for work on launch
@@ -293,7 +303,33 @@ void dbg_info_vars(struct dbg_session *s, int args);
 void dbg_list_cmd(struct dbg_session *s, const char *arg);
 void dbg_focus_cmd(struct dbg_session *s, const char *arg, int group);
 void dbg_backtrace_cmd(struct dbg_session *s);
-void dbg_info_workitems(struct dbg_session *s);
+
+/* ---- dbg_gdb.c: gdb's habits ---- */
+/* `commands [N]`'s breakpoint (none: the last one set), NULL when there is
+ * none (said so); whether its commands start with `silent`. */
+struct bp *dbg_bp_for_commands(struct dbg_session *s, const char *arg);
+int dbg_bp_silent(const struct bp *b);
+/* `save breakpoints FILE`; `kill` (1: the launch ends, 0: it did not or
+ * the program ended); `info frame`, `info line [LINE]`, `info source`. */
+void dbg_save_breakpoints(struct dbg_session *s, const char *file);
+int dbg_kill(struct dbg_session *s);
+void dbg_info_frame(struct dbg_session *s);
+void dbg_info_line(struct dbg_session *s, const char *arg);
+void dbg_info_source(struct dbg_session *s);
+/* finish: "Run till exit" as it starts; the value a `return EXPR;` line of
+ * the frame left gives (the focus at that line, before it runs); after the
+ * stop, "Value returned is $N = ...". */
+void dbg_finish_begin(struct dbg_session *s);
+void dbg_finish_capture(struct dbg_session *s, uint32_t line);
+void dbg_finish_report(struct dbg_session *s);
+
+/* ---- dbg_items.c: listings of work-items at any scale ---- */
+/* `info workitems [FILTER]` (cmd: the name it was typed as, for its usage
+ * line), `thread [N]` (N a linear id), and the one-line summary of every
+ * work-item's state a pause shows. */
+void dbg_info_workitems(struct dbg_session *s, const char *arg, const char *cmd);
+void dbg_thread_cmd(struct dbg_session *s, const char *arg);
+void dbg_items_summary(struct dbg_session *s);
 
 /* ---- dbg_bp.c: breakpoints and watchpoints ---- */
 /* A statement that only branches, yields or reconverges; whether a

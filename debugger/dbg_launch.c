@@ -43,6 +43,13 @@ void dbg_report(struct dbg_session *s, int rc) {
     uint32_t pc;
     simt_dbg_state(s->L->sd, s->L->focus, &pc);
     struct bp *b = dbg_bp_at(s, pc);
+    if (b && b->cmds[0]) s->bp_cmds = b->id; /* run at the prompt (dbg_cmd.c) */
+    if (b && dbg_bp_silent(b)) {
+      b->hits++;
+      if (b->temp) dbg_bp_delete(s, b->id);
+      s->L->fin_on = s->L->fin_have = 0;
+      return;
+    }
     char why[64];
     snprintf(why, sizeof(why), "%s %d", b && b->temp ? "Temporary breakpoint" : "Breakpoint",
              b                       ? b->id
@@ -63,8 +70,10 @@ void dbg_report(struct dbg_session *s, int rc) {
     dbg_where(s, s->L->exc.message);
   } else if (rc == ST_PAUSE) {
     dbg_where(s, "Interrupted");
+    dbg_items_summary(s); /* one line, however many work-items there are */
   } else if (rc == ST_TIMEOUT) {
     dbg_where(s, "Stopped by the watchdog");
+    dbg_items_summary(s);
   } else if (rc == ST_ENTRY && s->L->entry_bp) { /* break KERNEL */
     char why[64];
     snprintf(why, sizeof(why), "%s %d", s->L->entry_temp ? "Temporary breakpoint" : "Breakpoint",
@@ -73,6 +82,7 @@ void dbg_report(struct dbg_session *s, int rc) {
     dbg_where(s, why);
   } else if (rc == ST_STEP || rc == ST_ENTRY) {
     dbg_where(s, rc == ST_ENTRY ? "Kernel entry" : NULL);
+    if (rc == ST_STEP) dbg_finish_report(s);
   } else if (rc == ST_EXC) {
     char ids[160];
     dbg_ids_str(s, s->L->focus, ids, sizeof(ids));
@@ -87,6 +97,7 @@ void dbg_report(struct dbg_session *s, int rc) {
     }
   }
   if (rc != ST_NONE && rc != ST_IDLE && !(rc == ST_DONE && s->L->finished)) dbg_display_show(s);
+  s->L->fin_on = s->L->fin_have = 0; /* a finish's value is its own stop's */
 }
 
 /* ---- a launch's life ---- */
@@ -437,6 +448,9 @@ static int set_action(struct dbg_session *s, struct dbg_launch *T, int kind) {
     fprintf(s->out, "The launch stopped on a device exception and cannot continue.\n");
     T->act = 'x';
     return 0;
+  } else if (kind == 'k') { /* `kill`: it ends without running on */
+    T->act = 'x';
+    return 0;
   } else {
     T->act = kind == 'C' ? 'c' : kind;
   }
@@ -644,7 +658,11 @@ int dbg_launch(struct dbg_session *s, struct dev_device *d, const struct dev_lau
   }
   while (dbg_launch_run(L) == DBG_RUN_STOPPED)
     dbg_stopped(s, L, resume_here, NULL);
+  dbg_lock(s, NULL);
+  int killed = L->killed;
+  dbg_unlock(s);
   int rc = dbg_launch_close(L, exc);
+  if (killed && !rc) rc = 1; /* no result to show */
   dbg_lock(s, NULL);
   *quit = s->quit;
   dbg_unlock(s);

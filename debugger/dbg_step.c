@@ -256,6 +256,8 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
     if (!k || c != a->in_call) a->in_call = 0;
     if (k && !a->in_call && c != a->from) return 1;
   }
+  if (a->mode == 2 && item == s->L->focus && depth_at(s, m) == a->depth)
+    dbg_finish_capture(s, m->line_first); /* the value a `return EXPR;` gives */
   if (a->mode == 2) return a->depth > 0 && depth_at(s, m) < a->depth;
   if (!s->L->watchset[m->pc_begin]) return 0;
   if (a->mode == 3 && s->L->until_line) /* until LINE: there, or out of the selected frame */

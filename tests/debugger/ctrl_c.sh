@@ -127,6 +127,34 @@ else
   fail=1
 fi
 
+# ---- a large launch (2^20 work-items): the pause says where the focus is
+# and sums up every work-item's state in one line, not thousands of ids ----
+printf 'buffer int 1048576\nbuffer int 8 fill 0\n' >"$tmp/spinbig.spec"
+printf 'run\nkill\n' >"$tmp/bigcmds"
+: >"$tmp/stdin"
+if start --kernel spinbig.cl --global 1048576 --local 256 --spec "$tmp/spinbig.spec" \
+  -x "$tmp/bigcmds"; then
+  if await spinning 600; then
+    ctrl_c
+  else
+    echo "FAIL: large: the kernel did not start spinning"
+    fail=1
+  fi
+  finish large
+  lines=$(wc -l <"$tmp/out")
+  if ! grep -qE '^Interrupted, k work-item \(0,0,0\) .* at spinbig\.cl:[89]$' "$tmp/out" ||
+    ! grep -qxF "1048576 work-items: 256 running, 0 at a barrier, 0 complete, 1048320 not yet launched; 'info workitems' lists them." "$tmp/out" ||
+    ! grep -qxF "[Kernel k killed]" "$tmp/out" || [ "$lines" -gt 8 ] || [ "$rc" != 0 ]; then
+    echo "FAIL: large: no one-line summary, or $lines lines (at most 8), or exit $rc"
+    cat "$tmp/out"
+    fail=1
+  else
+    echo "ok: large"
+  fi
+else
+  fail=1
+fi
+
 # ---- host program: the front end sends `interrupt` to the library ----
 mkfifo "$tmp/stdin.fifo"
 exec 3<>"$tmp/stdin.fifo" # the host program's stdin: a line starts its launch

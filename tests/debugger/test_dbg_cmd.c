@@ -11,6 +11,9 @@
 #include "debugger/dbg.h"
 #include "util/check_util.h"
 
+/* where test_gdb_rows saves breakpoints */
+#define BPS_FILE "test_dbg_cmd.bps"
+
 START_TEST(test_names) {
   static const char *const want[] = {"break", "tbreak",    "delete", "continue", "kernel",
                                      "set",   "backtrace", "info",   "help",     "mi"};
@@ -123,7 +126,7 @@ static const char *const spellings_ref =
     "(lockstep) set x = 1\nNo kernel is stopped.\n"
     "(lockstep) d display\n"
     "(lockstep) ker 3\nNo kernel 3; 'info kernels' lists the launches.\n"
-    "(lockstep) k\nUndefined command: \"k\".\n"
+    "(lockstep) k\nThe program is not being run.\n"
     "(lockstep) he\nUndefined command: \"he\".\n"
     "(lockstep) h\n"
     "break LOC [if EXPR], tbreak LOC            breakpoints at FILE:LINE, LINE, KERNEL, FUNCTION\n";
@@ -167,11 +170,89 @@ START_TEST(test_mi_rows) {
 }
 END_TEST
 
+/* gdb's habits with no launch: a commands block is read (and dropped when
+ * its breakpoint does not exist), save breakpoints writes what source reads
+ * back, and the commands that need a stopped kernel say so. */
+static const char *const gdb_lines[] = {"commands 99",
+                                        "print 1",
+                                        "end",
+                                        "commands",
+                                        "end",
+                                        "break 5 if x > 2",
+                                        "commands",
+                                        "  silent",
+                                        "print x",
+                                        "continue",
+                                        "end",
+                                        "ignore 1 3",
+                                        "disable 1",
+                                        "save breakpoints",
+                                        "save breakpoints /nonexistent-dir/bps",
+                                        "save breakpoints " BPS_FILE,
+                                        "delete",
+                                        "source " BPS_FILE,
+                                        "info breakpoints",
+                                        "source /nonexistent-dir/bps",
+                                        "kill",
+                                        "info frame",
+                                        "info line 3",
+                                        "info source",
+                                        "info threads",
+                                        "thread 3",
+                                        "quit",
+                                        NULL};
+
+static const char *const gdb_ref =
+    "(lockstep) commands 99\nNo breakpoint number 99.\n>print 1\n>end\n"
+    "(lockstep) commands\nNo breakpoints specified.\n>end\n"
+    "(lockstep) break 5 if x > 2\nBreakpoint 1 at line 5 if x > 2\n"
+    "(lockstep) commands\n>  silent\n>print x\n>continue\n>end\n"
+    "(lockstep) ignore 1 3\nWill ignore next 3 crossings of breakpoint 1.\n"
+    "(lockstep) disable 1\n"
+    "(lockstep) save breakpoints\nusage: save breakpoints FILE\n"
+    "(lockstep) save breakpoints /nonexistent-dir/bps\n"
+    "Unable to open file '/nonexistent-dir/bps' for saving (No such file or directory)\n"
+    "(lockstep) save breakpoints " BPS_FILE "\nSaved to file '" BPS_FILE "'.\n"
+    "(lockstep) delete\n"
+    "(lockstep) source " BPS_FILE "\nBreakpoint 2 at line 5\n"
+    "Will ignore next 3 crossings of breakpoint 2.\n"
+    "(lockstep) info breakpoints\nNum  Type        Enb  Where\n"
+    "2    breakpoint  n    line 5 if x > 2 (ignore next 3)\n"
+    "(lockstep) source /nonexistent-dir/bps\n/nonexistent-dir/bps: No such file or directory.\n"
+    "(lockstep) kill\nThe program is not being run.\n"
+    "(lockstep) info frame\nNo stack.\n"
+    "(lockstep) info line 3\nNo kernel is stopped.\n"
+    "(lockstep) info source\nNo current source file.\n"
+    "(lockstep) info threads\nNo kernel is stopped.\n"
+    "(lockstep) thread 3\nNo kernel is stopped.\n"
+    "(lockstep) quit\n";
+
+static const char *const bps_text = "break 5\n  condition $bpnum x > 2\n  ignore $bpnum 3\n"
+                                    "  disable $bpnum\n  commands $bpnum\n    silent\n"
+                                    "    print x\n    continue\n  end\n";
+
+START_TEST(test_gdb_rows) {
+  size_t len = 0;
+  char *text = run_script(gdb_lines, &len);
+  ck_assert_str_eq(text, gdb_ref);
+  free(text);
+  FILE *f = fopen(BPS_FILE, "r");
+  ck_assert_ptr_nonnull(f);
+  char saved[512] = "";
+  size_t n = fread(saved, 1, sizeof(saved) - 1, f);
+  saved[n] = 0;
+  fclose(f);
+  remove(BPS_FILE);
+  ck_assert_str_eq(saved, bps_text);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("dbg_cmd");
   CU_ADD(s, test_mi_rows);
   CU_ADD(s, test_names);
   CU_ADD(s, test_capabilities);
   CU_ADD(s, test_spellings);
+  CU_ADD(s, test_gdb_rows);
   return cu_run(s);
 }
