@@ -145,6 +145,22 @@ void *dbg_kept_get(struct dbg_session *s, const struct dev_launch *l, const char
 void dbg_kept_put(void *hold);
 void dbg_kept_clear(struct dbg_session *s);
 
+/* ---- where line breakpoints bind (dbg_bind.c) ---- */
+/* How a breakpoint at a line of a program's file binds: at a statement of
+ * its own, at the statement the line continues (a multi-line statement),
+ * at the next line with code (the line has none); or it cannot: the file
+ * has fewer lines (nlines, 0: unknown), or no code is at or after it. */
+enum { DBG_LINE_EXACT, DBG_LINE_STMT, DBG_LINE_NOCODE, DBG_LINE_PAST, DBG_LINE_NONE };
+struct lsi_program;
+struct lsi_kernel;
+/* Over every kernel of p (p NULL: kernel k only); *at is the line of the
+ * statement it stops at (0 when it cannot bind). */
+int dbg_line_resolve(const struct lsi_program *p, const struct lsi_kernel *k, uint32_t line,
+                     uint32_t nlines, uint32_t *at);
+/* What to tell the user about a resolution that moved or failed ("line 44
+ * has no code", "No line 999 in file \"big.cl\"."); empty for DBG_LINE_EXACT. */
+void dbg_line_note(int how, uint32_t line, uint32_t at, const char *file, char *msg, size_t n);
+
 /* ---- expressions (dbg_expr.c) ---- */
 struct dbg_ctx; /* the focused work-item, as the evaluator sees it */
 struct dbg_val {

@@ -30,62 +30,9 @@ int dbg_mk_flow_only(struct dbg_session *s, const struct cc_microkernel *mk) {
   return 1;
 }
 
-/* The line of the program's file a statement's code starts at (a statement
- * that evaluates a call's arguments and enters the inlined callee is shown
- * at the callee's line, but starts at the call's), else 0. */
-static uint32_t mk_start_line(struct dbg_session *s, const struct cc_microkernel *mk,
-                              uint32_t file) {
-  for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++)
-    if (s->L->k->lines[pc].line)
-      return s->L->k->lines[pc].file == file ? s->L->k->lines[pc].line : 0;
-  return 0;
-}
-
-/* The first instruction of inlined call c (index + 1 into dbg->inl) and of
- * the calls it makes. */
-static uint32_t call_first_pc(struct dbg_session *s, uint32_t c) {
-  for (uint32_t pc = 0; pc < s->L->k->ninsns; pc++) {
-    int depth = 0;
-    for (uint32_t d = s->L->dbg->pc_inl[pc]; d && d <= s->L->dbg->ninl && depth < DBG_MAX_FRAMES;
-         d = s->L->dbg->inl[d - 1].parent, depth++)
-      if (d == c) return pc;
-  }
-  return UINT32_MAX;
-}
-
-/* Whether a statement's first instruction belongs to line of the program's
- * file: it is at the line, or in an inlined call made at the line (a call
- * whose arguments need no code there, `x += seven();`, starts with the
- * callee's first instruction; the statements after the call's start do
- * not belong to the line). */
-static int mk_starts_at(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t file,
-                        uint32_t line) {
-  uint32_t at = mk_start_line(s, mk, file);
-  if (at == line) return 1;
-  if (!at || !s->L->dbg->pc_inl) return 0;
-  uint32_t pc = mk->pc_begin;
-  while (pc < mk->pc_end && !s->L->k->lines[pc].line)
-    pc++;
-  int depth = 0;
-  for (uint32_t c = pc < mk->pc_end ? s->L->dbg->pc_inl[pc] : 0;
-       c && c <= s->L->dbg->ninl && depth < DBG_MAX_FRAMES;
-       c = s->L->dbg->inl[c - 1].parent, depth++)
-    if (s->L->dbg->inl[c - 1].call_line == line)
-      return call_first_pc(s, c) == pc; /* the call starts */
-  return 0;
-}
-
-/* Whether a breakpoint at line binds to mk: a statement shown at the line,
- * or, when none is, one whose first instruction belongs to it (a call with
- * nothing after it on its line stops as the call starts, not after it at
- * the next line). */
+/* Whether a breakpoint at line binds to mk (dbg_bind.c). */
 int dbg_mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line) {
-  if (mk->line_first == line) return 1;
-  uint32_t file = s->L->dbg->nmk ? s->L->dbg->mk[0].file : 0;
-  if (!mk_starts_at(s, mk, file, line)) return 0;
-  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
-    if (s->L->dbg->mk[m].line_first == line && s->L->dbg->mk[m].file == file) return 0;
-  return 1;
+  return dbg_kmk_at_line(s->L->k, mk, line);
 }
 
 /* Whether breakpoint b names the program of the launch: its file, or, for
@@ -100,27 +47,18 @@ int dbg_bp_file_match(struct dbg_session *s, const struct bp *b) {
   return 0;
 }
 
-/* The first line at or after b->line where a statement of the program's
- * file starts, over every kernel of the program (so a line in one kernel
- * never binds to a later line of another), if this kernel has it; else 0. */
+/* The line breakpoint b binds to in the launch's program (dbg_bind.c:
+ * its own, the statement it continues, the next with code), if this
+ * kernel has a statement there; else 0. */
 uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
   if (!s->L || !s->L->k || !b->line || !dbg_bp_file_match(s, b)) return 0;
-  uint32_t file = s->L->dbg->nmk ? s->L->dbg->mk[0].file : 0;
-  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
-    if (mk_starts_at(s, &s->L->dbg->mk[m], file, b->line) &&
-        dbg_mk_at_line(s, &s->L->dbg->mk[m], b->line))
-      return b->line;
-  uint32_t best = UINT32_MAX;
-  const struct lsi_program *p = s->L->l->prog;
-  uint32_t nk = p ? p->nkernels : 1;
-  for (uint32_t k = 0; k < nk; k++) {
-    const struct cc_debug *d = p ? p->kernels[k].debug : s->L->dbg;
-    for (uint32_t m = 0; d && m < d->nmk; m++)
-      if (d->mk[m].file == file && d->mk[m].line_first >= b->line && d->mk[m].line_first < best)
-        best = d->mk[m].line_first;
-  }
-  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
-    if (s->L->dbg->mk[m].line_first == best && s->L->dbg->mk[m].file == file) return best;
+  uint32_t at;
+  const struct lsi_program *p = s->L->l ? s->L->l->prog : NULL;
+  int how = dbg_line_resolve(p, s->L->k, b->line, s->L->nlines, &at);
+  if (how == DBG_LINE_PAST || how == DBG_LINE_NONE) return 0;
+  const struct cc_debug *d = s->L->dbg;
+  for (uint32_t m = 0; m < d->nmk; m++)
+    if (dbg_mk_at_line(s, &d->mk[m], at)) return at;
   return 0;
 }
 

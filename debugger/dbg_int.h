@@ -296,6 +296,10 @@ void dbg_info_workitems(struct dbg_session *s);
  * breakpoint at line binds to statement mk. */
 int dbg_mk_flow_only(struct dbg_session *s, const struct cc_microkernel *mk);
 int dbg_mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line);
+/* dbg_bind.c: the same for statement mk of kernel k (whose debug tables
+ * it has), and whether mk's code starts at line (or at a call made there). */
+int dbg_kmk_at_line(const struct lsi_kernel *k, const struct cc_microkernel *mk, uint32_t line);
+int dbg_kmk_starts_at(const struct lsi_kernel *k, const struct cc_microkernel *mk, uint32_t line);
 /* Where each inlined call of s->L's kernel starts (dbg_call_entries fills
  * it), and where call idx (its index) starts: UINT32_MAX when it has no
  * code. */
