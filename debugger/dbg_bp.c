@@ -193,6 +193,27 @@ struct bp *dbg_bp_at(struct dbg_session *s, uint32_t pc) {
   return NULL;
 }
 
+/* A breakpoint at a call's line stops where the call starts, inside it
+ * (its arguments pass there): the stop is shown at the call's line, in the
+ * frame that makes the call, as a step that stops at a call (`step` then
+ * enters it, `next` runs over it), never at the callee's signature. */
+void dbg_bp_call_stop(struct dbg_session *s) {
+  uint32_t pc = 0;
+  if (simt_dbg_state(s->L->sd, s->L->focus, &pc) == SIMT_DBG_DONE || pc > s->L->k->ninsns) return;
+  uint32_t line = s->L->bpline[pc];
+  struct dbg_frame fr[DBG_MAX_FRAMES];
+  int n = line ? dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES) : 0;
+  for (int i = 1; i < n && fr[0].line != line; i++)
+    if (fr[i].line == line) {
+      s->L->call_stop = i;
+      s->L->call_idx = fr[i - 1].inl;
+      s->L->call_item = s->L->focus;
+      s->L->call_pc = pc;
+      dbg_frame_select(s, 0); /* the caller's frame: the callee's are hidden */
+      return;
+    }
+}
+
 /* A file breakpoint no program seen so far matches. */
 static int bp_pending(struct dbg_session *s, const struct bp *b) {
   if (!b->line || !b->file[0] || b->bound) return 0;

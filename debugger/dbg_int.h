@@ -321,6 +321,8 @@ void dbg_bp_sync(struct dbg_session *s);
 /* The enabled breakpoint a statement starting at pc belongs to, or NULL;
  * deleting temporary breakpoint id, which was hit. */
 struct bp *dbg_bp_at(struct dbg_session *s, uint32_t pc);
+/* The focus stopped at a breakpoint: at a call's line, show it there. */
+void dbg_bp_call_stop(struct dbg_session *s);
 void dbg_bp_delete(struct dbg_session *s, int id);
 /* Whether a breakpoint at pc stops item (its condition). */
 int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
