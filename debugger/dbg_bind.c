@@ -10,6 +10,7 @@
  *
  * It reads tables only; it must not print or know about sessions.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -153,4 +154,129 @@ void dbg_line_note(int how, uint32_t line, uint32_t at, const char *file, char *
     break;
   default: msg[0] = 0;
   }
+}
+
+/* ---- what a breakpoint names, checked against a program ---- */
+
+static int function_known(const struct lsi_program *p, const char *func) {
+  for (uint32_t k = 0; p && k < p->nkernels; k++) {
+    if (!strcmp(p->kernels[k].name, func)) return 1;
+    const struct cc_debug *d = dbg_of(&p->kernels[k]);
+    for (uint32_t i = 0; d && i < d->ninl; i++)
+      if (!strcmp(d->inl[i].func, func)) return 1;
+  }
+  return 0;
+}
+
+/* Whether line's code is code of an inlined function (its callers'
+ * variables are seen there too). */
+static int line_in_callee(const struct lsi_program *p, uint32_t line) {
+  for (uint32_t k = 0; p && k < p->nkernels; k++) {
+    const struct lsi_kernel *kk = &p->kernels[k];
+    const struct cc_debug *d = dbg_of(kk);
+    for (uint32_t pc = 0; d && d->pc_inl && kk->lines && pc < kk->ninsns; pc++)
+      if (kk->lines[pc].line == line && d->pc_inl[pc]) return 1;
+  }
+  return 0;
+}
+
+struct names {
+  const struct lsi_program *p;
+  uint32_t line; /* 0: any line (a function breakpoint, a callee's line) */
+  const char *text;
+  char why[160]; /* the first name the program does not have there */
+};
+
+/* Whether name stands in text only as a function called (`get_group_id(0)`:
+ * the evaluator knows the work-item functions, and may look the name up
+ * when it skips the right side of && or ||). */
+static int only_called(const char *text, const char *name) {
+  size_t n = strlen(name);
+  int called = 0;
+  for (const char *t = strstr(text, name); t; t = strstr(t + 1, name)) {
+    int start = t == text || !(isalnum((unsigned char)t[-1]) || t[-1] == '_');
+    if (!start || isalnum((unsigned char)t[n]) || t[n] == '_') continue;
+    const char *q = t + n;
+    while (isspace((unsigned char)*q))
+      q++;
+    if (*q != '(') return 0;
+    called = 1;
+  }
+  return called;
+}
+
+/* dbg_env.lookup for a condition's names: a name the program has (at the
+ * line) reads as an int, so the rest of the condition is checked too. */
+static const char *names_lookup(void *ctx, const char *name, struct dbg_val *v) {
+  struct names *c = ctx;
+  memset(v, 0, sizeof(*v));
+  v->kind = DBG_INT;
+  v->is_signed = 1;
+  v->size = 4;
+  v->i = 1;
+  snprintf(v->type, sizeof(v->type), "int");
+  int found = 0;
+  uint32_t lo = 0, hi = 0;
+  if (only_called(c->text, name)) return NULL;
+  for (uint32_t k = 0; c->p && k < c->p->nkernels; k++) {
+    const struct cc_debug *d = dbg_of(&c->p->kernels[k]);
+    for (uint32_t i = 0; d && i < d->nsyms; i++) {
+      const struct cc_symbol *y = &d->syms[i];
+      if (strcmp(y->name, name)) continue;
+      if (y->space != CC_SYM_PRIVATE || !c->line ||
+          (c->line >= y->scope_first && c->line <= y->scope_last))
+        return NULL;
+      if (!found) lo = y->scope_first, hi = y->scope_last;
+      found = 1;
+    }
+  }
+  if (c->why[0]) return NULL;
+  if (found)
+    snprintf(c->why, sizeof(c->why), "No symbol \"%s\" in scope at line %u (lines %u-%u).", name,
+             c->line, lo, hi);
+  else
+    snprintf(c->why, sizeof(c->why), "No symbol \"%s\" in current context.", name);
+  return NULL;
+}
+
+static void *names_mem(void *ctx, uint64_t addr, uint64_t size) {
+  (void)ctx, (void)addr, (void)size;
+  return NULL;
+}
+
+static int names_sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
+  (void)ctx, (void)fn, (void)dim;
+  *out = 1;
+  return 1;
+}
+
+int dbg_bp_check(const struct lsi_program *p, const char *file, uint32_t nlines, uint32_t line,
+                 const char *func, const char *cond, uint32_t *at, char *msg, size_t n) {
+  int how = DBG_LINE_EXACT;
+  *at = 0;
+  msg[0] = 0;
+  if (line) {
+    how = dbg_line_resolve(p, NULL, line, nlines, at);
+    dbg_line_note(how, line, *at, file, msg, n);
+    if (how == DBG_LINE_PAST || how == DBG_LINE_NONE) return -1;
+  } else if (func && func[0] && !function_known(p, func)) {
+    snprintf(msg, n, "Function \"%s\" not defined.", func);
+    return -1;
+  }
+  if (cond && cond[0]) {
+    struct names c = {p, line && !line_in_callee(p, *at) ? *at : 0, cond, ""};
+    struct dbg_env env = {0};
+    env.ctx = &c;
+    env.lookup = names_lookup;
+    env.mem = names_mem;
+    env.sreg = names_sreg;
+    struct dbg_val v;
+    char err[200];
+    dbg_eval(&env, cond, &v, err, sizeof(err));
+    if (c.why[0]) {
+      snprintf(msg, n, "%s", c.why);
+      return -1;
+    }
+  }
+  return how;
 }

@@ -116,6 +116,72 @@ uint32_t dbg_call_entry(struct dbg_session *s, uint32_t idx) {
   return s->L->inl_entry && idx < s->L->dbg->ninl ? s->L->inl_entry[idx] : UINT32_MAX;
 }
 
+/* The program breakpoint b names, if one is known now: the stopped
+ * launch's when b names its file, else the session's (dbg_set_program). */
+static const struct lsi_program *bp_program(struct dbg_session *s, const struct bp *b,
+                                            const char **file, uint32_t *nlines) {
+  if (s->L && s->L->k && s->L->l && s->L->l->prog && (!b->line || dbg_bp_file_match(s, b))) {
+    *file = dbg_base(s->L->file);
+    *nlines = s->L->nlines;
+    return s->L->l->prog;
+  }
+  if (!s->kprog || s->host_mode) return NULL;
+  *file = dbg_base(s->kfile);
+  *nlines = s->knlines;
+  return s->kprog;
+}
+
+/* Checks b against the program p (dbg_bp_check): 0 when p refuses it, msg
+ * saying why; else notes where it binds. */
+static int bp_check(struct dbg_session *s, struct bp *b, const struct lsi_program *p,
+                    const char *file, uint32_t nlines, char *msg, size_t n) {
+  (void)s;
+  uint32_t at;
+  int how = dbg_bp_check(p, file, nlines, b->line, b->kernel, b->cond, &at, msg, n);
+  if (how < 0) return 0;
+  b->checked = 1;
+  b->at = b->line ? at : 0;
+  snprintf(b->note, sizeof(b->note), "%s", how == DBG_LINE_EXACT ? "" : msg);
+  return 1;
+}
+
+/* Removes breakpoint i (no rebinding: the caller binds). */
+static void bp_remove(struct dbg_session *s, int i) {
+  memmove(&s->bps[i], &s->bps[i + 1], (size_t)(s->nbp - i - 1) * sizeof(struct bp));
+  s->nbp--;
+}
+
+/* The launch's program is known now: breakpoints set before it (host
+ * mode) are checked against it once, and said so of when it refuses them
+ * or moves them to another line, not at their first hit. */
+static void bp_check_launch(struct dbg_session *s) {
+  const struct lsi_program *p = s->L->l ? s->L->l->prog : NULL;
+  for (int i = 0; p && i < s->nbp; i++) {
+    struct bp *b = &s->bps[i];
+    if (b->checked || b->watch[0] || (b->line && !dbg_bp_file_match(s, b))) continue;
+    char msg[200];
+    const char *file = dbg_base(s->L->file);
+    if (!bp_check(s, b, p, file, s->L->nlines, msg, sizeof(msg))) {
+      fprintf(s->out, "Breakpoint %d deleted: %s\n", b->id, msg);
+      bp_remove(s, i--);
+      continue;
+    }
+    if (b->note[0]) fprintf(s->out, "Breakpoint %d at %s:%u (%s)\n", b->id, file, b->at, b->note);
+  }
+}
+
+/* Where a breakpoint is, as `break` and `info breakpoints` say it: the
+ * line it binds to when its program is known. */
+static void bp_where(struct dbg_session *s, const struct bp *b) {
+  if (b->line)
+    fprintf(s->out, "%s%s%u", b->file[0] ? b->file : "line ", b->file[0] ? ":" : "",
+            b->checked && b->at ? b->at : b->line);
+  else
+    fprintf(s->out, "kernel %s", b->kernel);
+  if (b->cond[0]) fprintf(s->out, " if %s", b->cond);
+  if (b->note[0]) fprintf(s->out, " (%s)", b->note);
+}
+
 /* Notes b as the breakpoint of the statement starting at pc, unless an
  * earlier one is. */
 static void bp_note(struct dbg_session *s, uint32_t pc, const struct bp *b, uint32_t line) {
@@ -129,6 +195,7 @@ static void bp_note(struct dbg_session *s, uint32_t pc, const struct bp *b, uint
  * call's start or its line), so a hit looks it up instead of binding again. */
 void dbg_bp_bind(struct dbg_session *s) {
   if (!s->L || !s->L->k) return;
+  bp_check_launch(s);
   s->L->bp_gen = s->bp_gen;
   memset(s->L->bpset, 0, s->L->k->ninsns + 1);
   memset(s->L->bpid, 0, (s->L->k->ninsns + 1) * sizeof(s->L->bpid[0]));
@@ -147,11 +214,6 @@ void dbg_bp_bind(struct dbg_session *s) {
     }
     if (!b->enabled || !b->line || !dbg_bp_file_match(s, b)) continue;
     b->bound = 1;
-    if (s->L->nlines && b->line > s->L->nlines && !b->warned) {
-      fprintf(s->out, "Breakpoint %d: line %u is past the end of %s (%u lines).\n", b->id, b->line,
-              dbg_base(s->L->file), s->L->nlines);
-      b->warned = 1;
-    }
     uint32_t best = dbg_bp_line(s, b);
     if (!best) continue;
     for (uint32_t pc = 0; pc <= s->L->k->ninsns; pc++) {
@@ -214,6 +276,16 @@ void dbg_bp_call_stop(struct dbg_session *s) {
     }
 }
 
+void dbg_set_program(struct dbg_session *s, const struct lsi_program *p, const char *file,
+                     const char *source) {
+  s->kprog = p;
+  free(s->kfile);
+  s->kfile = strdup(file ? file : "");
+  s->knlines = 0;
+  for (const char *c = source; c && *c; c++)
+    s->knlines += *c == '\n' || !c[1];
+}
+
 /* A file breakpoint no program seen so far matches. */
 static int bp_pending(struct dbg_session *s, const struct bp *b) {
   if (!b->line || !b->file[0] || b->bound) return 0;
@@ -274,16 +346,25 @@ void dbg_bp_add(struct dbg_session *s, const char *arg, int temp) {
     fprintf(s->out, "invalid location '%s'\n", loc);
     return;
   }
+  /* a program known now refuses what it does not have, here and now */
+  const char *pfile;
+  uint32_t nlines;
+  const struct lsi_program *p = bp_program(s, &b, &pfile, &nlines);
+  if (p && b.line && b.file[0] && strcmp(dbg_base(b.file), pfile)) {
+    fprintf(s->out, "No source file named %s.\n", b.file);
+    return;
+  }
+  char msg[200];
+  if (p && !bp_check(s, &b, p, pfile, nlines, msg, sizeof(msg))) {
+    fprintf(s->out, "%s\n", msg);
+    return;
+  }
   b.id = s->next_id++;
   b.enabled = 1;
   b.temp = temp;
   s->bps[s->nbp++] = b;
   fprintf(s->out, "%s %d at ", temp ? "Temporary breakpoint" : "Breakpoint", b.id);
-  if (b.line)
-    fprintf(s->out, "%s%s%u", b.file, b.file[0] ? ":" : "line ", b.line);
-  else
-    fprintf(s->out, "kernel %s", b.kernel);
-  if (b.cond[0]) fprintf(s->out, " if %s", b.cond);
+  bp_where(s, &b);
   if (bp_pending(s, &b)) fprintf(s->out, " (pending)");
   fprintf(s->out, "\n");
   s->bp_gen++;
@@ -355,11 +436,8 @@ void dbg_bp_info(struct dbg_session *s) {
             b->enabled ? "y" : "n");
     if (b->watch[0])
       fprintf(s->out, "%s (work-item %" PRIu64 ")", b->watch, b->witem);
-    else if (b->line)
-      fprintf(s->out, "%s%s%u", b->file[0] ? b->file : "line ", b->file[0] ? ":" : "", b->line);
     else
-      fprintf(s->out, "kernel %s", b->kernel);
-    if (b->cond[0]) fprintf(s->out, " if %s", b->cond);
+      bp_where(s, b);
     if (bp_pending(s, b)) fprintf(s->out, " (pending)");
     if (b->hits) fprintf(s->out, " (hit %d time%s)", b->hits, b->hits == 1 ? "" : "s");
     if (b->ignore) fprintf(s->out, " (ignore next %d)", b->ignore);
@@ -447,7 +525,17 @@ void dbg_bp_condition(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "Bad breakpoint condition '%s': %s\n", arg, err);
     return;
   } else {
-    snprintf(b->cond, sizeof(b->cond), "%s", arg);
+    /* its names are checked against the program, when one is known */
+    struct bp t = *b;
+    snprintf(t.cond, sizeof(t.cond), "%s", arg);
+    const char *pfile;
+    uint32_t nlines;
+    const struct lsi_program *p = bp_program(s, &t, &pfile, &nlines);
+    if (p && !bp_check(s, &t, p, pfile, nlines, err, sizeof(err))) {
+      fprintf(s->out, "%s\n", err);
+      return;
+    }
+    *b = t;
   }
   s->bp_gen++;
   dbg_bp_bind(s);

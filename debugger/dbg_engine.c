@@ -39,6 +39,7 @@ void dbg_free(struct dbg_session *s) {
   for (int i = 0; i < s->nfiles; i++)
     free(s->files[i]);
   free(s->options);
+  free(s->kfile);
   dbg_keep_free(s);
   dbg_hist_free(s);
   pthread_cond_destroy(&s->passed);

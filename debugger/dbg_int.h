@@ -25,7 +25,11 @@ struct bp {
   char cond[256];
   int ignore; /* `ignore N COUNT`: crossings still to pass without stopping */
   int bound;  /* matched the file of a launch at least once */
-  int warned; /* said once that its line is past the end of the file */
+  /* checked against its program (dbg_bp_check): the line it binds to, and
+   * why that is not the line asked for ("line 12 has no code") */
+  int checked;
+  uint32_t at;
+  char note[96];
   /* a watchpoint (line 0, no kernel): an expression of one work-item */
   char watch[128];
   uint64_t witem;
@@ -173,6 +177,10 @@ struct dbg_session {
   char *dirs[MAX_DIRS];
   int ndirs;
   char *files[MAX_FILES]; /* files of the launches seen (host mode) */
+  /* the program `break` checks against before any launch (dbg_set_program) */
+  const struct lsi_program *kprog;
+  char *kfile;
+  uint32_t knlines;
   int nfiles;
   /* step scope: what step/next/finish/until advance together */
   int scope;                 /* SCOPE_* */
