@@ -118,7 +118,12 @@ static void bp_records(struct dbg_session *s) {
     jint(o, "bp", b->id);
     jint(o, "enabled", b->enabled);
     jint(o, "requested", b->line);
-    jint(o, "bound", fn ? dbg_fn_bp_line(s, b) : dbg_bp_line(s, b));
+    /* where it binds: in the launch worked on, else where its check
+     * against the program (before any launch) bound it */
+    uint32_t bound = fn ? dbg_fn_bp_line(s, b) : dbg_bp_line(s, b);
+    if (!bound && !s->L && b->checked && b->line) bound = b->at;
+    jint(o, "bound", bound);
+    if (b->note[0]) jstr(o, "note", b->note);
     jint(o, "hits", b->hits);
     if (fn) jstr(o, "func", b->kernel);
     mi_put(s, o);
