@@ -1,7 +1,7 @@
 /* host_bind.cl - where breakpoints bind when they are set before the
- * program is built (host_bind.hinp, run by host_run) */
-int twice(int v) {
-  return v * 2;
+ * program is built (host_bind.hinp and dap/bind.test.mjs, run by host_sum) */
+int twice(int v, int w) {
+  return v * w;
 }
 
 __kernel void k(__global int *out, __global int *in) {
@@ -9,6 +9,6 @@ __kernel void k(__global int *out, __global int *in) {
 
   int s = in[gid * 8] +
           in[gid * 8 + 1];
-  int t = twice(s);
+  int t = twice(s, 2);
   out[gid] = t;
 }
