@@ -350,7 +350,8 @@ void dbg_bp_add(struct dbg_session *s, const char *arg, int temp) {
   const char *pfile;
   uint32_t nlines;
   const struct lsi_program *p = bp_program(s, &b, &pfile, &nlines);
-  if (p && b.line && b.file[0] && strcmp(dbg_base(b.file), pfile)) {
+  if (p && b.line && b.file[0] &&
+      !(s->L ? dbg_bp_file_match(s, &b) : !strcmp(dbg_base(b.file), pfile))) {
     fprintf(s->out, "No source file named %s.\n", b.file);
     return;
   }
