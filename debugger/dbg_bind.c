@@ -84,8 +84,12 @@ int dbg_kmk_at_line(const struct lsi_kernel *k, const struct cc_microkernel *mk,
 static int kernel_has_stmt(const struct lsi_kernel *k, uint32_t line) {
   const struct cc_debug *d = dbg_of(k);
   uint32_t file = main_file(k);
-  for (uint32_t m = 0; d && k->lines && m < d->nmk; m++)
-    if (d->mk[m].file == file && dbg_kmk_at_line(k, &d->mk[m], line)) return 1;
+  if (!d || !k->lines) return 0;
+  for (uint32_t m = 0; m < d->nmk; m++)
+    if (d->mk[m].file == file && d->mk[m].line_first == line) return 1;
+  /* none is shown at the line: one whose code starts there (dbg_kmk_at_line) */
+  for (uint32_t m = 0; m < d->nmk; m++)
+    if (d->mk[m].file == file && dbg_kmk_starts_at(k, &d->mk[m], line)) return 1;
   return 0;
 }
 
