@@ -133,9 +133,8 @@ static const struct lsi_program *bp_program(struct dbg_session *s, const struct 
 
 /* Checks b against the program p (dbg_bp_check): 0 when p refuses it, msg
  * saying why; else notes where it binds. */
-static int bp_check(struct dbg_session *s, struct bp *b, const struct lsi_program *p,
-                    const char *file, uint32_t nlines, char *msg, size_t n) {
-  (void)s;
+static int bp_check(struct bp *b, const struct lsi_program *p, const char *file, uint32_t nlines,
+                    char *msg, size_t n) {
   uint32_t at;
   int how = dbg_bp_check(p, file, nlines, b->line, b->kernel, b->cond, &at, msg, n);
   if (how < 0) return 0;
@@ -161,7 +160,7 @@ static void bp_check_launch(struct dbg_session *s) {
     if (b->checked || b->watch[0] || (b->line && !dbg_bp_file_match(s, b))) continue;
     char msg[200];
     const char *file = dbg_base(s->L->file);
-    if (!bp_check(s, b, p, file, s->L->nlines, msg, sizeof(msg))) {
+    if (!bp_check(b, p, file, s->L->nlines, msg, sizeof(msg))) {
       fprintf(s->out, "Breakpoint %d deleted: %s\n", b->id, msg);
       bp_remove(s, i--);
       continue;
@@ -356,7 +355,7 @@ void dbg_bp_add(struct dbg_session *s, const char *arg, int temp) {
     return;
   }
   char msg[200];
-  if (p && !bp_check(s, &b, p, pfile, nlines, msg, sizeof(msg))) {
+  if (p && !bp_check(&b, p, pfile, nlines, msg, sizeof(msg))) {
     fprintf(s->out, "%s\n", msg);
     return;
   }
@@ -532,10 +531,11 @@ void dbg_bp_condition(struct dbg_session *s, const char *arg) {
     const char *pfile;
     uint32_t nlines;
     const struct lsi_program *p = bp_program(s, &t, &pfile, &nlines);
-    if (p && !bp_check(s, &t, p, pfile, nlines, err, sizeof(err))) {
+    if (p && !bp_check(&t, p, pfile, nlines, err, sizeof(err))) {
       fprintf(s->out, "%s\n", err);
       return;
     }
+    if (!p) t.checked = 0; /* the next launch of its program checks it */
     *b = t;
   }
   s->bp_gen++;
