@@ -295,6 +295,7 @@ int cmd_debug(int argc, char **argv) {
   if (!ret) {
     struct dbg_session *s = dbg_new(stdout, read_line, in);
     dbg_set_echo(s, batch != NULL);
+    dbg_set_program(s, p, kfile, src); /* `break` checks its lines now */
     cli_sigint_install();
     dbg_set_interrupt(s, ctrl_c, NULL);
     /* `run` after the kernel ended runs it again on fresh arguments */

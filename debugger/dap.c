@@ -540,8 +540,8 @@ void dap_engine_setup(void) {
  * for another stopped launch). */
 void dap_engine_text(const char *t) {
   static const char *const engine_msgs[] = {
-      "Kernel ", "Device exception: ", "Error in breakpoint ", "The launch stopped ",
-      "kernel ", "cannot debug ",      "[Switching to kernel "};
+      "Kernel ", "Device exception: ", "Error in breakpoint ",  "The launch stopped ",
+      "kernel ", "cannot debug ",      "[Switching to kernel ", "Breakpoint "};
   const char *cat = "stdout";
   for (size_t i = 0; i < sizeof(engine_msgs) / sizeof(engine_msgs[0]); i++)
     if (!strncmp(t, engine_msgs[i], strlen(engine_msgs[i]))) cat = "console";

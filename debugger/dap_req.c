@@ -89,9 +89,13 @@ static const char *base(const char *p) {
   return b ? b + 1 : p;
 }
 
-/* The line a breakpoint binds to, found by compiling the file the way the
- * engine binds (first statement at or after the line over all kernels). */
-static uint32_t bind_line(const char *path, uint32_t line, char *msg, size_t n) {
+/* The line a breakpoint binds to, found by compiling the file and
+ * binding as the engine does (dbg_bp_check): 0 with msg saying why when
+ * the program refuses it (*refused) or cannot be built on its own (it
+ * binds when the program runs); msg also says why a line moved. */
+static uint32_t bind_line(const char *path, uint32_t line, const char *cond, int *refused,
+                          char *msg, size_t n) {
+  *refused = 0;
   FILE *f = fopen(path, "rb");
   if (!f) {
     snprintf(msg, n, "cannot read %s", path);
@@ -118,18 +122,11 @@ static uint32_t bind_line(const char *path, uint32_t line, char *msg, size_t n) 
              "pending: binds when the program built from this file runs (it does not compile on "
              "its own)");
   } else {
-    best = UINT32_MAX;
-    for (uint32_t k = 0; k < p->nkernels; k++) {
-      const struct cc_debug *d = p->kernels[k].debug;
-      for (uint32_t m = 0; d && m < d->nmk; m++)
-        if (d->mk[m].file == d->mk[0].file && d->mk[m].line_first >= line &&
-            d->mk[m].line_first < best)
-          best = d->mk[m].line_first;
-    }
-    if (best == UINT32_MAX) {
-      best = 0;
-      snprintf(msg, n, "no kernel code at or after line %u", line);
-    }
+    uint32_t nlines = 0;
+    for (const char *c = src; *c; c++)
+      nlines += *c == '\n' || !c[1];
+    *refused = dbg_bp_check(p, base(path), nlines, line, NULL, cond, &best, msg, n) < 0;
+    if (*refused) best = 0;
   }
   cc_program_free(p);
   free(log);
@@ -155,7 +152,9 @@ static json_t *bp_json(const struct dap_bp *b) {
     dj_sets(src, "path", b->path);
     dj_set(o, "source", src);
   }
-  if (!b->verified && b->msg[0]) dj_sets(o, "message", b->msg);
+  /* why it is not verified, or why it moved to another line */
+  if (b->msg[0] && (!b->verified || (!b->func[0] && b->bound && b->bound != b->line)))
+    dj_sets(o, "message", b->msg);
   return o;
 }
 
@@ -349,9 +348,13 @@ static void req_set_breakpoints(const json_t *req, const json_t *a) {
     b->id = D.next_bp_id++;
     snprintf(b->path, sizeof(b->path), "%s", path);
     b->line = (uint32_t)line;
-    b->bound = bind_line(path, b->line, b->msg, sizeof(b->msg));
-    b->verified = b->bound != 0;
     bp_conds(b, e);
+    if (b->invalid) continue;
+    int refused;
+    b->bound = bind_line(path, b->line, b->cond, &refused, b->msg, sizeof(b->msg));
+    b->verified = b->bound != 0;
+    b->invalid = refused; /* the engine would refuse it too */
+    check_hit(b);
   }
   D.bps_dirty = 1;
   dap_sync_bps();

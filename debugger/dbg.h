@@ -31,6 +31,12 @@ void dbg_set_echo(struct dbg_session *s, int on);
  * a launch is stopped lets it finish undebugged, and programs are named by
  * the source file they match. */
 void dbg_set_host_mode(struct dbg_session *s, int on);
+/* The program the session's launches run, known before the first one
+ * (`lockstep debug --kernel`): `break` checks its breakpoints against it
+ * when they are set. p and source must outlive the session. */
+struct lsi_program;
+void dbg_set_program(struct dbg_session *s, const struct lsi_program *p, const char *file,
+                     const char *source);
 /* Folders searched for a file whose contents match a program's source
  * (`directory DIR`, --source-dir); the current directory comes first. */
 void dbg_add_source_dir(struct dbg_session *s, const char *dir);
@@ -144,6 +150,34 @@ void *dbg_kept_get(struct dbg_session *s, const struct dev_launch *l, const char
                    const char *options, struct dev_launch *kl);
 void dbg_kept_put(void *hold);
 void dbg_kept_clear(struct dbg_session *s);
+
+/* ---- where line breakpoints bind (dbg_bind.c) ---- */
+/* How a breakpoint at a line of a program's file binds: at a statement of
+ * its own, at the statement the line continues (a multi-line statement),
+ * at the next line with code (the line has none); or it cannot: the file
+ * has fewer lines (nlines, 0: unknown), or no code is at or after it. */
+enum { DBG_LINE_EXACT, DBG_LINE_STMT, DBG_LINE_NOCODE, DBG_LINE_PAST, DBG_LINE_NONE };
+struct lsi_program;
+struct lsi_kernel;
+/* Over every kernel of p (p NULL: kernel k only); *at is the line of the
+ * statement it stops at (0 when it cannot bind). */
+int dbg_line_resolve(const struct lsi_program *p, const struct lsi_kernel *k, uint32_t line,
+                     uint32_t nlines, uint32_t *at);
+/* What to tell the user about a resolution that moved or failed ("line 44
+ * has no code", "No line 999 in file \"big.cl\"."); empty for DBG_LINE_EXACT. */
+void dbg_line_note(int how, uint32_t line, uint32_t at, const char *file, char *msg, size_t n);
+
+/* What a breakpoint names, checked against the program of its file
+ * (called `file` in messages, nlines long; 0: unknown) before it binds: a
+ * line (0 for a function breakpoint named func) and its condition (NULL or
+ * empty: none), whose names must be the program's variables at the line
+ * the breakpoint binds to. Returns how the line binds (DBG_LINE_EXACT for
+ * a function) with that line in *at, or -1 when the program refuses the
+ * breakpoint; msg says why, in gdb's words ("No line 999 in file
+ * \"big.cl\".", "Function \"f\" not defined.", "No symbol \"q\" in current
+ * context."), or why the line moved. */
+int dbg_bp_check(const struct lsi_program *p, const char *file, uint32_t nlines, uint32_t line,
+                 const char *func, const char *cond, uint32_t *at, char *msg, size_t n);
 
 /* ---- expressions (dbg_expr.c) ---- */
 struct dbg_ctx; /* the focused work-item, as the evaluator sees it */

@@ -30,62 +30,9 @@ int dbg_mk_flow_only(struct dbg_session *s, const struct cc_microkernel *mk) {
   return 1;
 }
 
-/* The line of the program's file a statement's code starts at (a statement
- * that evaluates a call's arguments and enters the inlined callee is shown
- * at the callee's line, but starts at the call's), else 0. */
-static uint32_t mk_start_line(struct dbg_session *s, const struct cc_microkernel *mk,
-                              uint32_t file) {
-  for (uint32_t pc = mk->pc_begin; pc < mk->pc_end; pc++)
-    if (s->L->k->lines[pc].line)
-      return s->L->k->lines[pc].file == file ? s->L->k->lines[pc].line : 0;
-  return 0;
-}
-
-/* The first instruction of inlined call c (index + 1 into dbg->inl) and of
- * the calls it makes. */
-static uint32_t call_first_pc(struct dbg_session *s, uint32_t c) {
-  for (uint32_t pc = 0; pc < s->L->k->ninsns; pc++) {
-    int depth = 0;
-    for (uint32_t d = s->L->dbg->pc_inl[pc]; d && d <= s->L->dbg->ninl && depth < DBG_MAX_FRAMES;
-         d = s->L->dbg->inl[d - 1].parent, depth++)
-      if (d == c) return pc;
-  }
-  return UINT32_MAX;
-}
-
-/* Whether a statement's first instruction belongs to line of the program's
- * file: it is at the line, or in an inlined call made at the line (a call
- * whose arguments need no code there, `x += seven();`, starts with the
- * callee's first instruction; the statements after the call's start do
- * not belong to the line). */
-static int mk_starts_at(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t file,
-                        uint32_t line) {
-  uint32_t at = mk_start_line(s, mk, file);
-  if (at == line) return 1;
-  if (!at || !s->L->dbg->pc_inl) return 0;
-  uint32_t pc = mk->pc_begin;
-  while (pc < mk->pc_end && !s->L->k->lines[pc].line)
-    pc++;
-  int depth = 0;
-  for (uint32_t c = pc < mk->pc_end ? s->L->dbg->pc_inl[pc] : 0;
-       c && c <= s->L->dbg->ninl && depth < DBG_MAX_FRAMES;
-       c = s->L->dbg->inl[c - 1].parent, depth++)
-    if (s->L->dbg->inl[c - 1].call_line == line)
-      return call_first_pc(s, c) == pc; /* the call starts */
-  return 0;
-}
-
-/* Whether a breakpoint at line binds to mk: a statement shown at the line,
- * or, when none is, one whose first instruction belongs to it (a call with
- * nothing after it on its line stops as the call starts, not after it at
- * the next line). */
+/* Whether a breakpoint at line binds to mk (dbg_bind.c). */
 int dbg_mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line) {
-  if (mk->line_first == line) return 1;
-  uint32_t file = s->L->dbg->nmk ? s->L->dbg->mk[0].file : 0;
-  if (!mk_starts_at(s, mk, file, line)) return 0;
-  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
-    if (s->L->dbg->mk[m].line_first == line && s->L->dbg->mk[m].file == file) return 0;
-  return 1;
+  return dbg_kmk_at_line(s->L->k, mk, line);
 }
 
 /* Whether breakpoint b names the program of the launch: its file, or, for
@@ -100,27 +47,18 @@ int dbg_bp_file_match(struct dbg_session *s, const struct bp *b) {
   return 0;
 }
 
-/* The first line at or after b->line where a statement of the program's
- * file starts, over every kernel of the program (so a line in one kernel
- * never binds to a later line of another), if this kernel has it; else 0. */
+/* The line breakpoint b binds to in the launch's program (dbg_bind.c:
+ * its own, the statement it continues, the next with code), if this
+ * kernel has a statement there; else 0. */
 uint32_t dbg_bp_line(struct dbg_session *s, const struct bp *b) {
   if (!s->L || !s->L->k || !b->line || !dbg_bp_file_match(s, b)) return 0;
-  uint32_t file = s->L->dbg->nmk ? s->L->dbg->mk[0].file : 0;
-  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
-    if (mk_starts_at(s, &s->L->dbg->mk[m], file, b->line) &&
-        dbg_mk_at_line(s, &s->L->dbg->mk[m], b->line))
-      return b->line;
-  uint32_t best = UINT32_MAX;
-  const struct lsi_program *p = s->L->l->prog;
-  uint32_t nk = p ? p->nkernels : 1;
-  for (uint32_t k = 0; k < nk; k++) {
-    const struct cc_debug *d = p ? p->kernels[k].debug : s->L->dbg;
-    for (uint32_t m = 0; d && m < d->nmk; m++)
-      if (d->mk[m].file == file && d->mk[m].line_first >= b->line && d->mk[m].line_first < best)
-        best = d->mk[m].line_first;
-  }
-  for (uint32_t m = 0; m < s->L->dbg->nmk; m++)
-    if (s->L->dbg->mk[m].line_first == best && s->L->dbg->mk[m].file == file) return best;
+  uint32_t at;
+  const struct lsi_program *p = s->L->l ? s->L->l->prog : NULL;
+  int how = dbg_line_resolve(p, s->L->k, b->line, s->L->nlines, &at);
+  if (how == DBG_LINE_PAST || how == DBG_LINE_NONE) return 0;
+  const struct cc_debug *d = s->L->dbg;
+  for (uint32_t m = 0; m < d->nmk; m++)
+    if (dbg_mk_at_line(s, &d->mk[m], at)) return at;
   return 0;
 }
 
@@ -178,6 +116,71 @@ uint32_t dbg_call_entry(struct dbg_session *s, uint32_t idx) {
   return s->L->inl_entry && idx < s->L->dbg->ninl ? s->L->inl_entry[idx] : UINT32_MAX;
 }
 
+/* The program breakpoint b names, if one is known now: the stopped
+ * launch's when b names its file, else the session's (dbg_set_program). */
+static const struct lsi_program *bp_program(struct dbg_session *s, const struct bp *b,
+                                            const char **file, uint32_t *nlines) {
+  if (s->L && s->L->k && s->L->l && s->L->l->prog && (!b->line || dbg_bp_file_match(s, b))) {
+    *file = dbg_base(s->L->file);
+    *nlines = s->L->nlines;
+    return s->L->l->prog;
+  }
+  if (!s->kprog || s->host_mode) return NULL;
+  *file = dbg_base(s->kfile);
+  *nlines = s->knlines;
+  return s->kprog;
+}
+
+/* Checks b against the program p (dbg_bp_check): 0 when p refuses it, msg
+ * saying why; else notes where it binds. */
+static int bp_check(struct bp *b, const struct lsi_program *p, const char *file, uint32_t nlines,
+                    char *msg, size_t n) {
+  uint32_t at;
+  int how = dbg_bp_check(p, file, nlines, b->line, b->kernel, b->cond, &at, msg, n);
+  if (how < 0) return 0;
+  b->checked = 1;
+  b->at = b->line ? at : 0;
+  snprintf(b->note, sizeof(b->note), "%s", how == DBG_LINE_EXACT ? "" : msg);
+  return 1;
+}
+
+/* Removes breakpoint i (no rebinding: the caller binds). */
+static void bp_remove(struct dbg_session *s, int i) {
+  memmove(&s->bps[i], &s->bps[i + 1], (size_t)(s->nbp - i - 1) * sizeof(struct bp));
+  s->nbp--;
+}
+
+/* The launch's program is known now: breakpoints set before it (host
+ * mode) are checked against it once, and said so of when it refuses them
+ * or moves them to another line, not at their first hit. */
+static void bp_check_launch(struct dbg_session *s) {
+  const struct lsi_program *p = s->L->l ? s->L->l->prog : NULL;
+  for (int i = 0; p && i < s->nbp; i++) {
+    struct bp *b = &s->bps[i];
+    if (b->checked || b->watch[0] || (b->line && !dbg_bp_file_match(s, b))) continue;
+    char msg[200];
+    const char *file = dbg_base(s->L->file);
+    if (!bp_check(b, p, file, s->L->nlines, msg, sizeof(msg))) {
+      fprintf(s->out, "Breakpoint %d deleted: %s\n", b->id, msg);
+      bp_remove(s, i--);
+      continue;
+    }
+    if (b->note[0]) fprintf(s->out, "Breakpoint %d at %s:%u (%s)\n", b->id, file, b->at, b->note);
+  }
+}
+
+/* Where a breakpoint is, as `break` and `info breakpoints` say it: the
+ * line it binds to when its program is known. */
+static void bp_where(struct dbg_session *s, const struct bp *b) {
+  if (b->line)
+    fprintf(s->out, "%s%s%u", b->file[0] ? b->file : "line ", b->file[0] ? ":" : "",
+            b->checked && b->at ? b->at : b->line);
+  else
+    fprintf(s->out, "kernel %s", b->kernel);
+  if (b->cond[0]) fprintf(s->out, " if %s", b->cond);
+  if (b->note[0]) fprintf(s->out, " (%s)", b->note);
+}
+
 /* Notes b as the breakpoint of the statement starting at pc, unless an
  * earlier one is. */
 static void bp_note(struct dbg_session *s, uint32_t pc, const struct bp *b, uint32_t line) {
@@ -191,6 +194,7 @@ static void bp_note(struct dbg_session *s, uint32_t pc, const struct bp *b, uint
  * call's start or its line), so a hit looks it up instead of binding again. */
 void dbg_bp_bind(struct dbg_session *s) {
   if (!s->L || !s->L->k) return;
+  bp_check_launch(s);
   s->L->bp_gen = s->bp_gen;
   memset(s->L->bpset, 0, s->L->k->ninsns + 1);
   memset(s->L->bpid, 0, (s->L->k->ninsns + 1) * sizeof(s->L->bpid[0]));
@@ -209,11 +213,6 @@ void dbg_bp_bind(struct dbg_session *s) {
     }
     if (!b->enabled || !b->line || !dbg_bp_file_match(s, b)) continue;
     b->bound = 1;
-    if (s->L->nlines && b->line > s->L->nlines && !b->warned) {
-      fprintf(s->out, "Breakpoint %d: line %u is past the end of %s (%u lines).\n", b->id, b->line,
-              dbg_base(s->L->file), s->L->nlines);
-      b->warned = 1;
-    }
     uint32_t best = dbg_bp_line(s, b);
     if (!best) continue;
     for (uint32_t pc = 0; pc <= s->L->k->ninsns; pc++) {
@@ -253,6 +252,37 @@ struct bp *dbg_bp_at(struct dbg_session *s, uint32_t pc) {
   for (int i = 0; id && i < s->nbp; i++)
     if (s->bps[i].id == id) return s->bps[i].enabled ? &s->bps[i] : NULL;
   return NULL;
+}
+
+/* A breakpoint at a call's line stops where the call starts, inside it
+ * (its arguments pass there): the stop is shown at the call's line, in the
+ * frame that makes the call, as a step that stops at a call (`step` then
+ * enters it, `next` runs over it), never at the callee's signature. */
+void dbg_bp_call_stop(struct dbg_session *s) {
+  uint32_t pc = 0;
+  if (simt_dbg_state(s->L->sd, s->L->focus, &pc) == SIMT_DBG_DONE || pc > s->L->k->ninsns) return;
+  uint32_t line = s->L->bpline[pc];
+  struct dbg_frame fr[DBG_MAX_FRAMES];
+  int n = line ? dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES) : 0;
+  for (int i = 1; i < n && fr[0].line != line; i++)
+    if (fr[i].line == line) {
+      s->L->call_stop = i;
+      s->L->call_idx = fr[i - 1].inl;
+      s->L->call_item = s->L->focus;
+      s->L->call_pc = pc;
+      dbg_frame_select(s, 0); /* the caller's frame: the callee's are hidden */
+      return;
+    }
+}
+
+void dbg_set_program(struct dbg_session *s, const struct lsi_program *p, const char *file,
+                     const char *source) {
+  s->kprog = p;
+  free(s->kfile);
+  s->kfile = strdup(file ? file : "");
+  s->knlines = 0;
+  for (const char *c = source; c && *c; c++)
+    s->knlines += *c == '\n' || !c[1];
 }
 
 /* A file breakpoint no program seen so far matches. */
@@ -315,16 +345,26 @@ void dbg_bp_add(struct dbg_session *s, const char *arg, int temp) {
     fprintf(s->out, "invalid location '%s'\n", loc);
     return;
   }
+  /* a program known now refuses what it does not have, here and now */
+  const char *pfile;
+  uint32_t nlines;
+  const struct lsi_program *p = bp_program(s, &b, &pfile, &nlines);
+  if (p && b.line && b.file[0] &&
+      !(s->L ? dbg_bp_file_match(s, &b) : !strcmp(dbg_base(b.file), pfile))) {
+    fprintf(s->out, "No source file named %s.\n", b.file);
+    return;
+  }
+  char msg[200];
+  if (p && !bp_check(&b, p, pfile, nlines, msg, sizeof(msg))) {
+    fprintf(s->out, "%s\n", msg);
+    return;
+  }
   b.id = s->next_id++;
   b.enabled = 1;
   b.temp = temp;
   s->bps[s->nbp++] = b;
   fprintf(s->out, "%s %d at ", temp ? "Temporary breakpoint" : "Breakpoint", b.id);
-  if (b.line)
-    fprintf(s->out, "%s%s%u", b.file, b.file[0] ? ":" : "line ", b.line);
-  else
-    fprintf(s->out, "kernel %s", b.kernel);
-  if (b.cond[0]) fprintf(s->out, " if %s", b.cond);
+  bp_where(s, &b);
   if (bp_pending(s, &b)) fprintf(s->out, " (pending)");
   fprintf(s->out, "\n");
   s->bp_gen++;
@@ -396,11 +436,8 @@ void dbg_bp_info(struct dbg_session *s) {
             b->enabled ? "y" : "n");
     if (b->watch[0])
       fprintf(s->out, "%s (work-item %" PRIu64 ")", b->watch, b->witem);
-    else if (b->line)
-      fprintf(s->out, "%s%s%u", b->file[0] ? b->file : "line ", b->file[0] ? ":" : "", b->line);
     else
-      fprintf(s->out, "kernel %s", b->kernel);
-    if (b->cond[0]) fprintf(s->out, " if %s", b->cond);
+      bp_where(s, b);
     if (bp_pending(s, b)) fprintf(s->out, " (pending)");
     if (b->hits) fprintf(s->out, " (hit %d time%s)", b->hits, b->hits == 1 ? "" : "s");
     if (b->ignore) fprintf(s->out, " (ignore next %d)", b->ignore);
@@ -490,7 +527,18 @@ void dbg_bp_condition(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "Bad breakpoint condition '%s': %s\n", arg, err);
     return;
   } else {
-    snprintf(b->cond, sizeof(b->cond), "%s", arg);
+    /* its names are checked against the program, when one is known */
+    struct bp t = *b;
+    snprintf(t.cond, sizeof(t.cond), "%s", arg);
+    const char *pfile;
+    uint32_t nlines;
+    const struct lsi_program *p = bp_program(s, &t, &pfile, &nlines);
+    if (p && !bp_check(&t, p, pfile, nlines, err, sizeof(err))) {
+      fprintf(s->out, "%s\n", err);
+      return;
+    }
+    if (!p) t.checked = 0; /* the next launch of its program checks it */
+    *b = t;
   }
   s->bp_gen++;
   dbg_bp_bind(s);

@@ -40,6 +40,7 @@ void dbg_free(struct dbg_session *s) {
   for (int i = 0; i < s->nfiles; i++)
     free(s->files[i]);
   free(s->options);
+  free(s->kfile);
   dbg_keep_free(s);
   dbg_hist_free(s);
   pthread_cond_destroy(&s->passed);
@@ -211,7 +212,7 @@ void dbg_where(struct dbg_session *s, const char *why) {
   const char *sep = why && !strcmp(why, "Switching to") ? " " : ", ";
   dbg_ids_str(s, s->L->focus, ids, sizeof(ids));
   uint32_t line = dbg_item_line(s, s->L->focus);
-  if (line && dbg_call_stop_now(s) && dbg_frame_selected(s)) line = dbg_frame_current(s).line;
+  if (line && dbg_call_stop_now(s)) line = dbg_frame_current(s).line;
   if (!line && why && *sep == ' ') {
     fprintf(s->out, "%s %s %s, which has finished\n", why, s->L->k->name, ids);
     return;

@@ -27,7 +27,17 @@ int dbg_frames(struct dbg_session *s, uint64_t item, struct dbg_frame *fr, int m
   }
   fr[n].inl = 0;
   fr[n].line = line;
-  return n + 1;
+  n++;
+  /* stopped where a call starts, shown at the call's line (a step or a
+   * breakpoint at that line): the callee's frames are not entered yet */
+  uint32_t pc = 0;
+  int hide = s->L->call_stop;
+  if (hide > 0 && hide < n && s->L->call_item == item &&
+      simt_dbg_state(s->L->sd, item, &pc) != SIMT_DBG_DONE && pc == s->L->call_pc) {
+    memmove(fr, fr + hide, (size_t)(n - hide) * sizeof(*fr));
+    n -= hide;
+  }
+  return n;
 }
 
 static uint32_t item_pc(struct dbg_session *s, uint64_t item) {

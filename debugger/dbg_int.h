@@ -25,7 +25,11 @@ struct bp {
   char cond[256];
   int ignore; /* `ignore N COUNT`: crossings still to pass without stopping */
   int bound;  /* matched the file of a launch at least once */
-  int warned; /* said once that its line is past the end of the file */
+  /* checked against its program (dbg_bp_check): the line it binds to, and
+   * why that is not the line asked for ("line 12 has no code") */
+  int checked;
+  uint32_t at;
+  char note[96];
   /* a watchpoint (line 0, no kernel): an expression of one work-item */
   char watch[128];
   uint64_t witem;
@@ -183,6 +187,10 @@ struct dbg_session {
   char *dirs[MAX_DIRS];
   int ndirs;
   char *files[MAX_FILES]; /* files of the launches seen (host mode) */
+  /* the program `break` checks against before any launch (dbg_set_program) */
+  const struct lsi_program *kprog;
+  char *kfile;
+  uint32_t knlines;
   int nfiles;
   /* step scope: what step/next/finish/until advance together */
   int scope;                 /* SCOPE_* */
@@ -336,6 +344,10 @@ void dbg_items_summary(struct dbg_session *s);
  * breakpoint at line binds to statement mk. */
 int dbg_mk_flow_only(struct dbg_session *s, const struct cc_microkernel *mk);
 int dbg_mk_at_line(struct dbg_session *s, const struct cc_microkernel *mk, uint32_t line);
+/* dbg_bind.c: the same for statement mk of kernel k (whose debug tables
+ * it has), and whether mk's code starts at line (or at a call made there). */
+int dbg_kmk_at_line(const struct lsi_kernel *k, const struct cc_microkernel *mk, uint32_t line);
+int dbg_kmk_starts_at(const struct lsi_kernel *k, const struct cc_microkernel *mk, uint32_t line);
 /* Where each inlined call of s->L's kernel starts (dbg_call_entries fills
  * it), and where call idx (its index) starts: UINT32_MAX when it has no
  * code. */
@@ -357,6 +369,8 @@ void dbg_bp_sync(struct dbg_session *s);
 /* The enabled breakpoint a statement starting at pc belongs to, or NULL;
  * deleting temporary breakpoint id, which was hit. */
 struct bp *dbg_bp_at(struct dbg_session *s, uint32_t pc);
+/* The focus stopped at a breakpoint: at a call's line, show it there. */
+void dbg_bp_call_stop(struct dbg_session *s);
 void dbg_bp_delete(struct dbg_session *s, int id);
 /* Whether a breakpoint at pc stops item (its condition). */
 int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);

@@ -56,6 +56,7 @@ void dbg_report(struct dbg_session *s, int rc) {
              : pc <= s->L->k->ninsns ? s->L->bpid[pc]
                                      : 0);
     if (b) b->hits++;
+    dbg_bp_call_stop(s);
     dbg_where(s, why);
     if (b && b->temp) dbg_bp_delete(s, b->id);
   } else if (rc == ST_WATCH) {

@@ -78,14 +78,16 @@ static void item_fields(struct dbg_session *s, json_t *o, uint64_t item) {
   jids(o, "lid", l);
   jids(o, "group", w);
   jstr(o, "state", state_name(st));
-  jint(o, "line", dbg_item_line(s, item));
+  /* a stop at a call's line shows it there, in the caller (dbg_frames) */
+  struct dbg_frame fr[DBG_MAX_FRAMES];
+  int n = dbg_frames(s, item, fr, DBG_MAX_FRAMES);
+  uint32_t line = dbg_item_line(s, item);
+  jint(o, "line", line && fr[0].line ? fr[0].line : line);
   jstr(o, "kernel", s->L->k->name);
   jint(o, "kernel_line", s->L->dbg->line_first);
   jstr(o, "file", s->L->file);
   /* the inlined calls it is in, innermost first: the callee's line, then
    * each call site in its caller */
-  struct dbg_frame fr[DBG_MAX_FRAMES];
-  int n = dbg_frames(s, item, fr, DBG_MAX_FRAMES);
   if (n > 1) {
     jstr(o, "inlined", s->L->dbg->inl[fr[0].inl - 1].func);
     json_t *frames = json_array();
@@ -116,7 +118,12 @@ static void bp_records(struct dbg_session *s) {
     jint(o, "bp", b->id);
     jint(o, "enabled", b->enabled);
     jint(o, "requested", b->line);
-    jint(o, "bound", fn ? dbg_fn_bp_line(s, b) : dbg_bp_line(s, b));
+    /* where it binds: in the launch worked on, else where its check
+     * against the program (before any launch) bound it */
+    uint32_t bound = fn ? dbg_fn_bp_line(s, b) : dbg_bp_line(s, b);
+    if (!bound && !s->L && b->checked && b->line) bound = b->at;
+    jint(o, "bound", bound);
+    if (b->note[0]) jstr(o, "note", b->note);
     jint(o, "hits", b->hits);
     if (fn) jstr(o, "func", b->kernel);
     mi_put(s, o);

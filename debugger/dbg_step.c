@@ -379,7 +379,7 @@ static void call_stop_at(struct dbg_session *s, uint64_t it, uint32_t pc, int de
   s->L->call_idx = c;
   s->L->call_item = it;
   s->L->call_pc = pc;
-  dbg_frame_select(s, k);
+  dbg_frame_select(s, 0); /* the caller's frame: the callee's are hidden */
 }
 
 static int step_item(struct dbg_session *s, int mode) {
