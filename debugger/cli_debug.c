@@ -114,11 +114,73 @@ static void dump(const struct buf *b, unsigned idx) {
   printf("}\n");
 }
 
+/* `scalar TYPE V...`: one value for every element of a vector, or one each
+ * (the last one repeats); no line: zero. */
+static void scalar_values(const char *line, struct buf *b, uint32_t n) {
+  const char *p = line;
+  double v = 0;
+  for (int w = 0; p && w < 2; w++) { /* past "scalar TYPE" */
+    p += strspn(p, " \t");
+    p += strcspn(p, " \t");
+  }
+  for (uint32_t e = 0; e < n; e++) {
+    char *end;
+    double x = p ? strtod(p, &end) : 0;
+    if (p && end != p) {
+      v = x;
+      p = end;
+    }
+    put(b, e, v);
+  }
+}
+
+/*
+ * A struct by value, `bytes WORD...`, laid out by hand as the host program
+ * lays out its C struct: a TYPE word (int, float, ...) sets the type of the
+ * values after it, each value is stored at the cursor and moves it on,
+ * `pad N` skips N bytes (left zero). Bytes past the last value are zero.
+ */
+static int put_bytes(const char *line, uint8_t *dst, uint32_t size, const char *name, uint32_t j) {
+  char *copy = strdup(line), *save = NULL;
+  struct buf b = {.host = dst, .esize = 4};
+  uint64_t at = 0;
+  int pad = 0, ok = 1;
+  memset(dst, 0, size);
+  strtok_r(copy, " \t", &save); /* "bytes" */
+  for (char *w = strtok_r(NULL, " \t", &save); w && ok; w = strtok_r(NULL, " \t", &save)) {
+    char *end;
+    double v = strtod(w, &end);
+    if (!strcmp(w, "pad")) {
+      pad = 1;
+    } else if (elem(w, &b.esize, &b.flt)) {
+      pad = 0;
+    } else if (*end || end == w || (pad && v < 0)) {
+      fprintf(stderr, "lockstep: argument %u (%s): '%s' is neither a type nor a value\n", j, name,
+              w);
+      ok = 0;
+    } else if ((pad ? at + (uint64_t)v : at + b.esize) > size) {
+      fprintf(stderr, "lockstep: argument %u (%s): the bytes spec overruns its %u bytes\n", j, name,
+              size);
+      ok = 0;
+    } else if (pad) {
+      at += (uint64_t)v;
+      pad = 0;
+    } else {
+      b.host = dst + at;
+      put(&b, 0, v);
+      at += b.esize;
+    }
+  }
+  free(copy);
+  return ok;
+}
+
 /*
  * Spec lines, one per kernel argument in order ('#' starts a comment):
  *   buffer TYPE COUNT [fill V | range START STEP] [dump]
- *   scalar TYPE VALUE
+ *   scalar TYPE VALUE...  (a vector takes one value for all its elements or one each)
  *   local BYTES
+ *   bytes [TYPE] VALUE... [pad N] ...  (a struct by value: put_bytes)
  */
 static int setup_args(const struct lsi_kernel *k, const char *spec, struct dev_mem *m,
                       uint64_t nglobal, uint8_t *argbuf, struct buf *bufs) {
@@ -179,15 +241,19 @@ static int setup_args(const struct lsi_kernel *k, const char *spec, struct dev_m
       uint64_t sz = line ? (uint64_t)strtoull(type, NULL, 10) : 256;
       memcpy(argbuf + a->buf_offset, &sz, 8);
     } else if (a->kind == LSI_ARG_VALUE) {
-      double v = line ? strtod(w1[0] ? w1 : "0", NULL) : 0;
-      if (line) {
-        char vbuf[64];
-        if (sscanf(line, "%*s %*s %63s", vbuf) == 1) v = strtod(vbuf, NULL);
-      }
       struct buf tmp = {.host = argbuf + a->buf_offset, .esize = a->elem_size};
       tmp.flt = strstr(a->type_name, "float") || strstr(a->type_name, "double");
-      for (uint32_t e = 0; e < a->nregs; e++)
-        put(&tmp, e, v);
+      scalar_values(line, &tmp, a->nregs);
+    } else if (a->kind == LSI_ARG_BYVAL) {
+      int given = line && !strcmp(kind, "bytes");
+      if (!given)
+        fprintf(stderr,
+                "lockstep: spec line for argument %u (%s) must be 'bytes [TYPE] VALUE...'\n", j,
+                b->name);
+      if (!given || !put_bytes(line, argbuf + a->buf_offset, a->size, b->name, j)) {
+        free(text);
+        return 1;
+      }
     } else {
       fprintf(stderr, "lockstep: argument %u (%s) of type %s is not supported standalone\n", j,
               b->name, a->type_name);
