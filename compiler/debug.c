@@ -682,12 +682,15 @@ static struct cc_symbol *add_symbol(struct xl *x, struct cc_debug *d, LLVMMetada
     lo = d->line_first;
     hi = d->line_last;
   }
-  s.scope_first = s.line_decl > lo ? s.line_decl : lo;
-  s.scope_last = hi > s.scope_first ? hi : s.scope_first;
   s.inl = inl;
   /* the node's "arg: N" (a kernel's parameters may span several lines) */
   s.arg_index = param_number(ctx, var);
   if (!inl && s.arg_index > x->k->nargs) s.arg_index = 0;
+  /* a kernel's parameter is visible from its first line on, though it
+   * may be declared on a later line of the signature */
+  uint32_t from = !inl && s.arg_index ? lo : s.line_decl;
+  s.scope_first = from > lo ? from : lo;
+  s.scope_last = hi > s.scope_first ? hi : s.scope_first;
   d->syms = realloc(d->syms, sizeof(struct cc_symbol) * (d->nsyms + 1));
   d->syms[d->nsyms] = s;
   return &d->syms[d->nsyms++];
