@@ -86,7 +86,8 @@ static void put(struct buf *b, uint64_t i, double v) {
   } else if (b->flt) {
     memcpy(p, &v, 8);
   } else {
-    int64_t x = (int64_t)v;
+    /* past INT64_MAX only a ulong can hold it */
+    uint64_t x = v >= 0x1p63 ? (uint64_t)v : (uint64_t)(int64_t)v;
     memcpy(p, &x, b->esize);
   }
 }
@@ -114,23 +115,37 @@ static void dump(const struct buf *b, unsigned idx) {
   printf("}\n");
 }
 
+/* Element i from the number at w (*end after it; *end == w: none there):
+ * an integer type reads it as an integer, so a long keeps every digit. */
+static void put_word(struct buf *b, uint64_t i, const char *w, char **end) {
+  w += strspn(w, " \t");
+  if (!b->flt) {
+    uint64_t x = *w == '-' ? (uint64_t)strtoll(w, end, 10) : strtoull(w, end, 10);
+    if (*end != w && (!**end || strchr(" \t", **end))) {
+      memcpy((uint8_t *)b->host + i * b->esize, &x, b->esize);
+      return;
+    }
+  }
+  double v = strtod(w, end);
+  if (*end != w) put(b, i, v);
+}
+
 /* `scalar TYPE V...`: one value for every element of a vector, or one each
  * (the last one repeats); no line: zero. */
 static void scalar_values(const char *line, struct buf *b, uint32_t n) {
   const char *p = line;
-  double v = 0;
   for (int w = 0; p && w < 2; w++) { /* past "scalar TYPE" */
     p += strspn(p, " \t");
     p += strcspn(p, " \t");
   }
+  memset(b->host, 0, (size_t)n * b->esize);
   for (uint32_t e = 0; e < n; e++) {
-    char *end;
-    double x = p ? strtod(p, &end) : 0;
-    if (p && end != p) {
-      v = x;
+    char *end = (char *)p;
+    if (p) put_word(b, e, p, &end);
+    if (p && end != p)
       p = end;
-    }
-    put(b, e, v);
+    else if (e) /* the last value repeats */
+      memcpy((uint8_t *)b->host + e * b->esize, (uint8_t *)b->host + (e - 1) * b->esize, b->esize);
   }
 }
 
@@ -158,7 +173,7 @@ static int put_bytes(const char *line, uint8_t *dst, uint32_t size, const char *
       fprintf(stderr, "lockstep: argument %u (%s): '%s' is neither a type nor a value\n", j, name,
               w);
       ok = 0;
-    } else if ((pad ? at + (uint64_t)v : at + b.esize) > size) {
+    } else if (pad ? v > (double)(size - at) : at + b.esize > size) {
       fprintf(stderr, "lockstep: argument %u (%s): the bytes spec overruns its %u bytes\n", j, name,
               size);
       ok = 0;
@@ -167,7 +182,7 @@ static int put_bytes(const char *line, uint8_t *dst, uint32_t size, const char *
       pad = 0;
     } else {
       b.host = dst + at;
-      put(&b, 0, v);
+      put_word(&b, 0, w, &end);
       at += b.esize;
     }
   }
