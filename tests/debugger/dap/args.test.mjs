@@ -3,7 +3,8 @@
 // Arguments scope lists structs passed by value with the host program's
 // values and expands them into their fields (a vector, a nested struct, an
 // array), for a work-item stopped at a breakpoint and for one whose
-// work-group has not started; a condition uses the struct's fields; with two
+// work-group has not started; a field set in either is the value that
+// work-item runs with; a condition uses the struct's fields; with two
 // launches stopped at once, each shows its own struct. Tests only drive the
 // adapter.
 import { test } from 'node:test';
@@ -93,6 +94,10 @@ test('struct arguments in the Arguments scope, stopped and not started', async (
     await checkQ(dc, fresh.v.q);
     e = await dc.evaluateRequest({ expression: 'q.taps[2] - p.n', frameId: fresh.top.id, context: 'hover' });
     assert.equal(e.body.result, '295');
+    // what is set there is what it starts with: two more elements differ
+    // (a[1048575] and a[1048574], which reads its tmp)
+    const fs = await dc.setVariableRequest({ variablesReference: fresh.v.p.variablesReference, name: 'n', value: '7' });
+    assert.equal(fs.body.value, '7');
 
     // setting a field of work-item 5's copy: its loop runs 7 times, which
     // a[4] (reading its tmp) and a[5] (its own p.n) show
@@ -106,7 +111,7 @@ test('struct arguments in the Arguments scope, stopped and not started', async (
     await exited;
     // a[4] = tmp[5] + 5 + 200 - 40000 with tmp[5] = 25.5 + 1300 + 49.5;
     // a[5] = tmp[6] + 7 + 200 - 40000 with tmp[6] = 29 + 900 + 49.5
-    assert.match(dc.stdout, /launch 1 \(p\.n = 5\): a\[4\] = -38420, a\[5\] = -38814\.5, 2 wrong/);
+    assert.match(dc.stdout, /launch 1 \(p\.n = 5\): a\[4\] = -38420, a\[5\] = -38814\.5, 4 wrong/);
   } finally {
     await dc.stop();
   }
