@@ -86,8 +86,11 @@ static void put(struct buf *b, uint64_t i, double v) {
   } else if (b->flt) {
     memcpy(p, &v, 8);
   } else {
-    /* past INT64_MAX only a ulong can hold it */
-    uint64_t x = v >= 0x1p63 ? (uint64_t)v : (uint64_t)(int64_t)v;
+    /* past INT64_MAX only a ulong can hold it; past the range, the end */
+    uint64_t x = v >= 0x1p64   ? UINT64_MAX
+                 : v >= 0x1p63 ? (uint64_t)v
+                 : v < -0x1p63 ? (uint64_t)INT64_MIN
+                               : (uint64_t)(int64_t)v;
     memcpy(p, &x, b->esize);
   }
 }
