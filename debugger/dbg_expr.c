@@ -1212,7 +1212,7 @@ static struct dbg_val expr(struct P *p) {
       if (!p->failed) store_vec(p, &a, b);
       return a;
     }
-    if (a.kind == DBG_STRUCT && !p->failed) {
+    if (a.kind == DBG_STRUCT && a.addr && !a.texel_order && !p->failed) {
       struct dbg_val b = expr(p);
       const char *why =
           p->failed || p->dry || p->typeonly ? NULL : dbg_store_struct(p->env, &a, &b);
