@@ -682,12 +682,15 @@ static struct cc_symbol *add_symbol(struct xl *x, struct cc_debug *d, LLVMMetada
     lo = d->line_first;
     hi = d->line_last;
   }
-  s.scope_first = s.line_decl > lo ? s.line_decl : lo;
-  s.scope_last = hi > s.scope_first ? hi : s.scope_first;
   s.inl = inl;
   /* the node's "arg: N" (a kernel's parameters may span several lines) */
   s.arg_index = param_number(ctx, var);
   if (!inl && s.arg_index > x->k->nargs) s.arg_index = 0;
+  /* a kernel's parameter is visible from its first line on, though it
+   * may be declared on a later line of the signature */
+  uint32_t from = !inl && s.arg_index ? lo : s.line_decl;
+  s.scope_first = from > lo ? from : lo;
+  s.scope_last = hi > s.scope_first ? hi : s.scope_first;
   d->syms = realloc(d->syms, sizeof(struct cc_symbol) * (d->nsyms + 1));
   d->syms[d->nsyms] = s;
   return &d->syms[d->nsyms++];
@@ -726,6 +729,13 @@ static uint32_t store_pc(struct xl *x, LLVMValueRef a) {
   return 0;
 }
 
+/* The by-value struct argument whose pointer parameter v is, or NULL. */
+static const struct lsi_arg *byval_arg(struct xl *x, LLVMValueRef v) {
+  for (uint32_t i = 0; i < x->k->nargs; i++)
+    if (x->k->args[i].kind == LSI_ARG_BYVAL && LLVMGetParam(x->fn, i) == v) return &x->k->args[i];
+  return NULL;
+}
+
 /* keys: the inlinedAt node of each inlined call (build_inlined). */
 static void build_symbols(struct xl *x, struct cc_debug *d, LLVMMetadataRef **keys) {
   for (uint32_t i = 0; i < x->nipc; i++) {
@@ -752,6 +762,11 @@ static void build_symbols(struct xl *x, struct cc_debug *d, LLVMMetadataRef **ke
                                          x->alloca_off[k], size, at, inl);
         if (s && s->inl && s->arg_index) s->pass_pc = store_pc(x, addr);
       }
+    /* a struct passed by value: clang declares the variable at the byval
+     * pointer itself, whose copy the launch puts in the private frame */
+    const struct lsi_arg *bv = at ? NULL : byval_arg(x, addr);
+    if (bv)
+      add_symbol(x, d, LLVMValueAsMetadata(a1), CC_SYM_PRIVATE, bv->priv_offset, bv->size, NULL, 0);
   }
   for (uint32_t k = 0; k < x->nlglob; k++) {
     LLVMMetadataRef v = global_var_md(x, x->lglob[k]);

@@ -86,7 +86,11 @@ static void put(struct buf *b, uint64_t i, double v) {
   } else if (b->flt) {
     memcpy(p, &v, 8);
   } else {
-    int64_t x = (int64_t)v;
+    /* past INT64_MAX only a ulong can hold it; past the range, the end */
+    uint64_t x = v >= 0x1p64   ? UINT64_MAX
+                 : v >= 0x1p63 ? (uint64_t)v
+                 : v < -0x1p63 ? (uint64_t)INT64_MIN
+                               : (uint64_t)(int64_t)v;
     memcpy(p, &x, b->esize);
   }
 }
@@ -114,11 +118,87 @@ static void dump(const struct buf *b, unsigned idx) {
   printf("}\n");
 }
 
+/* Element i from the number at w (*end after it; *end == w: none there):
+ * an integer type reads it as an integer, so a long keeps every digit. */
+static void put_word(struct buf *b, uint64_t i, const char *w, char **end) {
+  w += strspn(w, " \t");
+  if (!b->flt) {
+    uint64_t x = *w == '-' ? (uint64_t)strtoll(w, end, 10) : strtoull(w, end, 10);
+    if (*end != w && (!**end || strchr(" \t", **end))) {
+      memcpy((uint8_t *)b->host + i * b->esize, &x, b->esize);
+      return;
+    }
+  }
+  double v = strtod(w, end);
+  if (*end != w) put(b, i, v);
+}
+
+/* `scalar TYPE V...`: one value for every element of a vector, or one each
+ * (the last one repeats); no line: zero. */
+static void scalar_values(const char *line, struct buf *b, uint32_t n) {
+  const char *p = line;
+  for (int w = 0; p && w < 2; w++) { /* past "scalar TYPE" */
+    p += strspn(p, " \t");
+    p += strcspn(p, " \t");
+  }
+  memset(b->host, 0, (size_t)n * b->esize);
+  for (uint32_t e = 0; e < n; e++) {
+    char *end = (char *)p;
+    if (p) put_word(b, e, p, &end);
+    if (p && end != p)
+      p = end;
+    else if (e) /* the last value repeats */
+      memcpy((uint8_t *)b->host + e * b->esize, (uint8_t *)b->host + (e - 1) * b->esize, b->esize);
+  }
+}
+
+/*
+ * A struct by value, `bytes WORD...`, laid out by hand as the host program
+ * lays out its C struct: a TYPE word (int, float, ...) sets the type of the
+ * values after it, each value is stored at the cursor and moves it on,
+ * `pad N` skips N bytes (left zero). Bytes past the last value are zero.
+ */
+static int put_bytes(const char *line, uint8_t *dst, uint32_t size, const char *name, uint32_t j) {
+  char *copy = strdup(line), *save = NULL;
+  struct buf b = {.host = dst, .esize = 4};
+  uint64_t at = 0;
+  int pad = 0, ok = 1;
+  memset(dst, 0, size);
+  strtok_r(copy, " \t", &save); /* "bytes" */
+  for (char *w = strtok_r(NULL, " \t", &save); w && ok; w = strtok_r(NULL, " \t", &save)) {
+    char *end;
+    double v = strtod(w, &end);
+    if (!strcmp(w, "pad")) {
+      pad = 1;
+    } else if (elem(w, &b.esize, &b.flt)) {
+      pad = 0;
+    } else if (*end || end == w || (pad && v < 0)) {
+      fprintf(stderr, "lockstep: argument %u (%s): '%s' is neither a type nor a value\n", j, name,
+              w);
+      ok = 0;
+    } else if (pad ? v > (double)(size - at) : at + b.esize > size) {
+      fprintf(stderr, "lockstep: argument %u (%s): the bytes spec overruns its %u bytes\n", j, name,
+              size);
+      ok = 0;
+    } else if (pad) {
+      at += (uint64_t)v;
+      pad = 0;
+    } else {
+      b.host = dst + at;
+      put_word(&b, 0, w, &end);
+      at += b.esize;
+    }
+  }
+  free(copy);
+  return ok;
+}
+
 /*
  * Spec lines, one per kernel argument in order ('#' starts a comment):
  *   buffer TYPE COUNT [fill V | range START STEP] [dump]
- *   scalar TYPE VALUE
+ *   scalar TYPE VALUE...  (a vector takes one value for all its elements or one each)
  *   local BYTES
+ *   bytes [TYPE] VALUE... [pad N] ...  (a struct by value: put_bytes)
  */
 static int setup_args(const struct lsi_kernel *k, const char *spec, struct dev_mem *m,
                       uint64_t nglobal, uint8_t *argbuf, struct buf *bufs) {
@@ -179,15 +259,19 @@ static int setup_args(const struct lsi_kernel *k, const char *spec, struct dev_m
       uint64_t sz = line ? (uint64_t)strtoull(type, NULL, 10) : 256;
       memcpy(argbuf + a->buf_offset, &sz, 8);
     } else if (a->kind == LSI_ARG_VALUE) {
-      double v = line ? strtod(w1[0] ? w1 : "0", NULL) : 0;
-      if (line) {
-        char vbuf[64];
-        if (sscanf(line, "%*s %*s %63s", vbuf) == 1) v = strtod(vbuf, NULL);
-      }
       struct buf tmp = {.host = argbuf + a->buf_offset, .esize = a->elem_size};
       tmp.flt = strstr(a->type_name, "float") || strstr(a->type_name, "double");
-      for (uint32_t e = 0; e < a->nregs; e++)
-        put(&tmp, e, v);
+      scalar_values(line, &tmp, a->nregs);
+    } else if (a->kind == LSI_ARG_BYVAL) {
+      int given = line && !strcmp(kind, "bytes");
+      if (!given)
+        fprintf(stderr,
+                "lockstep: spec line for argument %u (%s) must be 'bytes [TYPE] VALUE...'\n", j,
+                b->name);
+      if (!given || !put_bytes(line, argbuf + a->buf_offset, a->size, b->name, j)) {
+        free(text);
+        return 1;
+      }
     } else {
       fprintf(stderr, "lockstep: argument %u (%s) of type %s is not supported standalone\n", j,
               b->name, a->type_name);

@@ -532,7 +532,7 @@ void dbg_info_vars(struct dbg_session *s, int args) {
   int any = 0;
   for (uint32_t i = 0; s->L->dbg && i < s->L->dbg->nsyms; i++) {
     const struct cc_symbol *y = &s->L->dbg->syms[i];
-    if (!dbg_frame_lists(y, &f, args)) continue;
+    if (!dbg_frame_lists(s->L->dbg, y, &f, args)) continue;
     char ex[80];
     snprintf(ex, sizeof(ex), "%s", y->name);
     struct dbg_val v;
@@ -548,6 +548,9 @@ void dbg_info_vars(struct dbg_session *s, int args) {
     any = 1;
   }
   if (!any) fprintf(s->out, args ? "No arguments.\n" : "No locals.\n");
+  if (!args && f.inl && dbg_frame_outer_names(s))
+    fprintf(s->out, "(print also finds the names of the frames that call %s: `up` lists them)\n",
+            s->L->dbg->inl[f.inl - 1].func);
 }
 
 void dbg_focus_cmd(struct dbg_session *s, const char *arg, int group) {

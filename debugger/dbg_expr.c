@@ -1212,6 +1212,13 @@ static struct dbg_val expr(struct P *p) {
       if (!p->failed) store_vec(p, &a, b);
       return a;
     }
+    if (a.kind == DBG_STRUCT && a.addr && !a.texel_order && !p->failed) {
+      struct dbg_val b = expr(p);
+      const char *why =
+          p->failed || p->dry || p->typeonly ? NULL : dbg_store_struct(p->env, &a, &b);
+      if (why) fail(p, "%s", why);
+      return a;
+    }
     struct dbg_val b = rv(p, expr(p));
     if (p->failed) return a;
     store(p, &a, b);

@@ -74,10 +74,26 @@ int dbg_frame_unpassed(struct dbg_session *s, const struct cc_symbol *y) {
   return m && pc >= m->pc_begin && pc < y->pass_pc;
 }
 
-int dbg_frame_lists(const struct cc_symbol *y, const struct dbg_frame *f, int args) {
+int dbg_frame_lists(const struct cc_debug *d, const struct cc_symbol *y, const struct dbg_frame *f,
+                    int args) {
   if (y->inl != f->inl || (y->arg_index != 0) != args) return 0;
   if (args) return 1;
-  return f->line >= y->scope_first && f->line <= y->scope_last && f->line > y->line_decl;
+  /* the names print finds at the frame's line: in scope from the line of
+   * the declaration on (a for loop's variable lives on its line), and not
+   * hidden there by an inner one of the same name */
+  if (f->line < y->scope_first || f->line > y->scope_last) return 0;
+  return cc_debug_find_symbol_in(d, y->name, f->inl, f->line) == y;
+}
+
+int dbg_frame_outer_names(struct dbg_session *s) {
+  struct dbg_frame fr[DBG_MAX_FRAMES];
+  int n = dbg_frames(s, s->L->focus, fr, DBG_MAX_FRAMES);
+  for (int i = dbg_frame_selected(s) + 1; i < n; i++)
+    for (uint32_t k = 0; k < s->L->dbg->nsyms; k++)
+      if (dbg_frame_lists(s->L->dbg, &s->L->dbg->syms[k], &fr[i], 0) ||
+          dbg_frame_lists(s->L->dbg, &s->L->dbg->syms[k], &fr[i], 1))
+        return 1;
+  return 0;
 }
 
 const struct cc_symbol *dbg_frame_symbol(struct dbg_session *s, const char *name,

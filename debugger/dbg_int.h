@@ -471,8 +471,14 @@ struct dbg_frame dbg_frame_current(struct dbg_session *s);
  * passed yet: it stands in the statement that evaluates the call's
  * arguments, before the store of this one. */
 int dbg_frame_unpassed(struct dbg_session *s, const struct cc_symbol *y);
-/* Whether `info locals` (args 0) or `info args` (1) in frame f lists y. */
-int dbg_frame_lists(const struct cc_symbol *y, const struct dbg_frame *f, int args);
+/* Whether `info locals` (args 0) or `info args` (1) in frame f lists y:
+ * the frame's own names that print finds at its line. */
+int dbg_frame_lists(const struct cc_debug *d, const struct cc_symbol *y, const struct dbg_frame *f,
+                    int args);
+/* Whether a frame that calls the selected one has names of its own, which
+ * print finds from the selected frame too (inlined code runs inside its
+ * callers) but `info locals` and `info args` there do not list. */
+int dbg_frame_outer_names(struct dbg_session *s);
 /* A variable as the focused item's selected frame sees it: that frame's own
  * names first, then its callers'. NULL with *why saying why not. */
 const struct cc_symbol *dbg_frame_symbol(struct dbg_session *s, const char *name, const char **why);

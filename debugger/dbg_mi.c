@@ -224,11 +224,11 @@ static void vars(struct dbg_session *s, const char *scope) {
     const struct cc_symbol *y = &s->L->dbg->syms[i];
     int global = y->space == CC_SYM_GLOBAL || y->space == CC_SYM_CONSTANT;
     if (args) {
-      if (!global && !dbg_frame_lists(y, f, 1)) continue;
+      if (!global && !dbg_frame_lists(s->L->dbg, y, f, 1)) continue;
     } else {
       if (y->arg_index || global) continue;
       if ((y->space == CC_SYM_LOCAL) != local) continue;
-      if (!dbg_frame_lists(y, local ? &fr[n - 1] : f, 0)) continue;
+      if (!dbg_frame_lists(s->L->dbg, y, local ? &fr[n - 1] : f, 0)) continue;
     }
     eval_record(s, y->name, y->name, y);
   }

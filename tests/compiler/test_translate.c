@@ -184,6 +184,32 @@ START_TEST(test_features_o0_and_o2) {
 }
 END_TEST
 
+/* A struct by value is declared at its byval pointer: its symbol is the
+ * copy in the private frame. Parameters on the signature's second line are
+ * in scope from the kernel's first line. */
+START_TEST(test_argument_symbols) {
+  struct lsi_program *p = build_ok(features_src, "-cl-opt-disable");
+  const struct lsi_kernel *k = &p->kernels[0];
+  const struct cc_debug *d = k->debug;
+  const struct cc_symbol *s = cc_debug_find_symbol(d, "s", 9);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_str_eq(s->type_name, "S");
+  ck_assert_uint_eq(s->space, CC_SYM_PRIVATE);
+  ck_assert_uint_eq(s->offset, k->args[3].priv_offset);
+  ck_assert_uint_eq(s->size, k->args[3].size);
+  ck_assert_uint_eq(s->arg_index, 4);
+  ck_assert_uint_eq(s->elem_kind, 3);
+  ck_assert_ptr_nonnull(cc_debug_find_type(d, "S"));
+  for (uint32_t a = 0; a < k->nargs; a++) {
+    const struct cc_symbol *y = cc_debug_find_symbol(d, k->args[a].name, 4);
+    ck_assert_msg(y != NULL, "argument %s not in scope at line 4", k->args[a].name);
+    ck_assert_uint_eq(y->arg_index, a + 1);
+    ck_assert_uint_eq(y->scope_first, 4);
+  }
+  cc_program_free(p);
+}
+END_TEST
+
 START_TEST(test_build_failures_name_the_line) {
   struct lsi_program *p = NULL;
   char *log = NULL;
@@ -436,6 +462,7 @@ int main(void) {
   CU_ADD(s, test_if_and_for_control_flow_o0);
   CU_ADD(s, test_microkernels_and_symbols);
   CU_ADD(s, test_features_o0_and_o2);
+  CU_ADD(s, test_argument_symbols);
   CU_ADD(s, test_build_failures_name_the_line);
   CU_ADD(s, test_plain_inline_helpers);
   CU_ADD(s, test_binary_format);
