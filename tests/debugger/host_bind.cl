@@ -1,5 +1,5 @@
 /* host_bind.cl - where breakpoints bind when they are set before the
- * program is built (host_bind.hinp and dap/bind.test.mjs, run by host_sum) */
+ * program is built (host_bind.hinp and dap/bind.test.mjs, run by host_run) */
 int twice(int v, int w) {
   return v * w;
 }

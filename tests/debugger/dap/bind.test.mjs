@@ -2,7 +2,7 @@
 // it binds to, as the engine does: a line with no code to the next line
 // with code, a line that continues a statement to the statement; and
 // leaves unverified, with gdb's words, one past the end of the file or one
-// whose condition names no variable. The host program is host_sum on
+// whose condition names no variable. The host program is host_run on
 // host_bind.cl over 2^20 work-items (in[i] = i, out[gid] = 2 * (in[8 gid]
 // + in[8 gid + 1])). Tests only drive the adapter.
 import { test } from 'node:test';
@@ -10,13 +10,13 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { client, hostProgram, launch, srcdir } from './common.mjs';
 
-const hostSum = hostProgram('host_sum');
+const hostRun = hostProgram('host_run');
 const kernel = path.join(srcdir, 'host_bind.cl');
 
 test('breakpoints move to the line they bind to or are refused, and stop there', async () => {
   const dc = client();
   try {
-    await launch(dc, hostSum, [kernel, '1048576', '256']);
+    await launch(dc, hostRun, [kernel, '1048576', '256']);
     const set = await dc.setBreakpointsRequest({
       source: { path: kernel },
       breakpoints: [
