@@ -667,15 +667,33 @@ void dbg_info_workitems(struct dbg_session *s) {
   list_ranges(s, "not yet launched", 0);
   list_ranges(s, "in progress", 1);
   list_ranges(s, "logically complete", 2);
-  /* the last pass's breakpoint hits still to be reported (of items still
-   * at a breakpoint) */
-  unsigned np = 0;
-  for (unsigned i = 0; i < L->npending; i++) {
+  /* the last pass's breakpoint stops still to be reported (of items still
+   * at a breakpoint), one per warp: their items as ranges */
+  unsigned np = 0, nw = 0;
+  uint64_t first = 0, last = 0, warp = UINT64_MAX;
+  for (unsigned i = 0; i <= L->npending; i++) {
     uint32_t pc;
-    if (simt_dbg_state(L->sd, L->pending[i], &pc) != SIMT_DBG_RUN || !L->bpset[pc]) continue;
-    fprintf(s->out, "%s %" PRIu64, np++ ? "" : "breakpoint hits to report:", L->pending[i]);
+    uint64_t it = i < L->npending ? L->pending[i] : UINT64_MAX;
+    if (it != UINT64_MAX && (simt_dbg_state(L->sd, it, &pc) != SIMT_DBG_RUN || !L->bpset[pc]))
+      continue;
+    if (np && it != last + 1) { /* the range first..last ends */
+      fprintf(s->out, " %" PRIu64, first);
+      if (last > first) fprintf(s->out, "-%" PRIu64, last);
+      first = it;
+    }
+    if (it == UINT64_MAX) break;
+    if (!np++) {
+      fprintf(s->out, "breakpoint stops to report:");
+      first = it;
+    }
+    last = it;
+    uint64_t w = simt_dbg_warp_of(L->sd, it);
+    nw += w != warp;
+    warp = w;
   }
-  if (np) fprintf(s->out, " (%u)\n", np);
+  if (np)
+    fprintf(s->out, " (%u work-item%s, %u warp%s)\n", np, np == 1 ? "" : "s", nw,
+            nw == 1 ? "" : "s");
 }
 
 /* list [LINE | FIRST,LAST | FIRST,]: ten lines around LINE (the focus's),
