@@ -672,10 +672,10 @@ void dbg_info_workitems(struct dbg_session *s) {
   unsigned np = 0, nw = 0;
   uint64_t first = 0, last = 0, warp = UINT64_MAX;
   for (unsigned i = 0; i <= L->npending; i++) {
-    uint32_t pc;
+    uint32_t pc = 0;
     uint64_t it = i < L->npending ? L->pending[i] : UINT64_MAX;
-    if (it != UINT64_MAX && (simt_dbg_state(L->sd, it, &pc) != SIMT_DBG_RUN || !L->bpset[pc]))
-      continue;
+    int st = it != UINT64_MAX ? simt_dbg_state(L->sd, it, &pc) : SIMT_DBG_RUN;
+    if ((st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) || !L->bpset[pc]) continue;
     if (np && it != last + 1) { /* the range first..last ends */
       fprintf(s->out, " %" PRIu64, first);
       if (last > first) fprintf(s->out, "-%" PRIu64, last);

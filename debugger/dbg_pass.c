@@ -80,8 +80,11 @@ static int take_at(struct dbg_session *s, unsigned i) {
   uint64_t item = s->L->pending[i];
   memmove(s->L->pending + i, s->L->pending + i + 1,
           (--s->L->npending - i) * sizeof(s->L->pending[0]));
-  uint32_t pc;
-  return simt_dbg_state(s->L->sd, item, &pc) == SIMT_DBG_RUN && s->L->bpset[pc] &&
+  uint32_t pc = 0;
+  int st = simt_dbg_state(s->L->sd, item, &pc);
+  /* a pass that stops at the kernel's first pc leaves items there as not
+   * launched yet */
+  return (st == SIMT_DBG_RUN || st == SIMT_DBG_FRESH) && s->L->bpset[pc] &&
          dbg_bp_accept(s, item, pc);
 }
 
