@@ -675,7 +675,8 @@ void dbg_info_workitems(struct dbg_session *s) {
     uint32_t pc = 0;
     uint64_t it = i < L->npending ? L->pending[i] : UINT64_MAX;
     int st = it != UINT64_MAX ? simt_dbg_state(L->sd, it, &pc) : SIMT_DBG_RUN;
-    if ((st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) || !L->bpset[pc]) continue;
+    if (it != UINT64_MAX && ((st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) || !L->bpset[pc]))
+      continue;
     if (np && it != last + 1) { /* the range first..last ends */
       fprintf(s->out, " %" PRIu64, first);
       if (last > first) fprintf(s->out, "-%" PRIu64, last);
