@@ -40,6 +40,7 @@ test('one stop per warp: continue goes warp by warp, the focused work-group firs
     let s = await start(dc);
     assert.equal(s.reason, 'breakpoint');
     assert.equal(s.threadId, tidOf(1, 0));
+    assert.match(s.description, /work-item \(0,0,0\).* \(with 31 work-items of its warp\)$/);
     assert.equal(await value(dc, s.threadId, 'i'), '0');
     // the thread list: the focused work-group's items and one per other
     // work-group in progress, not a million
