@@ -96,14 +96,13 @@ static unsigned pending_index(struct dbg_session *s, uint64_t item) {
 }
 
 /* Takes the pending hits of the warp of pending[i] off: those that stand
- * are the stop's items; the focus is the one to show them at when it is one
- * of them, else the lowest. How many stand. */
+ * join the stop's items (L->stop_items, ascending); the focus is the one to
+ * show them at when it is one of them, else the lowest. How many there are
+ * then. */
 static unsigned take_warp(struct dbg_session *s, unsigned i) {
   struct dbg_launch *L = s->L;
   uint64_t warp = simt_dbg_warp_of(L->sd, L->pending[i]);
   const unsigned cap = sizeof(L->stop_items) / sizeof(L->stop_items[0]);
-  int focus_in = 0;
-  L->nstop = 0;
   for (unsigned j = 0; j < L->npending;) {
     uint64_t it = L->pending[j];
     if (simt_dbg_warp_of(L->sd, it) != warp) {
@@ -111,28 +110,31 @@ static unsigned take_warp(struct dbg_session *s, unsigned i) {
       continue;
     }
     if (!take_at(s, j) || L->nstop == cap) continue;
-    L->stop_items[L->nstop++] = it;
-    focus_in |= it == L->focus;
+    unsigned k = L->nstop++;
+    for (; k > 0 && L->stop_items[k - 1] > it; k--)
+      L->stop_items[k] = L->stop_items[k - 1];
+    L->stop_items[k] = it;
   }
+  int focus_in = 0;
+  for (unsigned j = 0; j < L->nstop; j++)
+    focus_in |= L->stop_items[j] == L->focus;
   if (L->nstop && !focus_in) L->focus = L->stop_items[0];
   return L->nstop;
 }
 
 int dbg_pass_take(struct dbg_session *s, uint64_t item) {
   unsigned i = pending_index(s, item);
-  if (i == s->L->npending) return 0;
-  uint64_t focus = s->L->focus;
-  s->L->focus = item; /* shown at item when it stands */
-  unsigned n = take_warp(s, i);
-  int stands = 0;
-  for (unsigned j = 0; j < s->L->nstop; j++)
-    stands |= s->L->stop_items[j] == item;
-  if (!stands) {
-    s->L->focus = focus;
-    s->L->nstop = 0;
-  }
-  (void)n;
-  return stands;
+  /* only when item's own hit stands: the rest of its warp's stay pending
+   * otherwise */
+  if (i == s->L->npending || !take_at(s, i)) return 0;
+  s->L->stop_items[0] = s->L->focus = item;
+  s->L->nstop = 1;
+  for (unsigned j = 0; j < s->L->npending; j++)
+    if (simt_dbg_warp_of(s->L->sd, s->L->pending[j]) == simt_dbg_warp_of(s->L->sd, item)) {
+      take_warp(s, j);
+      break;
+    }
+  return 1;
 }
 
 int dbg_pass_drop(struct dbg_session *s, uint64_t item) {
@@ -239,8 +241,10 @@ int dbg_pass_run(struct dbg_session *s) {
       return ST_BP;
     }
   }
-  while (s->L->npending)
+  while (s->L->npending) {
+    s->L->nstop = 0;
     if (take_warp(s, 0)) return ST_BP;
+  }
   struct simt_dbg_pass p;
   for (;;) {
     if (one_pass(s, &p)) return ST_PAUSE;
@@ -269,8 +273,10 @@ int dbg_pass_run(struct dbg_session *s) {
       return ST_WATCH;
     }
     /* the first warp; its lanes stand (the pass just asked them) */
-    while (s->L->npending)
+    while (s->L->npending) {
+      s->L->nstop = 0;
       if (take_warp(s, 0)) return ST_BP;
+    }
     s->L->focus = first_in_progress(s);
     return ST_PAUSE;
   case SIMT_DBG_PASS_ASSERT: {
