@@ -31,8 +31,8 @@
  * place in the order groups are handed out). */
 struct pass_hits {
   uint64_t rank;
-  uint64_t *items; /* up to a work-group's items */
-  unsigned n;
+  uint64_t *items; /* up to a whole work-group's items (cap) */
+  unsigned n, cap;
 };
 
 struct pass_ctx {
@@ -99,9 +99,16 @@ static unsigned arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp
   struct pass_hits *h = &c->wk[cu - c->run->cus];
   unsigned nhit = 0;
   if (r > atomic_load(&c->stop_rank)) ask = 0;
-  if (ask && !h->items && !(h->items = malloc(cu->nitems * sizeof(*h->items)))) {
-    simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for breakpoint hits");
-    ask = 0;
+  if (ask && !h->items) {
+    /* a whole work-group (the focused one, handed out first, may be a
+     * smaller last one) */
+    const struct dev_launch *l = c->run->l;
+    h->cap = (unsigned)(l->local[0] * l->local[1] * l->local[2]);
+    h->items = malloc(h->cap * sizeof(*h->items));
+    if (!h->items) {
+      simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for breakpoint hits");
+      ask = 0;
+    }
   }
   if (h->n && h->rank != r) h->n = 0; /* an earlier group of the worker had none that count */
   for (uint64_t m = ask; m; m &= m - 1) {
@@ -114,7 +121,7 @@ static unsigned arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp
     int hit = c->p->accept(c->p->arg, s->litem, w->pc);
     s->live = false;
     *asked |= UINT64_C(1) << lane;
-    if (!hit || h->n == cu->nitems) continue; /* each item of the group hits once a pass */
+    if (!hit || h->n == h->cap) continue; /* each item of the group hits once a pass */
     h->rank = r;
     h->items[h->n++] = s->litem;
     nhit++;
@@ -538,7 +545,7 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   p->groups_run = c.groups_run;
   p->groups_skipped = c.groups_skipped;
   collect_hits(&c);
-  qsort(p->hits, p->nhits, sizeof(p->hits[0]), cmp_u64);
+  if (p->nhits) qsort(p->hits, p->nhits, sizeof(p->hits[0]), cmp_u64);
   if (run->have_exc) {
     const struct dev_exception *e = &run->exc;
     /* a device exception another worker raised while an assertion stopped
