@@ -215,7 +215,12 @@ static void report_stop(const struct dap_kl *k, int preserve) {
   char g[64], l[64], desc[300];
   dap_ids_text(g, sizeof(g), "work-item", dj_get(stop, "gid"));
   dap_ids_text(l, sizeof(l), "local", dj_get(stop, "lid"));
+  int64_t lanes = 0;
+  dj_int(stop, "warp_items", &lanes);
   snprintf(desc, sizeof(desc), "%s #%u %s %s", k->kernel, k->num, g, l);
+  if (lanes > 1) /* one stop for the lanes of a warp that stopped together */
+    snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+             " (with %lld work-items of its warp)", (long long)lanes - 1);
   json_t *ev = json_object();
   dj_sets(ev, "reason", reason);
   dj_seti(ev, "threadId", dap_tid(k->num, k->item));

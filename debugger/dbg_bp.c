@@ -484,7 +484,9 @@ int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
     s->L->frame_item = save_item;
     s->L->frame_pc = save_pc;
     if (bad) {
-      fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
+      /* a pass only collects hits: the error is said when its stop is
+       * taken (dbg_pass.c asks again then), once, with that stop */
+      if (!s->L->in_pass) fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
       return 1;
     }
     if (v.kind == DBG_FLT ? v.f == 0 : v.i == 0) return 0;

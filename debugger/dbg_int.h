@@ -124,9 +124,22 @@ struct dbg_launch {
   struct dev_launch elaunch;
   int edits;
   /* full-speed passes (dbg_pass.c): items a pass stopped at a breakpoint
-   * that are still to be reported, the last pass's entry routine counts */
-  uint64_t pending[64];
+   * that are still to be reported (ascending: warp by warp; at most one
+   * work-group's), the last pass's entry routine counts */
+  uint64_t *pending;
   unsigned npending;
+  /* a breakpoint stop of a whole warp: the items that stopped with the
+   * focus (nstop <= 1: the focus alone) */
+  uint64_t stop_items[64];
+  unsigned nstop;
+  /* what a step noted: other work-items that reached a breakpoint while
+   * they ran on the focus's behalf (they ran on), by breakpoint */
+  struct dbg_note {
+    int bp;
+    unsigned items, warps;
+    uint64_t last_item, last_warp;
+  } notes[8];
+  int nnotes;
   /* a failed assertion of the last pass still to be reported (a watched
    * change in the same pass was reported first): its item and message */
   int pend_assert;
@@ -200,8 +213,10 @@ struct dbg_session {
    * (dbg_keep.c) */
   char *options;
   struct dbg_keep *keep;
-  /* how passes run (dbg_pass.c) */
+  /* how passes run (dbg_pass.c); `set scheduler-locking on`: `continue`
+   * stops only for the focused work-item */
   int inprog_only;
+  int sched_lock;
   uint64_t pass_timeout_ns; /* 0: the device's watchdog */
   /* dbg_gdb.c: the breakpoint whose commands run at the next prompt (0:
    * none); the file `source` reads (NULL: the front end's lines) */
@@ -500,14 +515,24 @@ struct simt_lanes;
 uint64_t dbg_bpcond_filter(void *arg, const struct simt_lanes *v, uint32_t pc, uint64_t lanes);
 void dbg_bpcond_learn(struct dbg_session *s, const struct bp *b, uint64_t item, uint32_t pc,
                       int bad, int truth);
-/* Takes item's breakpoint hit off the pass's hits still to be reported:
- * whether it still stands (the item is at an enabled breakpoint whose
- * condition holds), so resuming the item reports it first. */
+/* Takes the breakpoint hits of item's warp off the pass's hits still to be
+ * reported when item has one: whether item's still stands (it is at an
+ * enabled breakpoint whose condition holds), so resuming the item reports
+ * it first, with the warp's other hits that stand (L->stop_items).
+ * dbg_pass_drop takes item's hit alone off: whether it stood (the item
+ * runs on past it). */
 int dbg_pass_take(struct dbg_session *s, uint64_t item);
+int dbg_pass_drop(struct dbg_session *s, uint64_t item);
+/* A step's notes: another item reached a breakpoint at pc and runs on
+ * (dbg_pass_note), and the one line per breakpoint that says so at the
+ * end of the step (dbg_pass_notes_show). */
+void dbg_pass_note(struct dbg_session *s, uint64_t item, uint32_t pc);
+void dbg_pass_notes_show(struct dbg_session *s);
 /* Reports the failed assertion of the last pass still to be reported when
  * item failed it (UINT64_MAX: any item): ST_ASSERT, else 0. */
 int dbg_pass_take_assert(struct dbg_session *s, uint64_t item);
-/* `set pass all|in-progress` and `set watchdog MS`. */
+/* `set pass all|in-progress`, `set watchdog MS`, `set scheduler-locking
+ * on|off|step`. */
 void dbg_pass_set(struct dbg_session *s, const char *arg);
 
 /* dbg_edit.c: `edit LINE TEXT` (0 when the launch now runs the edited

@@ -332,6 +332,38 @@ static int key_order(const void *x, const void *y) {
   return a->line < b->line ? -1 : a->line > b->line;
 }
 
+/* The last pass's breakpoint stops still to be reported (of items still
+ * at a breakpoint), one per warp: their items as ranges. */
+static void pending_stops(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  unsigned np = 0, nw = 0;
+  uint64_t first = 0, last = 0, warp = UINT64_MAX;
+  for (unsigned i = 0; i <= L->npending; i++) {
+    uint32_t pc = 0;
+    uint64_t it = i < L->npending ? L->pending[i] : UINT64_MAX;
+    int st = it != UINT64_MAX ? simt_dbg_state(L->sd, it, &pc) : SIMT_DBG_RUN;
+    if (it != UINT64_MAX && ((st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) || !L->bpset[pc]))
+      continue;
+    if (np && it != last + 1) { /* the range first..last ends */
+      fprintf(s->out, " %" PRIu64, first);
+      if (last > first) fprintf(s->out, "-%" PRIu64, last);
+      first = it;
+    }
+    if (it == UINT64_MAX) break;
+    if (!np++) {
+      fprintf(s->out, "breakpoint stops to report:");
+      first = it;
+    }
+    last = it;
+    uint64_t w = simt_dbg_warp_of(L->sd, it);
+    nw += w != warp;
+    warp = w;
+  }
+  if (np)
+    fprintf(s->out, " (%u work-item%s, %u warp%s)\n", np, np == 1 ? "" : "s", nw,
+            nw == 1 ? "" : "s");
+}
+
 /* Parses `[group X [Y Z]] [line N] [STATE]` into f; -1 when it is not one
  * (said so). */
 static int parse_filter(struct dbg_session *s, const struct geom *g, const char *arg,
@@ -428,13 +460,7 @@ void dbg_info_workitems(struct dbg_session *s, const char *arg, const char *cmd)
   show_whole(s, t, 0);
   show_whole(s, t, 1);
   if (!inprog && !t->whole[0] && !t->whole[1]) fprintf(s->out, "No work-items match.\n");
-  /* the last pass's breakpoint hits still to be reported */
-  unsigned np = 0;
-  for (unsigned i = 0; i < L->npending; i++) {
-    uint32_t pc;
-    np += simt_dbg_state(L->sd, L->pending[i], &pc) == SIMT_DBG_RUN && L->bpset[pc];
-  }
-  if (np) fprintf(s->out, "breakpoint hits still to report: %u\n", np);
+  pending_stops(s);
   free(t);
 }
 

@@ -22,6 +22,59 @@
 
 /* ---- a stop as the user sees it ---- */
 
+/* The global ids of a warp's stop: "work-items (0..31,0,0)" when they fill
+ * a box, "work-items (0,0,0), (2,0,0)" for a few, else "16 work-items in
+ * (0..31,0,0)" (the box around them). */
+static void stop_ids(struct dbg_session *s, char *buf, size_t n) {
+  const struct dbg_launch *L = s->L;
+  uint64_t lo[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX}, hi[3] = {0, 0, 0}, g[3];
+  for (unsigned i = 0; i < L->nstop; i++) {
+    simt_dbg_ids(L->sd, L->stop_items[i], g, NULL, NULL);
+    for (int k = 0; k < 3; k++) {
+      lo[k] = g[k] < lo[k] ? g[k] : lo[k];
+      hi[k] = g[k] > hi[k] ? g[k] : hi[k];
+    }
+  }
+  uint64_t box = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
+  size_t o = 0;
+  if (box != L->nstop && L->nstop <= 4) {
+    o = (size_t)snprintf(buf, n, "work-items ");
+    for (unsigned i = 0; i < L->nstop && o < n; i++) {
+      simt_dbg_ids(L->sd, L->stop_items[i], g, NULL, NULL);
+      o += (size_t)snprintf(buf + o, n - o, "%s(%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")",
+                            i ? ", " : "", g[0], g[1], g[2]);
+    }
+    return;
+  }
+  o = box == L->nstop ? (size_t)snprintf(buf, n, "work-items (")
+                      : (size_t)snprintf(buf, n, "%u work-items in (", L->nstop);
+  for (int k = 0; k < 3 && o < n; k++) {
+    const char *sep = k < 2 ? "," : ")";
+    if (lo[k] == hi[k])
+      o += (size_t)snprintf(buf + o, n - o, "%" PRIu64 "%s", lo[k], sep);
+    else
+      o += (size_t)snprintf(buf + o, n - o, "%" PRIu64 "..%" PRIu64 "%s", lo[k], hi[k], sep);
+  }
+}
+
+/* A breakpoint stop of several lanes of a warp: "Breakpoint 1, k
+ * work-items (0..31,0,0) of group (0,0,0) at f.cl:8", naming the focus when
+ * it is not the first of them. */
+static void warp_where(struct dbg_session *s, const char *why) {
+  char ids[200], focus[96] = "";
+  uint64_t g[3], w[3];
+  stop_ids(s, ids, sizeof(ids));
+  simt_dbg_ids(s->L->sd, s->L->focus, g, NULL, w);
+  if (s->L->focus != s->L->stop_items[0])
+    snprintf(focus, sizeof(focus), ", focus (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "),", g[0], g[1],
+             g[2]);
+  uint32_t line = dbg_item_line(s, s->L->focus);
+  if (line && dbg_call_stop_now(s) && dbg_frame_selected(s)) line = dbg_frame_current(s).line;
+  fprintf(s->out, "%s, %s %s of group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")%s at %s:%u\n", why,
+          s->L->k->name, ids, w[0], w[1], w[2], focus, dbg_where_file(s), line);
+  dbg_show_line(s, line);
+}
+
 void dbg_report(struct dbg_session *s, int rc) {
   if (s->machine && rc != ST_NONE && !(rc == ST_DONE && s->L->finished)) {
     uint32_t pc = 0;
@@ -57,7 +110,10 @@ void dbg_report(struct dbg_session *s, int rc) {
                                      : 0);
     if (b) b->hits++;
     dbg_bp_call_stop(s);
-    dbg_where(s, why);
+    if (s->L->nstop > 1)
+      warp_where(s, why);
+    else
+      dbg_where(s, why);
     if (b && b->temp) dbg_bp_delete(s, b->id);
   } else if (rc == ST_WATCH) {
     struct bp *b = NULL;
@@ -182,6 +238,9 @@ void dbg_teardown(struct dbg_session *s) {
   free(L->bpline);
   free(L->catchset);
   free(L->inl_entry);
+  free(L->pending);
+  L->pending = NULL;
+  L->npending = 0;
   L->stepset = L->watchset = L->bpset = L->catchset = NULL;
   L->bpid = NULL;
   L->bpline = NULL;

@@ -106,6 +106,8 @@ void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id) {
   jstr(o, "stop", reason);
   jint(o, "bp", bp_id);
   item_fields(s, o, s->L->focus);
+  /* a breakpoint stop of a whole warp: how many of its lanes stopped */
+  if (!strcmp(reason, "breakpoint") && s->L->nstop > 1) jint(o, "warp_items", s->L->nstop);
   if (s->L->have_exc || s->L->asserted) jstr(o, "exception", s->L->exc.message);
   mi_put(s, o);
 }

@@ -4,8 +4,12 @@
  * at the first breakpoint whose condition holds for a lane, a failed
  * assertion, a device exception, a pause or the per-pass watchdog; the
  * device then saves every in-progress work-item and kills the launch, and
- * inspection and stepping use the saved state. Breakpoint hits of other
- * lanes in the same pass are reported one by one before the next pass.
+ * inspection and stepping use the saved state. A stop is a warp's: the
+ * lanes of one warp a pass stopped at a breakpoint together are one stop,
+ * shown at the focused item if it is one of them, else at the lowest; the
+ * pass's other warps that stopped are reported one per `continue`, in
+ * order, before the next pass. With `set scheduler-locking on`, `continue`
+ * stops only for the focused work-item (others run past breakpoints).
  *
  * It decides only what a pass stops for and what the stop means to the
  * user; it must not run work-items itself (dbg_engine.c steps them) nor
@@ -28,7 +32,7 @@ static int accept_locked(struct dbg_session *s, uint64_t item, uint32_t pc) {
     s->L->watch_item = item;
     return 1;
   }
-  return s->L->bpset[pc] && dbg_bp_accept(s, item, pc);
+  return s->L->bpset[pc] && (!s->sched_lock || item == s->L->focus) && dbg_bp_accept(s, item, pc);
 }
 
 /* The pass's hooks run on device worker threads while the launch's own
@@ -71,18 +75,104 @@ static uint64_t first_in_progress(struct dbg_session *s) {
   return bar != UINT64_MAX ? bar : s->L->focus;
 }
 
-/* Takes item's hit off the list of those still to be reported; whether it
- * still stands (the item is at an enabled breakpoint whose condition holds). */
-int dbg_pass_take(struct dbg_session *s, uint64_t item) {
+/* Whether item's pending hit (at index i) still stands, taking it off. */
+static int take_at(struct dbg_session *s, unsigned i) {
+  uint64_t item = s->L->pending[i];
+  memmove(s->L->pending + i, s->L->pending + i + 1,
+          (--s->L->npending - i) * sizeof(s->L->pending[0]));
+  uint32_t pc = 0;
+  int st = simt_dbg_state(s->L->sd, item, &pc);
+  /* a pass that stops at the kernel's first pc leaves items there as not
+   * launched yet */
+  return (st == SIMT_DBG_RUN || st == SIMT_DBG_FRESH) && s->L->bpset[pc] &&
+         dbg_bp_accept(s, item, pc);
+}
+
+static unsigned pending_index(struct dbg_session *s, uint64_t item) {
   unsigned i = 0;
   while (i < s->L->npending && s->L->pending[i] != item)
     i++;
-  if (i == s->L->npending) return 0;
-  memmove(s->L->pending + i, s->L->pending + i + 1,
-          (--s->L->npending - i) * sizeof(s->L->pending[0]));
-  uint32_t pc;
-  return simt_dbg_state(s->L->sd, item, &pc) == SIMT_DBG_RUN && s->L->bpset[pc] &&
-         dbg_bp_accept(s, item, pc);
+  return i;
+}
+
+/* Takes the pending hits of the warp of pending[i] off: those that stand
+ * join the stop's items (L->stop_items, ascending); the focus is the one to
+ * show them at when it is one of them, else the lowest. How many there are
+ * then. */
+static unsigned take_warp(struct dbg_session *s, unsigned i) {
+  struct dbg_launch *L = s->L;
+  uint64_t warp = simt_dbg_warp_of(L->sd, L->pending[i]);
+  const unsigned cap = sizeof(L->stop_items) / sizeof(L->stop_items[0]);
+  for (unsigned j = 0; j < L->npending;) {
+    uint64_t it = L->pending[j];
+    if (simt_dbg_warp_of(L->sd, it) != warp) {
+      j++;
+      continue;
+    }
+    if (!take_at(s, j) || L->nstop == cap) continue;
+    unsigned k = L->nstop++;
+    for (; k > 0 && L->stop_items[k - 1] > it; k--)
+      L->stop_items[k] = L->stop_items[k - 1];
+    L->stop_items[k] = it;
+  }
+  int focus_in = 0;
+  for (unsigned j = 0; j < L->nstop; j++)
+    focus_in |= L->stop_items[j] == L->focus;
+  if (L->nstop && !focus_in) L->focus = L->stop_items[0];
+  return L->nstop;
+}
+
+int dbg_pass_take(struct dbg_session *s, uint64_t item) {
+  unsigned i = pending_index(s, item);
+  /* only when item's own hit stands: the rest of its warp's stay pending
+   * otherwise */
+  if (i == s->L->npending || !take_at(s, i)) return 0;
+  s->L->stop_items[0] = s->L->focus = item;
+  s->L->nstop = 1;
+  for (unsigned j = 0; j < s->L->npending; j++)
+    if (simt_dbg_warp_of(s->L->sd, s->L->pending[j]) == simt_dbg_warp_of(s->L->sd, item)) {
+      take_warp(s, j);
+      break;
+    }
+  return 1;
+}
+
+int dbg_pass_drop(struct dbg_session *s, uint64_t item) {
+  unsigned i = pending_index(s, item);
+  return i < s->L->npending && take_at(s, i);
+}
+
+void dbg_pass_note(struct dbg_session *s, uint64_t item, uint32_t pc) {
+  struct dbg_launch *L = s->L;
+  struct bp *b = dbg_bp_at(s, pc);
+  int id = b ? b->id : L->bpid[pc];
+  struct dbg_note *n = NULL;
+  for (int i = 0; i < L->nnotes && !n; i++)
+    if (L->notes[i].bp == id) n = &L->notes[i];
+  if (!n && L->nnotes == (int)(sizeof(L->notes) / sizeof(L->notes[0]))) return;
+  if (!n) {
+    n = &L->notes[L->nnotes++];
+    memset(n, 0, sizeof(*n));
+    n->bp = id;
+    n->last_item = n->last_warp = UINT64_MAX;
+  }
+  /* items run one after another: one that reaches it again in a loop
+   * counts once */
+  uint64_t w = simt_dbg_warp_of(L->sd, item);
+  n->items += item != n->last_item;
+  n->warps += w != n->last_warp;
+  n->last_item = item;
+  n->last_warp = w;
+}
+
+void dbg_pass_notes_show(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  for (int i = 0; i < L->nnotes; i++) {
+    const struct dbg_note *n = &L->notes[i];
+    fprintf(s->out, "%u other work-item%s (%u warp%s) reached breakpoint %d and ran on.\n",
+            n->items, n->items == 1 ? "" : "s", n->warps, n->warps == 1 ? "" : "s", n->bp);
+  }
+  L->nnotes = 0;
 }
 
 /* The failed assertion of the last pass still to be reported, if item is
@@ -110,6 +200,7 @@ static int one_pass(struct dbg_session *s, struct simt_dbg_pass *p) {
       flags[i] = s->L->bpset[i] | s->L->watchset[i];
   }
   memset(p, 0, sizeof(*p));
+  p->first_group = simt_dbg_group_of(s->L->sd, s->L->focus);
   p->stop_at = flags;
   p->accept = pass_accept;
   p->poll = pass_poll;
@@ -140,40 +231,61 @@ int dbg_pass_run(struct dbg_session *s) {
   /* an assertion that stopped the last pass, after its watched change */
   int a = dbg_pass_take_assert(s, UINT64_MAX);
   if (a) return a;
-  /* hits of the last pass not reported yet, while their breakpoint stands */
-  while (s->L->npending) {
-    uint64_t it = s->L->pending[0];
-    if (dbg_pass_take(s, it)) {
-      s->L->focus = it;
+  /* warps of the last pass not reported yet, in order, while their
+   * breakpoint stands; following the focus, only its own */
+  if (s->sched_lock) {
+    unsigned i = pending_index(s, s->L->focus);
+    int stands = i < s->L->npending && take_at(s, i);
+    s->L->npending = 0;
+    if (stands) {
+      s->L->stop_items[0] = s->L->focus;
+      s->L->nstop = 1;
       return ST_BP;
     }
+  }
+  while (s->L->npending) {
+    s->L->nstop = 0;
+    if (take_warp(s, 0)) return ST_BP;
   }
   struct simt_dbg_pass p;
   for (;;) {
     if (one_pass(s, &p)) return ST_PAUSE;
     int again = p.why == SIMT_DBG_PASS_PAUSE && s->L->rebinding;
-    if (again) dbg_rebind(s); /* the breakpoints changed while it ran: it runs on with them */
+    if (again) { /* the breakpoints changed while it ran: it runs on with them */
+      dbg_rebind(s);
+      free(p.hits);
+    }
     pthread_cond_broadcast(&s->passed);
     if (!again) break;
   }
+  /* the hits to report later: the watched item's change first, an
+   * assertion first */
+  free(s->L->pending);
+  s->L->pending = p.hits;
+  s->L->npending = p.nhits;
+  if (s->L->whit) {
+    unsigned i = pending_index(s, s->L->watch_item);
+    if (i < s->L->npending) take_at(s, i);
+  }
   switch (p.why) {
   case SIMT_DBG_PASS_DONE: return ST_DONE;
-  case SIMT_DBG_PASS_HIT: {
-    /* the watched item's change first, then breakpoint hits by item */
-    uint64_t first = s->L->whit ? s->L->watch_item : p.item;
-    s->L->focus = first;
-    s->L->npending = 0;
-    for (unsigned i = 0; i < p.nhits; i++)
-      if (p.hits[i] != first) s->L->pending[s->L->npending++] = p.hits[i];
-    return s->L->whit ? ST_WATCH : ST_BP;
-  }
-  case SIMT_DBG_PASS_ASSERT:
+  case SIMT_DBG_PASS_HIT:
+    if (s->L->whit) {
+      s->L->focus = s->L->watch_item;
+      return ST_WATCH;
+    }
+    /* the first warp; its lanes stand (the pass just asked them) */
+    while (s->L->npending) {
+      s->L->nstop = 0;
+      if (take_warp(s, 0)) return ST_BP;
+    }
+    s->L->focus = first_in_progress(s);
+    return ST_PAUSE;
+  case SIMT_DBG_PASS_ASSERT: {
     /* lanes other workers stopped at a breakpoint while the assertion
      * stopped the pass: each was asked, so report it on a later continue */
-    s->L->npending = 0;
-    for (unsigned i = 0; i < p.nhits; i++)
-      if (p.hits[i] != p.item && (!s->L->whit || p.hits[i] != s->L->watch_item))
-        s->L->pending[s->L->npending++] = p.hits[i];
+    unsigned i = pending_index(s, p.item);
+    if (i < s->L->npending) take_at(s, i);
     if (s->L->whit) {
       /* another worker saw a watched value change (it had changed before
        * its item's next statement; the assertion came meanwhile): the
@@ -186,6 +298,7 @@ int dbg_pass_run(struct dbg_session *s) {
       return ST_WATCH;
     }
     return dbg_assert_stop(s, p.item, &p.exc);
+  }
   case SIMT_DBG_PASS_FAULT:
     return dbg_exc_stop(s, p.item < simt_dbg_items(s->L->sd) ? p.item : s->L->focus, &p.exc);
   case SIMT_DBG_PASS_PAUSE:
@@ -205,7 +318,27 @@ int dbg_pass_run(struct dbg_session *s) {
   }
 }
 
+/* `set scheduler-locking on|off|step` (arg after the two words). */
+static void sched_set(struct dbg_session *s, const char *arg) {
+  if (!strcmp(arg, "on"))
+    s->sched_lock = 1;
+  else if (!strcmp(arg, "off") || !strcmp(arg, "step"))
+    s->sched_lock = 0;
+  else if (*arg) {
+    fprintf(s->out, "usage: set scheduler-locking on | off | step\n");
+    return;
+  }
+  fprintf(s->out, "%s\n",
+          s->sched_lock ? "Scheduler locking is on: continue stops only for the focused work-item."
+                        : "Scheduler locking is off: continue stops for every warp that reaches a "
+                          "breakpoint.");
+}
+
 void dbg_pass_set(struct dbg_session *s, const char *arg) {
+  if (!strncmp(arg, "scheduler-locking", 17) && (arg[17] == ' ' || !arg[17])) {
+    sched_set(s, arg + (arg[17] ? 18 : 17));
+    return;
+  }
   if (!strncmp(arg, "pass", 4) && (arg[4] == ' ' || !arg[4])) {
     arg += arg[4] ? 5 : 4;
     if (!strcmp(arg, "all"))

@@ -59,15 +59,20 @@ static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at
                     int (*accept)(struct dbg_session *, uint64_t, uint32_t, void *), void *arg);
 
 /* Whether a work-item run on a stepped one's behalf (to the barrier or
- * sub-group function it waits at) stops at pc, as a pass would stop it: a
- * breakpoint whose condition holds, a change of its watched value. One
- * already asked there stops only for a hit of the last pass still to be
- * reported. */
+ * sub-group function it waits at) stops at pc: a change of its watched
+ * value. A breakpoint it reaches (one whose condition holds, or a hit of
+ * the last pass still to be reported where it was already asked) does not
+ * move the focus: it is noted, and the item runs on past it, since the
+ * stepped one cannot go on before it arrives. */
 static int catch_accept(void *arg, uint64_t item, uint32_t pc, int asked) {
   struct dbg_session *s = arg;
-  if (asked) return dbg_pass_take(s, item);
+  if (asked) {
+    if (dbg_pass_drop(s, item)) dbg_pass_note(s, item, pc);
+    return 0;
+  }
   if (s->L->watchset[pc] && dbg_has_watch(s, item) && dbg_watch_changed(s, item)) return 1;
-  return s->L->bpset[pc] && dbg_bp_accept(s, item, pc);
+  if (s->L->bpset[pc] && dbg_bp_accept(s, item, pc)) dbg_pass_note(s, item, pc);
+  return 0;
 }
 
 static int catch_run_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *arg) {
@@ -107,10 +112,10 @@ static int catch_up(struct dbg_session *s, uint64_t it) {
 }
 
 /* Brings every item of the group of `item` to the barrier it waits at and
- * releases it (ST_NONE). Another item that stops on its way there (a
- * breakpoint, a watched change, an assertion, an exception) ends the step
- * (its enum stop, the focus moves to it), as a thread that hits a
- * breakpoint while another one steps does in gdb; item keeps waiting. */
+ * releases it (ST_NONE). A breakpoint another item reaches on its way there
+ * is noted and passed (the focus stays); a watched change, an assertion or
+ * an exception ends the step (its enum stop, the focus moves to it); item
+ * keeps waiting. */
 static int barrier_sync(struct dbg_session *s, uint64_t item) {
   uint64_t g = simt_dbg_group_of(s->L->sd, item);
   uint64_t n = simt_dbg_group_items(s->L->sd, g, NULL, 0);
@@ -491,16 +496,13 @@ static int step_set(struct dbg_session *s, int mode) {
     s->L->no_move = 1;
     goto out;
   }
-  /* breakpoint hits of the last pass not reported yet, the focus's first:
-   * the first one that stands is reported, and nothing moves */
-  for (uint64_t k = 0; k < n; k++) {
-    uint64_t it = k == 0 ? s->L->focus : k <= s->L->focus ? k - 1 : k;
-    if (phase[it] && dbg_pass_take(s, it)) {
-      s->L->focus = it;
-      rc = ST_BP;
-      goto out;
-    }
-    if (phase[it] && (rc = dbg_pass_take_assert(s, it))) goto out;
+  /* the items step from where they are: a hit of the last pass still to
+   * be reported for one of them is passed (a failed assertion is
+   * reported first) */
+  for (uint64_t it = 0; it < n; it++) {
+    if (!phase[it]) continue;
+    dbg_pass_drop(s, it);
+    if ((rc = dbg_pass_take_assert(s, it))) goto out;
   }
   s->L->whit = 0;
   catch_prepare(s);
@@ -685,6 +687,7 @@ int dbg_first_stretch(struct dbg_session *s) {
 
 int dbg_start_stretch(struct dbg_session *s) {
   struct dbg_launch *L = s->L;
+  L->nstop = 0;
   if (L->entry) {
     struct step_arg a = {0, L->dbg->line_first, 0};
     int rc = run_item(s, 0, L->stepset, step_accept, &a);
@@ -701,6 +704,8 @@ int dbg_stretch(struct dbg_session *s, int kind) {
   for (int left = kind == 's' || kind == 'n' ? L->repeat : 0;; left--) {
     L->asserted = 0;
     L->paused = 0;
+    L->nstop = 0;
+    L->nnotes = 0;
     if (kind == 'c')
       rc = run_full(s);
     else if (s->scope != SCOPE_ITEM)
@@ -709,6 +714,7 @@ int dbg_stretch(struct dbg_session *s, int kind) {
       rc = step_item(s, mode);
     int moved = rc != ST_NONE;
     if (rc == ST_NONE) rc = ST_STEP;
+    dbg_pass_notes_show(s);
     dbg_watch_gc(s, 0);
     if (left <= 0 || !moved || rc != ST_STEP ||
         simt_dbg_state(L->sd, L->focus, NULL) == SIMT_DBG_DONE)

@@ -103,6 +103,10 @@ void simt_dbg_ids(const struct simt_dbg *s, uint64_t item, uint64_t gid[3], uint
 uint64_t simt_dbg_sreg(struct simt_dbg *s, uint64_t item, unsigned sreg);
 /* Linear index of the work-group of an item, and the items of a group. */
 uint64_t simt_dbg_group_of(const struct simt_dbg *s, uint64_t item);
+/* The warp a full-speed pass runs an item on (its group's warps at the
+ * device's warp width, numbered over the launch): items of one warp share
+ * it. */
+uint64_t simt_dbg_warp_of(const struct simt_dbg *s, uint64_t item);
 uint64_t simt_dbg_group_items(const struct simt_dbg *s, uint64_t group, uint64_t *items,
                               uint64_t max);
 /* Runs one item until it reaches a pc flagged in stop_at (after at least one
@@ -147,16 +151,28 @@ uint64_t *simt_dbg_reg(struct simt_dbg *s, uint64_t item, uint32_t reg);
  * from the held state (each work-item at its pc with its registers, private
  * frame, barrier arrival, and the group's local memory; complete items exit
  * at once; ids are the item's own on whichever worker runs it), a group not
- * yet launched starts fresh. When a lane reaches a pc flagged in stop_at,
- * accept decides for that lane (lanes it refuses run on); the first lane it
- * accepts, a failed assertion, a device exception, poll asking for a pause
- * or the per-pass watchdog (the device's watchdog_ms, timing this pass only)
- * stops every warp at its next instruction boundary. Every in-progress
- * work-item is then saved to the held state and the launch is killed: its
- * warps and workers are free for other queues until the next pass. accept
- * and poll are called one at a time, from worker threads; during accept the
- * item's state, memory and registers (simt_dbg_state/mem/reg) are read live
- * from its lane. Completed work-items never run again, so side effects are
+ * yet launched starts fresh. Work-groups are handed out in rank order:
+ * first_group first, then the others by increasing linear id.
+ *
+ * When a lane reaches a pc flagged in stop_at, accept decides for that lane
+ * (lanes it refuses run on). A group whose lanes it takes finishes its
+ * scheduling round (every warp has its turn in it, so the warps that reach
+ * a breakpoint together stop together) and stops; groups of later rank stop
+ * at their next warp turn and are not handed out; groups of earlier rank run
+ * on until they hit, end or wait at a barrier no one releases (at most
+ * about 2 s after the first hit). hits are then the lanes the earliest-rank
+ * group that hit took in its last round, whichever worker got where first;
+ * lanes a later group had taken meanwhile are given back (asked again at
+ * the next pass). So on any number of workers a pass stops at the lowest
+ * rank, and within it at the same warps, as it would on one. A failed
+ * assertion, a device exception, poll asking for a pause or the per-pass
+ * watchdog (the device's watchdog_ms, timing this pass only) stops every
+ * warp at its next instruction boundary. Every in-progress work-item is
+ * then saved to the held state and the launch is killed: its warps and
+ * workers are free for other queues until the next pass. accept and poll
+ * are called one at a time, from worker threads; during accept the item's
+ * state, memory and registers (simt_dbg_state/mem/reg) are read live from
+ * its lane. Completed work-items never run again, so side effects are
  * never repeated. With in_progress_only, groups not yet launched are not
  * started either (a barrier that waits for them ends by the watchdog).
  */
@@ -183,12 +199,17 @@ struct simt_dbg_pass {
   void *arg;
   FILE *out; /* printf output of the pass */
   int in_progress_only;
-  uint64_t timeout_ns; /* 0: the device's watchdog */
+  uint64_t timeout_ns;  /* 0: the device's watchdog */
+  uint64_t first_group; /* handed out first (the focused item's group) */
   /* out */
   int why;
   uint64_t item; /* UINT64_MAX when no item caused the stop */
   struct dev_exception exc;
-  uint64_t hits[64]; /* items accept took, ascending; hits[0] == item */
+  /* items accept took, ascending (so warp by warp), all of one work-group:
+   * at most its items, as a group's round asks each lane once. hits[0] ==
+   * item on a hit. Allocated by the pass (NULL when none); the caller
+   * frees it. */
+  uint64_t *hits;
   unsigned nhits;
   unsigned groups_run, groups_skipped; /* how the entry routine went */
 };

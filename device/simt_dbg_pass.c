@@ -22,14 +22,32 @@
 #include "device/simt_int.h"
 
 #define PASS_SLICE 256 /* branch points a warp runs before the next warp's turn */
+/* After a work-group's lanes stopped the pass, work-groups that come before
+ * it run on this long at most (one that waits for a stopped group would
+ * otherwise never end the pass). */
+#define RUN_ON_NS 2000000000u
+
+/* What a worker's current work-group took at the breakpoints (its rank: its
+ * place in the order groups are handed out). */
+struct pass_hits {
+  uint64_t rank;
+  uint64_t *items; /* up to a whole work-group's items (cap) */
+  unsigned n, cap;
+};
 
 struct pass_ctx {
   struct simt_dbg *s;
   struct simt_dbg_pass *p;
   struct simt_run *run;
-  const uint8_t *sg_at; /* pcs of whole-warp (sub-group) builtins */
-  pthread_mutex_t mu;   /* accept, poll, hits, why */
-  _Atomic uint64_t next;
+  const uint8_t *sg_at;  /* pcs of whole-warp (sub-group) builtins */
+  pthread_mutex_t mu;    /* accept, poll, hits, why */
+  _Atomic uint64_t next; /* the next rank to hand out */
+  uint64_t first;        /* the work-group handed out first (rank 0) */
+  /* the lowest rank whose lanes a hit stopped (UINT64_MAX: none yet): later
+   * ranks stop, earlier ones run on until they hit, end or wait; when */
+  _Atomic uint64_t stop_rank;
+  uint64_t stop_ns;
+  struct pass_hits *wk; /* by worker */
   uint64_t deadline;
   _Atomic uint64_t next_tick; /* when a worker next flushes output and polls */
   int why;                    /* a stop other than a hit or an exception (pause, timeout) */
@@ -86,12 +104,27 @@ static void stop_pass(struct pass_ctx *c, int why) {
   atomic_store(&c->run->stop, 1);
 }
 
-/* The active lanes of w are at a flagged pc: ask for each not asked yet
- * (*asked: lanes already asked at the pc they are at, this pass or before
- * the last one stopped) whether it stops. */
-static void arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w, uint64_t *asked) {
-  struct simt_dbg_pass *p = c->p;
-  const unsigned cap = sizeof(p->hits) / sizeof(p->hits[0]);
+/* The work-group handed out at rank r: the first one, then the others in
+ * increasing order. */
+static uint64_t group_at(const struct pass_ctx *c, uint64_t r) {
+  if (r == 0) return c->first;
+  return r - 1 < c->first ? r - 1 : r;
+}
+
+/* Whether a work-group of rank r stops now: the pass stops everything (a
+ * pause, the watchdog, an exception), or lanes of an earlier rank hit. */
+static bool halted(struct pass_ctx *c, uint64_t r) {
+  return atomic_load(&c->run->stop) || r > atomic_load(&c->stop_rank);
+}
+
+/* The active lanes of w (of the group of rank r) are at a flagged pc: ask
+ * for each not asked yet (*asked: lanes already asked at the pc they are
+ * at, this pass or before the last one stopped) whether it stops. Returns
+ * how many stop. A group that comes after one whose lanes stopped asks
+ * nothing (its lanes are asked in a later pass). */
+static unsigned arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w, uint64_t r,
+                        uint64_t *asked) {
+  const struct simt_dbg_pass *p = c->p;
   uint64_t ask = w->active & ~*asked;
   if (ask && p->filter) { /* lanes the caller's filter refuses need no lock */
     struct simt_lanes v = {c->s, cu, w};
@@ -99,27 +132,45 @@ static void arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp *w,
     *asked |= ask & ~keep;
     ask = keep;
   }
-  if (!ask) return;
+  if (!ask) return 0;
   pthread_mutex_lock(&c->mu);
   struct simt_dbg *s = c->s;
+  struct pass_hits *h = &c->wk[cu - c->run->cus];
+  unsigned nhit = 0;
+  if (r > atomic_load(&c->stop_rank)) ask = 0;
+  if (ask && !h->items) {
+    /* a whole work-group (the focused one, handed out first, may be a
+     * smaller last one) */
+    const struct dev_launch *l = c->run->l;
+    h->cap = (unsigned)(l->local[0] * l->local[1] * l->local[2]);
+    h->items = malloc(h->cap * sizeof(*h->items));
+    if (!h->items) {
+      simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for breakpoint hits");
+      ask = 0;
+    }
+  }
+  if (h->n && h->rank != r) h->n = 0; /* an earlier group of the worker had none that count */
   for (uint64_t m = ask; m; m &= m - 1) {
-    /* a lane asked when no hit can be recorded would be lost: it stays
-     * unasked, and the next pass asks it */
-    if (p->nhits == cap) break;
     unsigned lane = (unsigned)__builtin_ctzll(m);
     s->litem = lane_item(cu, w, lane);
     s->lcu = cu;
     s->lw = w;
     s->llane = lane;
     s->live = true;
-    int hit = p->accept(p->arg, s->litem, w->pc);
+    int hit = c->p->accept(c->p->arg, s->litem, w->pc);
     s->live = false;
     *asked |= UINT64_C(1) << lane;
-    if (!hit) continue;
-    p->hits[p->nhits++] = s->litem;
-    atomic_store(&c->run->stop, 1);
+    if (!hit || h->n == h->cap) continue; /* each item of the group hits once a pass */
+    h->rank = r;
+    h->items[h->n++] = s->litem;
+    nhit++;
+  }
+  if (nhit && r < atomic_load(&c->stop_rank)) {
+    atomic_store(&c->stop_rank, r);
+    c->stop_ns = dev_device_now_ns(c->run->dev);
   }
   pthread_mutex_unlock(&c->mu);
+  return nhit;
 }
 
 /* Between scheduling rounds, at most every TICK_NS over all workers: the
@@ -141,6 +192,8 @@ static void tick(struct pass_ctx *c) {
   pthread_mutex_unlock(&run->mu);
   if (p->poll && p->poll(p->arg)) stop_pass(c, SIMT_DBG_PASS_PAUSE);
   if (c->deadline && now > c->deadline) stop_pass(c, SIMT_DBG_PASS_TIMEOUT);
+  /* groups before the one that stopped ran on long enough: a hit ends it */
+  if (atomic_load(&c->stop_rank) != UINT64_MAX && now - c->stop_ns > RUN_ON_NS) stop_pass(c, 0);
   pthread_mutex_unlock(&c->mu);
 }
 
@@ -354,10 +407,11 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
   G->state = 1;
 }
 
-/* One group of the pass on compute unit cu: entry routine, then the warp
- * scheduler until the group ends or the pass stops. */
-static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
-  struct simt_run *run = c->run;
+/* One group of the pass on compute unit cu (handed out at rank r): entry
+ * routine, then the warp scheduler until the group ends or the pass stops
+ * it. A round in which its lanes hit is its last: every warp has its turn
+ * in it (so the warps that reach a breakpoint together stop together). */
+static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t r) {
   struct simt_dbg_pass *p = c->p;
   if (!simt_group_begin(cu, g)) return;
   uint64_t *asked = calloc(cu->nwarps, sizeof(uint64_t));
@@ -374,9 +428,11 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
       struct simt_warp *w = &cu->warps[i];
       if (w->state == SIMT_WARP_RUN) {
         /* lanes that start here at a flagged pc (restored, or scheduled
-         * by another warp's barrier) are asked first */
-        if (p->stop_at[w->pc]) arrival(c, cu, w, &asked[i]);
-        if (atomic_load(&run->stop)) goto out;
+         * by another warp's barrier) are asked first; lanes that stop
+         * there keep the warp there */
+        unsigned hit = p->stop_at[w->pc] ? arrival(c, cu, w, r, &asked[i]) : 0;
+        if (halted(c, r)) goto out;
+        if (hit) goto next;
         /* lanes that wait at a sub-group function: the warp's turn ends
          * (others it now runs start at the top of the next round, where
          * they are asked) */
@@ -388,16 +444,16 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g) {
          * instruction: its lanes are still where they were asked */
         if (cu->st.warp_insns == n0) asked[i] = a0;
         if (w->state == SIMT_WARP_RUN && cu->st.warp_insns != n0 && p->stop_at[w->pc])
-          arrival(c, cu, w, &asked[i]);
+          arrival(c, cu, w, r, &asked[i]);
       }
     next:
       if (cu->faulted) goto out;
       nrun += w->state == SIMT_WARP_RUN;
       nbar += w->state == SIMT_WARP_BARRIER;
     }
-    if (atomic_load(&run->stop)) goto out;
+    if (halted(c, r) || r == atomic_load(&c->stop_rank)) goto out;
     tick(c);
-    if (atomic_load(&run->stop)) goto out;
+    if (halted(c, r)) goto out;
     if (nrun) continue;
     if (nbar == 0) break; /* every warp done */
     if (!simt_barrier_release(cu)) goto out;
@@ -415,17 +471,44 @@ static void pass_worker(void *arg, unsigned k) {
     simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for local memory");
     return;
   }
-  while (!atomic_load(&run->stop)) {
-    /* groups in order; whole finished groups are skipped */
-    uint64_t g = atomic_fetch_add(&c->next, 1);
-    if (g >= run->total_groups) break;
+  for (;;) {
+    /* groups by rank, up to the one whose lanes stopped the pass; whole
+     * finished groups are skipped */
+    uint64_t r = atomic_fetch_add(&c->next, 1);
+    if (r >= run->total_groups || halted(c, r)) break;
+    uint64_t g = group_at(c, r);
     int st = c->s->groups[g].state;
     if (st == 2 || (st == 0 && c->p->in_progress_only)) {
       if (st == 2) atomic_fetch_add(&c->groups_skipped, 1); /* complete: skipped */
       continue;
     }
-    pass_group(c, cu, g);
+    pass_group(c, cu, g, r);
   }
+}
+
+/* The hits the pass reports: those of the lowest rank that hit (every
+ * worker's list holds one group's). A later group's hits, taken before an
+ * earlier group hit, are given back: their items are asked again at the
+ * next pass, as they would be had the earlier group run first alone. */
+static void collect_hits(struct pass_ctx *c) {
+  struct simt_dbg_pass *p = c->p;
+  struct simt_dbg *s = c->s;
+  uint64_t r = atomic_load(&c->stop_rank);
+  for (unsigned k = 0; k < c->run->ncus; k++) {
+    struct pass_hits *h = &c->wk[k];
+    if (h->n && h->rank == r && !p->hits) {
+      p->hits = h->items;
+      p->nhits = h->n;
+      h->items = NULL;
+      continue;
+    }
+    for (unsigned i = 0; i < h->n; i++) {
+      uint64_t j, g = simt_dbg_locate(s, h->items[i], &j);
+      if (s->groups[g].asked) s->groups[g].asked[j] = 0;
+    }
+    free(h->items);
+  }
+  free(c->wk);
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -436,6 +519,7 @@ static int cmp_u64(const void *a, const void *b) {
 void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   p->why = SIMT_DBG_PASS_DONE;
   p->item = UINT64_MAX;
+  p->hits = NULL;
   p->nhits = 0;
   p->groups_run = p->groups_skipped = 0;
   memset(&p->exc, 0, sizeof(p->exc));
@@ -444,7 +528,16 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   memset(&c, 0, sizeof(c));
   c.s = s;
   c.p = p;
+  c.first = p->first_group < s->run.total_groups ? p->first_group : 0;
+  c.stop_rank = UINT64_MAX;
   c.run = simt_open(s->run.dev, &s->run.lc, &p->exc, &rc);
+  if (c.run) c.wk = calloc(c.run->ncus, sizeof(*c.wk));
+  if (c.run && !c.wk) {
+    simt_close(c.run);
+    c.run = NULL;
+    snprintf(p->exc.message, sizeof(p->exc.message), "out of host memory for a pass");
+    p->exc.trap = LSI_TRAP_UNSUPPORTED;
+  }
   if (!c.run) {
     p->why = SIMT_DBG_PASS_FAULT;
     return;
@@ -459,6 +552,7 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   if (!flags || !sg_at) {
     free(flags);
     free(sg_at);
+    free(c.wk);
     pthread_mutex_destroy(&c.mu);
     simt_close(run);
     snprintf(p->exc.message, sizeof(p->exc.message), "out of host memory for a pass");
@@ -489,7 +583,8 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   run->out_len = 0;
   p->groups_run = c.groups_run;
   p->groups_skipped = c.groups_skipped;
-  qsort(p->hits, p->nhits, sizeof(p->hits[0]), cmp_u64);
+  collect_hits(&c);
+  if (p->nhits) qsort(p->hits, p->nhits, sizeof(p->hits[0]), cmp_u64);
   if (run->have_exc) {
     const struct dev_exception *e = &run->exc;
     /* a device exception another worker raised while an assertion stopped

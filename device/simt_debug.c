@@ -145,6 +145,13 @@ uint64_t simt_dbg_group_of(const struct simt_dbg *s, uint64_t item) {
   return simt_dbg_locate(s, item, NULL);
 }
 
+uint64_t simt_dbg_warp_of(const struct simt_dbg *s, uint64_t item) {
+  const struct dev_launch *l = &s->run.lc;
+  uint64_t j, g = simt_dbg_locate(s, item, &j), W = s->run.sg_W;
+  uint64_t per = (l->local[0] * l->local[1] * l->local[2] + W - 1) / W;
+  return g * per + j / W;
+}
+
 void simt_dbg_ids(const struct simt_dbg *s, uint64_t item, uint64_t gid[3], uint64_t lid[3],
                   uint64_t grp[3]) {
   const struct dev_launch *l = &s->run.lc;

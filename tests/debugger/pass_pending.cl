@@ -1,5 +1,5 @@
-/* pass_pending.cl - resuming a work-item whose breakpoint hit a pass
- * recorded but did not report yet reports that hit first */
+/* pass_pending.cl - resuming a work-item whose warp's breakpoint stop a
+ * pass recorded but did not report yet reports that stop first */
 __kernel void k(__global int *out, __global int *cnt) {
   int gid = get_global_id(0);
   int v = gid * 10;

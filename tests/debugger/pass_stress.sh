@@ -1,11 +1,11 @@
 #!/bin/bash
 # Random breakpoint/continue/step sequences over full-speed passes: with 1, 2
 # and 4 device workers and warps of 4, 8 and 32 lanes, every conditional
-# breakpoint is reported exactly once per work-item visit where its
-# condition holds (whether a pass, a step, or a step of another work-item
-# that runs it to a barrier or sub-group function reaches it), and the buffers at
-# the end equal what the kernel computes undebugged (atomics counted once
-# per visit). $1 is the build folder; PASS_STRESS_RUNS sets the number of
+# breakpoint is reported at most once per work-item visit where its
+# condition holds, and exactly once when no step noted that work-items run
+# on its behalf (to a barrier or sub-group function) passed it; the lanes of
+# a warp that stop together are one stop; the buffers at the end equal what
+# the kernel computes undebugged (atomics counted once per visit). $1 is the build folder; PASS_STRESS_RUNS sets the number of
 # random sessions per configuration (default 3), PASS_STRESS_SEED the seed.
 set -u
 build=$(cd "$1" && pwd)
@@ -40,6 +40,30 @@ for ((y = 0; y < GY; y++)); do
 done
 want_out="out (arg 0) = {$(IFS=,; echo "${expect_out[*]}" | sed 's/,/, /g')}"
 want_cnt="cnt (arg 1) = {$c0, 60}"
+
+# The work-items each stop names ("B x,y" per item; a stop of several lanes
+# names them as a box or a list), and "noted B" for each breakpoint a step
+# noted other work-items passing.
+stop_items() {
+  python3 - "$1" <<'PY'
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.match(r"Breakpoint (\d+), k work-items? (.*) (?:local|of group)", line)
+    if m:
+        b, ids = m.group(1), m.group(2)
+        if " in (" in ids:
+            print(b, "unparsed")
+        for t in re.findall(r"\(([0-9.,]+)\)", ids):
+            r = [list(map(int, d.split(".."))) for d in t.split(",")]
+            r = [(d[0], d[-1]) for d in r]
+            for y in range(r[1][0], r[1][1] + 1):
+                for x in range(r[0][0], r[0][1] + 1):
+                    print(b, "%d,%d" % (x, y))
+    m = re.match(r"\d+ other work-items? \(\d+ warps?\) reached breakpoint (\d+)", line)
+    if m:
+        print("noted", m.group(1))
+PY
+}
 
 fail=0 sessions=0
 for threads in 1 2 4; do
@@ -85,19 +109,25 @@ for threads in 1 2 4; do
       entry=$(grep -c '^Breakpoint 7, k work-item (0,0,0) ' "$out")
       grep -qx 'break k' "$cmds" && wentry=1 || wentry=0
       [ "$entry" = "$wentry" ] || { echo "FAIL ($what): $entry kernel entry stops, want $wentry"; bad=1; }
-      declare -A got=()
+      declare -A got=() noted=()
       while read -r b id; do
         [ "$b" = 7 ] && continue
+        if [ "$b" = noted ]; then
+          noted[$id]=1
+          continue
+        fi
         got["$b $id"]=$((${got["$b $id"]:-0} + 1))
-      done < <(sed -n 's/^Breakpoint \([0-9]*\), k work-item (\([0-9]*\),\([0-9]*\),0).*/\1 \2,\3/p' "$out")
+      done < <(stop_items "$out")
       for key in $(printf "%s\n" "${!want[@]}" "${!got[@]}" | sort -u | tr " " _); do
         key=${key/_/ }
-        if [ "${want[$key]:-0}" != "${got[$key]:-0}" ]; then
+        # a visit a step noted and passed is not reported
+        if [ "${want[$key]:-0}" != "${got[$key]:-0}" ] &&
+          { [ -z "${noted[${key% *}]:-}" ] || [ "${got[$key]:-0}" -gt "${want[$key]:-0}" ]; }; then
           echo "FAIL ($what): breakpoint ${key% *} at work-item (${key#* }): ${got[$key]:-0} reports, want ${want[$key]:-0}"
           bad=1
         fi
       done
-      unset got
+      unset got noted
       if ((bad)); then
         fail=1
         cp "$cmds" "/tmp/pass_stress.$threads.$width.$r.cmds"

@@ -1,5 +1,5 @@
 /* step_catchup.cl - the work-items a stepped one waits for at a barrier
- * stop at the breakpoints and watched changes on their way to it */
+ * pass the breakpoints on their way to it (noted), and stop at watched changes */
 __kernel void k(__global int *out, __global int *cnt) {
   int gid = get_global_id(0);
   int v = gid * 10;

@@ -2,9 +2,10 @@
  * test_dbg_pass.c - the debugger's full-speed passes (seed 000) on
  * hand-assembled LSI kernels: a device exception raised beside an assertion
  * ends the launch instead of letting a later pass run its lanes' effects
- * again, and more work-items at a flagged pc than one pass can record are
- * each asked once over the following passes, on one worker or several. It must not depend on the
- * compiler or the debugger.
+ * again, and work-items at a flagged pc are reported once each, a
+ * work-group's at a time, in the order work-groups are handed out (the
+ * first group given, then by id), on one worker or several. It must not
+ * depend on the compiler or the debugger.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,7 @@ START_TEST(test_fault_beside_assert) {
       p.accept = accept_count;
       p.arg = &a;
       simt_dbg_pass(s, &p);
+      free(p.hits);
       why = p.why;
       if (why != SIMT_DBG_PASS_ASSERT) break;
     }
@@ -119,54 +121,67 @@ START_TEST(test_fault_beside_assert) {
 }
 END_TEST
 
-/* 256 work-items in warps of 64 reach a flagged pc together and every one
- * is a hit: a pass records at most 64 (the warps of other workers may
- * arrive while it is full), the rest are asked by the passes after it;
- * each item is asked once, reported once, and its atomics run once. */
+/* 256 work-items in work-groups (and warps) of 64 reach a flagged pc
+ * together and every one is a hit: each pass reports one work-group's 64,
+ * the first group given first, then by id, whichever worker gets there
+ * first; each item is reported once and its atomics run once. On one
+ * worker each item is asked once; on several, a group that hit while an
+ * earlier one was still running is asked again at a later pass. */
 START_TEST(test_many_hits) {
   unsigned threads[] = {1, 3};
   for (int t = 0; t < 2; t++) {
-    struct dev_device *d = mkdev(64, threads[t]);
-    uint32_t buf[256] = {0};
-    uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
-    struct kern kk;
-    kern_init(&kk, 1, &out);
-    emit(&kk, OP(SREG, 20, 0, 0, 0, LSI_SREG_GLOBAL_ID_X));
-    emit(&kk, OP(MADI, 22, 0, 20, 0, 4));
-    unsigned flagged = emit(&kk, OP(ATOM_ADD_I32, 2, 22, 20, 0, 0));
-    emit(&kk, OP(ATOM_ADD_I32, 2, 22, 20, 0, 0));
-    emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
-    char err[128];
-    struct simt_dbg *s = simt_dbg_open(d, kern_launch(&kk, 256, 64), err, sizeof(err));
-    ck_assert_ptr_nonnull(s);
-    uint8_t stop[64] = {0};
-    stop[flagged] = 1;
-    struct asks a;
-    memset(&a, 0, sizeof(a));
-    a.hit = 1;
-    unsigned reported[256] = {0}, passes = 0;
-    struct simt_dbg_pass p;
-    for (;; passes++) {
-      ck_assert_uint_lt(passes, 20);
-      memset(&p, 0, sizeof(p));
-      p.stop_at = stop;
-      p.accept = accept_count;
-      p.arg = &a;
-      simt_dbg_pass(s, &p);
-      if (p.why == SIMT_DBG_PASS_DONE) break;
-      ck_assert_int_eq(p.why, SIMT_DBG_PASS_HIT);
-      ck_assert_uint_le(p.nhits, 64);
-      for (unsigned i = 0; i < p.nhits; i++)
-        reported[p.hits[i]]++;
+    for (uint64_t first = 0; first < 4; first += 2) {
+      struct dev_device *d = mkdev(64, threads[t]);
+      uint32_t buf[256] = {0};
+      uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+      struct kern kk;
+      kern_init(&kk, 1, &out);
+      emit(&kk, OP(SREG, 20, 0, 0, 0, LSI_SREG_GLOBAL_ID_X));
+      emit(&kk, OP(MADI, 22, 0, 20, 0, 4));
+      unsigned flagged = emit(&kk, OP(ATOM_ADD_I32, 2, 22, 20, 0, 0));
+      emit(&kk, OP(ATOM_ADD_I32, 2, 22, 20, 0, 0));
+      emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
+      char err[128];
+      struct simt_dbg *s = simt_dbg_open(d, kern_launch(&kk, 256, 64), err, sizeof(err));
+      ck_assert_ptr_nonnull(s);
+      uint8_t stop[64] = {0};
+      stop[flagged] = 1;
+      struct asks a;
+      memset(&a, 0, sizeof(a));
+      a.hit = 1;
+      unsigned reported[256] = {0}, passes = 0;
+      /* the groups in the order their hits come */
+      const uint64_t order[2][4] = {{0, 1, 2, 3}, {2, 0, 1, 3}};
+      struct simt_dbg_pass p;
+      for (;; passes++) {
+        ck_assert_uint_lt(passes, 20);
+        memset(&p, 0, sizeof(p));
+        p.stop_at = stop;
+        p.accept = accept_count;
+        p.arg = &a;
+        p.first_group = first; /* the focus stays in that group */
+        simt_dbg_pass(s, &p);
+        if (p.why == SIMT_DBG_PASS_DONE) break;
+        ck_assert_int_eq(p.why, SIMT_DBG_PASS_HIT);
+        ck_assert_uint_lt(passes, 4);
+        ck_assert_uint_eq(p.nhits, 64);
+        for (unsigned i = 0; i < p.nhits; i++) {
+          ck_assert_uint_eq(p.hits[i], order[first != 0][passes] * 64 + i);
+          reported[p.hits[i]]++;
+        }
+        ck_assert_uint_eq(p.item, p.hits[0]);
+        free(p.hits);
+      }
+      ck_assert_uint_eq(passes, 4);
+      for (unsigned i = 0; i < 256; i++) {
+        if (threads[t] == 1) ck_assert_uint_eq(a.n[i], 1);
+        ck_assert_uint_ge(a.n[i], 1);
+        ck_assert_uint_eq(reported[i], 1);
+        ck_assert_uint_eq(buf[i], 2 * i); /* each atomic once */
+      }
+      simt_dbg_close(s);
+      dev_device_free(d);
     }
-    ck_assert_uint_ge(passes, 4);
-    for (unsigned i = 0; i < 256; i++) {
-      ck_assert_uint_eq(a.n[i], 1);
-      ck_assert_uint_eq(reported[i], 1);
-      ck_assert_uint_eq(buf[i], 2 * i); /* each atomic once */
-    }
-    simt_dbg_close(s);
-    dev_device_free(d);
   }
 }
 END_TEST

@@ -69,17 +69,19 @@ test('function breakpoints stop at a kernel entry and in an inlined helper', asy
     assert.equal(bound[helper.id].line, 9);
     assert.equal(bound[nosuch.id], undefined);
 
-    // helper's second call (hit condition 2) is work-item 1's
+    // one stop per warp, the focused work-group's first: helper's first
+    // stop is work-items 4-7's (at the focus, 6), its second (hit condition
+    // 2) work-items 0-3's, shown at the lowest
     stopped = dc.waitForEvent('stopped');
     await dc.continueRequest({ threadId: s.threadId });
     s = (await stopped).body;
     assert.equal(s.reason, 'breakpoint');
-    assert.equal(s.threadId, tidOf(1, 1));
+    assert.equal(s.threadId, tidOf(1, 0));
     assert.deepEqual(s.hitBreakpointIds, [helper.id]);
     frames = (await dc.stackTraceRequest({ threadId: s.threadId })).body.stackFrames;
     assert.deepEqual(frames.map((f) => [f.name, f.line]), [['helper (inlined)', 9], ['k', 23]]);
     const scopes = (await dc.scopesRequest({ frameId: frames[0].id })).body.scopes;
-    assert.equal((await vars(dc, scopes[2].variablesReference)).x.value, '1');
+    assert.equal((await vars(dc, scopes[2].variablesReference)).x.value, '0');
 
     const none = await dc.customRequest('setFunctionBreakpoints', { breakpoints: [] });
     assert.deepEqual(none.body.breakpoints, []);

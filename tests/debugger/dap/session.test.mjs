@@ -152,13 +152,14 @@ test('conditional and hit-count breakpoints, stop on entry', async () => {
     assert.equal(e.body.reason, 'breakpoint');
     const p = await vars(dc, (await dc.scopesRequest({ frameId: (await dc.stackTraceRequest({ threadId: e.body.threadId })).body.stackFrames[0].id })).body.scopes[0].variablesReference);
     assert.equal(p.gid.value, '5');
-    // hit count: the third work-item to reach line 15 of count
+    // hit count: the third stop at line 15 of count, one per warp (the
+    // work-groups of 4 are one warp each): work-items 8-11, shown at 8
     await dc.setBreakpointsRequest({ source: { path: kernel }, breakpoints: [{ line: 15, hitCondition: '3' }] });
     s = dc.waitForEvent('stopped');
     await dc.continueRequest({ threadId: e.body.threadId });
     e = await s;
     const ids = (await dc.scopesRequest({ frameId: (await dc.stackTraceRequest({ threadId: e.body.threadId })).body.stackFrames[0].id })).body.scopes[3];
-    assert.equal((await vars(dc, ids.variablesReference))['global id'].value, '(2,0,0)');
+    assert.equal((await vars(dc, ids.variablesReference))['global id'].value, '(8,0,0)');
     // disconnecting (dc.stop) ends the stopped host program and the adapter
   } finally {
     await dc.stop();
