@@ -1,5 +1,5 @@
 /*
- * cli_host.c - `lockstep debug [options] -- PROGRAM ARGS...`: runs an
+ * cli_host.c - `lockstep debug [options] [--] PROGRAM ARGS...`: runs an
  * unmodified host program with the Lockstep ICD and a socket back to this
  * process, and relays the line protocol (debugger/README.md): the engine's
  * output to stdout, commands from the prompt or the -x file to the engine.
@@ -26,11 +26,6 @@
 #include "debugger/dbg.h"
 
 #define PROMPT "(lockstep) "
-
-static void usage(void) {
-  fprintf(stderr,
-          "usage: lockstep debug [-x COMMANDS] [--source-dir DIR]... -- PROGRAM [ARGS...]\n");
-}
 
 /* The .icd of the build tree this binary belongs to, else the installed one. */
 void cli_set_vendors(void) {
@@ -361,40 +356,10 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
   return killed;
 }
 
-int cli_debug_host(int argc, char **argv) {
-  const char *batch = NULL;
-  size_t dirlen = 1;
-  int i = 0;
-  for (int j = 0; j < argc && strcmp(argv[j], "--"); j++)
-    dirlen += strlen(argv[j]) + 1;
-  char *dirs = calloc(dirlen, 1);
-  for (; i < argc && strcmp(argv[i], "--"); i++) {
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if ((!strcmp(argv[i], "-x") || !strcmp(argv[i], "--source-dir")) && v && strcmp(v, "--")) {
-      if (argv[i][1] == 'x') {
-        batch = v;
-      } else {
-        if (*dirs) strcat(dirs, ":");
-        strcat(dirs, v);
-      }
-      i++;
-    } else {
-      fprintf(stderr, "lockstep debug: unknown or incomplete option %s\n", argv[i]);
-      usage();
-      free(dirs);
-      return 2;
-    }
-  }
-  if (i + 1 >= argc) {
-    usage();
-    free(dirs);
-    return 2;
-  }
-  char **prog = argv + i + 1;
+int cli_debug_host(const char *batch, const char *dirs, char **prog) {
   FILE *in = batch ? fopen(batch, "r") : stdin;
   if (!in) {
     fprintf(stderr, "lockstep debug: cannot open %s\n", batch);
-    free(dirs);
     return 1;
   }
   cli_sigint_install();
@@ -456,7 +421,6 @@ int cli_debug_host(int argc, char **argv) {
   free(keep.cmds);
   free(keep.info[0]);
   free(keep.info[1]);
-  free(dirs);
   fflush(stdout);
   if (batch) fclose(in);
   cli_history_free();

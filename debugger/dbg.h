@@ -65,6 +65,18 @@ const char *dbg_command_name(unsigned i);
  * runs). */
 int dbg_command_known(const char *line);
 const char *dbg_dap_capability(unsigned i);
+/* Tab completion of a command line: line is the text before the cursor;
+ * add(ctx, word) is called for each word that can replace its last word
+ * (which starts where the return value says): command names, subcommand
+ * words (`info wo` -> workitems), after an expression command (print,
+ * display, watch, condition, `break ... if`, ...) the names in scope of the
+ * focused work-item (and `NAME.`'s fields), after a location command
+ * (break, tbreak, until, advance, list) FILE: of the programs launched,
+ * FILE:LINE of lines with code, kernel and inlined function names. A word
+ * may come more than once. s NULL: no program (command names only). Called
+ * while the session prompts (from the read function), or with no launch. */
+typedef void (*dbg_complete_fn)(void *ctx, const char *word);
+size_t dbg_complete(struct dbg_session *s, const char *line, dbg_complete_fn add, void *ctx);
 /* Reads and runs commands until `run`/`start` (returns 0) or `quit`/end of
  * input (returns 1). */
 int dbg_prompt(struct dbg_session *s);

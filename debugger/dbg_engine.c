@@ -357,7 +357,43 @@ static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
   return 0;
 }
 
+/* With no kernel stopped (before `run`, after the program exited): an
+ * expression has literals, arithmetic and the value history, no names, no
+ * memory and no work-item. */
+static const char *lookup_none(void *ctx, const char *name, struct dbg_val *v) {
+  (void)ctx;
+  (void)v;
+  static char msg[160];
+  snprintf(msg, sizeof(msg), "No symbol \"%s\" in current context.", name);
+  return msg;
+}
+
+static void *mem_none(void *ctx, uint64_t addr, uint64_t size) {
+  (void)ctx;
+  (void)addr;
+  (void)size;
+  return NULL;
+}
+
+static int sreg_none(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
+  (void)ctx;
+  (void)fn;
+  (void)dim;
+  (void)out;
+  return 0;
+}
+
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {
+  if (!(s->L && s->L->sd)) {
+    memset(env, 0, sizeof(*env));
+    env->ctx = s;
+    env->lookup = lookup_none;
+    env->mem = mem_none;
+    env->sreg = sreg_none;
+    env->space = space_of;
+    env->history = dbg_hist_get;
+    return;
+  }
   env->ctx = s;
   env->lookup = lookup;
   env->mem = mem;

@@ -157,6 +157,9 @@ struct dbg_session {
   FILE *user_out; /* the front end's stream (out points elsewhere while a launch runs) */
   dbg_read_fn read;
   void *rctx;
+  /* the launch commands work on while a command line is awaited (NULL:
+   * none, or no prompt): what Tab completion looks at */
+  struct dbg_launch *prompt_L;
   int echo, quit;
   int machine; /* `mi on`: stops and launches also print records for programs */
   struct bp bps[MAX_BP];
@@ -399,6 +402,13 @@ const char *dbg_launch_select(struct dbg_session *s, struct dbg_launch *L);
  * s->quit set). */
 int dbg_read_cmd(struct dbg_session *s, int *kind);
 
+/* dbg_complete.c: Tab completion of a command's argument (text, up to the
+ * cursor) by kind: the names of an expression (DBG_ARG_EXPR) or a location
+ * (DBG_ARG_LOC; `if` starts an expression) that start with the word being
+ * completed, each given to add; returns where in text that word starts. */
+enum { DBG_ARG_EXPR = 1, DBG_ARG_LOC = 2 };
+size_t dbg_complete_arg(struct dbg_session *s, const char *text, int kind, dbg_complete_fn add,
+                        void *ctx);
 /* dbg_frame.c: a work-item's frames are its inlined calls, innermost
  * first, then the kernel. */
 #define DBG_MAX_FRAMES 64
