@@ -167,6 +167,46 @@ static char *relay_line(struct relay *r) {
   }
 }
 
+/* Takes the first line of r's buffer that starts with `completions` out
+ * of it (malloc'd, without its newline), or NULL when none came yet; the
+ * lines around it stay, in order. */
+static char *take_completions(struct relay *r) {
+  for (size_t i = r->pos; i < r->len;) {
+    char *nl = memchr(r->buf + i, '\n', r->len - i);
+    if (!nl) return NULL;
+    size_t n = (size_t)(nl - (r->buf + i));
+    if (n >= 11 && !memcmp(r->buf + i, "completions", 11) && (n == 11 || r->buf[i + 11] == ' ')) {
+      char *l = strndup(r->buf + i, n);
+      memmove(r->buf + i, nl + 1, r->len - i - n - 1);
+      r->len -= n + 1;
+      return l;
+    }
+    i += n + 1;
+  }
+  return NULL;
+}
+
+/* cli_complete_fn while the program's library prompts: `complete LINE`
+ * over the protocol; the reply, `completions AT` and a tab before each
+ * word, comes among whatever else the library says meanwhile (kept for
+ * later). Command names only when the library does not answer. */
+static size_t remote_complete(void *ctx, const char *line, dbg_complete_fn add, void *actx) {
+  struct relay *r = ctx;
+  char *reply = NULL;
+  if (r->fd >= 0 && !send_line(r->fd, "complete", line))
+    for (int tries = 0; !(reply = take_completions(r)) && r->fd >= 0 && tries < 100; tries++) {
+      struct pollfd p = {r->fd, POLLIN, 0};
+      if (poll(&p, 1, 100) > 0) relay_fill(r);
+    }
+  if (!reply) return dbg_complete(NULL, line, add, actx);
+  char *save = NULL, *w = strtok_r(reply + 11, "\t", &save);
+  size_t at = w ? strtoul(w, NULL, 10) : 0;
+  while ((w = strtok_r(NULL, "\t", &save)))
+    add(actx, w);
+  free(reply);
+  return at;
+}
+
 /* Is the first word of t a form of verb (at least min letters)? */
 static int is_verb(const char *t, const char *verb, size_t min) {
   size_t n = strcspn(t, " \t/");
@@ -284,6 +324,7 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
   close(sv[1]);
   struct relay r = {.fd = sv[0], .state = IN_HOST};
   cli_readline_watch(sv[0], relay_fill, &r);
+  cli_readline_complete(remote_complete, &r);
   int killed = 0, replay = again ? 0 : -1; /* the next of keep's commands to replay */
   for (char *line; (line = relay_line(&r)); free(line)) {
     size_t n = strlen(line);
@@ -348,6 +389,7 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
     } /* "hello" and lines of later protocol versions need nothing here */
   }
   cli_readline_watch(-1, NULL, NULL);
+  cli_readline_complete(NULL, NULL);
   free(r.buf);
   close(sv[0]);
   *status = 0;
@@ -364,6 +406,12 @@ int cli_debug_host(const char *batch, const char *dirs, char **prog) {
   }
   cli_sigint_install();
   struct sticky keep = {0};
+  /* what needs no program once it exited (print 1+1) */
+  struct dbg_session *alone = dbg_new(stdout, NULL, NULL);
+  if (!alone) {
+    if (batch) fclose(in);
+    return 1;
+  }
   int ret = 0;
   for (const char *again = NULL;;) {
     int status, killed = run_program(prog, dirs, in, batch != NULL, &keep, again, &status);
@@ -404,6 +452,8 @@ int cli_debug_host(const char *batch, const char *dirs, char **prog) {
                  "again)\n",
                  keep.n - keep.n_exit, keep.n - keep.n_exit == 1 ? "" : "s",
                  keep.n - keep.n_exit == 1 ? "s" : "");
+      } else if (is_verb(t, "print", 1) || is_verb(t, "help", 1)) {
+        dbg_command_run(alone, t); /* no program: literals, arithmetic, the history */
       } else if (sticky_add(&keep, t)) {
         printf("The program is not being run; this takes effect when it runs again.\n");
       } else if (!dbg_command_known(t)) {
@@ -421,6 +471,7 @@ int cli_debug_host(const char *batch, const char *dirs, char **prog) {
   free(keep.cmds);
   free(keep.info[0]);
   free(keep.info[1]);
+  dbg_free(alone);
   fflush(stdout);
   if (batch) fclose(in);
   cli_history_free();

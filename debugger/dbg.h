@@ -77,6 +77,11 @@ const char *dbg_dap_capability(unsigned i);
  * while the session prompts (from the read function), or with no launch. */
 typedef void (*dbg_complete_fn)(void *ctx, const char *word);
 size_t dbg_complete(struct dbg_session *s, const char *line, dbg_complete_fn add, void *ctx);
+/* Runs one command line while no launch is open (a front end whose host
+ * program has exited): print evaluates literals, arithmetic and the value
+ * history, help lists the commands; a command that would resume or quit
+ * does nothing. */
+void dbg_command_run(struct dbg_session *s, const char *line);
 /* Reads and runs commands until `run`/`start` (returns 0) or `quit`/end of
  * input (returns 1). */
 int dbg_prompt(struct dbg_session *s);

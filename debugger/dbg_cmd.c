@@ -665,6 +665,18 @@ int dbg_read_cmd(struct dbg_session *s, int *kind) {
   }
 }
 
+void dbg_command_run(struct dbg_session *s, const char *line) {
+  char *copy = strdup(line);
+  if (!copy) return;
+  int kind = 0;
+  dbg_lock(s, NULL);
+  command(s, copy, &kind);
+  s->quit = 0; /* nothing to quit: the front end reads the next line */
+  fflush(s->out);
+  dbg_unlock(s);
+  free(copy);
+}
+
 int dbg_prompt(struct dbg_session *s) {
   int kind = 0;
   dbg_lock(s, NULL);

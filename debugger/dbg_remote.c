@@ -327,6 +327,29 @@ static void wait_command(void) {
   }
 }
 
+/* dbg_complete_fn: a word of the `completions` reply. */
+static void add_word(void *ctx, const char *word) {
+  FILE *f = ctx;
+  fprintf(f, "\t%s", word);
+}
+
+/* `complete TEXT` (Tab at the front end's prompt): `completions AT`, then
+ * a tab and a word for each word that can replace TEXT's last word, which
+ * starts AT bytes in (dbg_complete), all on one line. */
+static void answer_complete(const char *text) {
+  char *words = NULL, *line = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&words, &len);
+  if (!f) return;
+  size_t at = dbg_complete(R.sess, text, add_word, f);
+  fclose(f);
+  if (asprintf(&line, "completions %zu%s", at, words) >= 0) {
+    send_line(line);
+    free(line);
+  }
+  free(words);
+}
+
 /* dbg_read_fn: asks the front end for one command. */
 static char *remote_read(void *ctx, const char *prompt) {
   (void)ctx;
@@ -351,6 +374,7 @@ static char *remote_read(void *ctx, const char *prompt) {
       l[0] = 0;
       return l;
     }
+    if (!strncmp(l, "complete ", 9) || !strcmp(l, "complete")) answer_complete(l[8] ? l + 9 : "");
     free(l); /* unknown requests are ignored: newer front ends may send more */
   }
 }
