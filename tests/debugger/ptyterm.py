@@ -58,6 +58,14 @@ class Term:
             if time.monotonic() > end or not self._read(0.1):
                 raise Fail("%s: never saw %r %d time(s)" % (what or "output", text, n))
 
+    def wait_from(self, text, start, what=None, wait=WAIT):
+        """Waits until text was written at or after offset start: where."""
+        end = time.monotonic() + wait
+        while self.out.find(text, start) < 0:
+            if time.monotonic() > end or not self._read(0.1):
+                raise Fail("%s: never saw %r" % (what or "output", text))
+        return self.out.find(text, start)
+
     def prompt(self, n, what):
         self.wait_for(PROMPT, n, what)
 
