@@ -288,11 +288,12 @@ static int sticky_add(struct sticky *k, const char *t) {
  * Runs the program once, relaying until its library hangs up. again: NULL
  * for the first run; else the command (`run` or `start`) that follows the
  * replay of keep's commands, whose output is not shown. Sticky commands the
- * user gives are added to keep. Returns 1 when the user quit (the program
- * was killed), 0 when it ended (*status), -1 when it could not start.
+ * user gives are added to keep. alone holds the value history: the
+ * library gets it at its first prompt and tells each value it adds. Returns 1 when the user quit
+ * (the program was killed), 0 when it ended (*status), -1 when it could not start.
  */
 static int run_program(char **prog, const char *dirs, FILE *in, int batch, struct sticky *keep,
-                       const char *again, int *status) {
+                       struct dbg_session *alone, const char *again, int *status) {
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
     perror("lockstep debug: socketpair");
@@ -326,6 +327,7 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
   cli_readline_watch(sv[0], relay_fill, &r);
   cli_readline_complete(remote_complete, &r);
   int killed = 0, replay = again ? 0 : -1; /* the next of keep's commands to replay */
+  int seeded = 0; /* the library has the value history of the runs before */
   for (char *line; (line = relay_line(&r)); free(line)) {
     size_t n = strlen(line);
     if (!strncmp(line, "out ", 4) || !strcmp(line, "out")) {
@@ -335,6 +337,9 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
     } else if (!strcmp(line, "prompt")) {
       r.state = IN_ENGINE; /* once the command is sent */
       r.want_pause = r.pause_sent = 0;
+      for (int i = 0; !seeded && dbg_hist_text(alone, i); i++)
+        send_line(sv[0], "hist", dbg_hist_text(alone, i)); /* the runs' before */
+      seeded = 1;
       char *cmd;
       if (replay >= 0 && replay < keep->n) {
         cmd = strdup(keep->cmds[replay++]);
@@ -374,6 +379,8 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
       r.state = IN_HOST;
       r.want_pause = r.pause_sent = 0;
       if (noted) ctrl_c(&r);
+    } else if (!strncmp(line, "hist ", 5)) {
+      dbg_hist_add_text(alone, line + 5); /* kept for after the program exits */
     } else if (!strncmp(line, "gone ", 5)) {
       /* a hit deleted a temporary breakpoint: a replay deletes it too */
       char del[32];
@@ -414,7 +421,7 @@ int cli_debug_host(const char *batch, const char *dirs, char **prog) {
   }
   int ret = 0;
   for (const char *again = NULL;;) {
-    int status, killed = run_program(prog, dirs, in, batch != NULL, &keep, again, &status);
+    int status, killed = run_program(prog, dirs, in, batch != NULL, &keep, alone, again, &status);
     if (killed < 0) {
       ret = 1;
       break;

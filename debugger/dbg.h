@@ -82,6 +82,14 @@ size_t dbg_complete(struct dbg_session *s, const char *line, dbg_complete_fn add
  * history, help lists the commands; a command that would resume or quit
  * does nothing. */
 void dbg_command_run(struct dbg_session *s, const char *line);
+/* The value history as text, for a front end that outlives the process
+ * the values were printed in (host mode: the program's library holds them
+ * while it runs, the front end once it exited, each new run takes them on):
+ * the text $(i+1) printed, or NULL past the last; adding a value printed
+ * elsewhere as the next $N (a scalar text is read back as its value, any
+ * other is kept as its text). Returns the new N, 0 when out of memory. */
+const char *dbg_hist_text(struct dbg_session *s, int i);
+int dbg_hist_add_text(struct dbg_session *s, const char *text);
 /* Reads and runs commands until `run`/`start` (returns 0) or `quit`/end of
  * input (returns 1). */
 int dbg_prompt(struct dbg_session *s);

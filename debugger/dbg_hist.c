@@ -96,3 +96,28 @@ void dbg_hist_free(struct dbg_session *s) {
   s->hist = NULL;
   s->nhist = s->hcap = 0;
 }
+
+const char *dbg_hist_text(struct dbg_session *s, int i) {
+  dbg_lock(s, NULL);
+  const char *t = i >= 0 && i < s->nhist ? s->hist[i].text : NULL;
+  dbg_unlock(s);
+  return t;
+}
+
+int dbg_hist_add_text(struct dbg_session *s, const char *text) {
+  dbg_lock(s, NULL); /* no launch: the text is read with no names, no memory */
+  struct dbg_env env;
+  dbg_session_env(s, &env);
+  struct dbg_val v;
+  char err[200], first[64];
+  snprintf(first, sizeof(first), "%.*s", (int)strcspn(text, " "), text);
+  if (dbg_eval(&env, text, &v, err, sizeof(err)) &&
+      /* a char prints as 65 'A': its number */
+      (dbg_eval(&env, first, &v, err, sizeof(err)) || v.kind != DBG_INT)) {
+    memset(&v, 0, sizeof(v)); /* kept as its text */
+    v.kind = text[0] == '(' ? DBG_VEC : strstr(text, " = ") ? DBG_STRUCT : DBG_ARR;
+  }
+  int n = dbg_hist_push(s, &v, text);
+  dbg_unlock(s);
+  return n;
+}

@@ -98,6 +98,7 @@ static struct remote {
   /* The debugger thread's own. */
   pthread_t thread;
   unsigned announced; /* R.nqueued when `waiting` was last sent */
+  int hist_sent;      /* values of the history the front end has (`hist`) */
 } R = {
     .once = PTHREAD_ONCE_INIT,
     .sock = -1,
@@ -327,6 +328,19 @@ static void wait_command(void) {
   }
 }
 
+/* `hist TEXT` for each value printed since the last prompt: the front end
+ * keeps the value history once the program has exited. */
+static void send_history(void) {
+  for (const char *t; (t = dbg_hist_text(R.sess, R.hist_sent)); R.hist_sent++) {
+    char *msg;
+    if (asprintf(&msg, "hist %s", t) < 0) return;
+    for (char *c = msg; *c; c++)
+      if (*c == '\n') *c = ' ';
+    send_line(msg);
+    free(msg);
+  }
+}
+
 /* dbg_complete_fn: a word of the `completions` reply. */
 static void add_word(void *ctx, const char *word) {
   FILE *f = ctx;
@@ -360,6 +374,7 @@ static char *remote_read(void *ctx, const char *prompt) {
   R.fe_state = FE_HOST; /* a prompt ends the period: the next `running` is a new one */
   pthread_mutex_unlock(&R.state_mu);
   send_info();
+  send_history();
   announce_waiting();
   send_line("prompt");
   for (;;) {
@@ -375,7 +390,9 @@ static char *remote_read(void *ctx, const char *prompt) {
       return l;
     }
     if (!strncmp(l, "complete ", 9) || !strcmp(l, "complete")) answer_complete(l[8] ? l + 9 : "");
-    free(l); /* unknown requests are ignored: newer front ends may send more */
+    if (!strncmp(l, "hist ", 5) && dbg_hist_add_text(R.sess, l + 5))
+      R.hist_sent++; /* a value of an earlier run: the front end has it */
+    free(l);         /* unknown requests are ignored: newer front ends may send more */
   }
 }
 
