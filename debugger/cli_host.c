@@ -240,6 +240,16 @@ static char *next_command(FILE *in, int batch) {
   }
 }
 
+/* Whether t sets a convenience variable (`set $x = 1`, `set var $x = 1`):
+ * no program needed. */
+static int conv_set(const char *t) {
+  if (!is_verb(t, "set", 3)) return 0;
+  const char *a = t + strcspn(t, " \t");
+  a += strspn(a, " \t");
+  if (!strncmp(a, "var ", 4)) a += 4 + strspn(a + 4, " \t");
+  return *a == '$';
+}
+
 /* Commands that outlive a run of the program: the breakpoints and settings
  * a `run` after the program exited replays, in order, before it runs. */
 struct sticky {
@@ -282,6 +292,18 @@ static int sticky_add(struct sticky *k, const char *t) {
   k->cmds[k->n] = strdup(t);
   if (k->cmds[k->n]) k->n++;
   return 1;
+}
+
+/* Gives a new run of the program the value history and the convenience
+ * variables the runs before left (`hist`, `conv`). */
+static void seed(int fd, struct dbg_session *alone) {
+  for (int i = 0; dbg_hist_text(alone, i); i++)
+    send_line(fd, "hist", dbg_hist_text(alone, i));
+  char name[32], text[200], both[240];
+  for (int i = 0; dbg_conv_text(alone, i, name, sizeof(name), text, sizeof(text)); i++) {
+    snprintf(both, sizeof(both), "%s %s", name, text);
+    send_line(fd, "conv", both);
+  }
 }
 
 /*
@@ -337,8 +359,7 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
     } else if (!strcmp(line, "prompt")) {
       r.state = IN_ENGINE; /* once the command is sent */
       r.want_pause = r.pause_sent = 0;
-      for (int i = 0; !seeded && dbg_hist_text(alone, i); i++)
-        send_line(sv[0], "hist", dbg_hist_text(alone, i)); /* the runs' before */
+      if (!seeded) seed(sv[0], alone); /* what the runs before left */
       seeded = 1;
       char *cmd;
       if (replay >= 0 && replay < keep->n) {
@@ -381,6 +402,8 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
       if (noted) ctrl_c(&r);
     } else if (!strncmp(line, "hist ", 5)) {
       dbg_hist_add_text(alone, line + 5); /* kept for after the program exits */
+    } else if (!strncmp(line, "conv ", 5)) {
+      dbg_conv_set_text(alone, line + 5);
     } else if (!strncmp(line, "gone ", 5)) {
       /* a hit deleted a temporary breakpoint: a replay deletes it too */
       char del[32];
@@ -431,6 +454,9 @@ int cli_debug_host(const char *batch, const char *dirs, char **prog) {
     if (WIFEXITED(status)) {
       printf("[program exited with code %d]\n", WEXITSTATUS(status));
       ret = WEXITSTATUS(status);
+      char code[32]; /* as gdb keeps it */
+      snprintf(code, sizeof(code), "_exitcode %d", ret);
+      dbg_conv_set_text(alone, code);
     } else if (WIFSIGNALED(status)) {
       printf("[program killed by signal %d]\n", WTERMSIG(status));
       ret = 1;
@@ -459,7 +485,7 @@ int cli_debug_host(const char *batch, const char *dirs, char **prog) {
                  "again)\n",
                  keep.n - keep.n_exit, keep.n - keep.n_exit == 1 ? "" : "s",
                  keep.n - keep.n_exit == 1 ? "s" : "");
-      } else if (is_verb(t, "print", 1) || is_verb(t, "help", 1)) {
+      } else if (is_verb(t, "print", 1) || is_verb(t, "help", 1) || conv_set(t)) {
         dbg_command_run(alone, t); /* no program: literals, arithmetic, the history */
       } else if (sticky_add(&keep, t)) {
         printf("The program is not being run; this takes effect when it runs again.\n");

@@ -90,6 +90,11 @@ void dbg_command_run(struct dbg_session *s, const char *line);
  * other is kept as its text). Returns the new N, 0 when out of memory. */
 const char *dbg_hist_text(struct dbg_session *s, int i);
 int dbg_hist_add_text(struct dbg_session *s, const char *text);
+/* The same for convenience variables ($name = EXPR): variable i's name and
+ * value as `print` shows it (1, or 0 past the last); setting one from
+ * "NAME TEXT" (0, or -1 when the text is no scalar). */
+int dbg_conv_text(struct dbg_session *s, int i, char *name, size_t nlen, char *text, size_t tlen);
+int dbg_conv_set_text(struct dbg_session *s, const char *name_text);
 /* Reads and runs commands until `run`/`start` (returns 0) or `quit`/end of
  * input (returns 1). */
 int dbg_prompt(struct dbg_session *s);
@@ -228,6 +233,10 @@ struct dbg_env {
   /* A value-history reference: ref follows the '$' ("", "$", "$N", "N");
    * 0 ok (fills *v, not an lvalue), or an error message. May be NULL. */
   const char *(*history)(void *ctx, const char *ref, struct dbg_val *v);
+  /* A convenience variable, `$NAME` (NAME not a number): set 0 reads it
+   * into *v, set 1 gives it *v (a scalar); 0 ok, else an error message.
+   * May be NULL. */
+  const char *(*conv)(void *ctx, const char *name, struct dbg_val *v, int set);
 };
 /* Whether text is an expression as far as its shape goes (a breakpoint
  * condition, before any work-item can evaluate it); else why not, in err. */

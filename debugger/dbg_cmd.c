@@ -494,7 +494,7 @@ static const struct cmd cmds[] = {
      {"supportsReadMemoryRequest"}},
     {"set",
      NULL,
-     CMD_STOPPED | CMD_EXPR,
+     CMD_EXPR,
      c_set_var,
      NULL,
      "set var X = EXPR\tassign (a vector selection too: v.zx = w)",

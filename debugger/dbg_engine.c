@@ -392,6 +392,7 @@ void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {
     env->sreg = sreg_none;
     env->space = space_of;
     env->history = dbg_hist_get;
+    env->conv = dbg_conv_var;
     return;
   }
   env->ctx = s;
@@ -403,6 +404,7 @@ void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {
   env->space = space_of;
   env->region = region_of;
   env->history = dbg_hist_get;
+  env->conv = dbg_conv_var;
 }
 
 int dbg_eval_focus(struct dbg_session *s, const char *text, struct dbg_val *v, char *err,

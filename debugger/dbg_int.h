@@ -168,6 +168,8 @@ struct dbg_session {
   int ndisp, last_disp;
   struct dbg_hist *hist; /* the value history: $1 is hist[0] */
   int nhist, hcap;
+  struct dbg_conv *conv; /* convenience variables ($name) */
+  int nconv, ccap;
   dbg_poll_fn interrupt; /* a front end asks to pause a running launch */
   void *ictx;
   dbg_gone_fn temp_gone;
@@ -234,6 +236,12 @@ struct dbg_hist {
   char *text;
 };
 const char *dbg_hist_get(void *ctx, const char *ref, struct dbg_val *v);
+/* Convenience variables, gdb's `$name`: dbg_env.conv. */
+struct dbg_conv {
+  char name[32];
+  struct dbg_val v;
+};
+const char *dbg_conv_var(void *ctx, const char *name, struct dbg_val *v, int set);
 int dbg_hist_kept(struct dbg_session *s, const char *expr);
 int dbg_hist_push(struct dbg_session *s, const struct dbg_val *v, const char *text);
 void dbg_hist_free(struct dbg_session *s);

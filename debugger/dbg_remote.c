@@ -328,8 +328,9 @@ static void wait_command(void) {
   }
 }
 
-/* `hist TEXT` for each value printed since the last prompt: the front end
- * keeps the value history once the program has exited. */
+/* `hist TEXT` for each value printed since the last prompt, `conv NAME
+ * TEXT` for each convenience variable: the front end keeps them once the
+ * program has exited. */
 static void send_history(void) {
   for (const char *t; (t = dbg_hist_text(R.sess, R.hist_sent)); R.hist_sent++) {
     char *msg;
@@ -338,6 +339,11 @@ static void send_history(void) {
       if (*c == '\n') *c = ' ';
     send_line(msg);
     free(msg);
+  }
+  char name[32], text[200], msg[256];
+  for (int i = 0; dbg_conv_text(R.sess, i, name, sizeof(name), text, sizeof(text)); i++) {
+    snprintf(msg, sizeof(msg), "conv %s %s", name, text);
+    send_line(msg);
   }
 }
 
@@ -392,7 +398,8 @@ static char *remote_read(void *ctx, const char *prompt) {
     if (!strncmp(l, "complete ", 9) || !strcmp(l, "complete")) answer_complete(l[8] ? l + 9 : "");
     if (!strncmp(l, "hist ", 5) && dbg_hist_add_text(R.sess, l + 5))
       R.hist_sent++; /* a value of an earlier run: the front end has it */
-    free(l);         /* unknown requests are ignored: newer front ends may send more */
+    if (!strncmp(l, "conv ", 5)) dbg_conv_set_text(R.sess, l + 5);
+    free(l); /* unknown requests are ignored: newer front ends may send more */
   }
 }
 

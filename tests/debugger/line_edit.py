@@ -2,8 +2,8 @@
 """The `lockstep debug` prompt's line editor (debugger/cli_line.c).
 
 At a terminal (a pseudo-terminal here): Tab completes a command name the
-engine would not take abbreviated (`hel` -> `help`, `wo` lists `workitem` and
-`workgroup`, `worki` -> `workitem`), the completed command runs, Ctrl-C drops the
+engine would not take abbreviated (`hel` -> `help`, `wo` lists `workgroup` and
+`workitem`, `worki` -> `workitem`), the completed command runs, Ctrl-C drops the
 line being typed (it neither runs nor enters the history), and Up recalls
 the lines of the session, one step further back each time. With stdin not a
 terminal the lines are read plainly: a Tab stays a Tab, and nothing but the
@@ -39,7 +39,7 @@ def terminal(argv, env):
         t.prompt(3, "start")
         # two names fit: Tab lists them; one more letter and Tab completes
         t.type(b"wo\t\t")  # the first Tab completes what they share: "work"
-        t.wait_for(b"workitem workgroup", 1, "the names 'wo' + Tab lists")
+        t.wait_for(b"workgroup workitem", 1, "the names 'wo' + Tab lists, sorted")
         t.type(b"i\t0\r")
         t.prompt(5, "workitem completed from 'worki'")  # the list redrew the prompt
         if t.count(b"Switching to k work-item (0,0,0)") != 1:
