@@ -374,6 +374,7 @@ int cmd_debug(int argc, char **argv) {
     cli_sigint_install();
     dbg_set_interrupt(s, ctrl_c, NULL);
     cli_readline_complete(complete, s);
+    dbg_note_file(s, kfile);
     /* `run` after the kernel ended runs it again on fresh arguments */
     for (int go = !dbg_prompt(s); go;) {
       struct dev_exception exc;

@@ -31,6 +31,9 @@ void dbg_set_echo(struct dbg_session *s, int on);
  * a launch is stopped lets it finish undebugged, and programs are named by
  * the source file they match. */
 void dbg_set_host_mode(struct dbg_session *s, int on);
+/* The file of a program the front end will launch (standalone mode's
+ * kernel file), known before its first launch: Tab completes `FILE:`. */
+void dbg_note_file(struct dbg_session *s, const char *file);
 /* Folders searched for a file whose contents match a program's source
  * (`directory DIR`, --source-dir); the current directory comes first. */
 void dbg_add_source_dir(struct dbg_session *s, const char *dir);

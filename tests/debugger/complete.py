@@ -11,8 +11,9 @@ stopped at line 17 of work-item 0, Tab completes
                      with code from 10 to 19, `7` -> `complete.cl:17 `
   a function         `tbreak tw`    -> `tbreak twice ` (inlined into k)
 
-in standalone mode (--kernel) and in host mode (-- host_sum), where the
-names come from the program's library over the line protocol.
+in standalone mode (--kernel; its file completes before `run` too) and in
+host mode (-- host_sum), where the names come from the program's library
+over the line protocol.
 
 Usage: complete.py LOCKSTEP HOST_SUM (run in tests/debugger). Every wait is
 bounded; exits 1 on the first failure, naming it.
@@ -45,10 +46,13 @@ def check(t, line_keys, want, what):
         raise Fail("%s: %r" % (what, said))
 
 
-def session(name, argv, env):
+def session(name, argv, env, file_known):
     t = Term(argv, env)
     try:
         t.prompt(1, "first prompt")
+        if file_known:  # the kernel file, before the first launch
+            tab(t, b"break comp\t", b"lete.cl:", "'break comp' + Tab before run")
+            t.type(KILL_LINE)
         said = t.command("break complete.cl:17")
         said = t.command("run")
         if "Breakpoint 1, k work-item (0,0,0)" not in said:
@@ -88,9 +92,9 @@ def main():
         env["HOME"] = home  # no ~/.editrc of whoever runs the test
         try:
             session("standalone", [lockstep, "debug", "--kernel=complete.cl", "--global=1048576",
-                                   "--local=256", "--spec=complete.spec"], env)
+                                   "--local=256", "--spec=complete.spec"], env, True)
             session("host mode", [lockstep, "debug", "--", host_sum, "complete.cl", "1048576",
-                                  "256"], env)
+                                  "256"], env, False)
         except Fail as e:
             print("FAIL: %s" % e)
             return 1
