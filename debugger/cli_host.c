@@ -485,7 +485,8 @@ int cli_debug_host(const char *batch, const char *dirs, char **prog) {
                  "again)\n",
                  keep.n - keep.n_exit, keep.n - keep.n_exit == 1 ? "" : "s",
                  keep.n - keep.n_exit == 1 ? "s" : "");
-      } else if (is_verb(t, "print", 1) || is_verb(t, "help", 1) || conv_set(t)) {
+      } else if (is_verb(t, "print", 1) || is_verb(t, "whatis", 6) || is_verb(t, "ptype", 5) ||
+                 is_verb(t, "help", 1) || conv_set(t)) {
         dbg_command_run(alone, t); /* no program: literals, arithmetic, the history */
       } else if (sticky_add(&keep, t)) {
         printf("The program is not being run; this takes effect when it runs again.\n");

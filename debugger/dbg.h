@@ -81,9 +81,10 @@ const char *dbg_dap_capability(unsigned i);
 typedef void (*dbg_complete_fn)(void *ctx, const char *word);
 size_t dbg_complete(struct dbg_session *s, const char *line, dbg_complete_fn add, void *ctx);
 /* Runs one command line while no launch is open (a front end whose host
- * program has exited): print evaluates literals, arithmetic and the value
- * history, help lists the commands; a command that would resume or quit
- * does nothing. */
+ * program has exited): print evaluates literals, arithmetic, the value
+ * history and convenience variables, set $name = EXPR sets one, whatis and
+ * ptype give types, help lists the commands; a command that would resume
+ * or quit does nothing. */
 void dbg_command_run(struct dbg_session *s, const char *line);
 /* The value history as text, for a front end that outlives the process
  * the values were printed in (host mode: the program's library holds them
