@@ -761,7 +761,7 @@ size_t dbg_complete(struct dbg_session *s, const char *line, dbg_complete_fn add
   }
   int kind = kinds & CMD_LOC ? DBG_ARG_LOC : kinds & CMD_EXPR ? DBG_ARG_EXPR : 0;
   if (!kind || !s) return (size_t)(a - line);
-  dbg_lock(s, NULL);
+  if (dbg_lock_briefly(s, NULL)) return (size_t)(a - line);
   s->L = s->prompt_L;
   size_t at = dbg_complete_arg(s, a, kind, add, ctx);
   dbg_unlock(s);

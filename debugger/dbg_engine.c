@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "compiler/cc_debug.h"
 #include "debugger/dbg.h"
@@ -50,6 +51,16 @@ void dbg_lock(struct dbg_session *s, struct dbg_launch *L) {
   pthread_mutex_lock(&s->lock);
   s->L = L;
   s->out = L && L->out ? L->out : s->user_out;
+}
+
+int dbg_lock_briefly(struct dbg_session *s, struct dbg_launch *L) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  t.tv_sec += 1;
+  if (pthread_mutex_timedlock(&s->lock, &t)) return -1;
+  s->L = L;
+  s->out = L && L->out ? L->out : s->user_out;
+  return 0;
 }
 
 void dbg_unlock(struct dbg_session *s) {

@@ -102,7 +102,7 @@ void dbg_hist_free(struct dbg_session *s) {
 }
 
 const char *dbg_hist_text(struct dbg_session *s, int i) {
-  dbg_lock(s, NULL);
+  if (dbg_lock_briefly(s, NULL)) return NULL;
   const char *t = i >= 0 && i < s->nhist ? s->hist[i].text : NULL;
   dbg_unlock(s);
   return t;
@@ -120,7 +120,7 @@ static int read_back(struct dbg_session *s, const char *text, struct dbg_val *v)
 }
 
 int dbg_hist_add_text(struct dbg_session *s, const char *text) {
-  dbg_lock(s, NULL);
+  if (dbg_lock_briefly(s, NULL)) return 0;
   struct dbg_val v;
   if (read_back(s, text, &v)) {
     memset(&v, 0, sizeof(v)); /* kept as its text */
@@ -132,7 +132,7 @@ int dbg_hist_add_text(struct dbg_session *s, const char *text) {
 }
 
 int dbg_conv_text(struct dbg_session *s, int i, char *name, size_t nlen, char *text, size_t tlen) {
-  dbg_lock(s, NULL);
+  if (dbg_lock_briefly(s, NULL)) return 0;
   int ok = i >= 0 && i < s->nconv;
   if (ok) {
     struct dbg_env env;
@@ -150,7 +150,7 @@ int dbg_conv_set_text(struct dbg_session *s, const char *name_text) {
   if (!n || n >= sizeof(name) || !name_text[n]) return -1;
   snprintf(name, sizeof(name), "%.*s", (int)n, name_text);
   const char *text = name_text + n + 1;
-  dbg_lock(s, NULL);
+  if (dbg_lock_briefly(s, NULL)) return -1;
   struct dbg_val v;
   int rc = read_back(s, text, &v) || dbg_conv_var(s, name, &v, 1) ? -1 : 0;
   dbg_unlock(s);

@@ -203,6 +203,11 @@ struct dbg_hold {
 };
 void dbg_lock(struct dbg_session *s, struct dbg_launch *L);
 void dbg_unlock(struct dbg_session *s);
+/* dbg_lock for what a front end asks while the session prompts (Tab
+ * completion, the value history it keeps): 0 with the lock, -1 when it was
+ * not free within a second (a command holding it while it reads lines),
+ * so the question goes unanswered rather than waiting forever. */
+int dbg_lock_briefly(struct dbg_session *s, struct dbg_launch *L);
 void dbg_release(struct dbg_session *s, struct dbg_hold *h);
 void dbg_reacquire(struct dbg_session *s, const struct dbg_hold *h);
 /* Under the lock: waits for c, letting the lock go meanwhile, and goes on
