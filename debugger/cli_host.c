@@ -310,9 +310,10 @@ static void seed(int fd, struct dbg_session *alone) {
  * Runs the program once, relaying until its library hangs up. again: NULL
  * for the first run; else the command (`run` or `start`) that follows the
  * replay of keep's commands, whose output is not shown. Sticky commands the
- * user gives are added to keep. alone holds the value history: the
- * library gets it at its first prompt and tells each value it adds. Returns 1 when the user quit
- * (the program was killed), 0 when it ended (*status), -1 when it could not start.
+ * user gives are added to keep. alone holds the value history and the
+ * convenience variables: the library gets them at its first prompt and
+ * tells what it adds. Returns 1 when the user quit (the program was
+ * killed), 0 when it ended (*status), -1 when it could not start.
  */
 static int run_program(char **prog, const char *dirs, FILE *in, int batch, struct sticky *keep,
                        struct dbg_session *alone, const char *again, int *status) {
