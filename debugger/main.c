@@ -14,7 +14,7 @@
 
 static void usage(FILE *f) {
   fprintf(f, "usage: lockstep COMMAND [OPTIONS] [ARGS]\n"
-             "       lockstep compile --dump FILE.cl [BUILD OPTIONS...]\n"
+             "       lockstep compile [--dump] FILE.cl [BUILD OPTIONS...]\n"
              "       lockstep debug --kernel=FILE.cl [--name=K] [--global=N] [--local=N] "
              "[--spec=F] [-x CMDS]\n"
              "       lockstep debug [-x CMDS] [--source-dir=DIR]... [--] PROGRAM [ARGS...]\n"
