@@ -8,6 +8,7 @@
  * Only option parsing, argument set-up and I/O live here; it must not
  * implement debugger commands (the engine does).
  */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,11 @@ static char *slurp(const char *path) {
 
 static char *read_line(void *ctx, const char *prompt) {
   return cli_readline(ctx, prompt);
+}
+
+/* cli_complete_fn: the session's names. */
+static size_t complete(void *ctx, const char *line, dbg_complete_fn add, void *actx) {
+  return dbg_complete(ctx, line, add, actx);
 }
 
 /* dbg_poll_fn: Ctrl-C while the kernel runs pauses it (at the prompt it
@@ -284,47 +290,117 @@ static int setup_args(const struct lsi_kernel *k, const char *spec, struct dev_m
   return 0;
 }
 
-int cmd_debug(int argc, char **argv) {
-  for (int i = 0; i < argc; i++)
-    if (!strcmp(argv[i], "--")) return cli_debug_host(argc, argv);
-  const char *kfile = NULL, *kname = NULL, *spec = NULL, *batch = NULL;
-  uint64_t global[3] = {1, 1, 1}, local[3] = {0, 0, 0};
-  unsigned dim = 1;
-  for (int i = 0; i < argc; i++) {
-    const char *o = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+static void debug_usage(void) {
+  printf("usage: lockstep debug --kernel=FILE.cl [--name=K] [--global=N[xM[xK]]]\n"
+         "                      [--local=N[xM[xK]]] [--spec=ARGS] [-x COMMANDS]\n"
+         "       lockstep debug [-x COMMANDS] [--source-dir=DIR]... [--] PROGRAM [ARGS...]\n"
+         "Debugs one kernel launch of FILE.cl (the first form) or every kernel an\n"
+         "unmodified host program launches (the second form).\n"
+         "  -k, --kernel=FILE.cl      the kernel's source file (built with -g)\n"
+         "  -n, --name=K              the kernel of FILE.cl to launch (default: the last)\n"
+         "  -g, --global=N[xM[xK]]    the global size (default 1)\n"
+         "  -l, --local=N[xM[xK]]     the local size (default up to 16)\n"
+         "  -s, --spec=ARGS           the kernel arguments, one line each\n"
+         "  -x, --command=COMMANDS    run the debugger commands in this file, not the terminal's\n"
+         "  -d, --source-dir=DIR      also look for program sources in DIR (repeatable;\n"
+         "                            --directory=DIR too)\n"
+         "  -h, --help                this text\n"
+         "Options end at PROGRAM or at --; PROGRAM's own options follow it.\n");
+}
 
-    if (!v) {
-      fprintf(stderr, "lockstep debug: option %s needs a value\n", o);
-      return 2;
-    }
-    if (!strcmp(o, "--kernel"))
-      kfile = v;
-    else if (!strcmp(o, "--name"))
-      kname = v;
-    else if (!strcmp(o, "--spec"))
-      spec = v;
-    else if (!strcmp(o, "-x"))
-      batch = v;
-    else if (!strcmp(o, "--global") || !strcmp(o, "--local")) {
-      uint64_t *d = o[2] == 'g' ? global : local;
-      unsigned n = (unsigned)sscanf(v, "%" SCNu64 "x%" SCNu64 "x%" SCNu64, &d[0], &d[1], &d[2]);
-      if (n < 1) {
-        fprintf(stderr, "lockstep debug: bad size '%s' (use N, NxM or NxMxK)\n", v);
-        return 2;
+/* N, NxM or NxMxK into d: how many sizes, 0 when it is none of them. */
+static unsigned sizes(const char *v, uint64_t d[3]) {
+  int used = 0;
+  unsigned n = (unsigned)sscanf(v, "%" SCNu64 "%n", &d[0], &used);
+  for (; n >= 1 && n < 3 && v[used] == 'x'; n++) {
+    int more = 0;
+    if (sscanf(v + used + 1, "%" SCNu64 "%n", &d[n], &more) != 1) return 0;
+    used += 1 + more;
+  }
+  return n >= 1 && !v[used] && d[0] ? n : 0;
+}
+
+/* The command line of `lockstep debug`. */
+struct debug_opts {
+  const char *kfile, *kname, *spec, *batch;
+  char *dirs; /* --source-dir folders joined by ':' */
+  uint64_t global[3], local[3];
+  unsigned dim;
+};
+
+/* Parses argv (argv[0] is "lockstep debug") with getopt_long: -1 when the
+ * options are good (optind at PROGRAM, if any), else the exit status. */
+static int parse_debug(int argc, char **argv, struct debug_opts *o) {
+  static const struct option opts[] = {{"kernel", required_argument, NULL, 'k'},
+                                       {"name", required_argument, NULL, 'n'},
+                                       {"global", required_argument, NULL, 'g'},
+                                       {"local", required_argument, NULL, 'l'},
+                                       {"spec", required_argument, NULL, 's'},
+                                       {"command", required_argument, NULL, 'x'},
+                                       {"source-dir", required_argument, NULL, 'd'},
+                                       {"directory", required_argument, NULL, 'd'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {NULL, 0, NULL, 0}};
+  size_t dirlen = 1;
+  for (int i = 0; i < argc; i++)
+    dirlen += strlen(argv[i]) + 1;
+  o->dirs = calloc(dirlen, 1);
+  if (!o->dirs) return 1;
+  optind = 0;
+  for (int c; (c = getopt_long(argc, argv, "+k:n:g:l:s:x:d:h", opts, NULL)) != -1;) {
+    switch (c) {
+    case 'k': o->kfile = optarg; break;
+    case 'n': o->kname = optarg; break;
+    case 's': o->spec = optarg; break;
+    case 'x': o->batch = optarg; break;
+    case 'd':
+      if (*o->dirs) strcat(o->dirs, ":");
+      strcat(o->dirs, optarg);
+      break;
+    case 'g':
+    case 'l': {
+      uint64_t d[3] = {1, 1, 1};
+      unsigned n = sizes(optarg, d);
+      if (!n) {
+        fprintf(stderr, "%s: bad size '%s' for --%s (use N, NxM or NxMxK)\n", argv[0], optarg,
+                c == 'g' ? "global" : "local");
+        return cli_bad_option(argv[0]);
       }
-      if (o[2] == 'g') dim = n;
-    } else {
-      fprintf(stderr, "lockstep debug: unknown option %s\n", o);
-      return 2;
+      memcpy(c == 'g' ? o->global : o->local, d, sizeof(d));
+      if (c == 'g') o->dim = n;
+      break;
     }
-    i++;
+    case 'h': debug_usage(); return 0;
+    default: return cli_bad_option(argv[0]);
+    }
   }
-  if (!kfile) {
-    fprintf(stderr, "usage: lockstep debug --kernel FILE.cl [--name K] [--global N[xM[xK]]] "
-                    "[--local N[xM[xK]]] [--spec ARGS] [-x COMMANDS]\n");
-    return 2;
+  int prog = optind < argc;
+  if (prog && (o->kfile || o->kname || o->spec || o->dim || o->local[0])) {
+    fprintf(stderr,
+            "%s: --kernel, --name, --global, --local and --spec are for a kernel file, "
+            "not a host program\n",
+            argv[0]);
+    return cli_bad_option(argv[0]);
   }
+  if (!prog && !o->kfile) {
+    fprintf(stderr, "%s: give --kernel=FILE.cl or a host program to run\n", argv[0]);
+    return cli_bad_option(argv[0]);
+  }
+  return -1;
+}
+
+int cmd_debug(int argc, char **argv) {
+  struct debug_opts o = {.global = {1, 1, 1}};
+  int status = parse_debug(argc, argv, &o);
+  if (status < 0 && optind < argc) status = cli_debug_host(o.batch, o.dirs, argv + optind);
+  if (status >= 0) {
+    free(o.dirs);
+    return status;
+  }
+  free(o.dirs);
+  const char *kfile = o.kfile, *kname = o.kname, *spec = o.spec, *batch = o.batch;
+  uint64_t *global = o.global, *local = o.local;
+  unsigned dim = o.dim ? o.dim : 1;
   char *src = slurp(kfile);
   if (!src) {
     fprintf(stderr, "lockstep debug: cannot open %s\n", kfile);
@@ -382,6 +458,8 @@ int cmd_debug(int argc, char **argv) {
     dbg_set_program(s, p, kfile, src); /* `break` checks its lines now */
     cli_sigint_install();
     dbg_set_interrupt(s, ctrl_c, NULL);
+    cli_readline_complete(complete, s);
+    dbg_note_file(s, kfile);
     /* `run` after the kernel ended runs it again on fresh arguments */
     for (int go = !dbg_prompt(s); go;) {
       struct dev_exception exc;
@@ -404,6 +482,7 @@ int cmd_debug(int argc, char **argv) {
         break;
       }
     }
+    cli_readline_complete(NULL, NULL);
     dbg_free(s);
     cli_history_free();
     if (batch) fclose(in);

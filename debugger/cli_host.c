@@ -1,5 +1,5 @@
 /*
- * cli_host.c - `lockstep debug [options] -- PROGRAM ARGS...`: runs an
+ * cli_host.c - `lockstep debug [options] [--] PROGRAM ARGS...`: runs an
  * unmodified host program with the Lockstep ICD and a socket back to this
  * process, and relays the line protocol (debugger/README.md): the engine's
  * output to stdout, commands from the prompt or the -x file to the engine.
@@ -26,11 +26,6 @@
 #include "debugger/dbg.h"
 
 #define PROMPT "(lockstep) "
-
-static void usage(void) {
-  fprintf(stderr,
-          "usage: lockstep debug [-x COMMANDS] [--source-dir DIR]... -- PROGRAM [ARGS...]\n");
-}
 
 /* The .icd of the build tree this binary belongs to, else the installed one. */
 void cli_set_vendors(void) {
@@ -172,6 +167,46 @@ static char *relay_line(struct relay *r) {
   }
 }
 
+/* Takes the first line of r's buffer that starts with `completions` out
+ * of it (malloc'd, without its newline), or NULL when none came yet; the
+ * lines around it stay, in order. */
+static char *take_completions(struct relay *r) {
+  for (size_t i = r->pos; i < r->len;) {
+    char *nl = memchr(r->buf + i, '\n', r->len - i);
+    if (!nl) return NULL;
+    size_t n = (size_t)(nl - (r->buf + i));
+    if (n >= 11 && !memcmp(r->buf + i, "completions", 11) && (n == 11 || r->buf[i + 11] == ' ')) {
+      char *l = strndup(r->buf + i, n);
+      memmove(r->buf + i, nl + 1, r->len - i - n - 1);
+      r->len -= n + 1;
+      return l;
+    }
+    i += n + 1;
+  }
+  return NULL;
+}
+
+/* cli_complete_fn while the program's library prompts: `complete LINE`
+ * over the protocol; the reply, `completions AT` and a tab before each
+ * word, comes among whatever else the library says meanwhile (kept for
+ * later). Command names only when the library does not answer. */
+static size_t remote_complete(void *ctx, const char *line, dbg_complete_fn add, void *actx) {
+  struct relay *r = ctx;
+  char *reply = NULL;
+  if (r->fd >= 0 && !send_line(r->fd, "complete", line))
+    for (int tries = 0; !(reply = take_completions(r)) && r->fd >= 0 && tries < 100; tries++) {
+      struct pollfd p = {r->fd, POLLIN, 0};
+      if (poll(&p, 1, 100) > 0) relay_fill(r);
+    }
+  if (!reply) return dbg_complete(NULL, line, add, actx);
+  char *save = NULL, *w = strtok_r(reply + 11, "\t", &save);
+  size_t at = w ? strtoul(w, NULL, 10) : 0;
+  while ((w = strtok_r(NULL, "\t", &save)))
+    add(actx, w);
+  free(reply);
+  return at;
+}
+
 /* Is the first word of t a form of verb (at least min letters)? */
 static int is_verb(const char *t, const char *verb, size_t min) {
   size_t n = strcspn(t, " \t/");
@@ -203,6 +238,16 @@ static char *next_command(FILE *in, int batch) {
     }
     return l;
   }
+}
+
+/* Whether t sets a convenience variable (`set $x = 1`, `set var $x = 1`):
+ * no program needed. */
+static int conv_set(const char *t) {
+  if (!is_verb(t, "set", 3)) return 0;
+  const char *a = t + strcspn(t, " \t");
+  a += strspn(a, " \t");
+  if (!strncmp(a, "var ", 4)) a += 4 + strspn(a + 4, " \t");
+  return *a == '$';
 }
 
 /* Commands that outlive a run of the program: the breakpoints and settings
@@ -256,15 +301,29 @@ static int sticky_add(struct sticky *k, const char *t) {
   return in_block ? 2 : 1;
 }
 
+/* Gives a new run of the program the value history and the convenience
+ * variables the runs before left (`hist`, `conv`). */
+static void seed(int fd, struct dbg_session *alone) {
+  for (int i = 0; dbg_hist_text(alone, i); i++)
+    send_line(fd, "hist", dbg_hist_text(alone, i));
+  char name[32], text[200], both[240];
+  for (int i = 0; dbg_conv_text(alone, i, name, sizeof(name), text, sizeof(text)); i++) {
+    snprintf(both, sizeof(both), "%s %s", name, text);
+    send_line(fd, "conv", both);
+  }
+}
+
 /*
  * Runs the program once, relaying until its library hangs up. again: NULL
  * for the first run; else the command (`run` or `start`) that follows the
  * replay of keep's commands, whose output is not shown. Sticky commands the
- * user gives are added to keep. Returns 1 when the user quit (the program
- * was killed), 0 when it ended (*status), -1 when it could not start.
+ * user gives are added to keep. alone holds the value history and the
+ * convenience variables: the library gets them at its first prompt and
+ * tells what it adds. Returns 1 when the user quit (the program was
+ * killed), 0 when it ended (*status), -1 when it could not start.
  */
 static int run_program(char **prog, const char *dirs, FILE *in, int batch, struct sticky *keep,
-                       const char *again, int *status) {
+                       struct dbg_session *alone, const char *again, int *status) {
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
     perror("lockstep debug: socketpair");
@@ -296,7 +355,9 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
   close(sv[1]);
   struct relay r = {.fd = sv[0], .state = IN_HOST};
   cli_readline_watch(sv[0], relay_fill, &r);
+  cli_readline_complete(remote_complete, &r);
   int killed = 0, replay = again ? 0 : -1; /* the next of keep's commands to replay */
+  int seeded = 0; /* the library has the value history of the runs before */
   for (char *line; (line = relay_line(&r)); free(line)) {
     size_t n = strlen(line);
     if (!strncmp(line, "out ", 4) || !strcmp(line, "out")) {
@@ -306,6 +367,8 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
     } else if (!strcmp(line, "prompt")) {
       r.state = IN_ENGINE; /* once the command is sent */
       r.want_pause = r.pause_sent = 0;
+      if (!seeded) seed(sv[0], alone); /* what the runs before left */
+      seeded = 1;
       char *cmd;
       if (replay >= 0 && replay < keep->n) {
         cmd = strdup(keep->cmds[replay++]);
@@ -345,6 +408,10 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
       r.state = IN_HOST;
       r.want_pause = r.pause_sent = 0;
       if (noted) ctrl_c(&r);
+    } else if (!strncmp(line, "hist ", 5)) {
+      dbg_hist_add_text(alone, line + 5); /* kept for after the program exits */
+    } else if (!strncmp(line, "conv ", 5)) {
+      dbg_conv_set_text(alone, line + 5);
     } else if (!strncmp(line, "gone ", 5)) {
       /* a hit deleted a temporary breakpoint: a replay deletes it too */
       char del[32];
@@ -360,6 +427,7 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
     } /* "hello" and lines of later protocol versions need nothing here */
   }
   cli_readline_watch(-1, NULL, NULL);
+  cli_readline_complete(NULL, NULL);
   free(r.buf);
   close(sv[0]);
   *status = 0;
@@ -368,47 +436,23 @@ static int run_program(char **prog, const char *dirs, FILE *in, int batch, struc
   return killed;
 }
 
-int cli_debug_host(int argc, char **argv) {
-  const char *batch = NULL;
-  size_t dirlen = 1;
-  int i = 0;
-  for (int j = 0; j < argc && strcmp(argv[j], "--"); j++)
-    dirlen += strlen(argv[j]) + 1;
-  char *dirs = calloc(dirlen, 1);
-  for (; i < argc && strcmp(argv[i], "--"); i++) {
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if ((!strcmp(argv[i], "-x") || !strcmp(argv[i], "--source-dir")) && v && strcmp(v, "--")) {
-      if (argv[i][1] == 'x') {
-        batch = v;
-      } else {
-        if (*dirs) strcat(dirs, ":");
-        strcat(dirs, v);
-      }
-      i++;
-    } else {
-      fprintf(stderr, "lockstep debug: unknown or incomplete option %s\n", argv[i]);
-      usage();
-      free(dirs);
-      return 2;
-    }
-  }
-  if (i + 1 >= argc) {
-    usage();
-    free(dirs);
-    return 2;
-  }
-  char **prog = argv + i + 1;
+int cli_debug_host(const char *batch, const char *dirs, char **prog) {
   FILE *in = batch ? fopen(batch, "r") : stdin;
   if (!in) {
     fprintf(stderr, "lockstep debug: cannot open %s\n", batch);
-    free(dirs);
     return 1;
   }
   cli_sigint_install();
   struct sticky keep = {0};
+  /* what needs no program once it exited (print 1+1) */
+  struct dbg_session *alone = dbg_new(stdout, NULL, NULL);
+  if (!alone) {
+    if (batch) fclose(in);
+    return 1;
+  }
   int ret = 0;
   for (const char *again = NULL;;) {
-    int status, killed = run_program(prog, dirs, in, batch != NULL, &keep, again, &status);
+    int status, killed = run_program(prog, dirs, in, batch != NULL, &keep, alone, again, &status);
     if (killed < 0) {
       ret = 1;
       break;
@@ -418,6 +462,9 @@ int cli_debug_host(int argc, char **argv) {
     if (WIFEXITED(status)) {
       printf("[program exited with code %d]\n", WEXITSTATUS(status));
       ret = WEXITSTATUS(status);
+      char code[32]; /* as gdb keeps it */
+      snprintf(code, sizeof(code), "_exitcode %d", ret);
+      dbg_conv_set_text(alone, code);
     } else if (WIFSIGNALED(status)) {
       printf("[program killed by signal %d]\n", WTERMSIG(status));
       ret = 1;
@@ -447,6 +494,9 @@ int cli_debug_host(int argc, char **argv) {
                  "again)\n",
                  keep.n - keep.n_exit, keep.n - keep.n_exit == 1 ? "" : "s",
                  keep.n - keep.n_exit == 1 ? "s" : "");
+      } else if (is_verb(t, "print", 1) || is_verb(t, "whatis", 6) || is_verb(t, "ptype", 5) ||
+                 is_verb(t, "help", 1) || conv_set(t)) {
+        dbg_command_run(alone, t); /* no program: literals, arithmetic, the history */
       } else if ((sk = sticky_add(&keep, t))) {
         if (sk == 1)
           printf("The program is not being run; this takes effect when it runs again.\n");
@@ -465,7 +515,7 @@ int cli_debug_host(int argc, char **argv) {
   free(keep.cmds);
   free(keep.info[0]);
   free(keep.info[1]);
-  free(dirs);
+  dbg_free(alone);
   fflush(stdout);
   if (batch) fclose(in);
   cli_history_free();

@@ -2,7 +2,8 @@
  * cli_line.c - the `lockstep debug` prompt. When stdin and stdout are a
  * terminal, lines are read with libedit: emacs-style editing (or what
  * ~/.editrc asks for), history within the session, Tab completing the
- * command name from the engine's command table (dbg_command_name), ^D on an
+ * last word from what the front end's completion offers (dbg_complete:
+ * commands, subcommands, variables, locations), ^D on an
  * empty line ending input and Ctrl-C dropping the line being typed.
  * Otherwise lines are read plainly, byte for byte, and nothing but the
  * prompt (only when stdout is a terminal) is written: transcripts and pipes
@@ -35,6 +36,9 @@ static struct {
   int watch_fd;
   int (*watch_fn)(void *ctx);
   void *watch_ctx;
+  /* cli_readline_complete: where Tab's words come from */
+  cli_complete_fn complete_fn;
+  void *complete_ctx;
 } ed = {.watch_fd = -1};
 
 void cli_readline_watch(int fd, int (*fn)(void *ctx), void *ctx) {
@@ -122,60 +126,95 @@ static unsigned char drop_line(EditLine *el, int ch) {
   return CC_REFRESH;
 }
 
-/* Lists the command names that start with the n bytes at word, below the
- * line, for redisplay. */
-static void list_names(const char *word, size_t n) {
+void cli_readline_complete(cli_complete_fn fn, void *ctx) {
+  ed.complete_fn = fn;
+  ed.complete_ctx = ctx;
+}
+
+/* The words completion offers, sorted, each once. */
+struct words {
+  char **w;
+  size_t n, cap;
+};
+
+static void words_add(void *ctx, const char *word) {
+  struct words *ws = ctx;
+  for (size_t i = 0; i < ws->n; i++)
+    if (!strcmp(ws->w[i], word)) return;
+  if (ws->n == ws->cap) {
+    size_t cap = ws->cap ? ws->cap * 2 : 32;
+    char **w = realloc(ws->w, cap * sizeof(*w));
+    if (!w) return;
+    ws->w = w;
+    ws->cap = cap;
+  }
+  if ((ws->w[ws->n] = strdup(word))) ws->n++;
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Lists the words below the line, for redisplay. */
+static void list_words(const struct words *ws) {
   fputc('\n', stdout);
-  const char *name;
-  for (unsigned i = 0, col = 0; (name = dbg_command_name(i)); i++) {
-    if (strncmp(name, word, n)) continue;
-    size_t len = strlen(name);
+  for (size_t i = 0, col = 0; i < ws->n; i++) {
+    size_t len = strlen(ws->w[i]);
     if (col && col + 1 + len > 79) {
       fputc('\n', stdout);
       col = 0;
     }
-    fprintf(stdout, "%s%s", col ? " " : "", name);
-    col += (unsigned)len + (col ? 1 : 0);
+    fprintf(stdout, "%s%s", col ? " " : "", ws->w[i]);
+    col += len + (col ? 1 : 0);
   }
   fputc('\n', stdout);
   fflush(stdout);
 }
 
-/* Tab: completes the command name (the line's first word, up to the
- * cursor) as far as the names that fit agree, with a space after a whole
- * name; lists them when it cannot go further. */
+/* Tab: completes the line's last word (up to the cursor) with what the
+ * front end's completion offers (dbg_complete: command names,
+ * subcommands, names in scope, locations) as far as the words agree, with
+ * a space after a whole word (not after `FILE:`); lists them when it
+ * cannot go further. */
 static unsigned char complete(EditLine *el, int ch) {
   (void)ch;
   const LineInfo *li = el_line(el);
-  const char *word = li->buffer;
-  while (word < li->cursor && (*word == ' ' || *word == '\t'))
-    word++;
-  size_t n = (size_t)(li->cursor - word);
-  if (memchr(word, ' ', n) || memchr(word, '\t', n)) return CC_REFRESH_BEEP; /* not the name */
-  const char *first = NULL, *name;
-  size_t common = 0;
-  unsigned count = 0;
-  for (unsigned i = 0; (name = dbg_command_name(i)); i++) {
-    if (strncmp(name, word, n)) continue;
-    if (!count++) {
-      first = name;
-      common = strlen(name);
+  char *line = strndup(li->buffer, (size_t)(li->cursor - li->buffer));
+  if (!line) return CC_ERROR;
+  struct words ws = {0};
+  size_t at = ed.complete_fn ? ed.complete_fn(ed.complete_ctx, line, words_add, &ws)
+                             : dbg_complete(NULL, line, words_add, &ws);
+  size_t n = strlen(line) - (at <= strlen(line) ? at : strlen(line));
+  unsigned char rc = CC_REFRESH_BEEP;
+  if (ws.n) {
+    qsort(ws.w, ws.n, sizeof(*ws.w), by_name);
+    size_t common = strlen(ws.w[0]);
+    for (size_t i = 1; i < ws.n; i++) {
+      size_t k = 0;
+      while (k < common && ws.w[i][k] == ws.w[0][k])
+        k++;
+      common = k;
     }
-    size_t k = n;
-    while (k < common && name[k] == first[k])
-      k++;
-    common = k;
+    const char *last = ws.w[0];
+    int whole = ws.n == 1 && li->cursor == li->lastchar && last[strlen(last) - 1] != ':';
+    if (common <= n && !whole) {
+      list_words(&ws);
+      rc = CC_REDISPLAY;
+    } else {
+      size_t len = common > n ? common - n : 0;
+      char *add = malloc(len + 2);
+      if (add) {
+        snprintf(add, len + 2, "%.*s%s", (int)len, last + n, whole ? " " : "");
+        rc = el_insertstr(el, add) ? CC_ERROR : CC_REFRESH;
+        free(add);
+      }
+    }
   }
-  if (!count) return CC_REFRESH_BEEP;
-  int whole = count == 1 && li->cursor == li->lastchar;
-  if (common == n && !whole) {
-    list_names(word, n);
-    return CC_REDISPLAY;
-  }
-  char add[64];
-  snprintf(add, sizeof(add), "%.*s%s", (int)(common - n), first + n, whole ? " " : "");
-  if (el_insertstr(el, add)) return CC_ERROR;
-  return CC_REFRESH;
+  for (size_t i = 0; i < ws.n; i++)
+    free(ws.w[i]);
+  free(ws.w);
+  free(line);
+  return rc;
 }
 
 /* Makes the editor at the first prompt at a terminal; 0 when it could. */

@@ -12,6 +12,7 @@
 #include "debugger/dap.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -755,10 +756,18 @@ static void finish_program(void) {
 }
 
 int cmd_dap(int argc, char **argv) {
-  (void)argv;
-  if (argc > 0) {
-    fprintf(stderr, "usage: lockstep dap   (the Debug Adapter Protocol on stdin/stdout)\n");
-    return 2;
+  static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+  optind = 0;
+  for (int c; (c = getopt_long(argc, argv, "+h", opts, NULL)) != -1;) {
+    if (c != 'h') return cli_bad_option(argv[0]);
+    printf("usage: lockstep dap\n"
+           "The Debug Adapter Protocol on stdin and stdout: an editor starts it and\n"
+           "launches a host program through it (debugger/README.md).\n");
+    return 0;
+  }
+  if (optind < argc) {
+    fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[optind]);
+    return cli_bad_option(argv[0]);
   }
   signal(SIGPIPE, SIG_IGN);
   memset(&D, 0, sizeof(D));

@@ -37,6 +37,9 @@ void dbg_set_host_mode(struct dbg_session *s, int on);
 struct lsi_program;
 void dbg_set_program(struct dbg_session *s, const struct lsi_program *p, const char *file,
                      const char *source);
+/* The file of a program the front end will launch (standalone mode's
+ * kernel file), known before its first launch: Tab completes `FILE:`. */
+void dbg_note_file(struct dbg_session *s, const char *file);
 /* Folders searched for a file whose contents match a program's source
  * (`directory DIR`, --source-dir); the current directory comes first. */
 void dbg_add_source_dir(struct dbg_session *s, const char *dir);
@@ -71,6 +74,37 @@ const char *dbg_command_name(unsigned i);
  * runs). */
 int dbg_command_known(const char *line);
 const char *dbg_dap_capability(unsigned i);
+/* Tab completion of a command line: line is the text before the cursor;
+ * add(ctx, word) is called for each word that can replace its last word
+ * (which starts where the return value says): command names, subcommand
+ * words (`info wo` -> workitems), after an expression command (print,
+ * display, watch, condition, `break ... if`, ...) the names in scope of the
+ * focused work-item (and `NAME.`'s fields), after a location command
+ * (break, tbreak, until, advance, list) FILE: of the programs launched,
+ * FILE:LINE of lines with code, kernel and inlined function names. A word
+ * may come more than once. s NULL: no program (command names only). Called
+ * while the session prompts (from the read function), or with no launch. */
+typedef void (*dbg_complete_fn)(void *ctx, const char *word);
+size_t dbg_complete(struct dbg_session *s, const char *line, dbg_complete_fn add, void *ctx);
+/* Runs one command line while no launch is open (a front end whose host
+ * program has exited): print evaluates literals, arithmetic, the value
+ * history and convenience variables, set $name = EXPR sets one, whatis and
+ * ptype give types, help lists the commands; a command that would resume
+ * or quit does nothing. */
+void dbg_command_run(struct dbg_session *s, const char *line);
+/* The value history as text, for a front end that outlives the process
+ * the values were printed in (host mode: the program's library holds them
+ * while it runs, the front end once it exited, each new run takes them on):
+ * the text $(i+1) printed, or NULL past the last; adding a value printed
+ * elsewhere as the next $N (a scalar text is read back as its value, any
+ * other is kept as its text). Returns the new N, 0 when out of memory. */
+const char *dbg_hist_text(struct dbg_session *s, int i);
+int dbg_hist_add_text(struct dbg_session *s, const char *text);
+/* The same for convenience variables ($name = EXPR): variable i's name and
+ * value as `print` shows it (1, or 0 past the last); setting one from
+ * "NAME TEXT" (0, or -1 when the text is no scalar). */
+int dbg_conv_text(struct dbg_session *s, int i, char *name, size_t nlen, char *text, size_t tlen);
+int dbg_conv_set_text(struct dbg_session *s, const char *name_text);
 /* Reads and runs commands until `run`/`start` (returns 0) or `quit`/end of
  * input (returns 1). */
 int dbg_prompt(struct dbg_session *s);
@@ -237,6 +271,10 @@ struct dbg_env {
   /* A value-history reference: ref follows the '$' ("", "$", "$N", "N");
    * 0 ok (fills *v, not an lvalue), or an error message. May be NULL. */
   const char *(*history)(void *ctx, const char *ref, struct dbg_val *v);
+  /* A convenience variable, `$NAME` (NAME not a number): set 0 reads it
+   * into *v, set 1 gives it *v (a scalar); 0 ok, else an error message.
+   * May be NULL. */
+  const char *(*conv)(void *ctx, const char *name, struct dbg_val *v, int set);
 };
 /* Whether text is an expression as far as its shape goes (a breakpoint
  * condition, before any work-item can evaluate it); else why not, in err. */

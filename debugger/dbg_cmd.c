@@ -33,6 +33,8 @@ enum {
   CMD_STOPPED = 1, /* needs a stopped kernel (the focused launch) */
   CMD_RESUMES = 2, /* resumes the focused launch (or more) */
   CMD_NOPROG = 4,  /* with no program running, waits for the next run (a front end replays it) */
+  CMD_EXPR = 8,    /* its argument is an expression (Tab completes names in scope) */
+  CMD_LOC = 16,    /* its argument is a location (Tab completes FILE:LINE, functions) */
 };
 
 /* One row. spell: the full name, then other spellings, blank-separated; a
@@ -507,13 +509,13 @@ static int c_help(struct dbg_session *s, struct call *c);
 static const struct cmd cmds[] = {
     {"b*reak",
      NULL,
-     CMD_NOPROG,
+     CMD_NOPROG | CMD_LOC,
      c_break,
      NULL,
      "break LOC [if EXPR], tbreak LOC\tbreakpoints at FILE:LINE, LINE, KERNEL, FUNCTION",
      {"supportsConditionalBreakpoints", "supportsHitConditionalBreakpoints",
       "supportsFunctionBreakpoints"}},
-    {"tb*reak", NULL, CMD_NOPROG, c_tbreak, NULL, NULL, {NULL}},
+    {"tb*reak", NULL, CMD_NOPROG | CMD_LOC, c_tbreak, NULL, NULL, {NULL}},
     {"d*elete",
      NULL,
      CMD_NOPROG,
@@ -525,7 +527,7 @@ static const struct cmd cmds[] = {
     {"dis*able", NULL, CMD_NOPROG, c_disable, NULL, NULL, {NULL}},
     {"cond*ition",
      NULL,
-     CMD_NOPROG,
+     CMD_NOPROG | CMD_EXPR,
      c_condition,
      NULL,
      "condition N [EXPR], ignore N COUNT\tbreakpoint N's condition; pass its next COUNT crossings",
@@ -549,7 +551,7 @@ static const struct cmd cmds[] = {
     {"so*urce", NULL, CMD_NOPROG, c_source, NULL, NULL, {NULL}},
     {"wa*tch",
      NULL,
-     CMD_STOPPED,
+     CMD_STOPPED | CMD_EXPR,
      c_watch,
      NULL,
      "watch EXPR\tstop when the focused work-item's EXPR changes",
@@ -572,8 +574,8 @@ static const struct cmd cmds[] = {
      {NULL}},
     {"n*ext", NULL, CMD_STOPPED | CMD_RESUMES, c_resume, not_run, NULL, {NULL}},
     {"fin*ish", NULL, CMD_STOPPED | CMD_RESUMES, c_resume, not_run, NULL, {NULL}},
-    {"u*ntil", NULL, CMD_STOPPED | CMD_RESUMES, c_resume, not_run, NULL, {NULL}},
-    {"adv*ance", NULL, CMD_STOPPED | CMD_RESUMES, c_resume, not_run, NULL, {NULL}},
+    {"u*ntil", NULL, CMD_STOPPED | CMD_RESUMES | CMD_LOC, c_resume, not_run, NULL, {NULL}},
+    {"adv*ance", NULL, CMD_STOPPED | CMD_RESUMES | CMD_LOC, c_resume, not_run, NULL, {NULL}},
     {"sc*ope",
      NULL,
      0,
@@ -607,10 +609,16 @@ static const struct cmd cmds[] = {
     {"f*rame", NULL, CMD_STOPPED, c_frame, "No stack.", NULL, {NULL}},
     {"up", NULL, CMD_STOPPED, c_frame, "No stack.", NULL, {NULL}},
     {"do*wn", NULL, CMD_STOPPED, c_frame, "No stack.", NULL, {NULL}},
-    {"l*ist", NULL, CMD_STOPPED, c_list, NULL, "list [LINE | FIRST,LAST]\tsource lines", {NULL}},
+    {"l*ist",
+     NULL,
+     CMD_STOPPED | CMD_LOC,
+     c_list,
+     NULL,
+     "list [LINE | FIRST,LAST]\tsource lines",
+     {NULL}},
     {"p*rint",
      NULL,
-     CMD_STOPPED,
+     CMD_EXPR,
      c_print,
      NULL,
      "print[/F] EXPR\tF = x d u o t c; A@N is gdb's artificial array, IMG(x, y) a texel\n"
@@ -618,15 +626,15 @@ static const struct cmd cmds[] = {
      {"supportsEvaluateForHovers"}},
     {"whatis",
      NULL,
-     CMD_STOPPED,
+     CMD_EXPR,
      c_whatis,
      NULL,
      "whatis EXPR|TYPE, ptype EXPR|TYPE\ttypes (ptype shows a struct's fields)",
      {NULL}},
-    {"ptype", NULL, CMD_STOPPED, c_whatis, NULL, NULL, {NULL}},
+    {"ptype", NULL, CMD_EXPR, c_whatis, NULL, NULL, {NULL}},
     {"disp*lay",
      NULL,
-     CMD_NOPROG,
+     CMD_NOPROG | CMD_EXPR,
      c_display,
      NULL,
      "display[/F] [EXPR], undisplay [N...]\texpressions shown at every stop",
@@ -635,14 +643,14 @@ static const struct cmd cmds[] = {
     {"d*elete", "display", CMD_NOPROG, c_undisplay, NULL, NULL, {NULL}},
     {"x",
      NULL,
-     CMD_STOPPED,
+     CMD_STOPPED | CMD_EXPR,
      c_examine,
      NULL,
      "x/NFU EXPR\tN units of U = b h w g bytes, F = x d u o f c",
      {"supportsReadMemoryRequest"}},
     {"set",
      NULL,
-     CMD_STOPPED,
+     CMD_EXPR,
      c_set_var,
      NULL,
      "set var X = EXPR\tassign (a vector selection too: v.zx = w)",
@@ -850,9 +858,11 @@ int dbg_read_cmd(struct dbg_session *s, int *kind) {
   for (;;) {
     if (s->bp_cmds && s->L && s->L->sd && run_bp_commands(s, kind)) return 1;
     struct dbg_hold h;
-    dbg_release(s, &h); /* nothing waits for the user holding the lock */
+    s->prompt_L = s->L && s->L->sd ? s->L : NULL; /* for Tab completion */
+    dbg_release(s, &h);                           /* nothing waits for the user holding the lock */
     char *line = s->read(s->rctx, "(lockstep) ");
     dbg_reacquire(s, &h);
+    s->prompt_L = NULL;
     if (!line) {
       s->quit = 1;
       return 1;
@@ -863,6 +873,18 @@ int dbg_read_cmd(struct dbg_session *s, int *kind) {
     fflush(s->out);
     if (r) return 1; /* a frame selection lasts until its item moves (dbg_frame_selected) */
   }
+}
+
+void dbg_command_run(struct dbg_session *s, const char *line) {
+  char *copy = strdup(line);
+  if (!copy) return;
+  int kind = 0;
+  dbg_lock(s, NULL);
+  command(s, copy, &kind);
+  s->quit = 0; /* nothing to quit: the front end reads the next line */
+  fflush(s->out);
+  dbg_unlock(s);
+  free(copy);
 }
 
 int dbg_prompt(struct dbg_session *s) {
@@ -906,4 +928,52 @@ const char *dbg_dap_capability(unsigned i) {
     for (size_t k = 0; k < sizeof(cmds[r].dap) / sizeof(cmds[r].dap[0]) && cmds[r].dap[k]; k++)
       if (i-- == 0) return cmds[r].dap[k];
   return NULL;
+}
+
+/* Each full spelling in list (blank- or '|'-separated, '*' marks dropped)
+ * that starts with the n bytes at word, to add. */
+static void add_spellings(const char *list, const char *word, size_t n, dbg_complete_fn add,
+                          void *ctx) {
+  while (*list) {
+    size_t len = strcspn(list, " |"), star = strcspn(list, "*");
+    char f[32];
+    if (star < len)
+      snprintf(f, sizeof(f), "%.*s%.*s", (int)star, list, (int)(len - star - 1), list + star + 1);
+    else
+      snprintf(f, sizeof(f), "%.*s", (int)len, list);
+    if (!strncmp(f, word, n)) add(ctx, f);
+    list += len;
+    list += strspn(list, " |");
+  }
+}
+
+size_t dbg_complete(struct dbg_session *s, const char *line, dbg_complete_fn add, void *ctx) {
+  size_t lead = strspn(line, " \t");
+  const char *cmd = line + lead;
+  char w[32];
+  const char *arg = command_word(cmd, w);
+  if (!*arg) { /* the command word itself */
+    const char *name;
+    for (unsigned i = 0; (name = dbg_command_name(i)); i++)
+      if (!strncmp(name, cmd, strlen(cmd))) add(ctx, name);
+    return lead;
+  }
+  if (*arg == '/') arg += strcspn(arg, " \t"); /* print/x, display/x, x/4dw */
+  const char *a = arg + strspn(arg, " \t");
+  size_t an = strcspn(a, " \t");
+  unsigned kinds = 0;
+  for (size_t i = 0; i < NCMDS; i++) {
+    if (!spelled(cmds[i].spell, w, strlen(w))) continue;
+    if (cmds[i].sub && !a[an]) /* the subcommand word */
+      add_spellings(cmds[i].sub, a, an, add, ctx);
+    else if (!cmds[i].sub || (an && spelled(cmds[i].sub, a, an)))
+      kinds |= cmds[i].flags;
+  }
+  int kind = kinds & CMD_LOC ? DBG_ARG_LOC : kinds & CMD_EXPR ? DBG_ARG_EXPR : 0;
+  if (!kind || !s) return (size_t)(a - line);
+  if (dbg_lock_briefly(s, NULL)) return (size_t)(a - line);
+  s->L = s->prompt_L;
+  size_t at = dbg_complete_arg(s, a, kind, add, ctx);
+  dbg_unlock(s);
+  return (size_t)(a - line) + at;
 }

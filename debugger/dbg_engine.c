@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "compiler/cc_debug.h"
 #include "debugger/dbg.h"
@@ -52,6 +53,16 @@ void dbg_lock(struct dbg_session *s, struct dbg_launch *L) {
   pthread_mutex_lock(&s->lock);
   s->L = L;
   s->out = L && L->out ? L->out : s->user_out;
+}
+
+int dbg_lock_briefly(struct dbg_session *s, struct dbg_launch *L) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  t.tv_sec += 1;
+  if (pthread_mutex_timedlock(&s->lock, &t)) return -1;
+  s->L = L;
+  s->out = L && L->out ? L->out : s->user_out;
+  return 0;
 }
 
 void dbg_unlock(struct dbg_session *s) {
@@ -365,7 +376,44 @@ static int sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
   return 1;
 }
 
+/* With no kernel stopped (before `run`, after the program exited): an
+ * expression has literals, arithmetic and the value history, no names, no
+ * memory and no work-item. */
+static const char *lookup_none(void *ctx, const char *name, struct dbg_val *v) {
+  (void)ctx;
+  (void)v;
+  static char msg[160];
+  snprintf(msg, sizeof(msg), "No symbol \"%s\" in current context.", name);
+  return msg;
+}
+
+static void *mem_none(void *ctx, uint64_t addr, uint64_t size) {
+  (void)ctx;
+  (void)addr;
+  (void)size;
+  return NULL;
+}
+
+static int sreg_none(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
+  (void)ctx;
+  (void)fn;
+  (void)dim;
+  (void)out;
+  return 0;
+}
+
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {
+  if (!(s->L && s->L->sd)) {
+    memset(env, 0, sizeof(*env));
+    env->ctx = s;
+    env->lookup = lookup_none;
+    env->mem = mem_none;
+    env->sreg = sreg_none;
+    env->space = space_of;
+    env->history = dbg_hist_get;
+    env->conv = dbg_conv_var;
+    return;
+  }
   env->ctx = s;
   env->lookup = lookup;
   env->mem = mem;
@@ -375,6 +423,7 @@ void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {
   env->space = space_of;
   env->region = region_of;
   env->history = dbg_hist_get;
+  env->conv = dbg_conv_var;
 }
 
 int dbg_eval_focus(struct dbg_session *s, const char *text, struct dbg_val *v, char *err,

@@ -782,6 +782,22 @@ static struct dbg_val primary(struct P *p) {
     return mk_int(ch, 1, 4);
   }
   if (isdigit((unsigned char)*p->s) || *p->s == '.') return number(p);
+  if (*p->s == '$' && (isalpha((unsigned char)p->s[1]) || p->s[1] == '_')) {
+    p->s++; /* a convenience variable: $name, set by $name = EXPR */
+    char name[32];
+    read_name(p, name, sizeof(name));
+    ws(p);
+    int set = p->s[0] == '=' && p->s[1] != '=';
+    if (set) {
+      p->s++;
+      v = rv(p, expr(p));
+      if (p->failed || p->dry || p->typeonly) return v;
+    }
+    const char *e = p->env->conv ? p->env->conv(p->env->ctx, name, &v, set)
+                                 : "convenience variables cannot be used here";
+    if (e) fail(p, "%s", e);
+    return set ? v : postfix(p, v);
+  }
   if (*p->s == '$') { /* the value history: $, $N, $$, $$N */
     char ref[24];
     size_t n = 0;

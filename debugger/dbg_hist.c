@@ -5,7 +5,8 @@
  * image texels are kept by value; a vector, array or struct is kept as the text it printed
  * (memory it was read from may change): `print $N` shows that text again,
  * and an expression cannot take it apart. The history lasts as long as the
- * session does.
+ * session does. Convenience variables too: `$name = EXPR` keeps a scalar
+ * under a name of the user's, `$name` reads it back.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -95,4 +96,103 @@ void dbg_hist_free(struct dbg_session *s) {
   free(s->hist);
   s->hist = NULL;
   s->nhist = s->hcap = 0;
+  free(s->conv);
+  s->conv = NULL;
+  s->nconv = s->ccap = 0;
+}
+
+const char *dbg_hist_text(struct dbg_session *s, int i) {
+  if (dbg_lock_briefly(s, NULL)) return NULL;
+  const char *t = i >= 0 && i < s->nhist ? s->hist[i].text : NULL;
+  dbg_unlock(s);
+  return t;
+}
+
+/* Under the lock, with no launch: the scalar a printed text shows (a
+ * char prints as 65 'A': its number), 0; else -1. */
+static int read_back(struct dbg_session *s, const char *text, struct dbg_val *v) {
+  struct dbg_env env;
+  dbg_session_env(s, &env);
+  char err[200], first[64];
+  snprintf(first, sizeof(first), "%.*s", (int)strcspn(text, " "), text);
+  if (!dbg_eval(&env, text, v, err, sizeof(err)) && scalar(v)) return 0;
+  return !dbg_eval(&env, first, v, err, sizeof(err)) && v->kind == DBG_INT ? 0 : -1;
+}
+
+int dbg_hist_add_text(struct dbg_session *s, const char *text) {
+  if (dbg_lock_briefly(s, NULL)) return 0;
+  struct dbg_val v;
+  if (read_back(s, text, &v)) {
+    memset(&v, 0, sizeof(v)); /* kept as its text */
+    v.kind = text[0] == '(' ? DBG_VEC : strstr(text, " = ") ? DBG_STRUCT : DBG_ARR;
+  }
+  int n = dbg_hist_push(s, &v, text);
+  dbg_unlock(s);
+  return n;
+}
+
+int dbg_conv_text(struct dbg_session *s, int i, char *name, size_t nlen, char *text, size_t tlen) {
+  if (dbg_lock_briefly(s, NULL)) return 0;
+  int ok = i >= 0 && i < s->nconv;
+  if (ok) {
+    struct dbg_env env;
+    dbg_session_env(s, &env);
+    snprintf(name, nlen, "%s", s->conv[i].name);
+    dbg_format(&env, &s->conv[i].v, 0, text, tlen);
+  }
+  dbg_unlock(s);
+  return ok;
+}
+
+int dbg_conv_set_text(struct dbg_session *s, const char *name_text) {
+  char name[32];
+  size_t n = strcspn(name_text, " ");
+  if (!n || n >= sizeof(name) || !name_text[n]) return -1;
+  snprintf(name, sizeof(name), "%.*s", (int)n, name_text);
+  const char *text = name_text + n + 1;
+  if (dbg_lock_briefly(s, NULL)) return -1;
+  struct dbg_val v;
+  int rc = read_back(s, text, &v) || dbg_conv_var(s, name, &v, 1) ? -1 : 0;
+  dbg_unlock(s);
+  return rc;
+}
+
+const char *dbg_conv_var(void *ctx, const char *name, struct dbg_val *v, int set) {
+  struct dbg_session *s = ctx;
+  static char msg[160];
+  int i = 0;
+  while (i < s->nconv && strcmp(s->conv[i].name, name))
+    i++;
+  if (!set) {
+    if (i < s->nconv) {
+      *v = s->conv[i].v;
+      return NULL;
+    }
+    snprintf(msg, sizeof(msg), "Convenience variable \"$%s\" has no value (set $%s = EXPR).", name,
+             name);
+    return msg;
+  }
+  if (!scalar(v)) {
+    snprintf(msg, sizeof(msg), "$%s can hold a number or a pointer, not a %s", name,
+             v->kind == DBG_STRUCT ? "struct"
+             : v->kind == DBG_VEC  ? "vector"
+                                   : "array");
+    return msg;
+  }
+  if (i == s->nconv) {
+    if (s->nconv == s->ccap) {
+      int cap = s->ccap ? s->ccap * 2 : 16;
+      struct dbg_conv *c = realloc(s->conv, (size_t)cap * sizeof(*c));
+      if (!c) return "out of memory for a convenience variable";
+      s->conv = c;
+      s->ccap = cap;
+    }
+    snprintf(s->conv[i].name, sizeof(s->conv[i].name), "%s", name);
+    s->nconv++;
+  }
+  s->conv[i].v = *v;
+  s->conv[i].v.addr = 0; /* a value, not the object it was read from */
+  s->conv[i].v.lim = 0;
+  s->conv[i].v.obj[0] = 0;
+  return NULL;
 }

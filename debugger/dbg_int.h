@@ -184,6 +184,9 @@ struct dbg_session {
   FILE *user_out; /* the front end's stream (out points elsewhere while a launch runs) */
   dbg_read_fn read;
   void *rctx;
+  /* the launch commands work on while a command line is awaited (NULL:
+   * none, or no prompt): what Tab completion looks at */
+  struct dbg_launch *prompt_L;
   int echo, quit;
   int machine; /* `mi on`: stops and launches also print records for programs */
   struct bp bps[MAX_BP];
@@ -192,6 +195,8 @@ struct dbg_session {
   int ndisp, last_disp;
   struct dbg_hist *hist; /* the value history: $1 is hist[0] */
   int nhist, hcap;
+  struct dbg_conv *conv; /* convenience variables ($name) */
+  int nconv, ccap;
   dbg_poll_fn interrupt; /* a front end asks to pause a running launch */
   void *ictx;
   dbg_gone_fn temp_gone;
@@ -235,6 +240,11 @@ struct dbg_hold {
 };
 void dbg_lock(struct dbg_session *s, struct dbg_launch *L);
 void dbg_unlock(struct dbg_session *s);
+/* dbg_lock for what a front end asks while the session prompts (Tab
+ * completion, the value history it keeps): 0 with the lock, -1 when it was
+ * not free within a second (a command holding it while it reads lines),
+ * so the question goes unanswered rather than waiting forever. */
+int dbg_lock_briefly(struct dbg_session *s, struct dbg_launch *L);
 void dbg_release(struct dbg_session *s, struct dbg_hold *h);
 void dbg_reacquire(struct dbg_session *s, const struct dbg_hold *h);
 /* Under the lock: waits for c, letting the lock go meanwhile, and goes on
@@ -268,6 +278,12 @@ struct dbg_hist {
   char *text;
 };
 const char *dbg_hist_get(void *ctx, const char *ref, struct dbg_val *v);
+/* Convenience variables, gdb's `$name`: dbg_env.conv. */
+struct dbg_conv {
+  char name[32];
+  struct dbg_val v;
+};
+const char *dbg_conv_var(void *ctx, const char *name, struct dbg_val *v, int set);
 int dbg_hist_kept(struct dbg_session *s, const char *expr);
 int dbg_hist_push(struct dbg_session *s, const struct dbg_val *v, const char *text);
 void dbg_hist_free(struct dbg_session *s);
@@ -468,6 +484,13 @@ const char *dbg_launch_select(struct dbg_session *s, struct dbg_launch *L);
  * s->quit set). */
 int dbg_read_cmd(struct dbg_session *s, int *kind);
 
+/* dbg_complete.c: Tab completion of a command's argument (text, up to the
+ * cursor) by kind: the names of an expression (DBG_ARG_EXPR) or a location
+ * (DBG_ARG_LOC; `if` starts an expression) that start with the word being
+ * completed, each given to add; returns where in text that word starts. */
+enum { DBG_ARG_EXPR = 1, DBG_ARG_LOC = 2 };
+size_t dbg_complete_arg(struct dbg_session *s, const char *text, int kind, dbg_complete_fn add,
+                        void *ctx);
 /* dbg_frame.c: a work-item's frames are its inlined calls, innermost
  * first, then the kernel. */
 #define DBG_MAX_FRAMES 64

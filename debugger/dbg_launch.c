@@ -185,6 +185,12 @@ static void note_file(struct dbg_session *s, const char *name) {
   if (s->nfiles < MAX_FILES) s->files[s->nfiles++] = strdup(name);
 }
 
+void dbg_note_file(struct dbg_session *s, const char *file) {
+  dbg_lock(s, NULL);
+  note_file(s, file);
+  dbg_unlock(s);
+}
+
 int dbg_setup(struct dbg_session *s, struct dev_device *d, const char *source, char *why,
               size_t whylen) {
   struct dbg_launch *L = s->L;

@@ -98,6 +98,7 @@ static struct remote {
   /* The debugger thread's own. */
   pthread_t thread;
   unsigned announced; /* R.nqueued when `waiting` was last sent */
+  int hist_sent;      /* values of the history the front end has (`hist`) */
 } R = {
     .once = PTHREAD_ONCE_INIT,
     .sock = -1,
@@ -327,6 +328,48 @@ static void wait_command(void) {
   }
 }
 
+/* `hist TEXT` for each value printed since the last prompt, `conv NAME
+ * TEXT` for each convenience variable: the front end keeps them once the
+ * program has exited. */
+static void send_history(void) {
+  for (const char *t; (t = dbg_hist_text(R.sess, R.hist_sent)); R.hist_sent++) {
+    char *msg;
+    if (asprintf(&msg, "hist %s", t) < 0) return;
+    for (char *c = msg; *c; c++)
+      if (*c == '\n') *c = ' ';
+    send_line(msg);
+    free(msg);
+  }
+  char name[32], text[200], msg[256];
+  for (int i = 0; dbg_conv_text(R.sess, i, name, sizeof(name), text, sizeof(text)); i++) {
+    snprintf(msg, sizeof(msg), "conv %s %s", name, text);
+    send_line(msg);
+  }
+}
+
+/* dbg_complete_fn: a word of the `completions` reply. */
+static void add_word(void *ctx, const char *word) {
+  FILE *f = ctx;
+  fprintf(f, "\t%s", word);
+}
+
+/* `complete TEXT` (Tab at the front end's prompt): `completions AT`, then
+ * a tab and a word for each word that can replace TEXT's last word, which
+ * starts AT bytes in (dbg_complete), all on one line. */
+static void answer_complete(const char *text) {
+  char *words = NULL, *line = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&words, &len);
+  if (!f) return;
+  size_t at = dbg_complete(R.sess, text, add_word, f);
+  fclose(f);
+  if (asprintf(&line, "completions %zu%s", at, words) >= 0) {
+    send_line(line);
+    free(line);
+  }
+  free(words);
+}
+
 /* dbg_read_fn: asks the front end for one command. */
 static char *remote_read(void *ctx, const char *prompt) {
   (void)ctx;
@@ -337,6 +380,7 @@ static char *remote_read(void *ctx, const char *prompt) {
   R.fe_state = FE_HOST; /* a prompt ends the period: the next `running` is a new one */
   pthread_mutex_unlock(&R.state_mu);
   send_info();
+  send_history();
   announce_waiting();
   send_line("prompt");
   for (;;) {
@@ -351,6 +395,10 @@ static char *remote_read(void *ctx, const char *prompt) {
       l[0] = 0;
       return l;
     }
+    if (!strncmp(l, "complete ", 9) || !strcmp(l, "complete")) answer_complete(l[8] ? l + 9 : "");
+    if (!strncmp(l, "hist ", 5) && dbg_hist_add_text(R.sess, l + 5))
+      R.hist_sent++; /* a value of an earlier run: the front end has it */
+    if (!strncmp(l, "conv ", 5)) dbg_conv_set_text(R.sess, l + 5);
     free(l); /* unknown requests are ignored: newer front ends may send more */
   }
 }

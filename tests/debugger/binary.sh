@@ -165,7 +165,7 @@ Temporary breakpoint 3, k work-item (0,0,0) local (0,0,0) group (0,0,0) at k:3
 Breakpoint 2, k work-item (1,0,0) local (1,0,0) group (0,0,0) at k:7
 7	    acc += in[gid * 8 + i];
 (lockstep) print acc
-$1 = 27
+$2 = 27
 (lockstep) delete 1
 (lockstep) info breakpoints
 Num  Type        Enb  Where

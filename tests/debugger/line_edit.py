@@ -2,8 +2,8 @@
 """The `lockstep debug` prompt's line editor (debugger/cli_line.c).
 
 At a terminal (a pseudo-terminal here): Tab completes a command name the
-engine would not take abbreviated (`hel` -> `help`, `wo` lists `workitem` and
-`workgroup`, `worki` -> `workitem`), the completed command runs, Ctrl-C drops the
+engine would not take abbreviated (`hel` -> `help`, `wo` lists `workgroup` and
+`workitem`, `worki` -> `workitem`), the completed command runs, Ctrl-C drops the
 line being typed (it neither runs nor enters the history), and Up recalls
 the lines of the session, one step further back each time. With stdin not a
 terminal the lines are read plainly: a Tab stays a Tab, and nothing but the
@@ -16,71 +16,14 @@ bounded; exits 1 on the first failure, naming it.
 import os
 import pty
 import select
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 
-WAIT = 120  # seconds any one expected output may take (a sanitized build)
+from ptyterm import WAIT, Fail, Term, term_env
+
 UP = b"\x1b[A"
-
-
-class Fail(Exception):
-    pass
-
-
-class Term:
-    """A program on a pseudo-terminal of its own, typed at and read."""
-
-    def __init__(self, argv, env):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            try:
-                os.execvpe(argv[0], argv, env)
-            finally:
-                os._exit(127)
-        self.out = b""
-
-    def _read(self, timeout):
-        r, _, _ = select.select([self.fd], [], [], timeout)
-        if not r:
-            return True
-        try:
-            data = os.read(self.fd, 65536)
-        except OSError:  # the program ended and closed the terminal
-            return False
-        self.out += data
-        return bool(data)
-
-    def count(self, text):
-        return self.out.count(text)
-
-    def wait_for(self, text, n=1, what=None):
-        """Waits until text was written n times."""
-        end = time.monotonic() + WAIT
-        while self.count(text) < n:
-            if time.monotonic() > end or not self._read(0.1):
-                raise Fail("%s: never saw %r %d time(s)" % (what or "output", text, n))
-
-    def prompt(self, n, what):
-        self.wait_for(b"(lockstep) ", n, what)
-
-    def type(self, keys):
-        os.write(self.fd, keys)
-
-    def finish(self):
-        end = time.monotonic() + WAIT
-        while time.monotonic() < end:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                while self._read(0.05):
-                    pass
-                return os.waitstatus_to_exitcode(status)
-            self._read(0.1)
-        os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
-        raise Fail("the debugger did not exit at quit")
 
 
 def terminal(argv, env):
@@ -96,7 +39,7 @@ def terminal(argv, env):
         t.prompt(3, "start")
         # two names fit: Tab lists them; one more letter and Tab completes
         t.type(b"wo\t\t")  # the first Tab completes what they share: "work"
-        t.wait_for(b"workitem workgroup", 1, "the names 'wo' + Tab lists")
+        t.wait_for(b"workgroup workitem", 1, "the names 'wo' + Tab lists, sorted")
         t.type(b"i\t0\r")
         t.prompt(5, "workitem completed from 'worki'")  # the list redrew the prompt
         if t.count(b"Switching to k work-item (0,0,0)") != 1:
@@ -179,9 +122,7 @@ def plain(argv, env, stdout_tty):
 
 def main():
     argv = sys.argv[1:]
-    env = dict(os.environ)
-    env.pop("EDITRC", None)
-    env["TERM"] = "xterm"
+    env = term_env()
     with tempfile.TemporaryDirectory() as home:
         env["HOME"] = home  # no ~/.editrc of whoever runs the test
         try:

@@ -110,7 +110,7 @@ static const char *const spellings_ref =
     "(lockstep) f\nNo stack.\n"
     "(lockstep) fi\nUndefined command: \"fi\".\n"
     "(lockstep) fin\nThe kernel is not being run; use 'run' or 'start'.\n"
-    "(lockstep) p 1\nNo kernel is stopped.\n"
+    "(lockstep) p 1\n$1 = 1\n"
     "(lockstep) pt\nUndefined command: \"pt\".\n"
     "(lockstep) st\nThe kernel is not being run; use 'run' or 'start'.\n"
     "(lockstep) sta\nUndefined command: \"sta\".\n"
@@ -123,7 +123,7 @@ static const char *const spellings_ref =
     "(lockstep) info lo\nNo kernel is stopped.\n"
     "(lockstep) info l\nNo kernel is stopped.\n"
     "(lockstep) set pass all\nPasses run every work-item not yet complete.\n"
-    "(lockstep) set x = 1\nNo kernel is stopped.\n"
+    "(lockstep) set x = 1\nNo symbol \"x\" in current context.\n"
     "(lockstep) d display\n"
     "(lockstep) ker 3\nNo kernel 3; 'info kernels' lists the launches.\n"
     "(lockstep) k\nThe program is not being run.\n"
@@ -247,6 +247,77 @@ START_TEST(test_gdb_rows) {
 }
 END_TEST
 
+/* Expressions with no kernel stopped: literals, arithmetic, the value
+ * history and convenience variables; a name is in no context. */
+static const char *const noprog_lines[] = {
+    "print 1+1", "print $1 * 3.5", "set $n = $ + 1", "print $n", "print $nosuch",
+    "print gid", "print/x 255",    "print $$2",      "quit",     NULL,
+};
+
+static const char *const noprog_ref =
+    "(lockstep) print 1+1\n$1 = 2\n"
+    "(lockstep) print $1 * 3.5\n$2 = 7\n"
+    "(lockstep) set $n = $ + 1\n"
+    "(lockstep) print $n\n$3 = 8\n"
+    "(lockstep) print $nosuch\nConvenience variable \"$nosuch\" has no value (set $nosuch = "
+    "EXPR).\n"
+    "(lockstep) print gid\nNo symbol \"gid\" in current context.\n"
+    "(lockstep) print/x 255\n$4 = 0xff\n"
+    "(lockstep) print $$2\n$5 = 7\n"
+    "(lockstep) quit\n";
+
+START_TEST(test_no_program) {
+  size_t len = 0;
+  char *text = run_script(noprog_lines, &len);
+  ck_assert_str_eq(text, noprog_ref);
+  free(text);
+}
+END_TEST
+
+/* The words dbg_complete offers for line, joined by blanks, and where the
+ * word they replace starts. */
+static char words[512];
+
+static void add_word(void *ctx, const char *w) {
+  (void)ctx;
+  size_t n = strlen(words);
+  snprintf(words + n, sizeof(words) - n, "%s%s", n ? " " : "", w);
+}
+
+static size_t complete(struct dbg_session *s, const char *line) {
+  words[0] = 0;
+  return dbg_complete(s, line, add_word, NULL);
+}
+
+/* Tab completion from the command table: command names, subcommand words
+ * (full spellings, whatever the abbreviation), nothing for an argument
+ * with no program; with a session but no kernel stopped, no names. */
+START_TEST(test_complete) {
+  ck_assert_uint_eq(complete(NULL, "wat"), 0);
+  ck_assert_str_eq(words, "watch");
+  ck_assert_uint_eq(complete(NULL, "  workg"), 2);
+  ck_assert_str_eq(words, "workgroup");
+  ck_assert_uint_eq(complete(NULL, "info wo"), 5);
+  ck_assert_str_eq(words, "workitems");
+  ck_assert_uint_eq(complete(NULL, "i  lo"), 3);
+  ck_assert_str_eq(words, "locals");
+  ck_assert_uint_eq(complete(NULL, "mi k"), 3);
+  ck_assert_str_eq(words, "kernels kernel");
+  ck_assert_uint_eq(complete(NULL, "zz"), 0);
+  ck_assert_str_eq(words, "");
+  ck_assert_uint_eq(complete(NULL, "print/x fo"), 8);
+  ck_assert_str_eq(words, "");
+  struct dbg_session *s = dbg_new(stdout, NULL, NULL);
+  ck_assert_uint_eq(complete(s, "print a + to"), 10);
+  ck_assert_str_eq(words, "");
+  ck_assert_uint_eq(complete(s, "break x.cl:1 if g"), 16);
+  ck_assert_str_eq(words, "");
+  ck_assert_uint_eq(complete(s, "until comp"), 6);
+  ck_assert_str_eq(words, "");
+  dbg_free(s);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("dbg_cmd");
   CU_ADD(s, test_mi_rows);
@@ -254,5 +325,7 @@ int main(void) {
   CU_ADD(s, test_capabilities);
   CU_ADD(s, test_spellings);
   CU_ADD(s, test_gdb_rows);
+  CU_ADD(s, test_no_program);
+  CU_ADD(s, test_complete);
   return cu_run(s);
 }
