@@ -4,8 +4,9 @@
  * a pass evaluates them per work-item on the device's workers without the
  * session's lock or parsing (the interpreter costs microseconds a lane).
  *
- * Every rule mirrors dbg_expr.c's (the C conversions of apply(), the loads
- * of load(), the numbers of number(), the elements of elem_of()): the
+ * The text is read by dbg_lex.c, as the interpreter's is (its tokens,
+ * names, numbers and casts). Every other rule mirrors dbg_expr.c's (the C
+ * conversions of apply(), the loads of load(), the elements of elem_of()): the
  * compiled form must never call a condition false that the interpreter
  * calls true or fails on. What it does not handle it refuses to compile;
  * what it cannot finish it calls unknown. It must not know about sessions,
@@ -13,13 +14,13 @@
  * struct dbg_env at compile time and struct dbg_cond_io per evaluation.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler/cc_debug.h"
 #include "debugger/dbg_cond.h"
 #include "debugger/dbg_image.h"
+#include "debugger/dbg_lex.h"
 #include "device/lsi.h"
 
 #define COND_STACK 32
@@ -99,7 +100,7 @@ struct dbg_cond {
 
 struct C {
   const struct dbg_env *env;
-  const char *s;
+  struct dbg_lex lx; /* the text */
   int failed;
   struct insn *code;
   unsigned n, cap;
@@ -131,48 +132,14 @@ static void emit(struct C *c, struct insn in, int push) {
 }
 
 static void ws(struct C *c) {
-  while (isspace((unsigned char)*c->s))
-    c->s++;
+  dbg_lex_ws(&c->lx);
 }
-
-/* As dbg_expr.c's eat(). */
 static int eat(struct C *c, const char *t) {
-  ws(c);
-  size_t n = strlen(t);
-  if (strncmp(c->s, t, n)) return 0;
-  if (n == 1 && strchr("&|=<>", t[0]) && c->s[1] == t[0]) return 0;
-  if (n == 1 && strchr("<>!=", t[0]) && c->s[1] == '=') return 0;
-  c->s += n;
-  return 1;
-}
-
-static void read_name(struct C *c, char *buf, size_t cap) {
-  size_t n = 0;
-  ws(c);
-  while (n + 1 < cap && (isalnum((unsigned char)*c->s) || *c->s == '_'))
-    buf[n++] = *c->s++;
-  buf[n] = 0;
+  return dbg_lex_eat(&c->lx, t);
 }
 
 static int cv_of(const struct dbg_val *t) {
   return t->kind == DBG_FLT ? CV_F : t->is_signed ? CV_S : CV_U;
-}
-
-static struct dbg_val ty_int(int sign, unsigned size) {
-  struct dbg_val t;
-  memset(&t, 0, sizeof(t));
-  t.kind = DBG_INT;
-  t.is_signed = sign;
-  t.size = size;
-  return t;
-}
-
-static struct dbg_val ty_fp(unsigned size) {
-  struct dbg_val t;
-  memset(&t, 0, sizeof(t));
-  t.kind = DBG_FLT;
-  t.size = size;
-  return t;
 }
 
 /* The value of v on the stack (rv()): a scalar lvalue is loaded; arrays,
@@ -275,7 +242,7 @@ static struct cval postfix(struct C *c, struct cval v) {
       v = e;
     } else if (eat(c, "->")) {
       char f[64];
-      read_name(c, f, sizeof(f));
+      dbg_lex_name(&c->lx, f, sizeof(f));
       struct cval pv = rv(c, v);
       if (c->failed || pv.t.kind != DBG_PTR || pv.t.ekind != DBG_STRUCT) {
         c->failed = 1;
@@ -287,7 +254,7 @@ static struct cval postfix(struct C *c, struct cval v) {
       v = field(c, sv, f);
     } else if (eat(c, ".")) {
       char f[64];
-      read_name(c, f, sizeof(f));
+      dbg_lex_name(&c->lx, f, sizeof(f));
       if (!v.lv || v.t.names || v.t.texel_order || dbg_image_is(&v.t)) {
         c->failed = 1;
       } else if (v.t.kind == DBG_STRUCT) {
@@ -312,70 +279,32 @@ static struct cval postfix(struct C *c, struct cval v) {
   return v;
 }
 
-/* A numeric constant (number()). */
+/* A numeric constant (dbg_lex_number()). */
 static struct cval number(struct C *c) {
-  const char *st = c->s;
-  char *end;
   struct cval v = {.lv = 0};
-  int hex = st[0] == '0' && (st[1] == 'x' || st[1] == 'X');
-  const char *d = st;
-  while (!hex && isdigit((unsigned char)*d))
-    d++;
-  if (!hex && (*d == '.' || *d == 'e' || *d == 'E')) {
-    double f = strtod(st, &end);
-    v.t = ty_fp(8);
-    if (*end == 'f' || *end == 'F') {
-      f = (float)f;
-      v.t = ty_fp(4);
-      end++;
-    }
-    c->s = end;
-    if (isalnum((unsigned char)*end) || *end == '_' || *end == '.') c->failed = 1;
-    emit(c, (struct insn){.op = OP_CONST, .k.f = f}, 1);
-    return v;
-  }
-  errno = 0;
-  uint64_t u = strtoull(st, &end, hex ? 16 : st[0] == '0' ? 8 : 10);
-  int range = errno == ERANGE, uns = 0, lng = 0;
-  for (;;) {
-    if ((*end == 'u' || *end == 'U') && !uns) {
-      uns = 1;
-      end++;
-    } else if ((*end == 'l' || *end == 'L') && !lng) {
-      lng = 1;
-      end += end[1] == end[0] ? 2 : 1;
-    } else {
-      break;
-    }
-  }
-  c->s = end;
-  if (range || isalnum((unsigned char)*end) || *end == '_' || *end == '.') c->failed = 1;
-  int octhex = hex || st[0] == '0';
-  if (!uns && !lng && u <= INT32_MAX)
-    v.t = ty_int(1, 4);
-  else if (!lng && (uns || octhex) && u <= UINT32_MAX)
-    v.t = ty_int(0, 4);
-  else if (!uns && u <= INT64_MAX)
-    v.t = ty_int(1, 8);
+  c->failed |= dbg_lex_number(&c->lx, &v.t, NULL, 0);
+  union cv k;
+  if (v.t.kind == DBG_FLT)
+    k.f = v.t.f;
   else
-    v.t = ty_int(0, 8);
-  emit(c, (struct insn){.op = OP_CONST, .k.i = (int64_t)u}, 1);
+    k.i = v.t.i;
+  emit(c, (struct insn){.op = OP_CONST, .k = k}, 1);
   return v;
 }
 
 /* get_global_id(0) and the other work-item functions, with a constant
  * dimension (or none). */
 static struct cval item_call(struct C *c, const char *name) {
-  struct cval v = {.t = ty_int(0, 8)};
+  struct cval v = {.t = dbg_val_int(0, 0, 8)};
   unsigned dim = 0, sreg;
   uint64_t value;
   ws(c);
-  if (isdigit((unsigned char)*c->s)) {
+  if (isdigit((unsigned char)*c->lx.s)) {
     char *end;
-    unsigned long d = strtoul(c->s, &end, 10);
+    unsigned long d = strtoul(c->lx.s, &end, 10);
     if (isalnum((unsigned char)*end) || *end == '_' || *end == '.' || d > 1000) c->failed = 1;
     dim = (unsigned)d;
-    c->s = end;
+    c->lx.s = end;
   }
   /* the sub-group functions depend on how the warps are formed: not compiled */
   if (!eat(c, ")") || strstr(name, "sub_group") || !dbg_item_fn(name, dim, &sreg, &value)) {
@@ -391,16 +320,16 @@ static struct cval item_call(struct C *c, const char *name) {
 
 static struct cval primary(struct C *c) {
   ws(c);
-  struct cval v = {.t = ty_int(1, 4)};
+  struct cval v = {.t = dbg_val_int(0, 1, 4)};
   if (eat(c, "(")) {
     v = expr(c);
     if (!eat(c, ")")) c->failed = 1;
     return postfix(c, v);
   }
-  if (isdigit((unsigned char)*c->s) || *c->s == '.') return number(c);
-  if (isalpha((unsigned char)*c->s) || *c->s == '_') {
+  if (isdigit((unsigned char)*c->lx.s) || *c->lx.s == '.') return number(c);
+  if (isalpha((unsigned char)*c->lx.s) || *c->lx.s == '_') {
     char name[64];
-    read_name(c, name, sizeof(name));
+    dbg_lex_name(&c->lx, name, sizeof(name));
     if (!strcmp(name, "sizeof")) {
       c->failed = 1;
       return v;
@@ -418,23 +347,6 @@ static struct cval primary(struct C *c) {
   return v;
 }
 
-/* A cast to a scalar type (try_cast()): 1 with *t its type. */
-static int try_cast(struct C *c, struct dbg_val *t) {
-  const char *save = c->s;
-  if (!eat(c, "(")) return 0;
-  ws(c);
-  char name[64];
-  int n = 0;
-  while (n < 63 && (isalnum((unsigned char)*c->s) || *c->s == '_' || *c->s == ' ' || *c->s == '*'))
-    name[n++] = *c->s++;
-  name[n] = 0;
-  if (eat(c, ")") && n && dbg_type_resolve(c->env, name, t) && t->kind != DBG_ARR &&
-      t->kind != DBG_STRUCT)
-    return 1;
-  c->s = save;
-  return 0;
-}
-
 static struct cval unary(struct C *c) {
   struct dbg_val t;
   if (eat(c, "-")) {
@@ -446,7 +358,7 @@ static struct cval unary(struct C *c) {
   if (eat(c, "!")) {
     struct cval v = rv(c, unary(c));
     emit(c, (struct insn){.op = OP_NOT, .a_cv = (uint8_t)cv_of(&v.t)}, 0);
-    return (struct cval){.t = ty_int(1, 4)};
+    return (struct cval){.t = dbg_val_int(0, 1, 4)};
   }
   if (eat(c, "~")) {
     struct cval v = rv(c, unary(c));
@@ -467,9 +379,9 @@ static struct cval unary(struct C *c) {
   }
   if (eat(c, "&")) {
     c->failed = 1;
-    return (struct cval){.t = ty_int(1, 4)};
+    return (struct cval){.t = dbg_val_int(0, 1, 4)};
   }
-  if (try_cast(c, &t)) {
+  if (dbg_lex_cast(&c->lx, c->env, &t)) {
     struct cval v = rv(c, unary(c));
     if (t.names || dbg_image_is(&t) || t.kind == DBG_VEC) c->failed = 1;
     emit(c,
@@ -491,7 +403,7 @@ static struct dbg_val bin_type(int op, const struct dbg_val *a, const struct dbg
   in->sub = (uint8_t)op;
   in->a_cv = (uint8_t)cv_of(a);
   in->b_cv = (uint8_t)cv_of(b);
-  if (op == B_LOR || op == B_LAND) return ty_int(1, 4);
+  if (op == B_LOR || op == B_LAND) return dbg_val_int(0, 1, 4);
   if (a->kind == DBG_PTR && (op == B_ADD || op == B_SUB) && b->kind == DBG_INT) {
     in->sub = op == B_ADD ? B_PADD : B_PSUB;
     in->size = a->count ? a->count : 1;
@@ -501,7 +413,7 @@ static struct dbg_val bin_type(int op, const struct dbg_val *a, const struct dbg
   if (a->kind == DBG_FLT || b->kind == DBG_FLT) {
     int dbl = (a->kind == DBG_FLT && a->size == 8) || (b->kind == DBG_FLT && b->size == 8);
     in->kind = dbl ? 2 : 1;
-    return cmp ? ty_int(1, 4) : ty_fp(dbl ? 8 : 4);
+    return cmp ? dbg_val_int(0, 1, 4) : dbg_val_fp(0, dbl ? 8 : 4);
   }
   int shift = op == B_SHL || op == B_SHR;
   unsigned size = shift || a->size > b->size ? a->size : b->size;
@@ -510,7 +422,7 @@ static struct dbg_val bin_type(int op, const struct dbg_val *a, const struct dbg
                    : (a->is_signed || a->size < size) && (b->is_signed || b->size < size);
   in->size = size;
   in->sign = (uint8_t)sign;
-  return cmp ? ty_int(1, 4) : ty_int(sign, size);
+  return cmp ? dbg_val_int(0, 1, 4) : dbg_val_int(0, sign, size);
 }
 
 static struct cval binary(struct C *c, int level) {
@@ -544,15 +456,15 @@ static struct cval expr(struct C *c) {
   struct cval a = binary(c, 0);
   ws(c);
   /* ?: and assignment are left to the interpreter */
-  if (*c->s == '?' || (c->s[0] == '=' && c->s[1] != '=')) c->failed = 1;
+  if (*c->lx.s == '?' || (c->lx.s[0] == '=' && c->lx.s[1] != '=')) c->failed = 1;
   return a;
 }
 
 struct dbg_cond *dbg_cond_compile(const struct dbg_env *env, const char *text) {
-  struct C c = {env, text, 0, NULL, 0, 0, 0};
+  struct C c = {env, {text}, 0, NULL, 0, 0, 0};
   struct cval v = rv(&c, expr(&c));
   ws(&c);
-  if (*c.s || c.depth != 1) c.failed = 1;
+  if (*c.lx.s || c.depth != 1) c.failed = 1;
   struct dbg_cond *out = NULL;
   if (!c.failed) {
     /* the truth of the result: compare with zero of its kind */

@@ -10,7 +10,6 @@
  * about sessions, breakpoints or the device.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +18,11 @@
 #include "compiler/cc_debug.h"
 #include "debugger/dbg.h"
 #include "debugger/dbg_image.h"
+#include "debugger/dbg_lex.h"
 
 struct P {
   const struct dbg_env *env;
-  const char *s;
+  struct dbg_lex lx; /* the text */
   char *err;
   size_t errlen;
   int failed;
@@ -36,18 +36,10 @@ static void fail(struct P *p, const char *fmt, const char *arg) {
 }
 
 static void ws(struct P *p) {
-  while (isspace((unsigned char)*p->s))
-    p->s++;
+  dbg_lex_ws(&p->lx);
 }
 static int eat(struct P *p, const char *t) {
-  ws(p);
-  size_t n = strlen(t);
-  if (strncmp(p->s, t, n)) return 0;
-  /* don't take '&' of '&&', '=' of '==', '<' of '<<' ... */
-  if (n == 1 && strchr("&|=<>", t[0]) && p->s[1] == t[0]) return 0;
-  if (n == 1 && strchr("<>!=", t[0]) && p->s[1] == '=') return 0;
-  p->s += n;
-  return 1;
+  return dbg_lex_eat(&p->lx, t);
 }
 
 static const struct {
@@ -363,30 +355,6 @@ static struct dbg_val rv(struct P *p, struct dbg_val v) {
   return r;
 }
 
-static struct dbg_val mk_int(int64_t i, int sign, unsigned size) {
-  struct dbg_val v;
-  memset(&v, 0, sizeof(v));
-  v.kind = DBG_INT;
-  v.i = i;
-  v.is_signed = sign;
-  v.size = size;
-  snprintf(v.type, sizeof(v.type), "%s",
-           size == 8 ? (sign ? "long" : "ulong")
-           : sign    ? "int"
-                     : "uint");
-  return v;
-}
-/* A floating-point value of size bytes (4: float, 8: double). */
-static struct dbg_val mk_fp(double f, unsigned size) {
-  struct dbg_val v;
-  memset(&v, 0, sizeof(v));
-  v.kind = DBG_FLT;
-  v.f = f;
-  v.size = size;
-  snprintf(v.type, sizeof(v.type), "%s", size == 4 ? "float" : "double");
-  return v;
-}
-
 static double as_f(const struct dbg_val *v) {
   return v->kind == DBG_FLT ? v->f : v->is_signed ? (double)v->i : (double)(uint64_t)v->i;
 }
@@ -484,15 +452,6 @@ static int swizzle(struct P *p, const char *f, unsigned count, const char *type,
   return k;
 }
 
-/* A name (letters, digits, '_') after white space, at most cap-1 of it. */
-static void read_name(struct P *p, char *buf, size_t cap) {
-  size_t n = 0;
-  ws(p);
-  while (n + 1 < cap && (isalnum((unsigned char)*p->s) || *p->s == '_'))
-    buf[n++] = *p->s++;
-  buf[n] = 0;
-}
-
 /* v.f of an image, a sampler or a texel (dbg_image.c): 1 when v is one
  * (v becomes the member, or p failed), else 0. */
 static int image_member(struct P *p, struct dbg_val *v, const char *f) {
@@ -573,7 +532,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
       }
     } else if (eat(p, "->")) {
       char f[64];
-      read_name(p, f, sizeof(f));
+      dbg_lex_name(&p->lx, f, sizeof(f));
       struct dbg_val pv = rv(p, v);
       if (p->failed) return v;
       if (pv.kind != DBG_PTR || pv.ekind != DBG_STRUCT) {
@@ -587,7 +546,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
       v = e;
     } else if (eat(p, ".")) {
       char f[64];
-      read_name(p, f, sizeof(f));
+      dbg_lex_name(&p->lx, f, sizeof(f));
       if (image_member(p, &v, f)) continue;
       if (v.kind == DBG_STRUCT) {
         struct dbg_val e;
@@ -636,22 +595,6 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
   }
 }
 
-static int try_cast(struct P *p, struct dbg_val *t) {
-  const char *save = p->s;
-  if (!eat(p, "(")) return 0;
-  ws(p);
-  char name[64];
-  int n = 0;
-  while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_' || *p->s == ' ' || *p->s == '*'))
-    name[n++] = *p->s++;
-  name[n] = 0;
-  if (eat(p, ")") && n && dbg_type_resolve(p->env, name, t) && t->kind != DBG_ARR &&
-      t->kind != DBG_STRUCT)
-    return 1;
-  p->s = save;
-  return 0;
-}
-
 /* The bytes a value or type takes (a vector of 3 those of 4). */
 static uint64_t size_of(const struct dbg_val *v) {
   switch (v->kind) {
@@ -664,97 +607,49 @@ static uint64_t size_of(const struct dbg_val *v) {
 
 /* sizeof(TYPE), sizeof(EXPR) or sizeof EXPR, after the word sizeof. */
 static struct dbg_val sizeof_of(struct P *p) {
-  const char *save = p->s;
+  const char *save = p->lx.s;
   struct dbg_val t;
   ws(p);
-  if (!*p->s || *p->s == ')') {
+  if (!*p->lx.s || *p->lx.s == ')') {
     fail(p, "%s", "sizeof needs a type or an expression");
-    return mk_int(0, 0, 8);
+    return dbg_val_int(0, 0, 8);
   }
   if (eat(p, "(")) {
     ws(p);
     char name[64];
     int n = 0;
-    while (n < 63 && *p->s && *p->s != ')')
-      name[n++] = *p->s++;
+    while (n < 63 && *p->lx.s && *p->lx.s != ')')
+      name[n++] = *p->lx.s++;
     name[n] = 0;
     if (eat(p, ")") && n && dbg_type_resolve(p->env, name, &t))
-      return mk_int((int64_t)size_of(&t), 0, 8);
-    p->s = save;
+      return dbg_val_int((int64_t)size_of(&t), 0, 8);
+    p->lx.s = save;
   }
   int typeonly = p->typeonly;
   p->typeonly = 1; /* sizeof *p reads nothing through p */
   struct dbg_val v = unary(p);
   p->typeonly = typeonly;
-  return mk_int((int64_t)size_of(&v), 0, 8);
+  return dbg_val_int((int64_t)size_of(&v), 0, 8);
 }
 
-static void bad_number(struct P *p, const char *st, int range) {
-  char num[48];
-  size_t n = 0;
-  while (n < sizeof(num) - 1 && (isalnum((unsigned char)st[n]) || st[n] == '_' || st[n] == '.'))
-    n++;
-  snprintf(num, sizeof(num), "%.*s", (int)n, st);
-  fail(p, range ? "integer constant '%s' is too large" : "invalid number '%s'", num);
-}
-
-/* A numeric constant, typed as C types it: a floating constant is a double
- * unless suffixed f; an integer constant (decimal, 0x hex or 0 octal) takes
- * the first of int, uint (hex and octal only), long, ulong that holds it,
- * narrowed by its u and l suffixes. */
+/* A numeric constant (dbg_lex_number()). */
 static struct dbg_val number(struct P *p) {
-  const char *st = p->s;
-  char *end;
-  int hex = st[0] == '0' && (st[1] == 'x' || st[1] == 'X');
-  const char *d = st;
-  while (!hex && isdigit((unsigned char)*d))
-    d++;
-  if (!hex && (*d == '.' || *d == 'e' || *d == 'E')) {
-    struct dbg_val v = mk_fp(strtod(st, &end), 8); /* a double, as in C, unless suffixed f */
-    if (*end == 'f' || *end == 'F') {
-      v = mk_fp((float)v.f, 4);
-      end++;
-    }
-    p->s = end;
-    if (isalnum((unsigned char)*end) || *end == '_' || *end == '.') bad_number(p, st, 0);
-    return v;
-  }
-  errno = 0;
-  uint64_t u = strtoull(st, &end, hex ? 16 : st[0] == '0' ? 8 : 10);
-  int range = errno == ERANGE, uns = 0, lng = 0;
-  for (;;) {
-    if ((*end == 'u' || *end == 'U') && !uns) {
-      uns = 1;
-      end++;
-    } else if ((*end == 'l' || *end == 'L') && !lng) {
-      lng = 1;
-      end += end[1] == end[0] ? 2 : 1; /* l or ll: both 64 bits */
-    } else {
-      break;
-    }
-  }
-  p->s = end;
-  if (range || isalnum((unsigned char)*end) || *end == '_' || *end == '.') {
-    bad_number(p, st, range);
-    return mk_int(0, 1, 4);
-  }
-  int octhex = hex || st[0] == '0';
-  if (!uns && !lng && u <= INT32_MAX) return mk_int((int64_t)u, 1, 4);
-  if (!lng && (uns || octhex) && u <= UINT32_MAX) return mk_int((int64_t)u, 0, 4);
-  if (!uns && u <= INT64_MAX) return mk_int((int64_t)u, 1, 8);
-  return mk_int((int64_t)u, 0, 8);
+  struct dbg_val v;
+  char e[96];
+  if (dbg_lex_number(&p->lx, &v, e, sizeof(e))) fail(p, "%s", e);
+  return v;
 }
 
 static struct dbg_val primary(struct P *p) {
   ws(p);
-  struct dbg_val v = mk_int(0, 1, 4);
+  struct dbg_val v = dbg_val_int(0, 1, 4);
   if (eat(p, "(")) {
     v = expr(p);
     if (!eat(p, ")")) fail(p, "%s", "expected ')'");
     return postfix(p, v);
   }
-  if (*p->s == '\'') { /* a character constant: 'c', '\n', '\0', '\\', '\'' */
-    const char *c = p->s + 1;
+  if (*p->lx.s == '\'') { /* a character constant: 'c', '\n', '\0', '\\', '\'' */
+    const char *c = p->lx.s + 1;
     int ch = (unsigned char)*c;
     if (ch == '\\' && c[1]) {
       c++;
@@ -770,26 +665,26 @@ static struct dbg_val primary(struct P *p) {
       default: ch = (unsigned char)*c; break;
       }
       if (c[1] == '\'') {
-        p->s = c + 2;
-        return mk_int(ch, 1, 4);
+        p->lx.s = c + 2;
+        return dbg_val_int(ch, 1, 4);
       }
     }
     if (!ch || c[1] != '\'') {
       fail(p, "%s", "bad character constant");
       return v;
     }
-    p->s = c + 2;
-    return mk_int(ch, 1, 4);
+    p->lx.s = c + 2;
+    return dbg_val_int(ch, 1, 4);
   }
-  if (isdigit((unsigned char)*p->s) || *p->s == '.') return number(p);
-  if (*p->s == '$' && (isalpha((unsigned char)p->s[1]) || p->s[1] == '_')) {
-    p->s++; /* a convenience variable: $name, set by $name = EXPR */
+  if (isdigit((unsigned char)*p->lx.s) || *p->lx.s == '.') return number(p);
+  if (*p->lx.s == '$' && (isalpha((unsigned char)p->lx.s[1]) || p->lx.s[1] == '_')) {
+    p->lx.s++; /* a convenience variable: $name, set by $name = EXPR */
     char name[32];
-    read_name(p, name, sizeof(name));
+    dbg_lex_name(&p->lx, name, sizeof(name));
     ws(p);
-    int set = p->s[0] == '=' && p->s[1] != '=';
+    int set = p->lx.s[0] == '=' && p->lx.s[1] != '=';
     if (set) {
-      p->s++;
+      p->lx.s++;
       v = rv(p, expr(p));
       if (p->failed || p->dry || p->typeonly) return v;
     }
@@ -798,27 +693,27 @@ static struct dbg_val primary(struct P *p) {
     if (e) fail(p, "%s", e);
     return set ? v : postfix(p, v);
   }
-  if (*p->s == '$') { /* the value history: $, $N, $$, $$N */
+  if (*p->lx.s == '$') { /* the value history: $, $N, $$, $$N */
     char ref[24];
     size_t n = 0;
-    const char *c = p->s + 1;
+    const char *c = p->lx.s + 1;
     if (*c == '$') ref[n++] = *c++;
     while (isdigit((unsigned char)*c) && n < sizeof(ref) - 1)
       ref[n++] = *c++;
     ref[n] = 0;
-    p->s = c;
+    p->lx.s = c;
     const char *e = p->env->history ? p->env->history(p->env->ctx, ref, &v)
                                     : "the value history cannot be used here";
     if (e) fail(p, "%s", e);
     return postfix(p, v);
   }
-  if (isalpha((unsigned char)*p->s) || *p->s == '_') {
+  if (isalpha((unsigned char)*p->lx.s) || *p->lx.s == '_') {
     char name[64];
-    read_name(p, name, sizeof(name));
+    dbg_lex_name(&p->lx, name, sizeof(name));
     if (!strcmp(name, "sizeof")) return sizeof_of(p);
     if (eat(p, "(")) {
       if (texel_call(p, name, &v)) return postfix(p, v);
-      struct dbg_val a = mk_int(0, 1, 4);
+      struct dbg_val a = dbg_val_int(0, 1, 4);
       uint64_t known = 0;
       /* the name first: the arguments of an unknown function are not read */
       if (!p->failed && !p->env->sreg(p->env->ctx, name, 0, &known))
@@ -835,7 +730,7 @@ static struct dbg_val primary(struct P *p) {
       if (!p->failed && !p->env->sreg(p->env->ctx, name, (unsigned)a.i, &out)) {
         fail(p, "unknown function '%s'", name);
       }
-      return mk_int((int64_t)out, 0, 8);
+      return dbg_val_int((int64_t)out, 0, 8);
     }
     const char *e = p->env->lookup(p->env->ctx, name, &v);
     if (e) fail(p, "%s", e);
@@ -845,7 +740,7 @@ static struct dbg_val primary(struct P *p) {
     }
     return postfix(p, v);
   }
-  fail(p, "syntax error at '%s'", *p->s ? p->s : "end of expression");
+  fail(p, "syntax error at '%s'", *p->lx.s ? p->lx.s : "end of expression");
   return v;
 }
 
@@ -862,7 +757,7 @@ static struct dbg_val unary(struct P *p) {
   if (eat(p, "+")) return rv(p, unary(p));
   if (eat(p, "!")) {
     struct dbg_val v = rv(p, unary(p));
-    return mk_int(v.kind == DBG_FLT ? v.f == 0 : v.i == 0, 1, 4);
+    return dbg_val_int(v.kind == DBG_FLT ? v.f == 0 : v.i == 0, 1, 4);
   }
   if (eat(p, "~")) {
     struct dbg_val v = rv(p, unary(p));
@@ -896,7 +791,7 @@ static struct dbg_val unary(struct P *p) {
       fail(p, "%s", "cannot take the address of vector components that are not adjacent");
       return v;
     }
-    struct dbg_val r = mk_int((int64_t)v.addr, 0, 8);
+    struct dbg_val r = dbg_val_int((int64_t)v.addr, 0, 8);
     r.kind = DBG_PTR;
     /* a pointer to the whole vector or array, as in C */
     r.ekind = v.kind;
@@ -909,7 +804,7 @@ static struct dbg_val unary(struct P *p) {
     snprintf(r.type, sizeof(r.type), "%s%.50s *", sp ? sp : "", v.type);
     return r;
   }
-  if (try_cast(p, &t)) {
+  if (dbg_lex_cast(&p->lx, p->env, &t)) {
     struct dbg_val v = rv(p, unary(p));
     if (t.kind == DBG_FLT) {
       t.f = as_f(&v);
@@ -936,8 +831,8 @@ static const char *const levels[][6] = {
 #define NLEVELS (int)(sizeof(levels) / sizeof(levels[0]))
 
 static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struct dbg_val b) {
-  if (!strcmp(op, "&&")) return mk_int(as_f(&a) != 0 && as_f(&b) != 0, 1, 4);
-  if (!strcmp(op, "||")) return mk_int(as_f(&a) != 0 || as_f(&b) != 0, 1, 4);
+  if (!strcmp(op, "&&")) return dbg_val_int(as_f(&a) != 0 && as_f(&b) != 0, 1, 4);
+  if (!strcmp(op, "||")) return dbg_val_int(as_f(&a) != 0 || as_f(&b) != 0, 1, 4);
   int flt = a.kind == DBG_FLT || b.kind == DBG_FLT;
   if (a.kind == DBG_PTR && (!strcmp(op, "+") || !strcmp(op, "-")) && b.kind == DBG_INT) {
     uint64_t d = (uint64_t)b.i * (a.count ? a.count : 1);
@@ -951,16 +846,16 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
     unsigned fs = dbl ? 8 : 4;
     double x = as_f(&a), y = as_f(&b);
     if (!dbl) x = (float)x, y = (float)y;
-    if (!strcmp(op, "+")) return mk_fp(dbl ? x + y : (float)(x + y), fs);
-    if (!strcmp(op, "-")) return mk_fp(dbl ? x - y : (float)(x - y), fs);
-    if (!strcmp(op, "*")) return mk_fp(dbl ? x * y : (float)(x * y), fs);
-    if (!strcmp(op, "/")) return mk_fp(dbl ? x / y : (float)(x / y), fs);
-    if (!strcmp(op, "==")) return mk_int(x == y, 1, 4);
-    if (!strcmp(op, "!=")) return mk_int(x != y, 1, 4);
-    if (!strcmp(op, "<")) return mk_int(x < y, 1, 4);
-    if (!strcmp(op, ">")) return mk_int(x > y, 1, 4);
-    if (!strcmp(op, "<=")) return mk_int(x <= y, 1, 4);
-    if (!strcmp(op, ">=")) return mk_int(x >= y, 1, 4);
+    if (!strcmp(op, "+")) return dbg_val_fp(dbl ? x + y : (float)(x + y), fs);
+    if (!strcmp(op, "-")) return dbg_val_fp(dbl ? x - y : (float)(x - y), fs);
+    if (!strcmp(op, "*")) return dbg_val_fp(dbl ? x * y : (float)(x * y), fs);
+    if (!strcmp(op, "/")) return dbg_val_fp(dbl ? x / y : (float)(x / y), fs);
+    if (!strcmp(op, "==")) return dbg_val_int(x == y, 1, 4);
+    if (!strcmp(op, "!=")) return dbg_val_int(x != y, 1, 4);
+    if (!strcmp(op, "<")) return dbg_val_int(x < y, 1, 4);
+    if (!strcmp(op, ">")) return dbg_val_int(x > y, 1, 4);
+    if (!strcmp(op, "<=")) return dbg_val_int(x <= y, 1, 4);
+    if (!strcmp(op, ">=")) return dbg_val_int(x >= y, 1, 4);
     fail(p, "invalid operands to '%s' (floating point)", op);
     return a;
   }
@@ -1003,19 +898,19 @@ static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struc
   else if (!strcmp(op, ">>"))
     r = sign ? x >> (y & (8 * size - 1)) : (int64_t)(ux >> (y & (8 * size - 1)));
   else if (!strcmp(op, "=="))
-    return mk_int(sign ? x == y : ux == uy, 1, 4);
+    return dbg_val_int(sign ? x == y : ux == uy, 1, 4);
   else if (!strcmp(op, "!="))
-    return mk_int(sign ? x != y : ux != uy, 1, 4);
+    return dbg_val_int(sign ? x != y : ux != uy, 1, 4);
   else if (!strcmp(op, "<"))
-    return mk_int(sign ? x < y : ux < uy, 1, 4);
+    return dbg_val_int(sign ? x < y : ux < uy, 1, 4);
   else if (!strcmp(op, ">"))
-    return mk_int(sign ? x > y : ux > uy, 1, 4);
+    return dbg_val_int(sign ? x > y : ux > uy, 1, 4);
   else if (!strcmp(op, "<="))
-    return mk_int(sign ? x <= y : ux <= uy, 1, 4);
+    return dbg_val_int(sign ? x <= y : ux <= uy, 1, 4);
   else if (!strcmp(op, ">="))
-    return mk_int(sign ? x >= y : ux >= uy, 1, 4);
+    return dbg_val_int(sign ? x >= y : ux >= uy, 1, 4);
   if (size == 4) r = sign ? (int32_t)r : (int64_t)(uint32_t)r;
-  return mk_int(r, sign, size);
+  return dbg_val_int(r, sign, size);
 }
 
 /* How many elements of esize bytes from addr the memory there holds, at
@@ -1198,7 +1093,7 @@ static struct dbg_val branch(struct P *p, int taken, struct dbg_val (*parse)(str
   q.errlen = sizeof(err);
   q.dry = 1;
   struct dbg_val v = parse(&q);
-  p->s = q.s;
+  p->lx.s = q.lx.s;
   return v;
 }
 
@@ -1221,8 +1116,8 @@ static struct dbg_val cond_expr(struct P *p) {
 static struct dbg_val expr(struct P *p) {
   struct dbg_val a = cond_expr(p);
   ws(p);
-  if (p->s[0] == '=' && p->s[1] != '=') {
-    p->s++;
+  if (p->lx.s[0] == '=' && p->lx.s[1] != '=') {
+    p->lx.s++;
     if (a.kind == DBG_VEC && !p->failed) {
       struct dbg_val b = expr(p);
       if (!p->failed) store_vec(p, &a, b);
@@ -1244,10 +1139,10 @@ static struct dbg_val expr(struct P *p) {
 
 static int eval_text(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
                      size_t errlen, int typeonly) {
-  struct P p = {env, text, err, errlen, 0, 0, typeonly};
+  struct P p = {env, {text}, err, errlen, 0, 0, typeonly};
   struct dbg_val v = expr(&p);
   ws(&p);
-  if (!p.failed && *p.s) fail(&p, "syntax error at '%s'", p.s);
+  if (!p.failed && *p.lx.s) fail(&p, "syntax error at '%s'", p.lx.s);
   if (!p.failed && !typeonly) load(&p, &v);
   /* a struct, array or vector none of whose memory can be read (past a
    * buffer's end, through a bad pointer) is an error, as a scalar is */
@@ -1403,7 +1298,7 @@ static size_t format_member(const struct dbg_env *env, struct dbg_val *e, int fm
                             size_t len, size_t n, int depth) {
   if (e->kind == DBG_STRUCT || e->kind == DBG_ARR || e->kind == DBG_VEC)
     return n + format_at(env, e, fmt, buf + n, len - n, depth + 1);
-  struct P p = {env, "", NULL, 0, 0};
+  struct P p = {env, {""}, NULL, 0, 0};
   char tmp[96]; /* the message is not shown; big enough not to truncate */
   p.err = tmp;
   p.errlen = sizeof(tmp);
