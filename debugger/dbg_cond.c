@@ -4,9 +4,10 @@
  * a pass evaluates them per work-item on the device's workers without the
  * session's lock or parsing (the interpreter costs microseconds a lane).
  *
- * The text is read by dbg_lex.c, as the interpreter's is (its tokens,
- * names, numbers and casts). Every other rule mirrors dbg_expr.c's (the C
- * conversions of apply(), the loads of load(), the elements of elem_of()): the
+ * The text is read by dbg_lex.c as the interpreter's is (tokens, names,
+ * numbers, casts), elements are typed by dbg_type_elem() and scalars loaded
+ * and cast by dbg_lex.h's conversions, as there. Every other rule mirrors
+ * dbg_expr.c's (the C conversions of apply()): the
  * compiled form must never call a condition false that the interpreter
  * calls true or fails on. What it does not handle it refuses to compile;
  * what it cannot finish it calls unknown. It must not know about sessions,
@@ -157,40 +158,6 @@ static struct cval rv(struct C *c, struct cval v) {
   return v;
 }
 
-/* The type of an element of c (elem_of()). */
-static void elem_type(const struct dbg_env *env, const struct dbg_val *cont, struct dbg_val *e) {
-  char sub[128] = "";
-  if (cont->kind == DBG_ARR && cont->ekind == DBG_VEC) {
-    snprintf(sub, sizeof(sub), "%s", cont->type);
-    char *br = strchr(sub, '[');
-    if (br) *br = 0;
-  } else if (cont->kind == DBG_PTR && (cont->ekind == DBG_VEC || cont->ekind == DBG_ARR)) {
-    snprintf(sub, sizeof(sub), "%s", cont->type);
-    char *star = strrchr(sub, '*');
-    if (star) *star = 0;
-  } else if (cont->kind == DBG_ARR && (cont->ekind == DBG_ARR || cont->ekind == DBG_PTR)) {
-    const char *br = strchr(cont->type, '['), *end = br ? strchr(br, ']') : NULL;
-    snprintf(sub, sizeof(sub), "%.*s%s", br ? (int)(br - cont->type) : 0, cont->type,
-             end ? end + 1 : "");
-  }
-  if (sub[0]) {
-    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
-    return;
-  }
-  memset(e, 0, sizeof(*e));
-  e->kind = cont->ekind;
-  e->is_signed = cont->esigned;
-  e->size = cont->kind == DBG_PTR ? cont->count : cont->size;
-  dbg_type_strip(cont->type, e->type, sizeof(e->type));
-  char *cut = strpbrk(e->type, "[*");
-  if (cut) *cut = 0;
-  for (char *x = e->type + strlen(e->type);
-       x > e->type && (x[-1] == ' ' || isdigit((unsigned char)x[-1])) && cont->kind == DBG_VEC; x--)
-    x[-1] = 0;
-  for (char *x = e->type + strlen(e->type); x > e->type && x[-1] == ' '; x--)
-    x[-1] = 0;
-}
-
 /* Field f of struct lvalue v (field_of()). */
 static struct cval field(struct C *c, struct cval v, const char *f) {
   const struct cc_type *t = c->env->type ? c->env->type(c->env->ctx, v.t.type) : NULL;
@@ -231,10 +198,10 @@ static struct cval postfix(struct C *c, struct cval v) {
       if (c->failed) return v;
       struct cval e = {.lv = 1};
       if ((v.t.kind == DBG_ARR || v.t.kind == DBG_VEC) && v.lv && !v.t.swz) {
-        elem_type(c->env, &v.t, &e.t);
+        dbg_type_elem(c->env, &v.t, &e.t, 0);
         emit(c, (struct insn){.op = OP_INDEX, .size = v.t.size, .count = v.t.count}, -1);
       } else if (v.t.kind == DBG_PTR && v.t.ekind >= 0) {
-        elem_type(c->env, &v.t, &e.t);
+        dbg_type_elem(c->env, &v.t, &e.t, 0);
         emit(c, (struct insn){.op = OP_PTRIX, .size = v.t.count}, -1);
       } else {
         c->failed = 1;
@@ -249,7 +216,7 @@ static struct cval postfix(struct C *c, struct cval v) {
         return v;
       }
       struct cval sv = {.lv = 1};
-      elem_type(c->env, &pv.t, &sv.t);
+      dbg_type_elem(c->env, &pv.t, &sv.t, 0);
       emit(c, (struct insn){.op = OP_NZ}, 0);
       v = field(c, sv, f);
     } else if (eat(c, ".")) {
@@ -266,7 +233,7 @@ static struct cval postfix(struct C *c, struct cval v) {
           return v;
         }
         struct cval e = {.lv = 1};
-        elem_type(c->env, &v.t, &e.t);
+        dbg_type_elem(c->env, &v.t, &e.t, 0);
         emit(c, (struct insn){.op = OP_ADDK, .k.i = (int64_t)k * v.t.size}, 0);
         v = e;
       } else {
@@ -373,7 +340,7 @@ static struct cval unary(struct C *c) {
       return v;
     }
     struct cval e = {.lv = 1};
-    elem_type(c->env, &v.t, &e.t);
+    dbg_type_elem(c->env, &v.t, &e.t, 0);
     emit(c, (struct insn){.op = OP_NZ}, 0);
     return e;
   }
@@ -594,21 +561,7 @@ static int load(const struct insn *in, const struct dbg_cond_io *io, unsigned la
   else
     m = io->mem(io->ctx, lane, addr, in->size);
   if (!m) return 0;
-  uint64_t raw = read_raw(m, in->size);
-  if (in->kind == DBG_FLT) {
-    if (in->size == 4) {
-      float f;
-      memcpy(&f, &raw, 4);
-      v->f = f;
-    } else {
-      memcpy(&v->f, &raw, 8);
-    }
-  } else if (in->sign && in->size < 8) {
-    int sh = 64 - 8 * (int)in->size;
-    v->i = (int64_t)(raw << sh) >> sh;
-  } else {
-    v->i = (int64_t)raw;
-  }
+  dbg_scalar_decode(in->kind, in->sign, in->size, read_raw(m, in->size), &v->i, &v->f);
   return 1;
 }
 
@@ -618,12 +571,7 @@ static union cv cast(const struct insn *in, union cv v) {
     if (in->size == 4) v.f = (float)v.f;
     return v;
   }
-  int64_t x = in->a_cv == CV_F ? (int64_t)v.f : v.i;
-  if (in->size < 8) {
-    int sh = 64 - 8 * (int)in->size;
-    x = in->sign ? (int64_t)((uint64_t)x << sh) >> sh : (int64_t)(((uint64_t)x << sh) >> sh);
-  }
-  v.i = x;
+  v.i = dbg_int_wrap(in->a_cv == CV_F ? (int64_t)v.f : v.i, in->sign, in->size);
   return v;
 }
 

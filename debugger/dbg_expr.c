@@ -240,46 +240,6 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
   return 1;
 }
 
-static void elem_of(const struct dbg_env *env, const struct dbg_val *c, struct dbg_val *e,
-                    uint64_t addr) {
-  char sub[128] = "";
-  if (c->kind == DBG_ARR && c->ekind == DBG_VEC) {
-    /* an element of an array of vectors: the type without its dimension */
-    snprintf(sub, sizeof(sub), "%s", c->type);
-    char *br = strchr(sub, '[');
-    if (br) *br = 0;
-  } else if (c->kind == DBG_PTR && (c->ekind == DBG_VEC || c->ekind == DBG_ARR)) {
-    /* what a pointer to a vector or an array points to: its type without the '*' */
-    snprintf(sub, sizeof(sub), "%s", c->type);
-    char *star = strrchr(sub, '*');
-    if (star) *star = 0;
-  } else if (c->kind == DBG_ARR && (c->ekind == DBG_ARR || c->ekind == DBG_PTR)) {
-    /* a row of an array of arrays: T[a][b]... drops its first dimension (an
-     * element of an array of pointers T *[a] too) */
-    const char *br = strchr(c->type, '['), *end = br ? strchr(br, ']') : NULL;
-    snprintf(sub, sizeof(sub), "%.*s%s", br ? (int)(br - c->type) : 0, c->type, end ? end + 1 : "");
-  }
-  if (sub[0]) {
-    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
-    e->addr = addr;
-    return;
-  }
-  memset(e, 0, sizeof(*e));
-  e->kind = c->ekind;
-  e->is_signed = c->esigned;
-  e->size = c->kind == DBG_PTR ? c->count : c->size;
-  e->addr = addr;
-  /* what a pointer points to has no address space in its type */
-  strip(c->type, e->type, sizeof(e->type));
-  char *cut = strpbrk(e->type, "[*");
-  if (cut) *cut = 0;
-  for (char *x = e->type + strlen(e->type);
-       x > e->type && (x[-1] == ' ' || isdigit((unsigned char)x[-1])) && c->kind == DBG_VEC; x--)
-    x[-1] = 0;
-  for (char *x = e->type + strlen(e->type); x > e->type && x[-1] == ' '; x--)
-    x[-1] = 0;
-}
-
 /* The field f of struct value v (an lvalue), into *out; 0 when there is none. */
 static int field_of(struct P *p, const struct dbg_val *v, const char *f, struct dbg_val *out) {
   const struct cc_type *t = struct_type(p->env, v->type);
@@ -325,20 +285,7 @@ static void load(struct P *p, struct dbg_val *v) {
   }
   uint64_t raw = 0;
   memcpy(&raw, m, v->size);
-  if (v->kind == DBG_FLT) {
-    if (v->size == 4) {
-      float f;
-      memcpy(&f, &raw, 4);
-      v->f = f;
-    } else {
-      memcpy(&v->f, &raw, 8);
-    }
-  } else if (v->is_signed && v->size < 8) {
-    int sh = 64 - 8 * (int)v->size;
-    v->i = (int64_t)(raw << sh) >> sh;
-  } else {
-    v->i = (int64_t)raw;
-  }
+  dbg_scalar_decode(v->kind, v->is_signed, v->size, raw, &v->i, &v->f);
 }
 
 static struct dbg_val rv(struct P *p, struct dbg_val v) {
@@ -378,7 +325,7 @@ static int vec_elem(struct P *p, const struct dbg_val *v, unsigned i, struct dbg
          "which it does not have");
     return 0;
   }
-  elem_of(p->env, v, e, v->addr + (uint64_t)lane * v->size);
+  dbg_type_elem(p->env, v, e, v->addr + (uint64_t)lane * v->size);
   e->lim = v->lim;
   memcpy(e->obj, v->obj, sizeof(e->obj));
   return 1;
@@ -515,7 +462,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         if (v.kind == DBG_VEC) {
           if (!vec_elem(p, &v, (unsigned)ix.i, &e)) return v;
         } else {
-          elem_of(p->env, &v, &e, v.addr + (uint64_t)ix.i * v.size);
+          dbg_type_elem(p->env, &v, &e, v.addr + (uint64_t)ix.i * v.size);
           e.lim = v.lim;
           memcpy(e.obj, v.obj, sizeof(e.obj));
         }
@@ -524,7 +471,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         struct dbg_val pv = rv(p, v);
         if (pv.ekind < 0) fail(p, "%s", "cannot index a pointer to this type");
         struct dbg_val e;
-        elem_of(p->env, &pv, &e, (uint64_t)pv.i + (uint64_t)ix.i * pv.count);
+        dbg_type_elem(p->env, &pv, &e, (uint64_t)pv.i + (uint64_t)ix.i * pv.count);
         if (!e.addr) null_access(p);
         v = e;
       } else {
@@ -540,7 +487,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         return v;
       }
       struct dbg_val sv, e;
-      elem_of(p->env, &pv, &sv, (uint64_t)pv.i);
+      dbg_type_elem(p->env, &pv, &sv, (uint64_t)pv.i);
       if (!sv.addr) null_access(p);
       if (p->failed || !field_of(p, &sv, f, &e)) return v;
       v = e;
@@ -569,7 +516,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
       /* a vector of ni components of the same memory: adjacent ones are a
        * shorter vector at their address, others keep the map */
       struct dbg_val e;
-      elem_of(p->env, &v, &e, 0);
+      dbg_type_elem(p->env, &v, &e, 0);
       size_t tl = strlen(e.type);
       snprintf(e.type + tl, sizeof(e.type) - tl, "%d", ni);
       e.kind = DBG_VEC;
@@ -776,7 +723,7 @@ static struct dbg_val unary(struct P *p) {
       return v;
     }
     struct dbg_val e;
-    elem_of(p->env, &v, &e, (uint64_t)v.i);
+    dbg_type_elem(p->env, &v, &e, (uint64_t)v.i);
     if (!e.addr) null_access(p);
     return e;
   }
@@ -810,12 +757,7 @@ static struct dbg_val unary(struct P *p) {
       t.f = as_f(&v);
       if (t.size == 4) t.f = (float)t.f;
     } else {
-      int64_t x = v.kind == DBG_FLT ? (int64_t)v.f : v.i;
-      if (t.size < 8) {
-        int sh = 64 - 8 * (int)t.size;
-        x = t.is_signed ? (int64_t)((uint64_t)x << sh) >> sh : (int64_t)(((uint64_t)x << sh) >> sh);
-      }
-      t.i = x;
+      t.i = dbg_int_wrap(v.kind == DBG_FLT ? (int64_t)v.f : v.i, t.is_signed, t.size);
     }
     return t;
   }
@@ -1078,7 +1020,7 @@ static void store_vec(struct P *p, const struct dbg_val *dst, struct dbg_val src
   for (unsigned i = 0; i < dst->count && !p->failed; i++) {
     int lane = vec_lane(dst, i);
     if (lane < 0) continue;
-    elem_of(p->env, dst, &e, dst->addr + (uint64_t)lane * dst->size);
+    dbg_type_elem(p->env, dst, &e, dst->addr + (uint64_t)lane * dst->size);
     store(p, &e, vals[i]);
   }
 }
@@ -1324,7 +1266,7 @@ static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int 
   if (depth > 8) return (size_t)snprintf(buf, len, "{...}");
   if (!fmt && v->kind == DBG_ARR && v->ekind == DBG_INT && v->size == 1 && v->addr) {
     struct dbg_val e;
-    elem_of(env, v, &e, v->addr);
+    dbg_type_elem(env, v, &e, v->addr);
     const uint8_t *m = is_char(&e) ? env->mem(env->ctx, v->addr, v->count) : NULL;
     if (m) {
       fmt_string(m, v->count, buf, len);
@@ -1355,7 +1297,7 @@ static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int 
         n += (size_t)snprintf(buf + n, len - n, "<undefined>");
         continue;
       }
-      elem_of(env, v, &e, v->addr + (uint64_t)lane * v->size);
+      dbg_type_elem(env, v, &e, v->addr + (uint64_t)lane * v->size);
       n = format_member(env, &e, fmt, buf, len, n, depth);
     }
     if (i < v->count && n < len - 5) n += (size_t)snprintf(buf + n, len - n, "...");

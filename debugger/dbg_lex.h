@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "debugger/dbg.h"
 
@@ -40,5 +41,31 @@ int dbg_lex_cast(struct dbg_lex *l, const struct dbg_env *env, struct dbg_val *t
 struct dbg_val dbg_val_int(int64_t i, int sign, unsigned size);
 /* A floating-point value of size bytes (4: float, 8: double). */
 struct dbg_val dbg_val_fp(double f, unsigned size);
+
+/* ---- scalars, as both evaluators convert them (inline: the compiled
+ * conditions run them per lane) ---- */
+
+/* x converted to an integer of size bytes (1 to 8) and sign, as C converts
+ * (the low bytes, sign- or zero-extended). */
+static inline int64_t dbg_int_wrap(int64_t x, int sign, unsigned size) {
+  if (size >= 8) return x;
+  int sh = 64 - 8 * (int)size;
+  return sign ? (int64_t)((uint64_t)x << sh) >> sh : (int64_t)(((uint64_t)x << sh) >> sh);
+}
+
+/* The scalar that raw (size bytes, zero-extended) holds, of kind DBG_FLT
+ * (into *f, a float widened) or an integer kind (into *i). */
+static inline void dbg_scalar_decode(int kind, int sign, unsigned size, uint64_t raw, int64_t *i,
+                                     double *f) {
+  if (kind != DBG_FLT) {
+    *i = dbg_int_wrap((int64_t)raw, sign, size);
+  } else if (size == 4) {
+    float x;
+    memcpy(&x, &raw, 4);
+    *f = x;
+  } else {
+    memcpy(f, &raw, 8);
+  }
+}
 
 #endif
