@@ -4,10 +4,10 @@
  * a pass evaluates them per work-item on the device's workers without the
  * session's lock or parsing (the interpreter costs microseconds a lane).
  *
- * The text is read by dbg_lex.c as the interpreter's is (tokens, names,
- * numbers, casts), elements are typed by dbg_type_elem() and scalars loaded
- * and cast by dbg_lex.h's conversions, as there. Every other rule mirrors
- * dbg_expr.c's (the C conversions of apply()): the
+ * It shares with the interpreter (dbg_expr.c) all that can be shared
+ * (dbg_lex.h): the reading of the text, the operators, C's conversions and
+ * arithmetic, and the typing of elements (dbg_type_elem()). What else it
+ * does mirrors the interpreter's rules (rv(), field_of(), load()): the
  * compiled form must never call a condition false that the interpreter
  * calls true or fails on. What it does not handle it refuses to compile;
  * what it cannot finish it calls unknown. It must not know about sessions,
@@ -41,40 +41,8 @@ enum {
   OP_BIN,   /* x y -> x op y */
 };
 
-/* The binary operators, by spelling. */
-enum {
-  B_LOR,
-  B_LAND,
-  B_OR,
-  B_XOR,
-  B_AND,
-  B_EQ,
-  B_NE,
-  B_LE,
-  B_GE,
-  B_LT,
-  B_GT,
-  B_SHL,
-  B_SHR,
-  B_ADD,
-  B_SUB,
-  B_MUL,
-  B_DIV,
-  B_MOD,
-  B_PADD,
-  B_PSUB
-};
-static const struct {
-  const char *s;
-  int level;
-} bin_ops[] = {
-    [B_LOR] = {"||", 0}, [B_LAND] = {"&&", 1}, [B_OR] = {"|", 2},   [B_XOR] = {"^", 3},
-    [B_AND] = {"&", 4},  [B_EQ] = {"==", 5},   [B_NE] = {"!=", 5},  [B_LE] = {"<=", 6},
-    [B_GE] = {">=", 6},  [B_LT] = {"<", 6},    [B_GT] = {">", 6},   [B_SHL] = {"<<", 7},
-    [B_SHR] = {">>", 7}, [B_ADD] = {"+", 9},   [B_SUB] = {"-", 9},  [B_MUL] = {"*", 10},
-    [B_DIV] = {"/", 10}, [B_MOD] = {"%", 10},  [B_PADD] = {"", -1}, [B_PSUB] = {"", -1},
-};
-#define NLEVELS 11 /* as dbg_expr.c's levels; 8 is gdb's '@', not compiled */
+/* OP_BIN's operators: dbg_lex.h's, and a pointer plus or minus an integer. */
+enum { B_PADD = DBG_NOPS, B_PSUB };
 
 union cv {
   int64_t i;
@@ -85,7 +53,7 @@ union cv {
 enum { CV_S, CV_U, CV_F };
 
 struct insn {
-  uint8_t op, sub;      /* OP_*, and B_* for OP_BIN */
+  uint8_t op, sub;      /* OP_*, and DBG_OP_* or B_* for OP_BIN */
   uint8_t kind, sign;   /* a load's or a cast's type; OP_BIN: float (1 float, 2 double) */
   uint8_t a_cv, b_cv;   /* OP_BIN, OP_NEG, OP_NOT: the operands' CV_* */
   uint32_t size, count; /* a load's size; OP_BIN's integer size and sign in sign */
@@ -370,46 +338,40 @@ static struct dbg_val bin_type(int op, const struct dbg_val *a, const struct dbg
   in->sub = (uint8_t)op;
   in->a_cv = (uint8_t)cv_of(a);
   in->b_cv = (uint8_t)cv_of(b);
-  if (op == B_LOR || op == B_LAND) return dbg_val_int(0, 1, 4);
-  if (a->kind == DBG_PTR && (op == B_ADD || op == B_SUB) && b->kind == DBG_INT) {
-    in->sub = op == B_ADD ? B_PADD : B_PSUB;
+  if (op == DBG_OP_LOR || op == DBG_OP_LAND) return dbg_val_int(0, 1, 4);
+  if (a->kind == DBG_PTR && (op == DBG_OP_ADD || op == DBG_OP_SUB) && b->kind == DBG_INT) {
+    in->sub = op == DBG_OP_ADD ? B_PADD : B_PSUB;
     in->size = a->count ? a->count : 1;
     return *a;
   }
-  int cmp = op >= B_EQ && op <= B_GT;
-  if (a->kind == DBG_FLT || b->kind == DBG_FLT) {
-    int dbl = (a->kind == DBG_FLT && a->size == 8) || (b->kind == DBG_FLT && b->size == 8);
-    in->kind = dbl ? 2 : 1;
-    return cmp ? dbg_val_int(0, 1, 4) : dbg_val_fp(0, dbl ? 8 : 4);
+  int cmp = op >= DBG_OP_EQ && op <= DBG_OP_GT;
+  struct dbg_conv cv = dbg_conv_of(op, a, b);
+  if (cv.flt) {
+    in->kind = cv.flt == 8 ? 2 : 1;
+    return cmp ? dbg_val_int(0, 1, 4) : dbg_val_fp(0, cv.flt);
   }
-  int shift = op == B_SHL || op == B_SHR;
-  unsigned size = shift || a->size > b->size ? a->size : b->size;
-  if (size < 4) size = 4;
-  int sign = shift ? a->is_signed || a->size < 4
-                   : (a->is_signed || a->size < size) && (b->is_signed || b->size < size);
-  in->size = size;
-  in->sign = (uint8_t)sign;
-  return cmp ? dbg_val_int(0, 1, 4) : dbg_val_int(0, sign, size);
+  in->size = cv.size;
+  in->sign = (uint8_t)cv.sign;
+  return cmp ? dbg_val_int(0, 1, 4) : dbg_val_int(0, cv.sign, cv.size);
 }
 
 static struct cval binary(struct C *c, int level) {
-  if (level == NLEVELS) return unary(c);
+  if (level == DBG_NLEVELS) return unary(c);
   struct cval a = binary(c, level + 1);
   while (!c->failed) {
     int op = -1;
-    for (int k = 0; k < B_PADD && op < 0; k++)
-      if (bin_ops[k].level == level && eat(c, bin_ops[k].s)) op = k;
-    if (level == 8 && eat(c, "@")) c->failed = 1;
+    for (int k = 0; k < DBG_NOPS && op < 0; k++)
+      if (dbg_ops[k].level == level && eat(c, dbg_ops[k].s)) op = k;
+    if (level == DBG_LEVEL_AT && eat(c, "@")) c->failed = 1;
     if (op < 0 || c->failed) return a;
     struct cval x = rv(c, a);
     struct cval y = rv(c, binary(c, level + 1));
     if (c->failed) return a;
-    int ptr = x.t.kind == DBG_PTR && (op == B_ADD || op == B_SUB) && y.t.kind == DBG_INT;
+    int ptr = x.t.kind == DBG_PTR && (op == DBG_OP_ADD || op == DBG_OP_SUB) && y.t.kind == DBG_INT;
     int fl = !ptr && (x.t.kind == DBG_FLT || y.t.kind == DBG_FLT);
     /* operators C has no floating-point form of fail in the interpreter */
-    if (fl && !(op <= B_LAND || (op >= B_EQ && op <= B_GT) || op == B_ADD || op == B_SUB ||
-                op == B_MUL || op == B_DIV))
-      c->failed = 1;
+    double r = 0;
+    if (fl && op > DBG_OP_LAND && dbg_flt_op(op, 0, 0, 1, &r) < 0) c->failed = 1;
     struct insn in;
     memset(&in, 0, sizeof(in));
     a.t = bin_type(op, &x.t, &y.t, &in);
@@ -456,72 +418,24 @@ static double as_f(union cv v, int cv) {
   return cv == CV_F ? v.f : cv == CV_S ? (double)v.i : (double)(uint64_t)v.i;
 }
 
-/* x op y in floating point (apply()); 0 when the operator has none. */
+/* x op y in floating point (dbg_flt_op()). */
 static union cv bin_flt(const struct insn *in, union cv a, union cv b) {
-  int dbl = in->kind == 2;
-  double x = as_f(a, in->a_cv), y = as_f(b, in->b_cv);
+  double x = 0;
   union cv r;
-  if (!dbl) x = (float)x, y = (float)y;
-  switch (in->sub) {
-  case B_ADD: r.f = dbl ? x + y : (float)(x + y); break;
-  case B_SUB: r.f = dbl ? x - y : (float)(x - y); break;
-  case B_MUL: r.f = dbl ? x * y : (float)(x * y); break;
-  case B_DIV: r.f = dbl ? x / y : (float)(x / y); break;
-  case B_EQ: r.i = x == y; break;
-  case B_NE: r.i = x != y; break;
-  case B_LT: r.i = x < y; break;
-  case B_GT: r.i = x > y; break;
-  case B_LE: r.i = x <= y; break;
-  default: r.i = x >= y; break;
-  }
+  if (dbg_flt_op(in->sub, as_f(a, in->a_cv), as_f(b, in->b_cv), in->kind == 2, &x) == DBG_FLT)
+    r.f = x;
+  else
+    r.i = (int64_t)x;
   return r;
-}
-
-/* x op y on integers (apply()); 0 on a division by zero. */
-static int bin_int(const struct insn *in, union cv *a, union cv b) {
-  unsigned size = in->size;
-  int sign = in->sign;
-  int64_t x = a->i, y = b.i, r = 0;
-  uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-  if (size == 4 && !sign) ux &= 0xffffffffu, uy &= 0xffffffffu;
-  switch (in->sub) {
-  case B_ADD: r = (int64_t)(ux + uy); break;
-  case B_SUB: r = (int64_t)((uint64_t)x - (uint64_t)y); break;
-  case B_MUL: r = (int64_t)((uint64_t)x * (uint64_t)y); break;
-  case B_DIV:
-  case B_MOD:
-    if (y == 0) return 0;
-    if (sign && y == -1)
-      r = in->sub == B_DIV ? (int64_t)(0 - (uint64_t)x) : 0;
-    else if (in->sub == B_DIV)
-      r = sign ? x / y : (int64_t)(ux / uy);
-    else
-      r = sign ? x % y : (int64_t)(ux % uy);
-    break;
-  case B_AND: r = x & y; break;
-  case B_OR: r = x | y; break;
-  case B_XOR: r = x ^ y; break;
-  case B_SHL: r = (int64_t)(ux << (y & (8 * size - 1))); break;
-  case B_SHR: r = sign ? x >> (y & (8 * size - 1)) : (int64_t)(ux >> (y & (8 * size - 1))); break;
-  case B_EQ: a->i = sign ? x == y : ux == uy; return 1;
-  case B_NE: a->i = sign ? x != y : ux != uy; return 1;
-  case B_LT: a->i = sign ? x < y : ux < uy; return 1;
-  case B_GT: a->i = sign ? x > y : ux > uy; return 1;
-  case B_LE: a->i = sign ? x <= y : ux <= uy; return 1;
-  default: a->i = sign ? x >= y : ux >= uy; return 1;
-  }
-  if (size == 4) r = sign ? (int32_t)r : (int64_t)(uint32_t)r;
-  a->i = r;
-  return 1;
 }
 
 /* x op y: 0 when it cannot be computed. */
 static int bin(const struct insn *in, union cv *a, union cv b) {
   switch (in->sub) {
-  case B_LOR:
-  case B_LAND: {
+  case DBG_OP_LOR:
+  case DBG_OP_LAND: {
     int x = as_f(*a, in->a_cv) != 0, y = as_f(b, in->b_cv) != 0;
-    a->i = in->sub == B_LOR ? x || y : x && y;
+    a->i = in->sub == DBG_OP_LOR ? x || y : x && y;
     return 1;
   }
   case B_PADD: a->i = (int64_t)((uint64_t)a->i + (uint64_t)b.i * in->size); return 1;
@@ -532,7 +446,7 @@ static int bin(const struct insn *in, union cv *a, union cv b) {
     *a = bin_flt(in, *a, b);
     return 1;
   }
-  return bin_int(in, a, b);
+  return dbg_int_op(in->sub, a->i, b.i, in->size, in->sign, &a->i);
 }
 
 /* size bytes at m, zero-extended (fixed-size copies: no call, no stall). */

@@ -764,95 +764,28 @@ static struct dbg_val unary(struct P *p) {
   return primary(p);
 }
 
-/* Binary operators by precedence level; gdb's artificial arrays (a[i]@n)
- * bind looser than + and tighter than shifts, as in gdb. */
-static const char *const levels[][6] = {
-    {"||"},       {"&&"}, {"|"},      {"^"},           {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"},
-    {"<<", ">>"}, {"@"},  {"+", "-"}, {"*", "/", "%"},
-};
-#define NLEVELS (int)(sizeof(levels) / sizeof(levels[0]))
-
-static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struct dbg_val b) {
-  if (!strcmp(op, "&&")) return dbg_val_int(as_f(&a) != 0 && as_f(&b) != 0, 1, 4);
-  if (!strcmp(op, "||")) return dbg_val_int(as_f(&a) != 0 || as_f(&b) != 0, 1, 4);
-  int flt = a.kind == DBG_FLT || b.kind == DBG_FLT;
-  if (a.kind == DBG_PTR && (!strcmp(op, "+") || !strcmp(op, "-")) && b.kind == DBG_INT) {
+static struct dbg_val apply(struct P *p, int op, struct dbg_val a, struct dbg_val b) {
+  if (op == DBG_OP_LAND) return dbg_val_int(as_f(&a) != 0 && as_f(&b) != 0, 1, 4);
+  if (op == DBG_OP_LOR) return dbg_val_int(as_f(&a) != 0 || as_f(&b) != 0, 1, 4);
+  if (a.kind == DBG_PTR && (op == DBG_OP_ADD || op == DBG_OP_SUB) && b.kind == DBG_INT) {
     uint64_t d = (uint64_t)b.i * (a.count ? a.count : 1);
-    a.i = (int64_t)(op[0] == '+' ? (uint64_t)a.i + d : (uint64_t)a.i - d);
+    a.i = (int64_t)(op == DBG_OP_ADD ? (uint64_t)a.i + d : (uint64_t)a.i - d);
     return a;
   }
-  if (flt) {
-    /* C's conversions: double when either operand is a double, else float
-     * (computed in double, rounded once: exact for + - * /) */
-    int dbl = (a.kind == DBG_FLT && a.size == 8) || (b.kind == DBG_FLT && b.size == 8);
-    unsigned fs = dbl ? 8 : 4;
-    double x = as_f(&a), y = as_f(&b);
-    if (!dbl) x = (float)x, y = (float)y;
-    if (!strcmp(op, "+")) return dbg_val_fp(dbl ? x + y : (float)(x + y), fs);
-    if (!strcmp(op, "-")) return dbg_val_fp(dbl ? x - y : (float)(x - y), fs);
-    if (!strcmp(op, "*")) return dbg_val_fp(dbl ? x * y : (float)(x * y), fs);
-    if (!strcmp(op, "/")) return dbg_val_fp(dbl ? x / y : (float)(x / y), fs);
-    if (!strcmp(op, "==")) return dbg_val_int(x == y, 1, 4);
-    if (!strcmp(op, "!=")) return dbg_val_int(x != y, 1, 4);
-    if (!strcmp(op, "<")) return dbg_val_int(x < y, 1, 4);
-    if (!strcmp(op, ">")) return dbg_val_int(x > y, 1, 4);
-    if (!strcmp(op, "<=")) return dbg_val_int(x <= y, 1, 4);
-    if (!strcmp(op, ">=")) return dbg_val_int(x >= y, 1, 4);
-    fail(p, "invalid operands to '%s' (floating point)", op);
+  struct dbg_conv c = dbg_conv_of(op, &a, &b);
+  if (c.flt) {
+    double r = 0;
+    int k = dbg_flt_op(op, as_f(&a), as_f(&b), c.flt == 8, &r);
+    if (k < 0) fail(p, "invalid operands to '%s' (floating point)", dbg_ops[op].s);
+    return k < 0 ? a : k == DBG_FLT ? dbg_val_fp(r, c.flt) : dbg_val_int((int64_t)r, 1, 4);
+  }
+  int64_t r;
+  if (!dbg_int_op(op, a.i, b.i, c.size, c.sign, &r)) {
+    fail(p, "%s", "division by zero");
     return a;
   }
-  int shift = !strcmp(op, "<<") || !strcmp(op, ">>");
-  /* a shift has the type of its promoted left operand, whose width masks
-   * the count (OpenCL C 6.3.j: 1 << 32 is 1); others the usual conversions */
-  unsigned size = shift || a.size > b.size ? a.size : b.size;
-  if (size < 4) size = 4;
-  int sign = shift ? a.is_signed || a.size < 4
-                   : (a.is_signed || a.size < size) && (b.is_signed || b.size < size);
-  int64_t x = a.i, y = b.i;
-  uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-  if (size == 4 && !sign) ux &= 0xffffffffu, uy &= 0xffffffffu;
-  int64_t r = 0;
-  /* + - * wrap around as the device's integers do (in uint64_t: no
-   * signed overflow here), then are cut to the operands' size */
-  if (!strcmp(op, "+"))
-    r = (int64_t)((uint64_t)x + (uint64_t)y);
-  else if (!strcmp(op, "-"))
-    r = (int64_t)((uint64_t)x - (uint64_t)y);
-  else if (!strcmp(op, "*"))
-    r = (int64_t)((uint64_t)x * (uint64_t)y);
-  else if (!strcmp(op, "/") || !strcmp(op, "%")) {
-    if (y == 0) {
-      fail(p, "%s", "division by zero");
-      return a;
-    }
-    if (sign && y == -1) /* INT64_MIN / -1 wraps to INT64_MIN, its remainder is 0 */
-      r = op[0] == '/' ? (int64_t)(0 - (uint64_t)x) : 0;
-    else
-      r = op[0] == '/' ? (sign ? x / y : (int64_t)(ux / uy)) : (sign ? x % y : (int64_t)(ux % uy));
-  } else if (!strcmp(op, "&"))
-    r = x & y;
-  else if (!strcmp(op, "|"))
-    r = x | y;
-  else if (!strcmp(op, "^"))
-    r = x ^ y;
-  else if (!strcmp(op, "<<"))
-    r = (int64_t)(ux << (y & (8 * size - 1)));
-  else if (!strcmp(op, ">>"))
-    r = sign ? x >> (y & (8 * size - 1)) : (int64_t)(ux >> (y & (8 * size - 1)));
-  else if (!strcmp(op, "=="))
-    return dbg_val_int(sign ? x == y : ux == uy, 1, 4);
-  else if (!strcmp(op, "!="))
-    return dbg_val_int(sign ? x != y : ux != uy, 1, 4);
-  else if (!strcmp(op, "<"))
-    return dbg_val_int(sign ? x < y : ux < uy, 1, 4);
-  else if (!strcmp(op, ">"))
-    return dbg_val_int(sign ? x > y : ux > uy, 1, 4);
-  else if (!strcmp(op, "<="))
-    return dbg_val_int(sign ? x <= y : ux <= uy, 1, 4);
-  else if (!strcmp(op, ">="))
-    return dbg_val_int(sign ? x >= y : ux >= uy, 1, 4);
-  if (size == 4) r = sign ? (int32_t)r : (int64_t)(uint32_t)r;
-  return dbg_val_int(r, sign, size);
+  int cmp = op >= DBG_OP_EQ && op <= DBG_OP_GT;
+  return dbg_val_int(r, cmp || c.sign, cmp ? 4 : c.size);
 }
 
 /* How many elements of esize bytes from addr the memory there holds, at
@@ -937,23 +870,20 @@ static struct dbg_val artificial(struct P *p, struct dbg_val l, struct dbg_val n
 }
 
 static struct dbg_val binary(struct P *p, int level) {
-  if (level == NLEVELS) return unary(p);
+  if (level == DBG_NLEVELS) return unary(p);
   struct dbg_val a = binary(p, level + 1);
   for (;;) {
     if (p->failed) return a;
-    const char *op = NULL;
-    for (int k = 0; k < 6 && levels[level][k]; k++)
-      if (eat(p, levels[level][k])) {
-        op = levels[level][k];
-        break;
-      }
-    if (!op) return a;
-    if (op[0] == '@') {
+    int op = -1;
+    for (int k = 0; k < DBG_NOPS && op < 0; k++)
+      if (dbg_ops[k].level == level && eat(p, dbg_ops[k].s)) op = k;
+    if (op < 0 && level == DBG_LEVEL_AT && eat(p, "@")) {
       struct dbg_val n = rv(p, binary(p, level + 1));
       if (p->failed) return a;
       a = artificial(p, a, n);
       continue;
     }
+    if (op < 0) return a;
     struct dbg_val x = rv(p, a);
     struct dbg_val y = rv(p, binary(p, level + 1));
     if (p->failed) return a;

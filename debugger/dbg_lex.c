@@ -135,3 +135,26 @@ int dbg_lex_cast(struct dbg_lex *l, const struct dbg_env *env, struct dbg_val *t
   l->s = save;
   return 0;
 }
+
+const struct dbg_op dbg_ops[DBG_NOPS] = {
+    [DBG_OP_LOR] = {"||", 0}, [DBG_OP_LAND] = {"&&", 1}, [DBG_OP_OR] = {"|", 2},
+    [DBG_OP_XOR] = {"^", 3},  [DBG_OP_AND] = {"&", 4},   [DBG_OP_EQ] = {"==", 5},
+    [DBG_OP_NE] = {"!=", 5},  [DBG_OP_LE] = {"<=", 6},   [DBG_OP_GE] = {">=", 6},
+    [DBG_OP_LT] = {"<", 6},   [DBG_OP_GT] = {">", 6},    [DBG_OP_SHL] = {"<<", 7},
+    [DBG_OP_SHR] = {">>", 7}, [DBG_OP_ADD] = {"+", 9},   [DBG_OP_SUB] = {"-", 9},
+    [DBG_OP_MUL] = {"*", 10}, [DBG_OP_DIV] = {"/", 10},  [DBG_OP_MOD] = {"%", 10},
+};
+
+struct dbg_conv dbg_conv_of(int op, const struct dbg_val *a, const struct dbg_val *b) {
+  struct dbg_conv c = {0, 0, 0};
+  if (a->kind == DBG_FLT || b->kind == DBG_FLT) {
+    c.flt = (a->kind == DBG_FLT && a->size == 8) || (b->kind == DBG_FLT && b->size == 8) ? 8 : 4;
+    return c;
+  }
+  int shift = op == DBG_OP_SHL || op == DBG_OP_SHR;
+  c.size = shift || a->size > b->size ? a->size : b->size;
+  if (c.size < 4) c.size = 4;
+  c.sign = shift ? a->is_signed || a->size < 4
+                 : (a->is_signed || a->size < c.size) && (b->is_signed || b->size < c.size);
+  return c;
+}
