@@ -95,6 +95,14 @@ static char *run_script(const char *const *lines, size_t *len) {
   return text;
 }
 
+/* Runs a script (run_script()) and checks everything it printed is ref. */
+static void check_script(const char *const *lines, const char *ref) {
+  size_t len = 0;
+  char *text = run_script(lines, &len);
+  ck_assert_str_eq(text, ref);
+  free(text);
+}
+
 static const char *const spellings[] = {
     "bt",        "whe",    "wh",     "ba",      "f",      "fi",           "fin",
     "p 1",       "pt",     "st",     "sta",     "u",      "un",           "und",
@@ -163,10 +171,7 @@ static const char *const mi_ref =
     "(lockstep) mi off\n^mi {\"machine\":0}\n";
 
 START_TEST(test_mi_rows) {
-  size_t len = 0;
-  char *text = run_script(mi_lines, &len);
-  ck_assert_str_eq(text, mi_ref);
-  free(text);
+  check_script(mi_lines, mi_ref);
 }
 END_TEST
 
@@ -232,10 +237,7 @@ static const char *const bps_text = "break 5\n  condition $bpnum x > 2\n  ignore
                                     "    print x\n    continue\n  end\n";
 
 START_TEST(test_gdb_rows) {
-  size_t len = 0;
-  char *text = run_script(gdb_lines, &len);
-  ck_assert_str_eq(text, gdb_ref);
-  free(text);
+  check_script(gdb_lines, gdb_ref);
   FILE *f = fopen(BPS_FILE, "r");
   ck_assert_ptr_nonnull(f);
   char saved[512] = "";
@@ -267,10 +269,7 @@ static const char *const noprog_ref =
     "(lockstep) quit\n";
 
 START_TEST(test_no_program) {
-  size_t len = 0;
-  char *text = run_script(noprog_lines, &len);
-  ck_assert_str_eq(text, noprog_ref);
-  free(text);
+  check_script(noprog_lines, noprog_ref);
 }
 END_TEST
 
