@@ -291,28 +291,26 @@ static size_t complete(struct dbg_session *s, const char *line) {
 /* Tab completion from the command table: command names, subcommand words
  * (full spellings, whatever the abbreviation), nothing for an argument
  * with no program; with a session but no kernel stopped, no names. */
+static const struct {
+  int session; /* 0: no session, 1: a session with no kernel stopped */
+  const char *line;
+  size_t at; /* where the replaced word starts */
+  const char *words;
+} completions[] = {
+    {0, "wat", 0, "watch"},    {0, "  workg", 2, "workgroup"},   {0, "info wo", 5, "workitems"},
+    {0, "i  lo", 3, "locals"}, {0, "mi k", 3, "kernels kernel"}, {0, "zz", 0, ""},
+    {0, "print/x fo", 8, ""},  {1, "print a + to", 10, ""},      {1, "break x.cl:1 if g", 16, ""},
+    {1, "until comp", 6, ""},
+};
+
 START_TEST(test_complete) {
-  ck_assert_uint_eq(complete(NULL, "wat"), 0);
-  ck_assert_str_eq(words, "watch");
-  ck_assert_uint_eq(complete(NULL, "  workg"), 2);
-  ck_assert_str_eq(words, "workgroup");
-  ck_assert_uint_eq(complete(NULL, "info wo"), 5);
-  ck_assert_str_eq(words, "workitems");
-  ck_assert_uint_eq(complete(NULL, "i  lo"), 3);
-  ck_assert_str_eq(words, "locals");
-  ck_assert_uint_eq(complete(NULL, "mi k"), 3);
-  ck_assert_str_eq(words, "kernels kernel");
-  ck_assert_uint_eq(complete(NULL, "zz"), 0);
-  ck_assert_str_eq(words, "");
-  ck_assert_uint_eq(complete(NULL, "print/x fo"), 8);
-  ck_assert_str_eq(words, "");
   struct dbg_session *s = dbg_new(stdout, NULL, NULL);
-  ck_assert_uint_eq(complete(s, "print a + to"), 10);
-  ck_assert_str_eq(words, "");
-  ck_assert_uint_eq(complete(s, "break x.cl:1 if g"), 16);
-  ck_assert_str_eq(words, "");
-  ck_assert_uint_eq(complete(s, "until comp"), 6);
-  ck_assert_str_eq(words, "");
+  for (size_t i = 0; i < sizeof(completions) / sizeof(completions[0]); i++) {
+    size_t at = complete(completions[i].session ? s : NULL, completions[i].line);
+    ck_assert_msg(at == completions[i].at && !strcmp(words, completions[i].words),
+                  "'%s': %zu '%s', want %zu '%s'", completions[i].line, at, words,
+                  completions[i].at, completions[i].words);
+  }
   dbg_free(s);
 }
 END_TEST
