@@ -277,7 +277,8 @@ struct dbg_env {
   const char *(*conv)(void *ctx, const char *name, struct dbg_val *v, int set);
 };
 /* Whether text is an expression as far as its shape goes (a breakpoint
- * condition, before any work-item can evaluate it); else why not, in err. */
+ * condition, before any work-item can evaluate it); else why not, in err
+ * (dbg_bind.c). */
 int dbg_cond_parses(const char *text, char *err, size_t errlen);
 /* Evaluates text; 0 ok, else an error message in err. */
 int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,

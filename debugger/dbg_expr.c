@@ -1240,36 +1240,3 @@ void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, cha
                 size_t len) {
   format_at(env, v, fmt, buf, len, 0);
 }
-
-/* ---- checking a condition before there is anything to evaluate it on ---- */
-
-static const char *check_lookup(void *ctx, const char *name, struct dbg_val *v) {
-  (void)ctx, (void)name;
-  memset(v, 0, sizeof(*v));
-  v->kind = DBG_INT;
-  v->is_signed = 1;
-  v->size = 4;
-  v->i = 1; /* not 0: a division by the name is no error here */
-  snprintf(v->type, sizeof(v->type), "int");
-  return NULL;
-}
-
-static void *check_mem(void *ctx, uint64_t addr, uint64_t size) {
-  (void)ctx, (void)addr, (void)size;
-  return NULL;
-}
-
-static int check_sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
-  (void)ctx, (void)fn, (void)dim;
-  *out = 1;
-  return 1;
-}
-
-int dbg_cond_parses(const char *text, char *err, size_t errlen) {
-  struct dbg_env env = {NULL, check_lookup, check_mem, check_sreg, NULL, NULL, NULL, NULL};
-  struct dbg_val v;
-  if (!dbg_eval(&env, text, &v, err, errlen)) return 1;
-  /* only the shape of the text counts: names, types and memory are known
-   * when a work-item reaches the breakpoint */
-  return strncmp(err, "syntax error", 12) && strncmp(err, "expected", 8);
-}
