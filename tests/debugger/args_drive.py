@@ -15,7 +15,7 @@ import re
 import sys
 import time
 
-from lineproto import DEADLINE, fail, start
+from lineproto import DEADLINE, fail, next_line, start
 
 
 def main():
@@ -36,16 +36,11 @@ def main():
         if time.time() - began > DEADLINE:
             host.kill()
             fail("no progress in phase %s" % phase, log)
-        line = f.readline()
-        if not line:
+        line = next_line(f, log)
+        if line is None:
             break  # the program ended
-        line = line.decode(errors="replace").rstrip("\n")
-        log.append(line + "\n")
         if line.startswith("out"):
             out.append(line[4:])
-            continue
-        if line == "sync":
-            f.write(b"ack\n")
             continue
         if line != "prompt":
             continue

@@ -1,6 +1,6 @@
 """The debugger's line protocol (see debugger/README.md) from a front end's
 side: a host program started under it, and how a drive script that uses it
-(args_drive.py, queues_drive.py) fails."""
+(args_drive.py, queues_drive.py) reads it and fails."""
 import os
 import socket
 import subprocess
@@ -30,3 +30,16 @@ def start(argv):
                             pass_fds=(fd,), preexec_fn=child_env)
     theirs.close()
     return host, ours.makefile("rwb", buffering=0)
+
+
+def next_line(f, log):
+    """The next line the debugger sends on f, logged and without its
+    newline, a sync already acknowledged; None when the program ended."""
+    line = f.readline()
+    if not line:
+        return None
+    line = line.decode(errors="replace").rstrip("\n")
+    log.append(line + "\n")
+    if line == "sync":
+        f.write(b"ack\n")
+    return line

@@ -15,7 +15,7 @@ import select
 import sys
 import time
 
-from lineproto import DEADLINE, fail, start
+from lineproto import DEADLINE, fail, next_line, start
 
 
 def main():
@@ -43,18 +43,13 @@ def main():
             host.kill()
             fail("no progress in phase %s" % phase, log)
         drain_host()
-        line = f.readline()
-        if not line:
+        line = next_line(f, log)
+        if line is None:
             break  # the program ended
-        line = line.decode(errors="replace").rstrip("\n")
-        log.append(line + "\n")
         if line.startswith("out"):
             out.append(line[4:])
             if re.match(r"Breakpoint 1, ", line[4:]):
                 stops_seen += 1
-            continue
-        if line == "sync":
-            f.write(b"ack\n")
             continue
         if line != "prompt":
             continue
