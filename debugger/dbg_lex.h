@@ -34,8 +34,9 @@ void dbg_lex_name(struct dbg_lex *l, char *buf, size_t cap);
  * that holds it, narrowed by its u and l suffixes. 0 with the value in *v;
  * else 1 with why not in err (may be NULL) and *v a placeholder. */
 int dbg_lex_number(struct dbg_lex *l, struct dbg_val *v, char *err, size_t errlen);
-/* A cast to a scalar, pointer or vector type, "(TYPE)", resolved through
- * env: 1 with the type in *t, else 0 with nothing taken. */
+/* A cast "(TYPE)" to a type that is neither an array nor a struct,
+ * resolved through env (may be NULL: no structs): 1 with the type in *t,
+ * else 0 with nothing taken. */
 int dbg_lex_cast(struct dbg_lex *l, const struct dbg_env *env, struct dbg_val *t);
 
 /* An integer value of size bytes (4 or 8), typed int, uint, long or ulong. */
