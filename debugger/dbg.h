@@ -277,7 +277,8 @@ struct dbg_env {
   const char *(*conv)(void *ctx, const char *name, struct dbg_val *v, int set);
 };
 /* Whether text is an expression as far as its shape goes (a breakpoint
- * condition, before any work-item can evaluate it); else why not, in err. */
+ * condition, before any work-item can evaluate it); else why not, in err
+ * (dbg_bind.c). */
 int dbg_cond_parses(const char *text, char *err, size_t errlen);
 /* Evaluates text; 0 ok, else an error message in err. */
 int dbg_eval(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
@@ -300,6 +301,10 @@ int dbg_whatis(const struct dbg_env *env, const char *text, int expand, char *bu
  * types (and arrays of and pointers to them) need env's type hook (env may
  * be NULL: no structs). */
 int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val *v);
+/* The type of an element of c (an array, a vector, or what a pointer
+ * points to), into *e as an lvalue at addr. */
+void dbg_type_elem(const struct dbg_env *env, const struct dbg_val *c, struct dbg_val *e,
+                   uint64_t addr);
 /* dst = src for structs (dbg_assign.c): NULL when done, else why not. */
 const char *dbg_store_struct(const struct dbg_env *env, const struct dbg_val *dst,
                              const struct dbg_val *src);

@@ -6,7 +6,9 @@
  * a line with no code (blank, a comment, a lone brace) binds to the next
  * line that has code. The engine binds breakpoints of its launches with it
  * and the DAP adapter verifies an editor's breakpoints with it, so both
- * move a breakpoint to the same line.
+ * move a breakpoint to the same line. A breakpoint's condition is checked
+ * here too, before there is anything to evaluate it on: its shape
+ * (dbg_cond_parses()) and that the program has its names at the line.
  *
  * It reads tables only; it must not print or know about sessions.
  */
@@ -184,6 +186,40 @@ static int line_in_callee(const struct lsi_program *p, uint32_t line) {
   return 0;
 }
 
+/* ---- checking a condition before there is anything to evaluate it on ---- */
+
+/* dbg_env.lookup for a condition's shape: every name reads as an int. */
+static const char *check_lookup(void *ctx, const char *name, struct dbg_val *v) {
+  (void)ctx, (void)name;
+  memset(v, 0, sizeof(*v));
+  v->kind = DBG_INT;
+  v->is_signed = 1;
+  v->size = 4;
+  v->i = 1; /* not 0: a division by the name is no error here */
+  snprintf(v->type, sizeof(v->type), "int");
+  return NULL;
+}
+
+static void *check_mem(void *ctx, uint64_t addr, uint64_t size) {
+  (void)ctx, (void)addr, (void)size;
+  return NULL;
+}
+
+static int check_sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
+  (void)ctx, (void)fn, (void)dim;
+  *out = 1;
+  return 1;
+}
+
+int dbg_cond_parses(const char *text, char *err, size_t errlen) {
+  struct dbg_env env = {NULL, check_lookup, check_mem, check_sreg, NULL, NULL, NULL, NULL};
+  struct dbg_val v;
+  if (!dbg_eval(&env, text, &v, err, errlen)) return 1;
+  /* only the shape of the text counts: names, types and memory are known
+   * when a work-item reaches the breakpoint */
+  return strncmp(err, "syntax error", 12) && strncmp(err, "expected", 8);
+}
+
 struct names {
   const struct lsi_program *p;
   uint32_t line; /* 0: any line (a function breakpoint, a callee's line) */
@@ -213,12 +249,7 @@ static int only_called(const char *text, const char *name) {
  * line) reads as an int, so the rest of the condition is checked too. */
 static const char *names_lookup(void *ctx, const char *name, struct dbg_val *v) {
   struct names *c = ctx;
-  memset(v, 0, sizeof(*v));
-  v->kind = DBG_INT;
-  v->is_signed = 1;
-  v->size = 4;
-  v->i = 1;
-  snprintf(v->type, sizeof(v->type), "int");
+  check_lookup(ctx, name, v);
   int found = 0;
   uint32_t lo = 0, hi = 0;
   if (only_called(c->text, name)) return NULL;
@@ -243,17 +274,6 @@ static const char *names_lookup(void *ctx, const char *name, struct dbg_val *v) 
   return NULL;
 }
 
-static void *names_mem(void *ctx, uint64_t addr, uint64_t size) {
-  (void)ctx, (void)addr, (void)size;
-  return NULL;
-}
-
-static int names_sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
-  (void)ctx, (void)fn, (void)dim;
-  *out = 1;
-  return 1;
-}
-
 int dbg_bp_check(const struct lsi_program *p, const char *file, uint32_t nlines, uint32_t line,
                  const char *func, const char *cond, uint32_t *at, char *msg, size_t n) {
   int how = DBG_LINE_EXACT;
@@ -272,8 +292,8 @@ int dbg_bp_check(const struct lsi_program *p, const char *file, uint32_t nlines,
     struct dbg_env env = {0};
     env.ctx = &c;
     env.lookup = names_lookup;
-    env.mem = names_mem;
-    env.sreg = names_sreg;
+    env.mem = check_mem;
+    env.sreg = check_sreg;
     struct dbg_val v;
     char err[200];
     dbg_eval(&env, cond, &v, err, sizeof(err));

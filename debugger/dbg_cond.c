@@ -4,8 +4,10 @@
  * a pass evaluates them per work-item on the device's workers without the
  * session's lock or parsing (the interpreter costs microseconds a lane).
  *
- * Every rule mirrors dbg_expr.c's (the C conversions of apply(), the loads
- * of load(), the numbers of number(), the elements of elem_of()): the
+ * It shares with the interpreter (dbg_expr.c) all that can be shared
+ * (dbg_lex.h): the reading of the text, the operators, C's conversions and
+ * arithmetic, and the typing of elements (dbg_type_elem()). What else it
+ * does mirrors the interpreter's rules (rv(), field_of(), load()): the
  * compiled form must never call a condition false that the interpreter
  * calls true or fails on. What it does not handle it refuses to compile;
  * what it cannot finish it calls unknown. It must not know about sessions,
@@ -13,13 +15,13 @@
  * struct dbg_env at compile time and struct dbg_cond_io per evaluation.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler/cc_debug.h"
 #include "debugger/dbg_cond.h"
 #include "debugger/dbg_image.h"
+#include "debugger/dbg_lex.h"
 #include "device/lsi.h"
 
 #define COND_STACK 32
@@ -39,40 +41,8 @@ enum {
   OP_BIN,   /* x y -> x op y */
 };
 
-/* The binary operators, by spelling. */
-enum {
-  B_LOR,
-  B_LAND,
-  B_OR,
-  B_XOR,
-  B_AND,
-  B_EQ,
-  B_NE,
-  B_LE,
-  B_GE,
-  B_LT,
-  B_GT,
-  B_SHL,
-  B_SHR,
-  B_ADD,
-  B_SUB,
-  B_MUL,
-  B_DIV,
-  B_MOD,
-  B_PADD,
-  B_PSUB
-};
-static const struct {
-  const char *s;
-  int level;
-} bin_ops[] = {
-    [B_LOR] = {"||", 0}, [B_LAND] = {"&&", 1}, [B_OR] = {"|", 2},   [B_XOR] = {"^", 3},
-    [B_AND] = {"&", 4},  [B_EQ] = {"==", 5},   [B_NE] = {"!=", 5},  [B_LE] = {"<=", 6},
-    [B_GE] = {">=", 6},  [B_LT] = {"<", 6},    [B_GT] = {">", 6},   [B_SHL] = {"<<", 7},
-    [B_SHR] = {">>", 7}, [B_ADD] = {"+", 9},   [B_SUB] = {"-", 9},  [B_MUL] = {"*", 10},
-    [B_DIV] = {"/", 10}, [B_MOD] = {"%", 10},  [B_PADD] = {"", -1}, [B_PSUB] = {"", -1},
-};
-#define NLEVELS 11 /* as dbg_expr.c's levels; 8 is gdb's '@', not compiled */
+/* OP_BIN's operators: dbg_lex.h's, and a pointer plus or minus an integer. */
+enum { B_PADD = DBG_NOPS, B_PSUB };
 
 union cv {
   int64_t i;
@@ -83,7 +53,7 @@ union cv {
 enum { CV_S, CV_U, CV_F };
 
 struct insn {
-  uint8_t op, sub;      /* OP_*, and B_* for OP_BIN */
+  uint8_t op, sub;      /* OP_*, and DBG_OP_* or B_* for OP_BIN */
   uint8_t kind, sign;   /* a load's or a cast's type; OP_BIN: float (1 float, 2 double) */
   uint8_t a_cv, b_cv;   /* OP_BIN, OP_NEG, OP_NOT: the operands' CV_* */
   uint32_t size, count; /* a load's size; OP_BIN's integer size and sign in sign */
@@ -99,7 +69,7 @@ struct dbg_cond {
 
 struct C {
   const struct dbg_env *env;
-  const char *s;
+  struct dbg_lex lx; /* the text */
   int failed;
   struct insn *code;
   unsigned n, cap;
@@ -131,48 +101,14 @@ static void emit(struct C *c, struct insn in, int push) {
 }
 
 static void ws(struct C *c) {
-  while (isspace((unsigned char)*c->s))
-    c->s++;
+  dbg_lex_ws(&c->lx);
 }
-
-/* As dbg_expr.c's eat(). */
 static int eat(struct C *c, const char *t) {
-  ws(c);
-  size_t n = strlen(t);
-  if (strncmp(c->s, t, n)) return 0;
-  if (n == 1 && strchr("&|=<>", t[0]) && c->s[1] == t[0]) return 0;
-  if (n == 1 && strchr("<>!=", t[0]) && c->s[1] == '=') return 0;
-  c->s += n;
-  return 1;
-}
-
-static void read_name(struct C *c, char *buf, size_t cap) {
-  size_t n = 0;
-  ws(c);
-  while (n + 1 < cap && (isalnum((unsigned char)*c->s) || *c->s == '_'))
-    buf[n++] = *c->s++;
-  buf[n] = 0;
+  return dbg_lex_eat(&c->lx, t);
 }
 
 static int cv_of(const struct dbg_val *t) {
   return t->kind == DBG_FLT ? CV_F : t->is_signed ? CV_S : CV_U;
-}
-
-static struct dbg_val ty_int(int sign, unsigned size) {
-  struct dbg_val t;
-  memset(&t, 0, sizeof(t));
-  t.kind = DBG_INT;
-  t.is_signed = sign;
-  t.size = size;
-  return t;
-}
-
-static struct dbg_val ty_fp(unsigned size) {
-  struct dbg_val t;
-  memset(&t, 0, sizeof(t));
-  t.kind = DBG_FLT;
-  t.size = size;
-  return t;
 }
 
 /* The value of v on the stack (rv()): a scalar lvalue is loaded; arrays,
@@ -188,40 +124,6 @@ static struct cval rv(struct C *c, struct cval v) {
   emit(c, in, 0);
   v.lv = 0;
   return v;
-}
-
-/* The type of an element of c (elem_of()). */
-static void elem_type(const struct dbg_env *env, const struct dbg_val *cont, struct dbg_val *e) {
-  char sub[128] = "";
-  if (cont->kind == DBG_ARR && cont->ekind == DBG_VEC) {
-    snprintf(sub, sizeof(sub), "%s", cont->type);
-    char *br = strchr(sub, '[');
-    if (br) *br = 0;
-  } else if (cont->kind == DBG_PTR && (cont->ekind == DBG_VEC || cont->ekind == DBG_ARR)) {
-    snprintf(sub, sizeof(sub), "%s", cont->type);
-    char *star = strrchr(sub, '*');
-    if (star) *star = 0;
-  } else if (cont->kind == DBG_ARR && (cont->ekind == DBG_ARR || cont->ekind == DBG_PTR)) {
-    const char *br = strchr(cont->type, '['), *end = br ? strchr(br, ']') : NULL;
-    snprintf(sub, sizeof(sub), "%.*s%s", br ? (int)(br - cont->type) : 0, cont->type,
-             end ? end + 1 : "");
-  }
-  if (sub[0]) {
-    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
-    return;
-  }
-  memset(e, 0, sizeof(*e));
-  e->kind = cont->ekind;
-  e->is_signed = cont->esigned;
-  e->size = cont->kind == DBG_PTR ? cont->count : cont->size;
-  dbg_type_strip(cont->type, e->type, sizeof(e->type));
-  char *cut = strpbrk(e->type, "[*");
-  if (cut) *cut = 0;
-  for (char *x = e->type + strlen(e->type);
-       x > e->type && (x[-1] == ' ' || isdigit((unsigned char)x[-1])) && cont->kind == DBG_VEC; x--)
-    x[-1] = 0;
-  for (char *x = e->type + strlen(e->type); x > e->type && x[-1] == ' '; x--)
-    x[-1] = 0;
 }
 
 /* Field f of struct lvalue v (field_of()). */
@@ -264,10 +166,10 @@ static struct cval postfix(struct C *c, struct cval v) {
       if (c->failed) return v;
       struct cval e = {.lv = 1};
       if ((v.t.kind == DBG_ARR || v.t.kind == DBG_VEC) && v.lv && !v.t.swz) {
-        elem_type(c->env, &v.t, &e.t);
+        dbg_type_elem(c->env, &v.t, &e.t, 0);
         emit(c, (struct insn){.op = OP_INDEX, .size = v.t.size, .count = v.t.count}, -1);
       } else if (v.t.kind == DBG_PTR && v.t.ekind >= 0) {
-        elem_type(c->env, &v.t, &e.t);
+        dbg_type_elem(c->env, &v.t, &e.t, 0);
         emit(c, (struct insn){.op = OP_PTRIX, .size = v.t.count}, -1);
       } else {
         c->failed = 1;
@@ -275,19 +177,19 @@ static struct cval postfix(struct C *c, struct cval v) {
       v = e;
     } else if (eat(c, "->")) {
       char f[64];
-      read_name(c, f, sizeof(f));
+      dbg_lex_name(&c->lx, f, sizeof(f));
       struct cval pv = rv(c, v);
       if (c->failed || pv.t.kind != DBG_PTR || pv.t.ekind != DBG_STRUCT) {
         c->failed = 1;
         return v;
       }
       struct cval sv = {.lv = 1};
-      elem_type(c->env, &pv.t, &sv.t);
+      dbg_type_elem(c->env, &pv.t, &sv.t, 0);
       emit(c, (struct insn){.op = OP_NZ}, 0);
       v = field(c, sv, f);
     } else if (eat(c, ".")) {
       char f[64];
-      read_name(c, f, sizeof(f));
+      dbg_lex_name(&c->lx, f, sizeof(f));
       if (!v.lv || v.t.names || v.t.texel_order || dbg_image_is(&v.t)) {
         c->failed = 1;
       } else if (v.t.kind == DBG_STRUCT) {
@@ -299,7 +201,7 @@ static struct cval postfix(struct C *c, struct cval v) {
           return v;
         }
         struct cval e = {.lv = 1};
-        elem_type(c->env, &v.t, &e.t);
+        dbg_type_elem(c->env, &v.t, &e.t, 0);
         emit(c, (struct insn){.op = OP_ADDK, .k.i = (int64_t)k * v.t.size}, 0);
         v = e;
       } else {
@@ -312,70 +214,32 @@ static struct cval postfix(struct C *c, struct cval v) {
   return v;
 }
 
-/* A numeric constant (number()). */
+/* A numeric constant (dbg_lex_number()). */
 static struct cval number(struct C *c) {
-  const char *st = c->s;
-  char *end;
   struct cval v = {.lv = 0};
-  int hex = st[0] == '0' && (st[1] == 'x' || st[1] == 'X');
-  const char *d = st;
-  while (!hex && isdigit((unsigned char)*d))
-    d++;
-  if (!hex && (*d == '.' || *d == 'e' || *d == 'E')) {
-    double f = strtod(st, &end);
-    v.t = ty_fp(8);
-    if (*end == 'f' || *end == 'F') {
-      f = (float)f;
-      v.t = ty_fp(4);
-      end++;
-    }
-    c->s = end;
-    if (isalnum((unsigned char)*end) || *end == '_' || *end == '.') c->failed = 1;
-    emit(c, (struct insn){.op = OP_CONST, .k.f = f}, 1);
-    return v;
-  }
-  errno = 0;
-  uint64_t u = strtoull(st, &end, hex ? 16 : st[0] == '0' ? 8 : 10);
-  int range = errno == ERANGE, uns = 0, lng = 0;
-  for (;;) {
-    if ((*end == 'u' || *end == 'U') && !uns) {
-      uns = 1;
-      end++;
-    } else if ((*end == 'l' || *end == 'L') && !lng) {
-      lng = 1;
-      end += end[1] == end[0] ? 2 : 1;
-    } else {
-      break;
-    }
-  }
-  c->s = end;
-  if (range || isalnum((unsigned char)*end) || *end == '_' || *end == '.') c->failed = 1;
-  int octhex = hex || st[0] == '0';
-  if (!uns && !lng && u <= INT32_MAX)
-    v.t = ty_int(1, 4);
-  else if (!lng && (uns || octhex) && u <= UINT32_MAX)
-    v.t = ty_int(0, 4);
-  else if (!uns && u <= INT64_MAX)
-    v.t = ty_int(1, 8);
+  c->failed |= dbg_lex_number(&c->lx, &v.t, NULL, 0);
+  union cv k;
+  if (v.t.kind == DBG_FLT)
+    k.f = v.t.f;
   else
-    v.t = ty_int(0, 8);
-  emit(c, (struct insn){.op = OP_CONST, .k.i = (int64_t)u}, 1);
+    k.i = v.t.i;
+  emit(c, (struct insn){.op = OP_CONST, .k = k}, 1);
   return v;
 }
 
 /* get_global_id(0) and the other work-item functions, with a constant
  * dimension (or none). */
 static struct cval item_call(struct C *c, const char *name) {
-  struct cval v = {.t = ty_int(0, 8)};
+  struct cval v = {.t = dbg_val_int(0, 0, 8)};
   unsigned dim = 0, sreg;
   uint64_t value;
   ws(c);
-  if (isdigit((unsigned char)*c->s)) {
+  if (isdigit((unsigned char)*c->lx.s)) {
     char *end;
-    unsigned long d = strtoul(c->s, &end, 10);
+    unsigned long d = strtoul(c->lx.s, &end, 10);
     if (isalnum((unsigned char)*end) || *end == '_' || *end == '.' || d > 1000) c->failed = 1;
     dim = (unsigned)d;
-    c->s = end;
+    c->lx.s = end;
   }
   /* the sub-group functions depend on how the warps are formed: not compiled */
   if (!eat(c, ")") || strstr(name, "sub_group") || !dbg_item_fn(name, dim, &sreg, &value)) {
@@ -391,16 +255,16 @@ static struct cval item_call(struct C *c, const char *name) {
 
 static struct cval primary(struct C *c) {
   ws(c);
-  struct cval v = {.t = ty_int(1, 4)};
+  struct cval v = {.t = dbg_val_int(0, 1, 4)};
   if (eat(c, "(")) {
     v = expr(c);
     if (!eat(c, ")")) c->failed = 1;
     return postfix(c, v);
   }
-  if (isdigit((unsigned char)*c->s) || *c->s == '.') return number(c);
-  if (isalpha((unsigned char)*c->s) || *c->s == '_') {
+  if (isdigit((unsigned char)*c->lx.s) || *c->lx.s == '.') return number(c);
+  if (isalpha((unsigned char)*c->lx.s) || *c->lx.s == '_') {
     char name[64];
-    read_name(c, name, sizeof(name));
+    dbg_lex_name(&c->lx, name, sizeof(name));
     if (!strcmp(name, "sizeof")) {
       c->failed = 1;
       return v;
@@ -418,23 +282,6 @@ static struct cval primary(struct C *c) {
   return v;
 }
 
-/* A cast to a scalar type (try_cast()): 1 with *t its type. */
-static int try_cast(struct C *c, struct dbg_val *t) {
-  const char *save = c->s;
-  if (!eat(c, "(")) return 0;
-  ws(c);
-  char name[64];
-  int n = 0;
-  while (n < 63 && (isalnum((unsigned char)*c->s) || *c->s == '_' || *c->s == ' ' || *c->s == '*'))
-    name[n++] = *c->s++;
-  name[n] = 0;
-  if (eat(c, ")") && n && dbg_type_resolve(c->env, name, t) && t->kind != DBG_ARR &&
-      t->kind != DBG_STRUCT)
-    return 1;
-  c->s = save;
-  return 0;
-}
-
 static struct cval unary(struct C *c) {
   struct dbg_val t;
   if (eat(c, "-")) {
@@ -446,7 +293,7 @@ static struct cval unary(struct C *c) {
   if (eat(c, "!")) {
     struct cval v = rv(c, unary(c));
     emit(c, (struct insn){.op = OP_NOT, .a_cv = (uint8_t)cv_of(&v.t)}, 0);
-    return (struct cval){.t = ty_int(1, 4)};
+    return (struct cval){.t = dbg_val_int(0, 1, 4)};
   }
   if (eat(c, "~")) {
     struct cval v = rv(c, unary(c));
@@ -461,15 +308,15 @@ static struct cval unary(struct C *c) {
       return v;
     }
     struct cval e = {.lv = 1};
-    elem_type(c->env, &v.t, &e.t);
+    dbg_type_elem(c->env, &v.t, &e.t, 0);
     emit(c, (struct insn){.op = OP_NZ}, 0);
     return e;
   }
   if (eat(c, "&")) {
     c->failed = 1;
-    return (struct cval){.t = ty_int(1, 4)};
+    return (struct cval){.t = dbg_val_int(0, 1, 4)};
   }
-  if (try_cast(c, &t)) {
+  if (dbg_lex_cast(&c->lx, c->env, &t)) {
     struct cval v = rv(c, unary(c));
     if (t.names || dbg_image_is(&t) || t.kind == DBG_VEC) c->failed = 1;
     emit(c,
@@ -491,46 +338,40 @@ static struct dbg_val bin_type(int op, const struct dbg_val *a, const struct dbg
   in->sub = (uint8_t)op;
   in->a_cv = (uint8_t)cv_of(a);
   in->b_cv = (uint8_t)cv_of(b);
-  if (op == B_LOR || op == B_LAND) return ty_int(1, 4);
-  if (a->kind == DBG_PTR && (op == B_ADD || op == B_SUB) && b->kind == DBG_INT) {
-    in->sub = op == B_ADD ? B_PADD : B_PSUB;
+  if (op == DBG_OP_LOR || op == DBG_OP_LAND) return dbg_val_int(0, 1, 4);
+  if (a->kind == DBG_PTR && (op == DBG_OP_ADD || op == DBG_OP_SUB) && b->kind == DBG_INT) {
+    in->sub = op == DBG_OP_ADD ? B_PADD : B_PSUB;
     in->size = a->count ? a->count : 1;
     return *a;
   }
-  int cmp = op >= B_EQ && op <= B_GT;
-  if (a->kind == DBG_FLT || b->kind == DBG_FLT) {
-    int dbl = (a->kind == DBG_FLT && a->size == 8) || (b->kind == DBG_FLT && b->size == 8);
-    in->kind = dbl ? 2 : 1;
-    return cmp ? ty_int(1, 4) : ty_fp(dbl ? 8 : 4);
+  int cmp = op >= DBG_OP_EQ && op <= DBG_OP_GT;
+  struct dbg_conv cv = dbg_conv_of(op, a, b);
+  if (cv.flt) {
+    in->kind = cv.flt == 8 ? 2 : 1;
+    return cmp ? dbg_val_int(0, 1, 4) : dbg_val_fp(0, cv.flt);
   }
-  int shift = op == B_SHL || op == B_SHR;
-  unsigned size = shift || a->size > b->size ? a->size : b->size;
-  if (size < 4) size = 4;
-  int sign = shift ? a->is_signed || a->size < 4
-                   : (a->is_signed || a->size < size) && (b->is_signed || b->size < size);
-  in->size = size;
-  in->sign = (uint8_t)sign;
-  return cmp ? ty_int(1, 4) : ty_int(sign, size);
+  in->size = cv.size;
+  in->sign = (uint8_t)cv.sign;
+  return cmp ? dbg_val_int(0, 1, 4) : dbg_val_int(0, cv.sign, cv.size);
 }
 
 static struct cval binary(struct C *c, int level) {
-  if (level == NLEVELS) return unary(c);
+  if (level == DBG_NLEVELS) return unary(c);
   struct cval a = binary(c, level + 1);
   while (!c->failed) {
     int op = -1;
-    for (int k = 0; k < B_PADD && op < 0; k++)
-      if (bin_ops[k].level == level && eat(c, bin_ops[k].s)) op = k;
-    if (level == 8 && eat(c, "@")) c->failed = 1;
+    for (int k = 0; k < DBG_NOPS && op < 0; k++)
+      if (dbg_ops[k].level == level && eat(c, dbg_ops[k].s)) op = k;
+    if (level == DBG_LEVEL_AT && eat(c, "@")) c->failed = 1;
     if (op < 0 || c->failed) return a;
     struct cval x = rv(c, a);
     struct cval y = rv(c, binary(c, level + 1));
     if (c->failed) return a;
-    int ptr = x.t.kind == DBG_PTR && (op == B_ADD || op == B_SUB) && y.t.kind == DBG_INT;
+    int ptr = x.t.kind == DBG_PTR && (op == DBG_OP_ADD || op == DBG_OP_SUB) && y.t.kind == DBG_INT;
     int fl = !ptr && (x.t.kind == DBG_FLT || y.t.kind == DBG_FLT);
     /* operators C has no floating-point form of fail in the interpreter */
-    if (fl && !(op <= B_LAND || (op >= B_EQ && op <= B_GT) || op == B_ADD || op == B_SUB ||
-                op == B_MUL || op == B_DIV))
-      c->failed = 1;
+    double r = 0;
+    if (fl && op > DBG_OP_LAND && dbg_flt_op(op, 0, 0, 1, &r) < 0) c->failed = 1;
     struct insn in;
     memset(&in, 0, sizeof(in));
     a.t = bin_type(op, &x.t, &y.t, &in);
@@ -544,15 +385,15 @@ static struct cval expr(struct C *c) {
   struct cval a = binary(c, 0);
   ws(c);
   /* ?: and assignment are left to the interpreter */
-  if (*c->s == '?' || (c->s[0] == '=' && c->s[1] != '=')) c->failed = 1;
+  if (*c->lx.s == '?' || (c->lx.s[0] == '=' && c->lx.s[1] != '=')) c->failed = 1;
   return a;
 }
 
 struct dbg_cond *dbg_cond_compile(const struct dbg_env *env, const char *text) {
-  struct C c = {env, text, 0, NULL, 0, 0, 0};
+  struct C c = {env, {text}, 0, NULL, 0, 0, 0};
   struct cval v = rv(&c, expr(&c));
   ws(&c);
-  if (*c.s || c.depth != 1) c.failed = 1;
+  if (*c.lx.s || c.depth != 1) c.failed = 1;
   struct dbg_cond *out = NULL;
   if (!c.failed) {
     /* the truth of the result: compare with zero of its kind */
@@ -577,72 +418,24 @@ static double as_f(union cv v, int cv) {
   return cv == CV_F ? v.f : cv == CV_S ? (double)v.i : (double)(uint64_t)v.i;
 }
 
-/* x op y in floating point (apply()); 0 when the operator has none. */
+/* x op y in floating point (dbg_flt_op()). */
 static union cv bin_flt(const struct insn *in, union cv a, union cv b) {
-  int dbl = in->kind == 2;
-  double x = as_f(a, in->a_cv), y = as_f(b, in->b_cv);
+  double x = 0;
   union cv r;
-  if (!dbl) x = (float)x, y = (float)y;
-  switch (in->sub) {
-  case B_ADD: r.f = dbl ? x + y : (float)(x + y); break;
-  case B_SUB: r.f = dbl ? x - y : (float)(x - y); break;
-  case B_MUL: r.f = dbl ? x * y : (float)(x * y); break;
-  case B_DIV: r.f = dbl ? x / y : (float)(x / y); break;
-  case B_EQ: r.i = x == y; break;
-  case B_NE: r.i = x != y; break;
-  case B_LT: r.i = x < y; break;
-  case B_GT: r.i = x > y; break;
-  case B_LE: r.i = x <= y; break;
-  default: r.i = x >= y; break;
-  }
+  if (dbg_flt_op(in->sub, as_f(a, in->a_cv), as_f(b, in->b_cv), in->kind == 2, &x) == DBG_FLT)
+    r.f = x;
+  else
+    r.i = (int64_t)x;
   return r;
-}
-
-/* x op y on integers (apply()); 0 on a division by zero. */
-static int bin_int(const struct insn *in, union cv *a, union cv b) {
-  unsigned size = in->size;
-  int sign = in->sign;
-  int64_t x = a->i, y = b.i, r = 0;
-  uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-  if (size == 4 && !sign) ux &= 0xffffffffu, uy &= 0xffffffffu;
-  switch (in->sub) {
-  case B_ADD: r = (int64_t)(ux + uy); break;
-  case B_SUB: r = (int64_t)((uint64_t)x - (uint64_t)y); break;
-  case B_MUL: r = (int64_t)((uint64_t)x * (uint64_t)y); break;
-  case B_DIV:
-  case B_MOD:
-    if (y == 0) return 0;
-    if (sign && y == -1)
-      r = in->sub == B_DIV ? (int64_t)(0 - (uint64_t)x) : 0;
-    else if (in->sub == B_DIV)
-      r = sign ? x / y : (int64_t)(ux / uy);
-    else
-      r = sign ? x % y : (int64_t)(ux % uy);
-    break;
-  case B_AND: r = x & y; break;
-  case B_OR: r = x | y; break;
-  case B_XOR: r = x ^ y; break;
-  case B_SHL: r = (int64_t)(ux << (y & (8 * size - 1))); break;
-  case B_SHR: r = sign ? x >> (y & (8 * size - 1)) : (int64_t)(ux >> (y & (8 * size - 1))); break;
-  case B_EQ: a->i = sign ? x == y : ux == uy; return 1;
-  case B_NE: a->i = sign ? x != y : ux != uy; return 1;
-  case B_LT: a->i = sign ? x < y : ux < uy; return 1;
-  case B_GT: a->i = sign ? x > y : ux > uy; return 1;
-  case B_LE: a->i = sign ? x <= y : ux <= uy; return 1;
-  default: a->i = sign ? x >= y : ux >= uy; return 1;
-  }
-  if (size == 4) r = sign ? (int32_t)r : (int64_t)(uint32_t)r;
-  a->i = r;
-  return 1;
 }
 
 /* x op y: 0 when it cannot be computed. */
 static int bin(const struct insn *in, union cv *a, union cv b) {
   switch (in->sub) {
-  case B_LOR:
-  case B_LAND: {
+  case DBG_OP_LOR:
+  case DBG_OP_LAND: {
     int x = as_f(*a, in->a_cv) != 0, y = as_f(b, in->b_cv) != 0;
-    a->i = in->sub == B_LOR ? x || y : x && y;
+    a->i = in->sub == DBG_OP_LOR ? x || y : x && y;
     return 1;
   }
   case B_PADD: a->i = (int64_t)((uint64_t)a->i + (uint64_t)b.i * in->size); return 1;
@@ -653,7 +446,7 @@ static int bin(const struct insn *in, union cv *a, union cv b) {
     *a = bin_flt(in, *a, b);
     return 1;
   }
-  return bin_int(in, a, b);
+  return dbg_int_op(in->sub, a->i, b.i, in->size, in->sign, &a->i);
 }
 
 /* size bytes at m, zero-extended (fixed-size copies: no call, no stall). */
@@ -682,21 +475,7 @@ static int load(const struct insn *in, const struct dbg_cond_io *io, unsigned la
   else
     m = io->mem(io->ctx, lane, addr, in->size);
   if (!m) return 0;
-  uint64_t raw = read_raw(m, in->size);
-  if (in->kind == DBG_FLT) {
-    if (in->size == 4) {
-      float f;
-      memcpy(&f, &raw, 4);
-      v->f = f;
-    } else {
-      memcpy(&v->f, &raw, 8);
-    }
-  } else if (in->sign && in->size < 8) {
-    int sh = 64 - 8 * (int)in->size;
-    v->i = (int64_t)(raw << sh) >> sh;
-  } else {
-    v->i = (int64_t)raw;
-  }
+  dbg_scalar_decode(in->kind, in->sign, in->size, read_raw(m, in->size), &v->i, &v->f);
   return 1;
 }
 
@@ -706,12 +485,7 @@ static union cv cast(const struct insn *in, union cv v) {
     if (in->size == 4) v.f = (float)v.f;
     return v;
   }
-  int64_t x = in->a_cv == CV_F ? (int64_t)v.f : v.i;
-  if (in->size < 8) {
-    int sh = 64 - 8 * (int)in->size;
-    x = in->sign ? (int64_t)((uint64_t)x << sh) >> sh : (int64_t)(((uint64_t)x << sh) >> sh);
-  }
-  v.i = x;
+  v.i = dbg_int_wrap(in->a_cv == CV_F ? (int64_t)v.f : v.i, in->sign, in->size);
   return v;
 }
 

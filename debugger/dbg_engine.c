@@ -403,25 +403,16 @@ static int sreg_none(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
 }
 
 void dbg_session_env(struct dbg_session *s, struct dbg_env *env) {
-  if (!(s->L && s->L->sd)) {
-    memset(env, 0, sizeof(*env));
-    env->ctx = s;
-    env->lookup = lookup_none;
-    env->mem = mem_none;
-    env->sreg = sreg_none;
-    env->space = space_of;
-    env->history = dbg_hist_get;
-    env->conv = dbg_conv_var;
-    return;
-  }
+  int live = s->L && s->L->sd; /* else no program: no names, memory or layouts */
+  memset(env, 0, sizeof(*env));
   env->ctx = s;
-  env->lookup = lookup;
-  env->mem = mem;
-  env->sreg = sreg;
-  env->type = type_hook;
-  env->type_at = type_at;
+  env->lookup = live ? lookup : lookup_none;
+  env->mem = live ? mem : mem_none;
+  env->sreg = live ? sreg : sreg_none;
+  env->type = live ? type_hook : NULL;
+  env->type_at = live ? type_at : NULL;
   env->space = space_of;
-  env->region = region_of;
+  env->region = live ? region_of : NULL;
   env->history = dbg_hist_get;
   env->conv = dbg_conv_var;
 }

@@ -10,7 +10,6 @@
  * about sessions, breakpoints or the device.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +18,11 @@
 #include "compiler/cc_debug.h"
 #include "debugger/dbg.h"
 #include "debugger/dbg_image.h"
+#include "debugger/dbg_lex.h"
 
 struct P {
   const struct dbg_env *env;
-  const char *s;
+  struct dbg_lex lx; /* the text */
   char *err;
   size_t errlen;
   int failed;
@@ -36,18 +36,10 @@ static void fail(struct P *p, const char *fmt, const char *arg) {
 }
 
 static void ws(struct P *p) {
-  while (isspace((unsigned char)*p->s))
-    p->s++;
+  dbg_lex_ws(&p->lx);
 }
 static int eat(struct P *p, const char *t) {
-  ws(p);
-  size_t n = strlen(t);
-  if (strncmp(p->s, t, n)) return 0;
-  /* don't take '&' of '&&', '=' of '==', '<' of '<<' ... */
-  if (n == 1 && strchr("&|=<>", t[0]) && p->s[1] == t[0]) return 0;
-  if (n == 1 && strchr("<>!=", t[0]) && p->s[1] == '=') return 0;
-  p->s += n;
-  return 1;
+  return dbg_lex_eat(&p->lx, t);
 }
 
 static const struct {
@@ -248,46 +240,6 @@ int dbg_type_resolve(const struct dbg_env *env, const char *type, struct dbg_val
   return 1;
 }
 
-static void elem_of(const struct dbg_env *env, const struct dbg_val *c, struct dbg_val *e,
-                    uint64_t addr) {
-  char sub[128] = "";
-  if (c->kind == DBG_ARR && c->ekind == DBG_VEC) {
-    /* an element of an array of vectors: the type without its dimension */
-    snprintf(sub, sizeof(sub), "%s", c->type);
-    char *br = strchr(sub, '[');
-    if (br) *br = 0;
-  } else if (c->kind == DBG_PTR && (c->ekind == DBG_VEC || c->ekind == DBG_ARR)) {
-    /* what a pointer to a vector or an array points to: its type without the '*' */
-    snprintf(sub, sizeof(sub), "%s", c->type);
-    char *star = strrchr(sub, '*');
-    if (star) *star = 0;
-  } else if (c->kind == DBG_ARR && (c->ekind == DBG_ARR || c->ekind == DBG_PTR)) {
-    /* a row of an array of arrays: T[a][b]... drops its first dimension (an
-     * element of an array of pointers T *[a] too) */
-    const char *br = strchr(c->type, '['), *end = br ? strchr(br, ']') : NULL;
-    snprintf(sub, sizeof(sub), "%.*s%s", br ? (int)(br - c->type) : 0, c->type, end ? end + 1 : "");
-  }
-  if (sub[0]) {
-    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
-    e->addr = addr;
-    return;
-  }
-  memset(e, 0, sizeof(*e));
-  e->kind = c->ekind;
-  e->is_signed = c->esigned;
-  e->size = c->kind == DBG_PTR ? c->count : c->size;
-  e->addr = addr;
-  /* what a pointer points to has no address space in its type */
-  strip(c->type, e->type, sizeof(e->type));
-  char *cut = strpbrk(e->type, "[*");
-  if (cut) *cut = 0;
-  for (char *x = e->type + strlen(e->type);
-       x > e->type && (x[-1] == ' ' || isdigit((unsigned char)x[-1])) && c->kind == DBG_VEC; x--)
-    x[-1] = 0;
-  for (char *x = e->type + strlen(e->type); x > e->type && x[-1] == ' '; x--)
-    x[-1] = 0;
-}
-
 /* The field f of struct value v (an lvalue), into *out; 0 when there is none. */
 static int field_of(struct P *p, const struct dbg_val *v, const char *f, struct dbg_val *out) {
   const struct cc_type *t = struct_type(p->env, v->type);
@@ -333,20 +285,7 @@ static void load(struct P *p, struct dbg_val *v) {
   }
   uint64_t raw = 0;
   memcpy(&raw, m, v->size);
-  if (v->kind == DBG_FLT) {
-    if (v->size == 4) {
-      float f;
-      memcpy(&f, &raw, 4);
-      v->f = f;
-    } else {
-      memcpy(&v->f, &raw, 8);
-    }
-  } else if (v->is_signed && v->size < 8) {
-    int sh = 64 - 8 * (int)v->size;
-    v->i = (int64_t)(raw << sh) >> sh;
-  } else {
-    v->i = (int64_t)raw;
-  }
+  dbg_scalar_decode(v->kind, v->is_signed, v->size, raw, &v->i, &v->f);
 }
 
 static struct dbg_val rv(struct P *p, struct dbg_val v) {
@@ -361,30 +300,6 @@ static struct dbg_val rv(struct P *p, struct dbg_val v) {
   else if (v.kind == DBG_STRUCT)
     fail(p, "%s", "a struct cannot be used as a number here");
   return r;
-}
-
-static struct dbg_val mk_int(int64_t i, int sign, unsigned size) {
-  struct dbg_val v;
-  memset(&v, 0, sizeof(v));
-  v.kind = DBG_INT;
-  v.i = i;
-  v.is_signed = sign;
-  v.size = size;
-  snprintf(v.type, sizeof(v.type), "%s",
-           size == 8 ? (sign ? "long" : "ulong")
-           : sign    ? "int"
-                     : "uint");
-  return v;
-}
-/* A floating-point value of size bytes (4: float, 8: double). */
-static struct dbg_val mk_fp(double f, unsigned size) {
-  struct dbg_val v;
-  memset(&v, 0, sizeof(v));
-  v.kind = DBG_FLT;
-  v.f = f;
-  v.size = size;
-  snprintf(v.type, sizeof(v.type), "%s", size == 4 ? "float" : "double");
-  return v;
 }
 
 static double as_f(const struct dbg_val *v) {
@@ -410,7 +325,7 @@ static int vec_elem(struct P *p, const struct dbg_val *v, unsigned i, struct dbg
          "which it does not have");
     return 0;
   }
-  elem_of(p->env, v, e, v->addr + (uint64_t)lane * v->size);
+  dbg_type_elem(p->env, v, e, v->addr + (uint64_t)lane * v->size);
   e->lim = v->lim;
   memcpy(e->obj, v->obj, sizeof(e->obj));
   return 1;
@@ -484,15 +399,6 @@ static int swizzle(struct P *p, const char *f, unsigned count, const char *type,
   return k;
 }
 
-/* A name (letters, digits, '_') after white space, at most cap-1 of it. */
-static void read_name(struct P *p, char *buf, size_t cap) {
-  size_t n = 0;
-  ws(p);
-  while (n + 1 < cap && (isalnum((unsigned char)*p->s) || *p->s == '_'))
-    buf[n++] = *p->s++;
-  buf[n] = 0;
-}
-
 /* v.f of an image, a sampler or a texel (dbg_image.c): 1 when v is one
  * (v becomes the member, or p failed), else 0. */
 static int image_member(struct P *p, struct dbg_val *v, const char *f) {
@@ -556,7 +462,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         if (v.kind == DBG_VEC) {
           if (!vec_elem(p, &v, (unsigned)ix.i, &e)) return v;
         } else {
-          elem_of(p->env, &v, &e, v.addr + (uint64_t)ix.i * v.size);
+          dbg_type_elem(p->env, &v, &e, v.addr + (uint64_t)ix.i * v.size);
           e.lim = v.lim;
           memcpy(e.obj, v.obj, sizeof(e.obj));
         }
@@ -565,7 +471,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         struct dbg_val pv = rv(p, v);
         if (pv.ekind < 0) fail(p, "%s", "cannot index a pointer to this type");
         struct dbg_val e;
-        elem_of(p->env, &pv, &e, (uint64_t)pv.i + (uint64_t)ix.i * pv.count);
+        dbg_type_elem(p->env, &pv, &e, (uint64_t)pv.i + (uint64_t)ix.i * pv.count);
         if (!e.addr) null_access(p);
         v = e;
       } else {
@@ -573,7 +479,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
       }
     } else if (eat(p, "->")) {
       char f[64];
-      read_name(p, f, sizeof(f));
+      dbg_lex_name(&p->lx, f, sizeof(f));
       struct dbg_val pv = rv(p, v);
       if (p->failed) return v;
       if (pv.kind != DBG_PTR || pv.ekind != DBG_STRUCT) {
@@ -581,13 +487,13 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
         return v;
       }
       struct dbg_val sv, e;
-      elem_of(p->env, &pv, &sv, (uint64_t)pv.i);
+      dbg_type_elem(p->env, &pv, &sv, (uint64_t)pv.i);
       if (!sv.addr) null_access(p);
       if (p->failed || !field_of(p, &sv, f, &e)) return v;
       v = e;
     } else if (eat(p, ".")) {
       char f[64];
-      read_name(p, f, sizeof(f));
+      dbg_lex_name(&p->lx, f, sizeof(f));
       if (image_member(p, &v, f)) continue;
       if (v.kind == DBG_STRUCT) {
         struct dbg_val e;
@@ -610,7 +516,7 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
       /* a vector of ni components of the same memory: adjacent ones are a
        * shorter vector at their address, others keep the map */
       struct dbg_val e;
-      elem_of(p->env, &v, &e, 0);
+      dbg_type_elem(p->env, &v, &e, 0);
       size_t tl = strlen(e.type);
       snprintf(e.type + tl, sizeof(e.type) - tl, "%d", ni);
       e.kind = DBG_VEC;
@@ -636,22 +542,6 @@ static struct dbg_val postfix(struct P *p, struct dbg_val v) {
   }
 }
 
-static int try_cast(struct P *p, struct dbg_val *t) {
-  const char *save = p->s;
-  if (!eat(p, "(")) return 0;
-  ws(p);
-  char name[64];
-  int n = 0;
-  while (n < 63 && (isalnum((unsigned char)*p->s) || *p->s == '_' || *p->s == ' ' || *p->s == '*'))
-    name[n++] = *p->s++;
-  name[n] = 0;
-  if (eat(p, ")") && n && dbg_type_resolve(p->env, name, t) && t->kind != DBG_ARR &&
-      t->kind != DBG_STRUCT)
-    return 1;
-  p->s = save;
-  return 0;
-}
-
 /* The bytes a value or type takes (a vector of 3 those of 4). */
 static uint64_t size_of(const struct dbg_val *v) {
   switch (v->kind) {
@@ -664,97 +554,49 @@ static uint64_t size_of(const struct dbg_val *v) {
 
 /* sizeof(TYPE), sizeof(EXPR) or sizeof EXPR, after the word sizeof. */
 static struct dbg_val sizeof_of(struct P *p) {
-  const char *save = p->s;
+  const char *save = p->lx.s;
   struct dbg_val t;
   ws(p);
-  if (!*p->s || *p->s == ')') {
+  if (!*p->lx.s || *p->lx.s == ')') {
     fail(p, "%s", "sizeof needs a type or an expression");
-    return mk_int(0, 0, 8);
+    return dbg_val_int(0, 0, 8);
   }
   if (eat(p, "(")) {
     ws(p);
     char name[64];
     int n = 0;
-    while (n < 63 && *p->s && *p->s != ')')
-      name[n++] = *p->s++;
+    while (n < 63 && *p->lx.s && *p->lx.s != ')')
+      name[n++] = *p->lx.s++;
     name[n] = 0;
     if (eat(p, ")") && n && dbg_type_resolve(p->env, name, &t))
-      return mk_int((int64_t)size_of(&t), 0, 8);
-    p->s = save;
+      return dbg_val_int((int64_t)size_of(&t), 0, 8);
+    p->lx.s = save;
   }
   int typeonly = p->typeonly;
   p->typeonly = 1; /* sizeof *p reads nothing through p */
   struct dbg_val v = unary(p);
   p->typeonly = typeonly;
-  return mk_int((int64_t)size_of(&v), 0, 8);
+  return dbg_val_int((int64_t)size_of(&v), 0, 8);
 }
 
-static void bad_number(struct P *p, const char *st, int range) {
-  char num[48];
-  size_t n = 0;
-  while (n < sizeof(num) - 1 && (isalnum((unsigned char)st[n]) || st[n] == '_' || st[n] == '.'))
-    n++;
-  snprintf(num, sizeof(num), "%.*s", (int)n, st);
-  fail(p, range ? "integer constant '%s' is too large" : "invalid number '%s'", num);
-}
-
-/* A numeric constant, typed as C types it: a floating constant is a double
- * unless suffixed f; an integer constant (decimal, 0x hex or 0 octal) takes
- * the first of int, uint (hex and octal only), long, ulong that holds it,
- * narrowed by its u and l suffixes. */
+/* A numeric constant (dbg_lex_number()). */
 static struct dbg_val number(struct P *p) {
-  const char *st = p->s;
-  char *end;
-  int hex = st[0] == '0' && (st[1] == 'x' || st[1] == 'X');
-  const char *d = st;
-  while (!hex && isdigit((unsigned char)*d))
-    d++;
-  if (!hex && (*d == '.' || *d == 'e' || *d == 'E')) {
-    struct dbg_val v = mk_fp(strtod(st, &end), 8); /* a double, as in C, unless suffixed f */
-    if (*end == 'f' || *end == 'F') {
-      v = mk_fp((float)v.f, 4);
-      end++;
-    }
-    p->s = end;
-    if (isalnum((unsigned char)*end) || *end == '_' || *end == '.') bad_number(p, st, 0);
-    return v;
-  }
-  errno = 0;
-  uint64_t u = strtoull(st, &end, hex ? 16 : st[0] == '0' ? 8 : 10);
-  int range = errno == ERANGE, uns = 0, lng = 0;
-  for (;;) {
-    if ((*end == 'u' || *end == 'U') && !uns) {
-      uns = 1;
-      end++;
-    } else if ((*end == 'l' || *end == 'L') && !lng) {
-      lng = 1;
-      end += end[1] == end[0] ? 2 : 1; /* l or ll: both 64 bits */
-    } else {
-      break;
-    }
-  }
-  p->s = end;
-  if (range || isalnum((unsigned char)*end) || *end == '_' || *end == '.') {
-    bad_number(p, st, range);
-    return mk_int(0, 1, 4);
-  }
-  int octhex = hex || st[0] == '0';
-  if (!uns && !lng && u <= INT32_MAX) return mk_int((int64_t)u, 1, 4);
-  if (!lng && (uns || octhex) && u <= UINT32_MAX) return mk_int((int64_t)u, 0, 4);
-  if (!uns && u <= INT64_MAX) return mk_int((int64_t)u, 1, 8);
-  return mk_int((int64_t)u, 0, 8);
+  struct dbg_val v;
+  char e[96];
+  if (dbg_lex_number(&p->lx, &v, e, sizeof(e))) fail(p, "%s", e);
+  return v;
 }
 
 static struct dbg_val primary(struct P *p) {
   ws(p);
-  struct dbg_val v = mk_int(0, 1, 4);
+  struct dbg_val v = dbg_val_int(0, 1, 4);
   if (eat(p, "(")) {
     v = expr(p);
     if (!eat(p, ")")) fail(p, "%s", "expected ')'");
     return postfix(p, v);
   }
-  if (*p->s == '\'') { /* a character constant: 'c', '\n', '\0', '\\', '\'' */
-    const char *c = p->s + 1;
+  if (*p->lx.s == '\'') { /* a character constant: 'c', '\n', '\0', '\\', '\'' */
+    const char *c = p->lx.s + 1;
     int ch = (unsigned char)*c;
     if (ch == '\\' && c[1]) {
       c++;
@@ -770,26 +612,26 @@ static struct dbg_val primary(struct P *p) {
       default: ch = (unsigned char)*c; break;
       }
       if (c[1] == '\'') {
-        p->s = c + 2;
-        return mk_int(ch, 1, 4);
+        p->lx.s = c + 2;
+        return dbg_val_int(ch, 1, 4);
       }
     }
     if (!ch || c[1] != '\'') {
       fail(p, "%s", "bad character constant");
       return v;
     }
-    p->s = c + 2;
-    return mk_int(ch, 1, 4);
+    p->lx.s = c + 2;
+    return dbg_val_int(ch, 1, 4);
   }
-  if (isdigit((unsigned char)*p->s) || *p->s == '.') return number(p);
-  if (*p->s == '$' && (isalpha((unsigned char)p->s[1]) || p->s[1] == '_')) {
-    p->s++; /* a convenience variable: $name, set by $name = EXPR */
+  if (isdigit((unsigned char)*p->lx.s) || *p->lx.s == '.') return number(p);
+  if (*p->lx.s == '$' && (isalpha((unsigned char)p->lx.s[1]) || p->lx.s[1] == '_')) {
+    p->lx.s++; /* a convenience variable: $name, set by $name = EXPR */
     char name[32];
-    read_name(p, name, sizeof(name));
+    dbg_lex_name(&p->lx, name, sizeof(name));
     ws(p);
-    int set = p->s[0] == '=' && p->s[1] != '=';
+    int set = p->lx.s[0] == '=' && p->lx.s[1] != '=';
     if (set) {
-      p->s++;
+      p->lx.s++;
       v = rv(p, expr(p));
       if (p->failed || p->dry || p->typeonly) return v;
     }
@@ -798,27 +640,27 @@ static struct dbg_val primary(struct P *p) {
     if (e) fail(p, "%s", e);
     return set ? v : postfix(p, v);
   }
-  if (*p->s == '$') { /* the value history: $, $N, $$, $$N */
+  if (*p->lx.s == '$') { /* the value history: $, $N, $$, $$N */
     char ref[24];
     size_t n = 0;
-    const char *c = p->s + 1;
+    const char *c = p->lx.s + 1;
     if (*c == '$') ref[n++] = *c++;
     while (isdigit((unsigned char)*c) && n < sizeof(ref) - 1)
       ref[n++] = *c++;
     ref[n] = 0;
-    p->s = c;
+    p->lx.s = c;
     const char *e = p->env->history ? p->env->history(p->env->ctx, ref, &v)
                                     : "the value history cannot be used here";
     if (e) fail(p, "%s", e);
     return postfix(p, v);
   }
-  if (isalpha((unsigned char)*p->s) || *p->s == '_') {
+  if (isalpha((unsigned char)*p->lx.s) || *p->lx.s == '_') {
     char name[64];
-    read_name(p, name, sizeof(name));
+    dbg_lex_name(&p->lx, name, sizeof(name));
     if (!strcmp(name, "sizeof")) return sizeof_of(p);
     if (eat(p, "(")) {
       if (texel_call(p, name, &v)) return postfix(p, v);
-      struct dbg_val a = mk_int(0, 1, 4);
+      struct dbg_val a = dbg_val_int(0, 1, 4);
       uint64_t known = 0;
       /* the name first: the arguments of an unknown function are not read */
       if (!p->failed && !p->env->sreg(p->env->ctx, name, 0, &known))
@@ -835,7 +677,7 @@ static struct dbg_val primary(struct P *p) {
       if (!p->failed && !p->env->sreg(p->env->ctx, name, (unsigned)a.i, &out)) {
         fail(p, "unknown function '%s'", name);
       }
-      return mk_int((int64_t)out, 0, 8);
+      return dbg_val_int((int64_t)out, 0, 8);
     }
     const char *e = p->env->lookup(p->env->ctx, name, &v);
     if (e) fail(p, "%s", e);
@@ -845,7 +687,7 @@ static struct dbg_val primary(struct P *p) {
     }
     return postfix(p, v);
   }
-  fail(p, "syntax error at '%s'", *p->s ? p->s : "end of expression");
+  fail(p, "syntax error at '%s'", *p->lx.s ? p->lx.s : "end of expression");
   return v;
 }
 
@@ -862,7 +704,7 @@ static struct dbg_val unary(struct P *p) {
   if (eat(p, "+")) return rv(p, unary(p));
   if (eat(p, "!")) {
     struct dbg_val v = rv(p, unary(p));
-    return mk_int(v.kind == DBG_FLT ? v.f == 0 : v.i == 0, 1, 4);
+    return dbg_val_int(v.kind == DBG_FLT ? v.f == 0 : v.i == 0, 1, 4);
   }
   if (eat(p, "~")) {
     struct dbg_val v = rv(p, unary(p));
@@ -881,7 +723,7 @@ static struct dbg_val unary(struct P *p) {
       return v;
     }
     struct dbg_val e;
-    elem_of(p->env, &v, &e, (uint64_t)v.i);
+    dbg_type_elem(p->env, &v, &e, (uint64_t)v.i);
     if (!e.addr) null_access(p);
     return e;
   }
@@ -896,7 +738,7 @@ static struct dbg_val unary(struct P *p) {
       fail(p, "%s", "cannot take the address of vector components that are not adjacent");
       return v;
     }
-    struct dbg_val r = mk_int((int64_t)v.addr, 0, 8);
+    struct dbg_val r = dbg_val_int((int64_t)v.addr, 0, 8);
     r.kind = DBG_PTR;
     /* a pointer to the whole vector or array, as in C */
     r.ekind = v.kind;
@@ -909,113 +751,41 @@ static struct dbg_val unary(struct P *p) {
     snprintf(r.type, sizeof(r.type), "%s%.50s *", sp ? sp : "", v.type);
     return r;
   }
-  if (try_cast(p, &t)) {
+  if (dbg_lex_cast(&p->lx, p->env, &t)) {
     struct dbg_val v = rv(p, unary(p));
     if (t.kind == DBG_FLT) {
       t.f = as_f(&v);
       if (t.size == 4) t.f = (float)t.f;
     } else {
-      int64_t x = v.kind == DBG_FLT ? (int64_t)v.f : v.i;
-      if (t.size < 8) {
-        int sh = 64 - 8 * (int)t.size;
-        x = t.is_signed ? (int64_t)((uint64_t)x << sh) >> sh : (int64_t)(((uint64_t)x << sh) >> sh);
-      }
-      t.i = x;
+      t.i = dbg_int_wrap(v.kind == DBG_FLT ? (int64_t)v.f : v.i, t.is_signed, t.size);
     }
     return t;
   }
   return primary(p);
 }
 
-/* Binary operators by precedence level; gdb's artificial arrays (a[i]@n)
- * bind looser than + and tighter than shifts, as in gdb. */
-static const char *const levels[][6] = {
-    {"||"},       {"&&"}, {"|"},      {"^"},           {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"},
-    {"<<", ">>"}, {"@"},  {"+", "-"}, {"*", "/", "%"},
-};
-#define NLEVELS (int)(sizeof(levels) / sizeof(levels[0]))
-
-static struct dbg_val apply(struct P *p, const char *op, struct dbg_val a, struct dbg_val b) {
-  if (!strcmp(op, "&&")) return mk_int(as_f(&a) != 0 && as_f(&b) != 0, 1, 4);
-  if (!strcmp(op, "||")) return mk_int(as_f(&a) != 0 || as_f(&b) != 0, 1, 4);
-  int flt = a.kind == DBG_FLT || b.kind == DBG_FLT;
-  if (a.kind == DBG_PTR && (!strcmp(op, "+") || !strcmp(op, "-")) && b.kind == DBG_INT) {
+static struct dbg_val apply(struct P *p, int op, struct dbg_val a, struct dbg_val b) {
+  if (op == DBG_OP_LAND) return dbg_val_int(as_f(&a) != 0 && as_f(&b) != 0, 1, 4);
+  if (op == DBG_OP_LOR) return dbg_val_int(as_f(&a) != 0 || as_f(&b) != 0, 1, 4);
+  if (a.kind == DBG_PTR && (op == DBG_OP_ADD || op == DBG_OP_SUB) && b.kind == DBG_INT) {
     uint64_t d = (uint64_t)b.i * (a.count ? a.count : 1);
-    a.i = (int64_t)(op[0] == '+' ? (uint64_t)a.i + d : (uint64_t)a.i - d);
+    a.i = (int64_t)(op == DBG_OP_ADD ? (uint64_t)a.i + d : (uint64_t)a.i - d);
     return a;
   }
-  if (flt) {
-    /* C's conversions: double when either operand is a double, else float
-     * (computed in double, rounded once: exact for + - * /) */
-    int dbl = (a.kind == DBG_FLT && a.size == 8) || (b.kind == DBG_FLT && b.size == 8);
-    unsigned fs = dbl ? 8 : 4;
-    double x = as_f(&a), y = as_f(&b);
-    if (!dbl) x = (float)x, y = (float)y;
-    if (!strcmp(op, "+")) return mk_fp(dbl ? x + y : (float)(x + y), fs);
-    if (!strcmp(op, "-")) return mk_fp(dbl ? x - y : (float)(x - y), fs);
-    if (!strcmp(op, "*")) return mk_fp(dbl ? x * y : (float)(x * y), fs);
-    if (!strcmp(op, "/")) return mk_fp(dbl ? x / y : (float)(x / y), fs);
-    if (!strcmp(op, "==")) return mk_int(x == y, 1, 4);
-    if (!strcmp(op, "!=")) return mk_int(x != y, 1, 4);
-    if (!strcmp(op, "<")) return mk_int(x < y, 1, 4);
-    if (!strcmp(op, ">")) return mk_int(x > y, 1, 4);
-    if (!strcmp(op, "<=")) return mk_int(x <= y, 1, 4);
-    if (!strcmp(op, ">=")) return mk_int(x >= y, 1, 4);
-    fail(p, "invalid operands to '%s' (floating point)", op);
+  struct dbg_conv c = dbg_conv_of(op, &a, &b);
+  if (c.flt) {
+    double r = 0;
+    int k = dbg_flt_op(op, as_f(&a), as_f(&b), c.flt == 8, &r);
+    if (k < 0) fail(p, "invalid operands to '%s' (floating point)", dbg_ops[op].s);
+    return k < 0 ? a : k == DBG_FLT ? dbg_val_fp(r, c.flt) : dbg_val_int((int64_t)r, 1, 4);
+  }
+  int64_t r;
+  if (!dbg_int_op(op, a.i, b.i, c.size, c.sign, &r)) {
+    fail(p, "%s", "division by zero");
     return a;
   }
-  int shift = !strcmp(op, "<<") || !strcmp(op, ">>");
-  /* a shift has the type of its promoted left operand, whose width masks
-   * the count (OpenCL C 6.3.j: 1 << 32 is 1); others the usual conversions */
-  unsigned size = shift || a.size > b.size ? a.size : b.size;
-  if (size < 4) size = 4;
-  int sign = shift ? a.is_signed || a.size < 4
-                   : (a.is_signed || a.size < size) && (b.is_signed || b.size < size);
-  int64_t x = a.i, y = b.i;
-  uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-  if (size == 4 && !sign) ux &= 0xffffffffu, uy &= 0xffffffffu;
-  int64_t r = 0;
-  /* + - * wrap around as the device's integers do (in uint64_t: no
-   * signed overflow here), then are cut to the operands' size */
-  if (!strcmp(op, "+"))
-    r = (int64_t)((uint64_t)x + (uint64_t)y);
-  else if (!strcmp(op, "-"))
-    r = (int64_t)((uint64_t)x - (uint64_t)y);
-  else if (!strcmp(op, "*"))
-    r = (int64_t)((uint64_t)x * (uint64_t)y);
-  else if (!strcmp(op, "/") || !strcmp(op, "%")) {
-    if (y == 0) {
-      fail(p, "%s", "division by zero");
-      return a;
-    }
-    if (sign && y == -1) /* INT64_MIN / -1 wraps to INT64_MIN, its remainder is 0 */
-      r = op[0] == '/' ? (int64_t)(0 - (uint64_t)x) : 0;
-    else
-      r = op[0] == '/' ? (sign ? x / y : (int64_t)(ux / uy)) : (sign ? x % y : (int64_t)(ux % uy));
-  } else if (!strcmp(op, "&"))
-    r = x & y;
-  else if (!strcmp(op, "|"))
-    r = x | y;
-  else if (!strcmp(op, "^"))
-    r = x ^ y;
-  else if (!strcmp(op, "<<"))
-    r = (int64_t)(ux << (y & (8 * size - 1)));
-  else if (!strcmp(op, ">>"))
-    r = sign ? x >> (y & (8 * size - 1)) : (int64_t)(ux >> (y & (8 * size - 1)));
-  else if (!strcmp(op, "=="))
-    return mk_int(sign ? x == y : ux == uy, 1, 4);
-  else if (!strcmp(op, "!="))
-    return mk_int(sign ? x != y : ux != uy, 1, 4);
-  else if (!strcmp(op, "<"))
-    return mk_int(sign ? x < y : ux < uy, 1, 4);
-  else if (!strcmp(op, ">"))
-    return mk_int(sign ? x > y : ux > uy, 1, 4);
-  else if (!strcmp(op, "<="))
-    return mk_int(sign ? x <= y : ux <= uy, 1, 4);
-  else if (!strcmp(op, ">="))
-    return mk_int(sign ? x >= y : ux >= uy, 1, 4);
-  if (size == 4) r = sign ? (int32_t)r : (int64_t)(uint32_t)r;
-  return mk_int(r, sign, size);
+  int cmp = op >= DBG_OP_EQ && op <= DBG_OP_GT;
+  return dbg_val_int(r, cmp || c.sign, cmp ? 4 : c.size);
 }
 
 /* How many elements of esize bytes from addr the memory there holds, at
@@ -1100,23 +870,20 @@ static struct dbg_val artificial(struct P *p, struct dbg_val l, struct dbg_val n
 }
 
 static struct dbg_val binary(struct P *p, int level) {
-  if (level == NLEVELS) return unary(p);
+  if (level == DBG_NLEVELS) return unary(p);
   struct dbg_val a = binary(p, level + 1);
   for (;;) {
     if (p->failed) return a;
-    const char *op = NULL;
-    for (int k = 0; k < 6 && levels[level][k]; k++)
-      if (eat(p, levels[level][k])) {
-        op = levels[level][k];
-        break;
-      }
-    if (!op) return a;
-    if (op[0] == '@') {
+    int op = -1;
+    for (int k = 0; k < DBG_NOPS && op < 0; k++)
+      if (dbg_ops[k].level == level && eat(p, dbg_ops[k].s)) op = k;
+    if (op < 0 && level == DBG_LEVEL_AT && eat(p, "@")) {
       struct dbg_val n = rv(p, binary(p, level + 1));
       if (p->failed) return a;
       a = artificial(p, a, n);
       continue;
     }
+    if (op < 0) return a;
     struct dbg_val x = rv(p, a);
     struct dbg_val y = rv(p, binary(p, level + 1));
     if (p->failed) return a;
@@ -1183,7 +950,7 @@ static void store_vec(struct P *p, const struct dbg_val *dst, struct dbg_val src
   for (unsigned i = 0; i < dst->count && !p->failed; i++) {
     int lane = vec_lane(dst, i);
     if (lane < 0) continue;
-    elem_of(p->env, dst, &e, dst->addr + (uint64_t)lane * dst->size);
+    dbg_type_elem(p->env, dst, &e, dst->addr + (uint64_t)lane * dst->size);
     store(p, &e, vals[i]);
   }
 }
@@ -1198,7 +965,7 @@ static struct dbg_val branch(struct P *p, int taken, struct dbg_val (*parse)(str
   q.errlen = sizeof(err);
   q.dry = 1;
   struct dbg_val v = parse(&q);
-  p->s = q.s;
+  p->lx.s = q.lx.s;
   return v;
 }
 
@@ -1221,8 +988,8 @@ static struct dbg_val cond_expr(struct P *p) {
 static struct dbg_val expr(struct P *p) {
   struct dbg_val a = cond_expr(p);
   ws(p);
-  if (p->s[0] == '=' && p->s[1] != '=') {
-    p->s++;
+  if (p->lx.s[0] == '=' && p->lx.s[1] != '=') {
+    p->lx.s++;
     if (a.kind == DBG_VEC && !p->failed) {
       struct dbg_val b = expr(p);
       if (!p->failed) store_vec(p, &a, b);
@@ -1244,10 +1011,10 @@ static struct dbg_val expr(struct P *p) {
 
 static int eval_text(const struct dbg_env *env, const char *text, struct dbg_val *out, char *err,
                      size_t errlen, int typeonly) {
-  struct P p = {env, text, err, errlen, 0, 0, typeonly};
+  struct P p = {env, {text}, err, errlen, 0, 0, typeonly};
   struct dbg_val v = expr(&p);
   ws(&p);
-  if (!p.failed && *p.s) fail(&p, "syntax error at '%s'", p.s);
+  if (!p.failed && *p.lx.s) fail(&p, "syntax error at '%s'", p.lx.s);
   if (!p.failed && !typeonly) load(&p, &v);
   /* a struct, array or vector none of whose memory can be read (past a
    * buffer's end, through a bad pointer) is an error, as a scalar is */
@@ -1403,7 +1170,7 @@ static size_t format_member(const struct dbg_env *env, struct dbg_val *e, int fm
                             size_t len, size_t n, int depth) {
   if (e->kind == DBG_STRUCT || e->kind == DBG_ARR || e->kind == DBG_VEC)
     return n + format_at(env, e, fmt, buf + n, len - n, depth + 1);
-  struct P p = {env, "", NULL, 0, 0};
+  struct P p = {env, {""}, NULL, 0, 0};
   char tmp[96]; /* the message is not shown; big enough not to truncate */
   p.err = tmp;
   p.errlen = sizeof(tmp);
@@ -1429,7 +1196,7 @@ static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int 
   if (depth > 8) return (size_t)snprintf(buf, len, "{...}");
   if (!fmt && v->kind == DBG_ARR && v->ekind == DBG_INT && v->size == 1 && v->addr) {
     struct dbg_val e;
-    elem_of(env, v, &e, v->addr);
+    dbg_type_elem(env, v, &e, v->addr);
     const uint8_t *m = is_char(&e) ? env->mem(env->ctx, v->addr, v->count) : NULL;
     if (m) {
       fmt_string(m, v->count, buf, len);
@@ -1460,7 +1227,7 @@ static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int 
         n += (size_t)snprintf(buf + n, len - n, "<undefined>");
         continue;
       }
-      elem_of(env, v, &e, v->addr + (uint64_t)lane * v->size);
+      dbg_type_elem(env, v, &e, v->addr + (uint64_t)lane * v->size);
       n = format_member(env, &e, fmt, buf, len, n, depth);
     }
     if (i < v->count && n < len - 5) n += (size_t)snprintf(buf + n, len - n, "...");
@@ -1472,37 +1239,4 @@ static size_t format_at(const struct dbg_env *env, const struct dbg_val *v, int 
 void dbg_format(const struct dbg_env *env, const struct dbg_val *v, int fmt, char *buf,
                 size_t len) {
   format_at(env, v, fmt, buf, len, 0);
-}
-
-/* ---- checking a condition before there is anything to evaluate it on ---- */
-
-static const char *check_lookup(void *ctx, const char *name, struct dbg_val *v) {
-  (void)ctx, (void)name;
-  memset(v, 0, sizeof(*v));
-  v->kind = DBG_INT;
-  v->is_signed = 1;
-  v->size = 4;
-  v->i = 1; /* not 0: a division by the name is no error here */
-  snprintf(v->type, sizeof(v->type), "int");
-  return NULL;
-}
-
-static void *check_mem(void *ctx, uint64_t addr, uint64_t size) {
-  (void)ctx, (void)addr, (void)size;
-  return NULL;
-}
-
-static int check_sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
-  (void)ctx, (void)fn, (void)dim;
-  *out = 1;
-  return 1;
-}
-
-int dbg_cond_parses(const char *text, char *err, size_t errlen) {
-  struct dbg_env env = {NULL, check_lookup, check_mem, check_sreg, NULL, NULL, NULL, NULL};
-  struct dbg_val v;
-  if (!dbg_eval(&env, text, &v, err, errlen)) return 1;
-  /* only the shape of the text counts: names, types and memory are known
-   * when a work-item reaches the breakpoint */
-  return strncmp(err, "syntax error", 12) && strncmp(err, "expected", 8);
 }

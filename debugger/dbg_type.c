@@ -1,7 +1,8 @@
 /*
  * dbg_type.c - the debugger's types as C spells them: a value's type name
- * ("int [16]", "float (*)[3]"), and `whatis` and `ptype` (a struct with its
- * fields), from the evaluator's spelling of types (dbg_expr.c).
+ * ("int [16]", "float (*)[3]"), `whatis` and `ptype` (a struct with its
+ * fields), and the type of an element (of an array, a vector, or what a
+ * pointer points to), from the evaluator's spelling of types (dbg_expr.c).
  *
  * Like the evaluator, it reaches names and layouts only through struct
  * dbg_env; it must not know about sessions or the device.
@@ -129,4 +130,44 @@ int dbg_whatis(const struct dbg_env *env, const char *text, int expand, char *bu
   ptype_struct(env, st, base, body, sizeof(body));
   snprintf(buf, len, "type = %.*s%s%s", (int)(at - name), name, body, at + strlen(base));
   return 0;
+}
+
+void dbg_type_elem(const struct dbg_env *env, const struct dbg_val *c, struct dbg_val *e,
+                   uint64_t addr) {
+  char sub[128] = "";
+  if (c->kind == DBG_ARR && c->ekind == DBG_VEC) {
+    /* an element of an array of vectors: the type without its dimension */
+    snprintf(sub, sizeof(sub), "%s", c->type);
+    char *br = strchr(sub, '[');
+    if (br) *br = 0;
+  } else if (c->kind == DBG_PTR && (c->ekind == DBG_VEC || c->ekind == DBG_ARR)) {
+    /* what a pointer to a vector or an array points to: its type without the '*' */
+    snprintf(sub, sizeof(sub), "%s", c->type);
+    char *star = strrchr(sub, '*');
+    if (star) *star = 0;
+  } else if (c->kind == DBG_ARR && (c->ekind == DBG_ARR || c->ekind == DBG_PTR)) {
+    /* a row of an array of arrays: T[a][b]... drops its first dimension (an
+     * element of an array of pointers T *[a] too) */
+    const char *br = strchr(c->type, '['), *end = br ? strchr(br, ']') : NULL;
+    snprintf(sub, sizeof(sub), "%.*s%s", br ? (int)(br - c->type) : 0, c->type, end ? end + 1 : "");
+  }
+  if (sub[0]) {
+    if (!dbg_type_resolve(env, sub, e)) memset(e, 0, sizeof(*e));
+    e->addr = addr;
+    return;
+  }
+  memset(e, 0, sizeof(*e));
+  e->kind = c->ekind;
+  e->is_signed = c->esigned;
+  e->size = c->kind == DBG_PTR ? c->count : c->size;
+  e->addr = addr;
+  /* what a pointer points to has no address space in its type */
+  dbg_type_strip(c->type, e->type, sizeof(e->type));
+  char *cut = strpbrk(e->type, "[*");
+  if (cut) *cut = 0;
+  for (char *x = e->type + strlen(e->type);
+       x > e->type && (x[-1] == ' ' || isdigit((unsigned char)x[-1])) && c->kind == DBG_VEC; x--)
+    x[-1] = 0;
+  for (char *x = e->type + strlen(e->type); x > e->type && x[-1] == ' '; x--)
+    x[-1] = 0;
 }

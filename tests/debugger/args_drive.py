@@ -12,37 +12,19 @@ usage: args_drive.py HOST_PROGRAM BYVAL.cl
 Exit status 0 when everything held; the reason otherwise."""
 import os
 import re
-import select
-import socket
-import subprocess
 import sys
 import time
 
-DEADLINE = 240  # seconds: only to end a run that is stuck, never a measure
-
-
-def fail(msg, log):
-    sys.stdout.write("".join(log[-80:]))
-    print("FAIL: " + msg)
-    sys.exit(1)
+from lineproto import DEADLINE, fail, next_line, start
 
 
 def main():
     prog, cl = sys.argv[1], sys.argv[2]
-    ours, theirs = socket.socketpair()
-    fd = theirs.fileno()
-
-    def child_env():  # runs in the child, so getpid() is the program's pid
-        os.environ["LOCKSTEP_DEBUG_FD"] = "%d:%d" % (fd, os.getpid())
-
-    host = subprocess.Popen([prog, cl, "2"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            pass_fds=(fd,), preexec_fn=child_env)
-    theirs.close()
-    f = ours.makefile("rwb", buffering=0)
+    host, f = start([prog, cl, "2"])
     log, out = [], []
     todo = ["break %s:19 if i == 5" % os.path.basename(cl), "run"]
     phase, nums, shown, sent = "setup", [], {}, None
-    start = time.time()
+    began = time.time()
 
     def send(cmd):
         nonlocal sent
@@ -51,19 +33,14 @@ def main():
         f.write(b"cmd " + cmd.encode() + b"\n")
 
     while True:
-        if time.time() - start > DEADLINE:
+        if time.time() - began > DEADLINE:
             host.kill()
             fail("no progress in phase %s" % phase, log)
-        line = f.readline()
-        if not line:
+        line = next_line(f, log)
+        if line is None:
             break  # the program ended
-        line = line.decode(errors="replace").rstrip("\n")
-        log.append(line + "\n")
         if line.startswith("out"):
             out.append(line[4:])
-            continue
-        if line == "sync":
-            f.write(b"ack\n")
             continue
         if line != "prompt":
             continue

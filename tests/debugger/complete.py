@@ -19,9 +19,8 @@ Usage: complete.py LOCKSTEP HOST_SUM (run in tests/debugger). Every wait is
 bounded; exits 1 on the first failure, naming it.
 """
 import sys
-import tempfile
 
-from ptyterm import Fail, Term, term_env
+from ptyterm import Fail, Term, run_test
 
 KILL_LINE = b"\x15"  # ^U: the line typed so far goes
 
@@ -87,18 +86,14 @@ def session(name, argv, env, file_known):
 
 def main():
     lockstep, host_run = sys.argv[1], sys.argv[2]
-    with tempfile.TemporaryDirectory() as home:
-        env = term_env()
-        env["HOME"] = home  # no ~/.editrc of whoever runs the test
-        try:
-            session("standalone", [lockstep, "debug", "--kernel=complete.cl", "--global=1048576",
-                                   "--local=256", "--spec=complete.spec"], env, True)
-            session("host mode", [lockstep, "debug", "--", host_run, "complete.cl", "1048576",
-                                  "256"], env, False)
-        except Fail as e:
-            print("FAIL: %s" % e)
-            return 1
-    return 0
+
+    def both(env):
+        session("standalone", [lockstep, "debug", "--kernel=complete.cl", "--global=1048576",
+                               "--local=256", "--spec=complete.spec"], env, True)
+        session("host mode", [lockstep, "debug", "--", host_run, "complete.cl", "1048576",
+                              "256"], env, False)
+
+    return run_test(both)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,8 @@ bounded; exits 1 on the first failure, naming it.
 """
 import re
 import sys
-import tempfile
 
-from ptyterm import Fail, Term, term_env
+from ptyterm import Fail, Term, run_test
 
 CHATTY = 20000  # lines chatty prints (host_stops.c CHATTY_ITEMS)
 
@@ -53,15 +52,7 @@ def run(argv, env):
 
 def main():
     lockstep, prog = sys.argv[1], sys.argv[2]
-    env = term_env()
-    with tempfile.TemporaryDirectory() as home:
-        env["HOME"] = home  # no ~/.editrc of whoever runs the test
-        try:
-            run([lockstep, "debug", "--", prog, "chatty"], env)
-        except Fail as e:
-            print("FAIL: %s" % e)
-            return 1
-    return 0
+    return run_test(lambda env: run([lockstep, "debug", "--", prog, "chatty"], env))
 
 
 if __name__ == "__main__":

@@ -18,10 +18,9 @@ import pty
 import select
 import subprocess
 import sys
-import tempfile
 import time
 
-from ptyterm import WAIT, Fail, Term, term_env
+from ptyterm import WAIT, Fail, Term, run_test
 
 UP = b"\x1b[A"
 
@@ -122,17 +121,13 @@ def plain(argv, env, stdout_tty):
 
 def main():
     argv = sys.argv[1:]
-    env = term_env()
-    with tempfile.TemporaryDirectory() as home:
-        env["HOME"] = home  # no ~/.editrc of whoever runs the test
-        try:
-            terminal(argv, env)
-            plain(argv, env, True)
-            plain(argv, env, False)
-        except Fail as e:
-            print("FAIL: %s" % e)
-            return 1
-    return 0
+
+    def all_three(env):
+        terminal(argv, env)
+        plain(argv, env, True)
+        plain(argv, env, False)
+
+    return run_test(all_three)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ import os
 import pty
 import select
 import signal
+import tempfile
 import time
 
 WAIT = 120  # seconds any one expected output may take (a sanitized build)
@@ -22,6 +23,21 @@ def term_env():
     env.pop("EDITRC", None)
     env["TERM"] = "xterm"
     return env
+
+
+def run_test(body):
+    """Runs body(env) with term_env() in an empty HOME of its own (no
+    ~/.editrc of whoever runs the test): the exit status, 0, or 1 having
+    said why it failed."""
+    with tempfile.TemporaryDirectory() as home:
+        env = term_env()
+        env["HOME"] = home
+        try:
+            body(env)
+        except Fail as e:
+            print("FAIL: %s" % e)
+            return 1
+    return 0
 
 
 class Term:

@@ -12,35 +12,18 @@ Exit status 0 when everything held; the reason otherwise."""
 import os
 import re
 import select
-import socket
-import subprocess
 import sys
 import time
 
-DEADLINE = 240  # seconds: only to end a run that is stuck, never a measure
-
-
-def fail(msg, log):
-    sys.stdout.write("".join(log[-80:]))
-    print("FAIL: " + msg)
-    sys.exit(1)
+from lineproto import DEADLINE, fail, next_line, start
 
 
 def main():
     prog, n = sys.argv[1], int(sys.argv[2])
-    ours, theirs = socket.socketpair()
-    fd = theirs.fileno()
-
-    def child_env():  # runs in the child, so getpid() is the program's pid
-        os.environ["LOCKSTEP_DEBUG_FD"] = "%d:%d" % (fd, os.getpid())
-
-    host = subprocess.Popen([prog, str(n)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            pass_fds=(fd,), preexec_fn=child_env)
-    theirs.close()
-    f = ours.makefile("rwb", buffering=0)
+    host, f = start([prog, str(n)])
     log, out, host_out = [], [], b""
     phase, stops_seen, switched, conts, seeds, nums, more = "setup", 0, 0, 0, [], [], 0
-    start = time.time()
+    began = time.time()
 
     def send(cmd):
         log.append("> %s\n" % cmd)
@@ -56,22 +39,17 @@ def main():
 
     setup = ["break count:6", "run"]
     while True:
-        if time.time() - start > DEADLINE:
+        if time.time() - began > DEADLINE:
             host.kill()
             fail("no progress in phase %s" % phase, log)
         drain_host()
-        line = f.readline()
-        if not line:
+        line = next_line(f, log)
+        if line is None:
             break  # the program ended
-        line = line.decode(errors="replace").rstrip("\n")
-        log.append(line + "\n")
         if line.startswith("out"):
             out.append(line[4:])
             if re.match(r"Breakpoint 1, ", line[4:]):
                 stops_seen += 1
-            continue
-        if line == "sync":
-            f.write(b"ack\n")
             continue
         if line != "prompt":
             continue

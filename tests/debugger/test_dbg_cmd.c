@@ -95,6 +95,14 @@ static char *run_script(const char *const *lines, size_t *len) {
   return text;
 }
 
+/* Runs a script (run_script()) and checks everything it printed is ref. */
+static void check_script(const char *const *lines, const char *ref) {
+  size_t len = 0;
+  char *text = run_script(lines, &len);
+  ck_assert_str_eq(text, ref);
+  free(text);
+}
+
 static const char *const spellings[] = {
     "bt",        "whe",    "wh",     "ba",      "f",      "fi",           "fin",
     "p 1",       "pt",     "st",     "sta",     "u",      "un",           "und",
@@ -163,10 +171,7 @@ static const char *const mi_ref =
     "(lockstep) mi off\n^mi {\"machine\":0}\n";
 
 START_TEST(test_mi_rows) {
-  size_t len = 0;
-  char *text = run_script(mi_lines, &len);
-  ck_assert_str_eq(text, mi_ref);
-  free(text);
+  check_script(mi_lines, mi_ref);
 }
 END_TEST
 
@@ -232,10 +237,7 @@ static const char *const bps_text = "break 5\n  condition $bpnum x > 2\n  ignore
                                     "    print x\n    continue\n  end\n";
 
 START_TEST(test_gdb_rows) {
-  size_t len = 0;
-  char *text = run_script(gdb_lines, &len);
-  ck_assert_str_eq(text, gdb_ref);
-  free(text);
+  check_script(gdb_lines, gdb_ref);
   FILE *f = fopen(BPS_FILE, "r");
   ck_assert_ptr_nonnull(f);
   char saved[512] = "";
@@ -267,10 +269,7 @@ static const char *const noprog_ref =
     "(lockstep) quit\n";
 
 START_TEST(test_no_program) {
-  size_t len = 0;
-  char *text = run_script(noprog_lines, &len);
-  ck_assert_str_eq(text, noprog_ref);
-  free(text);
+  check_script(noprog_lines, noprog_ref);
 }
 END_TEST
 
@@ -292,28 +291,26 @@ static size_t complete(struct dbg_session *s, const char *line) {
 /* Tab completion from the command table: command names, subcommand words
  * (full spellings, whatever the abbreviation), nothing for an argument
  * with no program; with a session but no kernel stopped, no names. */
+static const struct {
+  int session; /* 0: no session, 1: a session with no kernel stopped */
+  const char *line;
+  size_t at; /* where the replaced word starts */
+  const char *words;
+} completions[] = {
+    {0, "wat", 0, "watch"},    {0, "  workg", 2, "workgroup"},   {0, "info wo", 5, "workitems"},
+    {0, "i  lo", 3, "locals"}, {0, "mi k", 3, "kernels kernel"}, {0, "zz", 0, ""},
+    {0, "print/x fo", 8, ""},  {1, "print a + to", 10, ""},      {1, "break x.cl:1 if g", 16, ""},
+    {1, "until comp", 6, ""},
+};
+
 START_TEST(test_complete) {
-  ck_assert_uint_eq(complete(NULL, "wat"), 0);
-  ck_assert_str_eq(words, "watch");
-  ck_assert_uint_eq(complete(NULL, "  workg"), 2);
-  ck_assert_str_eq(words, "workgroup");
-  ck_assert_uint_eq(complete(NULL, "info wo"), 5);
-  ck_assert_str_eq(words, "workitems");
-  ck_assert_uint_eq(complete(NULL, "i  lo"), 3);
-  ck_assert_str_eq(words, "locals");
-  ck_assert_uint_eq(complete(NULL, "mi k"), 3);
-  ck_assert_str_eq(words, "kernels kernel");
-  ck_assert_uint_eq(complete(NULL, "zz"), 0);
-  ck_assert_str_eq(words, "");
-  ck_assert_uint_eq(complete(NULL, "print/x fo"), 8);
-  ck_assert_str_eq(words, "");
   struct dbg_session *s = dbg_new(stdout, NULL, NULL);
-  ck_assert_uint_eq(complete(s, "print a + to"), 10);
-  ck_assert_str_eq(words, "");
-  ck_assert_uint_eq(complete(s, "break x.cl:1 if g"), 16);
-  ck_assert_str_eq(words, "");
-  ck_assert_uint_eq(complete(s, "until comp"), 6);
-  ck_assert_str_eq(words, "");
+  for (size_t i = 0; i < sizeof(completions) / sizeof(completions[0]); i++) {
+    size_t at = complete(completions[i].session ? s : NULL, completions[i].line);
+    ck_assert_msg(at == completions[i].at && !strcmp(words, completions[i].words),
+                  "'%s': %zu '%s', want %zu '%s'", completions[i].line, at, words,
+                  completions[i].at, completions[i].words);
+  }
   dbg_free(s);
 }
 END_TEST
