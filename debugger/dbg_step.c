@@ -387,6 +387,18 @@ static void call_stop_at(struct dbg_session *s, uint64_t it, uint32_t pc, int de
   dbg_frame_select(s, 0); /* the caller's frame: the callee's are hidden */
 }
 
+/* What a step of the focus that stopped at pc (after a barrier too) shows:
+ * a watchpoint, a breakpoint there, else the step; next and finish show a
+ * call they stop at the start of at its line (step goes on showing it in
+ * the callee, where the arguments pass). */
+static int step_landed(struct dbg_session *s, uint64_t it, uint32_t pc, const struct step_arg *a) {
+  if (s->L->whit) return ST_WATCH;
+  if (s->L->bpset[pc] && dbg_bp_accept(s, it, pc)) return ST_BP;
+  if (a->mode == 1 || a->mode == 2)
+    call_stop_at(s, it, pc, a->mode == 2 ? a->depth - 1 : a->depth, a->from);
+  return ST_STEP;
+}
+
 static int step_item(struct dbg_session *s, int mode) {
   uint64_t it = s->L->focus;
   int st = simt_dbg_state(s->L->sd, it, NULL);
@@ -443,22 +455,13 @@ static int step_item(struct dbg_session *s, int mode) {
       uint32_t pc;
       simt_dbg_state(s->L->sd, it, &pc);
       if (s->L->stepset[pc]) simt_dbg_mark_asked(s->L->sd, it); /* step_accept asks it there */
-      if (s->L->stepset[pc] && step_accept(s, it, pc, &a)) {
-        if (s->L->whit) return ST_WATCH;
-        return s->L->bpset[pc] && dbg_bp_accept(s, it, pc) ? ST_BP : ST_STEP;
-      }
+      if (s->L->stepset[pc] && step_accept(s, it, pc, &a)) return step_landed(s, it, pc, &a);
     }
     int rc = run_item(s, it, s->L->stepset, step_accept, &a);
     if (rc == ST_STEP) {
       uint32_t pc;
       simt_dbg_state(s->L->sd, it, &pc);
-      if (s->L->whit) return ST_WATCH;
-      if (s->L->bpset[pc] && dbg_bp_accept(s, it, pc)) return ST_BP;
-      /* next and finish show a call they stop at the start of at its line
-       * (step goes on showing it in the callee, where the arguments pass) */
-      if (a.mode == 1 || a.mode == 2)
-        call_stop_at(s, it, pc, a.mode == 2 ? a.depth - 1 : a.depth, a.from);
-      return ST_STEP;
+      return step_landed(s, it, pc, &a);
     }
     if (rc != ST_NONE) return rc;
   }
