@@ -254,11 +254,7 @@ static int names_sreg(void *ctx, const char *fn, unsigned dim, uint64_t *out) {
   return 1;
 }
 
-/* dbg_env.lookup for a condition's types (nothing is read): a name the
- * program has at the line has the type it declares, so a field its struct
- * lacks is found before a work-item evaluates it. */
-static const char *typed_lookup(void *ctx, const char *name, struct dbg_val *v);
-
+/* dbg_env.type for a condition's types: the program's struct layouts. */
 static const struct cc_type *typed_type(void *ctx, const char *name) {
   const struct names *c = ctx;
   for (uint32_t k = 0; c->p && k < c->p->nkernels; k++) {
@@ -269,6 +265,9 @@ static const struct cc_type *typed_type(void *ctx, const char *name) {
   return NULL;
 }
 
+/* dbg_env.lookup for a condition's types (nothing is read): a name the
+ * program has at the line has the type it declares, so a field its struct
+ * lacks is found before a work-item evaluates it. */
 static const char *typed_lookup(void *ctx, const char *name, struct dbg_val *v) {
   const struct names *c = ctx;
   memset(v, 0, sizeof(*v));
