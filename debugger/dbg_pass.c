@@ -208,6 +208,22 @@ int dbg_pass_take_assert(struct dbg_session *s, uint64_t item) {
   return dbg_assert_stop(s, s->L->pend_item, &s->L->pend_exc);
 }
 
+/* The focus moved (workitem, thread, workgroup) to a work-group in
+ * progress other than the one whose stops wait to be reported: the next
+ * pass runs the focused group first, as every pass does, and the waiting
+ * lanes, which have not moved, are asked again at their breakpoint. */
+static void hand_back_for_focus(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  if (!L->npending) return;
+  int st = simt_dbg_state(L->sd, L->focus, NULL);
+  if ((st != SIMT_DBG_RUN && st != SIMT_DBG_BARRIER) ||
+      simt_dbg_group_of(L->sd, L->focus) == simt_dbg_group_of(L->sd, L->pending[0]))
+    return;
+  for (unsigned i = 0; i < L->npending; i++)
+    simt_dbg_unmark_asked(L->sd, L->pending[i]);
+  L->npending = 0;
+}
+
 /* One pass with the breakpoints (and watchpoints) bound now; p->why says
  * how it ended. -1 when out of memory (said so). */
 static int one_pass(struct dbg_session *s, struct simt_dbg_pass *p) {
@@ -268,6 +284,7 @@ int dbg_pass_run(struct dbg_session *s) {
       return ST_BP;
     }
   }
+  hand_back_for_focus(s);
   while (s->L->npending) {
     s->L->nstop = 0;
     if (take_warp(s, 0)) return ST_BP;
