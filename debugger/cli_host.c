@@ -484,6 +484,8 @@ int cli_debug_host(const char *batch, const char *dirs, char **prog) {
                                                    : -1;
       if (!*t || *t == '#') {
         /* nothing to do: an empty line or a comment */
+      } else if (keep.block) {
+        sticky_add(&keep, t); /* a line of a `commands` block: kept, not run */
       } else if (is_verb(t, "run", 1) || is_verb(t, "start", 5)) {
         again = t[0] == 's' ? "start" : "run";
       } else if (which >= 0) {

@@ -274,6 +274,69 @@ static const char *names_lookup(void *ctx, const char *name, struct dbg_val *v) 
   return NULL;
 }
 
+/* dbg_env.type for a condition's types: the program's struct layouts. */
+static const struct cc_type *typed_type(void *ctx, const char *name) {
+  const struct names *c = ctx;
+  for (uint32_t k = 0; c->p && k < c->p->nkernels; k++) {
+    const struct cc_debug *d = dbg_of(&c->p->kernels[k]);
+    for (uint32_t i = 0; d && i < d->ntypes; i++)
+      if (!strcmp(d->types[i].name, name)) return &d->types[i];
+  }
+  return NULL;
+}
+
+/* dbg_env.lookup for a condition's types (nothing is read): a name the
+ * program has at the line has the type it declares, so a field its struct
+ * lacks is found before a work-item evaluates it. */
+static const char *typed_lookup(void *ctx, const char *name, struct dbg_val *v) {
+  const struct names *c = ctx;
+  memset(v, 0, sizeof(*v));
+  struct dbg_env env = {0};
+  env.ctx = ctx;
+  env.type = typed_type;
+  for (uint32_t k = 0; c->p && k < c->p->nkernels; k++) {
+    const struct cc_debug *d = dbg_of(&c->p->kernels[k]);
+    for (uint32_t i = 0; d && i < d->nsyms; i++) {
+      const struct cc_symbol *y = &d->syms[i];
+      if (strcmp(y->name, name)) continue;
+      if (y->space == CC_SYM_PRIVATE && c->line &&
+          (c->line < y->scope_first || c->line > y->scope_last))
+        continue;
+      if (!dbg_type_resolve(&env, y->type_name, v)) return "a type not known here";
+      v->addr = 1; /* an lvalue, never read */
+      return NULL;
+    }
+  }
+  return "not a variable here"; /* a work-item function (names_lookup let it pass) */
+}
+
+/* What an operator reads of a typed name: zeros (its value does not
+ * matter, && and || evaluate both sides). */
+static void *typed_mem(void *ctx, uint64_t addr, uint64_t size) {
+  static const uint8_t zeros[256];
+  (void)ctx, (void)addr;
+  return size <= sizeof(zeros) ? (void *)zeros : NULL;
+}
+
+/* Whether cond, typed as the program declares its names at the line, uses
+ * a field its struct does not have; the interpreter's message in msg. */
+static int field_missing(struct names *c, const char *cond, char *msg, size_t n) {
+  /* no line (a function's breakpoint): a name may be another kernel's */
+  if (!c->line) return 0;
+  struct dbg_env env = {0};
+  env.ctx = c;
+  env.lookup = typed_lookup;
+  env.mem = typed_mem;
+  env.sreg = check_sreg;
+  env.type = typed_type;
+  struct dbg_val v;
+  char err[200];
+  if (!dbg_eval_type(&env, cond, &v, err, sizeof(err)) || strncmp(err, "there is no field", 17))
+    return 0;
+  snprintf(msg, n, "%s", err);
+  return 1;
+}
+
 int dbg_bp_check(const struct lsi_program *p, const char *file, uint32_t nlines, uint32_t line,
                  const char *func, const char *cond, uint32_t *at, char *msg, size_t n) {
   int how = DBG_LINE_EXACT;
@@ -301,6 +364,7 @@ int dbg_bp_check(const struct lsi_program *p, const char *file, uint32_t nlines,
       snprintf(msg, n, "%s", c.why);
       return -1;
     }
+    if (field_missing(&c, cond, msg, n)) return -1;
   }
   return how;
 }

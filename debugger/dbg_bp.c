@@ -486,7 +486,9 @@ int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
     if (bad) {
       /* a pass only collects hits: the error is said when its stop is
        * taken (dbg_pass.c asks again then), once, with that stop */
-      if (!s->L->in_pass) fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
+      if (s->L->taking) s->L->cond_errs++; /* a warp's lanes: the first error is said */
+      if (!s->L->in_pass && s->L->cond_errs <= 1)
+        fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
       return 1;
     }
     if (v.kind == DBG_FLT ? v.f == 0 : v.i == 0) return 0;

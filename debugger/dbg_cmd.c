@@ -962,12 +962,27 @@ size_t dbg_complete(struct dbg_session *s, const char *line, dbg_complete_fn add
   const char *a = arg + strspn(arg, " \t");
   size_t an = strcspn(a, " \t");
   unsigned kinds = 0;
+  int subbed = 0; /* a whole subcommand word: the row without one is not it */
+  for (size_t i = 0; i < NCMDS; i++)
+    subbed |= cmds[i].sub && a[an] && an && spelled(cmds[i].spell, w, strlen(w)) &&
+              spelled(cmds[i].sub, a, an);
   for (size_t i = 0; i < NCMDS; i++) {
     if (!spelled(cmds[i].spell, w, strlen(w))) continue;
     if (cmds[i].sub && !a[an]) /* the subcommand word */
       add_spellings(cmds[i].sub, a, an, add, ctx);
-    else if (!cmds[i].sub || (an && spelled(cmds[i].sub, a, an)))
+    else if (cmds[i].sub ? an && spelled(cmds[i].sub, a, an) : !subbed)
       kinds |= cmds[i].flags;
+  }
+  if (subbed) { /* a setting's values: set scheduler-locking on|off, set pass ... */
+    static const struct {
+      const char *sub, *values;
+    } V[] = {{"scheduler-locking", "on|off|step"}, {"pass", "all|in-progress"}};
+    const char *v = a + an + strspn(a + an, " \t");
+    for (size_t i = 0; i < sizeof(V) / sizeof(V[0]); i++)
+      if (!strcmp(w, "set") && !strncmp(a, V[i].sub, an) && an == strlen(V[i].sub) &&
+          !v[strcspn(v, " \t")])
+        add_spellings(V[i].values, v, strlen(v), add, ctx);
+    if (!(kinds & (CMD_LOC | CMD_EXPR))) return (size_t)(v - line);
   }
   int kind = kinds & CMD_LOC ? DBG_ARG_LOC : kinds & CMD_EXPR ? DBG_ARG_EXPR : 0;
   if (!kind || !s) return (size_t)(a - line);

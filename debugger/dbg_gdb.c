@@ -227,6 +227,9 @@ void dbg_finish_begin(struct dbg_session *s) {
    * step its own way: no text for it */
   s->L->fin_on = f->inl != 0 && !s->machine;
   if (!f->line || s->machine) return;
+  /* the work-item at a `return EXPR;` of the frame it leaves: the steps
+   * look at the statements after it, so its value is taken now */
+  if (!dbg_frame_selected(s)) dbg_finish_capture(s, f->line);
   if (f->inl)
     fprintf(s->out, "Run till exit from #%d  %s (inlined) at %s:%u\n", dbg_frame_selected(s),
             s->L->dbg->inl[f->inl - 1].func, dbg_where_file(s), f->line);

@@ -148,6 +148,8 @@ struct dbg_launch {
   int watching;        /* the pass stops at statements for a watchpoint */
   int rebinding;       /* the pass stopped for breakpoints that changed: it runs again */
   int in_pass;         /* a pass runs (without the session's lock) */
+  int taking;          /* a warp's stop is being taken (dbg_pass.c), */
+  unsigned cond_errs;  /* and this many of its lanes' conditions failed */
   uint64_t watch_item; /* the item whose watched value changed */
   unsigned last_run, last_skipped;
   /* the frame `frame`/`up`/`down` selected (dbg_frame.c), 0 the innermost;

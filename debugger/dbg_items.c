@@ -332,11 +332,13 @@ static int key_order(const void *x, const void *y) {
   return a->line < b->line ? -1 : a->line > b->line;
 }
 
+enum { PENDING_RANGES_SHOWN = 8 }; /* a line, however scattered the items are */
+
 /* The last pass's breakpoint stops still to be reported (of items still
  * at a breakpoint), one per warp: their items as ranges. */
 static void pending_stops(struct dbg_session *s) {
   struct dbg_launch *L = s->L;
-  unsigned np = 0, nw = 0;
+  unsigned np = 0, nw = 0, nr = 0; /* nr: the ranges, of which the first few are shown */
   uint64_t first = 0, last = 0, warp = UINT64_MAX;
   for (unsigned i = 0; i <= L->npending; i++) {
     uint32_t pc = 0;
@@ -345,8 +347,10 @@ static void pending_stops(struct dbg_session *s) {
     if (it != UINT64_MAX && ((st != SIMT_DBG_RUN && st != SIMT_DBG_FRESH) || !L->bpset[pc]))
       continue;
     if (np && it != last + 1) { /* the range first..last ends */
-      fprintf(s->out, " %" PRIu64, first);
-      if (last > first) fprintf(s->out, "-%" PRIu64, last);
+      if (nr++ < PENDING_RANGES_SHOWN) {
+        fprintf(s->out, " %" PRIu64, first);
+        if (last > first) fprintf(s->out, "-%" PRIu64, last);
+      }
       first = it;
     }
     if (it == UINT64_MAX) break;
@@ -359,6 +363,9 @@ static void pending_stops(struct dbg_session *s) {
     nw += w != warp;
     warp = w;
   }
+  if (nr > PENDING_RANGES_SHOWN)
+    fprintf(s->out, " and %u more range%s", nr - PENDING_RANGES_SHOWN,
+            nr - PENDING_RANGES_SHOWN == 1 ? "" : "s");
   if (np)
     fprintf(s->out, " (%u work-item%s, %u warp%s)\n", np, np == 1 ? "" : "s", nw,
             nw == 1 ? "" : "s");

@@ -69,7 +69,7 @@ static void warp_where(struct dbg_session *s, const char *why) {
     snprintf(focus, sizeof(focus), ", focus (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "),", g[0], g[1],
              g[2]);
   uint32_t line = dbg_item_line(s, s->L->focus);
-  if (line && dbg_call_stop_now(s) && dbg_frame_selected(s)) line = dbg_frame_current(s).line;
+  if (line && dbg_call_stop_now(s)) line = dbg_frame_current(s).line;
   fprintf(s->out, "%s, %s %s of group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")%s at %s:%u\n", why,
           s->L->k->name, ids, w[0], w[1], w[2], focus, dbg_where_file(s), line);
   dbg_show_line(s, line);

@@ -95,6 +95,23 @@ static unsigned pending_index(struct dbg_session *s, uint64_t item) {
   return i;
 }
 
+/* The lanes of a warp whose stop is taken say a failed condition once
+ * (dbg_bp_accept counts them), with how many more it failed for. */
+static int warp_errs_begin(struct dbg_launch *L) {
+  if (L->taking) return 0;
+  L->taking = 1;
+  L->cond_errs = 0;
+  return 1;
+}
+
+static void warp_errs_end(struct dbg_session *s) {
+  if (s->L->cond_errs > 1)
+    fprintf(s->out, "(the condition failed for %u more work-item%s of the warp)\n",
+            s->L->cond_errs - 1, s->L->cond_errs == 2 ? "" : "s");
+  s->L->taking = 0;
+  s->L->cond_errs = 0;
+}
+
 /* Takes the pending hits of the warp of pending[i] off: those that stand
  * join the stop's items (L->stop_items, ascending); the focus is the one to
  * show them at when it is one of them, else the lowest. How many there are
@@ -103,6 +120,7 @@ static unsigned take_warp(struct dbg_session *s, unsigned i) {
   struct dbg_launch *L = s->L;
   uint64_t warp = simt_dbg_warp_of(L->sd, L->pending[i]);
   const unsigned cap = sizeof(L->stop_items) / sizeof(L->stop_items[0]);
+  int own = warp_errs_begin(L);
   for (unsigned j = 0; j < L->npending;) {
     uint64_t it = L->pending[j];
     if (simt_dbg_warp_of(L->sd, it) != warp) {
@@ -119,6 +137,7 @@ static unsigned take_warp(struct dbg_session *s, unsigned i) {
   for (unsigned j = 0; j < L->nstop; j++)
     focus_in |= L->stop_items[j] == L->focus;
   if (L->nstop && !focus_in) L->focus = L->stop_items[0];
+  if (own) warp_errs_end(s);
   return L->nstop;
 }
 
@@ -126,7 +145,12 @@ int dbg_pass_take(struct dbg_session *s, uint64_t item) {
   unsigned i = pending_index(s, item);
   /* only when item's own hit stands: the rest of its warp's stay pending
    * otherwise */
-  if (i == s->L->npending || !take_at(s, i)) return 0;
+  if (i == s->L->npending) return 0;
+  warp_errs_begin(s->L);
+  if (!take_at(s, i)) {
+    warp_errs_end(s);
+    return 0;
+  }
   s->L->stop_items[0] = s->L->focus = item;
   s->L->nstop = 1;
   for (unsigned j = 0; j < s->L->npending; j++)
@@ -134,6 +158,7 @@ int dbg_pass_take(struct dbg_session *s, uint64_t item) {
       take_warp(s, j);
       break;
     }
+  warp_errs_end(s);
   return 1;
 }
 
@@ -181,6 +206,22 @@ int dbg_pass_take_assert(struct dbg_session *s, uint64_t item) {
   if (!s->L->pend_assert || (item != UINT64_MAX && item != s->L->pend_item)) return 0;
   s->L->pend_assert = 0;
   return dbg_assert_stop(s, s->L->pend_item, &s->L->pend_exc);
+}
+
+/* The focus moved (workitem, thread, workgroup) to a work-group in
+ * progress other than the one whose stops wait to be reported: the next
+ * pass runs the focused group first, as every pass does, and the waiting
+ * lanes, which have not moved, are asked again at their breakpoint. */
+static void hand_back_for_focus(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  if (!L->npending) return;
+  int st = simt_dbg_state(L->sd, L->focus, NULL);
+  if ((st != SIMT_DBG_RUN && st != SIMT_DBG_BARRIER) ||
+      simt_dbg_group_of(L->sd, L->focus) == simt_dbg_group_of(L->sd, L->pending[0]))
+    return;
+  for (unsigned i = 0; i < L->npending; i++)
+    simt_dbg_unmark_asked(L->sd, L->pending[i]);
+  L->npending = 0;
 }
 
 /* One pass with the breakpoints (and watchpoints) bound now; p->why says
@@ -243,6 +284,7 @@ int dbg_pass_run(struct dbg_session *s) {
       return ST_BP;
     }
   }
+  hand_back_for_focus(s);
   while (s->L->npending) {
     s->L->nstop = 0;
     if (take_warp(s, 0)) return ST_BP;

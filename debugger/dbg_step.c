@@ -251,15 +251,17 @@ static int step_accept(struct dbg_session *s, uint64_t item, uint32_t pc, void *
   if (s->L->bpset[pc] && dbg_bp_accept(s, item, pc)) return 1;
   if (!m) return 0;
   if (m->role == CC_MK_EXIT) return a->mode != 2;
-  /* finish and next stop where a call made from the frame they run in
-   * starts, shown at the call's line (as gdb stops at the line of a call
-   * before `step` enters it) */
-  if (a->calls && (a->mode == 1 || a->mode == 2)) {
+  /* finish, next and until stop where a call made from the frame they run
+   * in starts (until: on a later line), shown at the call's line (as gdb
+   * stops at the line of a call before `step` enters it) */
+  if (a->calls && (a->mode == 1 || a->mode == 2 || (a->mode == 3 && !s->L->until_line))) {
     uint32_t c = 0;
-    int target = a->mode == 1 ? a->depth : a->depth - 1;
+    int target = a->mode == 2 ? a->depth - 1 : a->depth;
     int k = target >= 0 ? call_start(s, m, target, &c) : 0;
     if (!k || c != a->in_call) a->in_call = 0;
-    if (k && !a->in_call && c != a->from) return 1;
+    if (k && !a->in_call && c != a->from &&
+        (a->mode != 3 || s->L->dbg->inl[c - 1].call_line > a->from_line))
+      return 1;
   }
   if (a->mode == 2 && item == s->L->focus && depth_at(s, m) == a->depth)
     dbg_finish_capture(s, m->line_first); /* the value a `return EXPR;` gives */
@@ -387,6 +389,18 @@ static void call_stop_at(struct dbg_session *s, uint64_t it, uint32_t pc, int de
   dbg_frame_select(s, 0); /* the caller's frame: the callee's are hidden */
 }
 
+/* What a step of the focus that stopped at pc (after a barrier too) shows:
+ * a watchpoint, a breakpoint there, else the step; next, finish, until and
+ * advance show a call they stop at the start of at its line (step goes on
+ * showing it in the callee, where the arguments pass). */
+static int step_landed(struct dbg_session *s, uint64_t it, uint32_t pc, const struct step_arg *a) {
+  if (s->L->whit) return ST_WATCH;
+  if (s->L->bpset[pc] && dbg_bp_accept(s, it, pc)) return ST_BP;
+  if (a->mode == 1 || a->mode == 2 || a->mode == 3)
+    call_stop_at(s, it, pc, a->mode == 2 ? a->depth - 1 : a->depth, a->from);
+  return ST_STEP;
+}
+
 static int step_item(struct dbg_session *s, int mode) {
   uint64_t it = s->L->focus;
   int st = simt_dbg_state(s->L->sd, it, NULL);
@@ -443,22 +457,13 @@ static int step_item(struct dbg_session *s, int mode) {
       uint32_t pc;
       simt_dbg_state(s->L->sd, it, &pc);
       if (s->L->stepset[pc]) simt_dbg_mark_asked(s->L->sd, it); /* step_accept asks it there */
-      if (s->L->stepset[pc] && step_accept(s, it, pc, &a)) {
-        if (s->L->whit) return ST_WATCH;
-        return s->L->bpset[pc] && dbg_bp_accept(s, it, pc) ? ST_BP : ST_STEP;
-      }
+      if (s->L->stepset[pc] && step_accept(s, it, pc, &a)) return step_landed(s, it, pc, &a);
     }
     int rc = run_item(s, it, s->L->stepset, step_accept, &a);
     if (rc == ST_STEP) {
       uint32_t pc;
       simt_dbg_state(s->L->sd, it, &pc);
-      if (s->L->whit) return ST_WATCH;
-      if (s->L->bpset[pc] && dbg_bp_accept(s, it, pc)) return ST_BP;
-      /* next and finish show a call they stop at the start of at its line
-       * (step goes on showing it in the callee, where the arguments pass) */
-      if (a.mode == 1 || a.mode == 2)
-        call_stop_at(s, it, pc, a.mode == 2 ? a.depth - 1 : a.depth, a.from);
-      return ST_STEP;
+      return step_landed(s, it, pc, &a);
     }
     if (rc != ST_NONE) return rc;
   }

@@ -133,6 +133,8 @@ uint64_t simt_dbg_stop_item(const struct simt_dbg *s);
  * there. simt_dbg_mark_asked notes that it has been. */
 int simt_dbg_asked(const struct simt_dbg *s, uint64_t item);
 void simt_dbg_mark_asked(struct simt_dbg *s, uint64_t item);
+/* Forgets that item was asked where it is: the next pass asks it again. */
+void simt_dbg_unmark_asked(struct simt_dbg *s, uint64_t item);
 /* Releases the barrier of a group when every item waits at the same one
  * (returns 1: none has been asked where it now is), 0 while some still
  * run, -1 on barrier divergence (*exc). */

@@ -557,9 +557,17 @@ int simt_dbg_asked(const struct simt_dbg *s, uint64_t item) {
   return s->groups[g].asked[j];
 }
 
-void simt_dbg_mark_asked(struct simt_dbg *s, uint64_t item) {
+static void set_asked(struct simt_dbg *s, uint64_t item, uint8_t v) {
   uint64_t j, g = simt_dbg_locate(s, item, &j);
-  if (item < s->nitems && s->groups[g].state == 1 && s->groups[g].asked) s->groups[g].asked[j] = 1;
+  if (item < s->nitems && s->groups[g].state == 1 && s->groups[g].asked) s->groups[g].asked[j] = v;
+}
+
+void simt_dbg_mark_asked(struct simt_dbg *s, uint64_t item) {
+  set_asked(s, item, 1);
+}
+
+void simt_dbg_unmark_asked(struct simt_dbg *s, uint64_t item) {
+  set_asked(s, item, 0);
 }
 
 int simt_dbg_release(struct simt_dbg *s, uint64_t g, struct dev_exception *exc) {

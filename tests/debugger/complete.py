@@ -61,6 +61,13 @@ def session(name, argv, env, file_known):
         t.type(KILL_LINE)
         tab(t, b"info wo\t", b"rkitems ", "'info wo' + Tab")
         t.type(KILL_LINE)
+        # a setting's values, not the names of variables
+        tab(t, b"set scheduler-locking o\t\t", b"off on", "'set scheduler-locking o' + Tab")
+        t.type(KILL_LINE)
+        tab(t, b"set pass \t\t", b"all in-progress", "'set pass ' + Tab")
+        t.type(KILL_LINE)
+        tab(t, b"set var to\t", b"tal ", "'set var to' + Tab")
+        t.type(KILL_LINE)
         # a variable in scope, a struct's fields
         tab(t, b"whatis to\t", b"tal ", "'whatis to' + Tab")
         check(t, b"", "type = int", "whatis total")
