@@ -16,6 +16,7 @@ static void usage(FILE *f) {
              "F] [-x CMDS]\n"
              "       lockstep debug [-x CMDS] [--source-dir DIR] -- PROGRAM [ARGS...]\n"
              "       lockstep dap   (Debug Adapter Protocol on stdin/stdout)\n"
+             "       lockstep check [--races] [--uninit] -- PROGRAM [ARGS...]\n"
              "       lockstep version\n");
 }
 
@@ -70,6 +71,7 @@ static int cmd_compile(int argc, char **argv) {
 
 int cmd_debug(int argc, char **argv);
 int cmd_dap(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 static const struct {
   const char *name;
@@ -78,6 +80,7 @@ static const struct {
     {"compile", cmd_compile},
     {"debug", cmd_debug},
     {"dap", cmd_dap},
+    {"check", cmd_check},
 };
 
 int main(int argc, char **argv) {

@@ -29,6 +29,7 @@ struct dev_config {
   unsigned watchdog_ms;       /* LOCKSTEP_WATCHDOG_MS: a launch running longer faults (0 = off) */
   unsigned progress_ms;       /* LOCKSTEP_PROGRESS_MS: a loop in the same state this long faults */
   unsigned check_divzero;     /* LOCKSTEP_CHECK_DIVZERO: 1 = report integer division by zero */
+  unsigned check;             /* LOCKSTEP_CHECK: enum dev_check bits (device/check.h) */
   /* Images (CL_DEVICE_IMAGE*): sizes and alignments in texels. */
   uint64_t image2d_max;       /* IMAGE2D_MAX_WIDTH/_HEIGHT (and 1D widths) */
   uint64_t image3d_max;       /* IMAGE3D_MAX_WIDTH/_HEIGHT/_DEPTH */

@@ -379,11 +379,22 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
   }
   return p;
 }
+/* LOCKSTEP_CHECK: the checkers see a warp's access before it is made (one
+ * predictable branch when no checker is on). */
+#define CHECK_ACCESS_AT(base, imm, N, kind)                                                        \
+  do {                                                                                             \
+    if (__builtin_expect(run->check != 0, 0))                                                      \
+      simt_check_warp(cu, w, pc, act, (base), (imm), (N), (kind));                                 \
+  } while (0)
+#define CHECK_ACCESS(base, N, kind) CHECK_ACCESS_AT(base, ip->imm, N, kind)
+#define ATOMIC_KIND(op)                                                                            \
+  ((op) == LSI_ATOM_LD_I32 || (op) == LSI_ATOM_LD_I64 ? SIMT_ACC_ATOMIC_READ : SIMT_ACC_ATOMIC)
 #define LOAD(name, T, N)                                                                           \
   vmcase(name) {                                                                                   \
     uint64_t *d_ = RD, *a_ = RA;                                                                   \
     struct mcache mc = {~UINT64_C(0), NULL, 0};                                                    \
     uint64_t ad = 0;                                                                               \
+    CHECK_ACCESS(a_, N, SIMT_ACC_READ);                                                            \
     FOR_EACH_ACTIVE_LANE(ad = a_[i] + (uint64_t)ip->imm;                                           \
                          void *p = mem_cached(cu, w, i, pc, ad, N, 0, &mc); if (!p) FAULT(); T v;  \
                          memcpy(&v, p, N); d_[i] = v);                                             \
@@ -396,6 +407,7 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
     uint64_t *a_ = RA, *b_ = RB;                                                                   \
     struct mcache mc = {~UINT64_C(0), NULL, 0};                                                    \
     uint64_t ad = 0;                                                                               \
+    CHECK_ACCESS(a_, N, SIMT_ACC_WRITE);                                                           \
     FOR_EACH_ACTIVE_LANE(ad = a_[i] + (uint64_t)ip->imm;                                           \
                          void *p = mem_cached(cu, w, i, pc, ad, N, 1, &mc); if (!p) FAULT();       \
                          T v = (T)b_[i]; memcpy(p, &v, N));                                        \
@@ -410,6 +422,7 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
   vmcase(name) {                                                                                   \
     uint64_t *d_ = RD, *a_ = RA, *b_ = RB, *c_ = RC;                                               \
     int changed = 0;                                                                               \
+    CHECK_ACCESS_AT(a_, 0, N, ATOMIC_KIND(ip->op));                                                \
     FOR_EACH_ACTIVE_LANE(T *p = simt_mem(cu, w, i, pc, a_[i], N, 2); if (!p) FAULT();              \
                          T b = (T)b_[i]; T c = (T)c_[i]; T old; int chg = 1; (void)b; (void)c;     \
                          body; changed |= chg;                                                     \

@@ -1,0 +1,352 @@
+/*
+ * race.c - the data-race checker (LOCKSTEP_CHECK=races, device/check.h).
+ *
+ * Every byte of local memory (per compute unit) and of each global buffer
+ * a launch touches (per launch, allocated on first touch) has a shadow cell
+ * naming its last writer and its readers since they were last ordered: the
+ * work-item, the barrier interval it was in (work-group barriers passed with
+ * the space's fence flag) and the instruction. Two accesses by different
+ * work-items conflict when one writes and not both are atomic; they are
+ * ordered only when both are in the same work-group and a barrier with the
+ * space's fence lies between them (global accesses of different
+ * work-groups are never ordered). Lanes of one warp are different
+ * work-items like any others: lockstep execution orders nothing.
+ *
+ * A slot that saw several unordered work-items keeps the first and a flag
+ * (RACE_MANY; RACE_MG when they span work-groups), so any later unordered
+ * conflicting access is a race; a slot whose record is ordered before the
+ * new access is simply replaced. It must not change what a kernel computes.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/check.h"
+#include "device/simt_int.h"
+
+#define RACE_ID     0x1fffffffu /* work-item + 1 (0: none) */
+#define RACE_ATOM   0x20000000u /* every access of the slot was atomic */
+#define RACE_MANY   0x40000000u /* several unordered work-items */
+#define RACE_MG     0x80000000u /* ... of several work-groups */
+#define RACE_NLOCKS 4096        /* stripes of global shadow, 64 bytes of memory each */
+
+/* One byte's shadow: writer and readers (RACE_* flags and item + 1), their
+ * barrier intervals and instructions. stamp says whose the cell is (local:
+ * the compute unit's work-group; global: the launch); any other is empty. */
+struct race_cell {
+  uint32_t stamp, w, r, wbar, rbar, wpc, rpc;
+};
+
+struct simt_race_run {
+  _Atomic(struct race_cell *) *gsh; /* per allocation id, DEV_MEM_CAPACITY */
+  uint64_t lsz;                     /* item numbers of a work-group: g * lsz + local linear id */
+  bool global_on;                   /* false: too many work-items to number in RACE_ID */
+  atomic_flag locks[RACE_NLOCKS];
+};
+
+struct simt_race_cu {
+  struct race_cell *lsh; /* local memory's shadow */
+  uint32_t stamp;        /* this unit's work-groups, counted */
+  uint32_t lbar, gbar;   /* barriers passed with the local / global fence */
+  uint64_t glin;         /* the work-group's linear id */
+};
+
+/* One access, as the cells see it. */
+struct race_ctx {
+  uint32_t t, bar, stamp, pc;
+  int kind;
+  bool global;
+  uint64_t lsz, group;
+};
+
+/* The conflict an access found: the other work-item (+ 1), its access. */
+struct race_hit {
+  bool found;
+  uint32_t other, opc;
+  int okind;
+  uint64_t byte; /* offset of the first conflicting byte */
+};
+
+bool simt_race_open(struct simt_run *run) {
+  struct simt_race_run *r = calloc(1, sizeof(*r));
+  if (!r) return false;
+  r->gsh = calloc(DEV_MEM_CAPACITY, sizeof(*r->gsh));
+  if (!r->gsh) {
+    free(r);
+    return false;
+  }
+  for (unsigned i = 0; i < RACE_NLOCKS; i++)
+    atomic_flag_clear(&r->locks[i]);
+  const struct dev_launch *l = run->l;
+  r->lsz = l->local[0] * l->local[1] * l->local[2];
+  r->global_on = run->total_groups <= (RACE_ID - 1) / r->lsz;
+  if (!r->global_on)
+    fprintf(stderr,
+            "lockstep: LOCKSTEP_CHECK=races: kernel '%s' has too many work-items to "
+            "check global memory; checking local memory only\n",
+            run->k->name ? run->k->name : "?");
+  run->race = r;
+  return true;
+}
+
+void simt_race_group(struct simt_cu *cu) {
+  struct simt_run *run = cu->run;
+  if (!cu->race) {
+    struct simt_race_cu *rc = calloc(1, sizeof(*rc));
+    if (!rc) return;
+    if (run->local_total && !(rc->lsh = calloc(run->local_total, sizeof(*rc->lsh)))) {
+      free(rc);
+      return;
+    }
+    cu->race = rc;
+  }
+  struct simt_race_cu *rc = cu->race;
+  rc->stamp++;
+  rc->lbar = rc->gbar = 0;
+  rc->glin =
+      cu->group_id[0] + run->ngroups[0] * (cu->group_id[1] + run->ngroups[1] * cu->group_id[2]);
+}
+
+void simt_race_barrier(struct simt_cu *cu, unsigned flags) {
+  if (!cu->race) return;
+  if (flags & SIMT_FENCE_LOCAL) cu->race->lbar++;
+  if (flags & SIMT_FENCE_GLOBAL) cu->race->gbar++;
+}
+
+void simt_race_free_cu(struct simt_cu *cu) {
+  if (!cu->race) return;
+  free(cu->race->lsh);
+  free(cu->race);
+  cu->race = NULL;
+}
+
+void simt_race_close(struct simt_run *run) {
+  struct simt_race_run *r = run->race;
+  if (!r) return;
+  for (unsigned i = 0; i < DEV_MEM_CAPACITY; i++)
+    free(atomic_load_explicit(&r->gsh[i], memory_order_relaxed));
+  free(r->gsh);
+  free(r);
+  run->race = NULL;
+}
+
+/* ---- the cells ---- */
+
+/* Whether a record of item u (+1) at barrier interval bar is ordered
+ * before the access. */
+static inline bool ordered(const struct race_ctx *x, uint32_t f, uint32_t bar) {
+  if ((f & RACE_MG) || bar >= x->bar) return false;
+  return !x->global || ((f & RACE_ID) - 1) / x->lsz == x->group;
+}
+
+/* Checks the access against one slot: a conflict when the slot holds an
+ * unordered access of another work-item, unless both are atomic. */
+static inline void slot_check(const struct race_ctx *x, uint32_t f, uint32_t bar, uint32_t pc,
+                              int okind, struct race_hit *h, uint64_t byte) {
+  bool others = (f & RACE_MANY) || (f & RACE_ID) != x->t;
+  bool atomic = x->kind >= SIMT_ACC_ATOMIC;
+  if (!others || ((f & RACE_ATOM) && atomic) || ordered(x, f, bar)) return;
+  *h = (struct race_hit){true, f & RACE_ID, pc, okind, byte};
+}
+
+/* Records the access in a slot. */
+static inline void slot_put(const struct race_ctx *x, uint32_t *slot, uint32_t *bar, uint32_t *pc) {
+  uint32_t f = *slot, a = x->kind >= SIMT_ACC_ATOMIC ? RACE_ATOM : 0;
+  if (!f || ordered(x, f, *bar) || ((f & RACE_ID) == x->t && !(f & RACE_MANY))) {
+    *slot = x->t | a;
+    *bar = x->bar;
+    *pc = x->pc;
+    return;
+  }
+  uint32_t nf = (f & (RACE_ID | RACE_MG | a)) | RACE_MANY; /* keeps the first work-item */
+  if (x->global && ((f & RACE_ID) - 1) / x->lsz != x->group) nf |= RACE_MG;
+  *slot = nf;
+}
+
+static inline void cell_access(const struct race_ctx *x, struct race_cell *c, struct race_hit *h,
+                               uint64_t byte) {
+  if (c->stamp != x->stamp) *c = (struct race_cell){.stamp = x->stamp};
+  bool write = x->kind == SIMT_ACC_WRITE || x->kind == SIMT_ACC_ATOMIC;
+  if (!h->found && c->w)
+    slot_check(x, c->w, c->wbar, c->wpc, c->w & RACE_ATOM ? SIMT_ACC_ATOMIC : SIMT_ACC_WRITE, h,
+               byte);
+  if (!h->found && write && c->r)
+    slot_check(x, c->r, c->rbar, c->rpc, c->r & RACE_ATOM ? SIMT_ACC_ATOMIC_READ : SIMT_ACC_READ, h,
+               byte);
+  if (write)
+    slot_put(x, &c->w, &c->wbar, &c->wpc);
+  else
+    slot_put(x, &c->r, &c->rbar, &c->rpc);
+}
+
+/* ---- reports ---- */
+
+static const char *const acc_name[4] = {"read", "write", "atomic", "atomic load"};
+
+/* Work-item item (0-based) as text: global id, work-group, local id. */
+static void item_text(struct simt_cu *cu, bool global, uint64_t item, char *buf, size_t n) {
+  const struct simt_run *run = cu->run;
+  const struct dev_launch *l = run->l;
+  uint64_t g = global ? item / run->race->lsz : cu->race->glin;
+  uint64_t llid = global ? item % run->race->lsz : item;
+  uint64_t gid[3] = {g % run->ngroups[0], g / run->ngroups[0] % run->ngroups[1],
+                     g / (run->ngroups[0] * run->ngroups[1])};
+  uint64_t gs[3], lid[3], glob[3];
+  for (int k = 0; k < 3; k++) {
+    uint64_t rest = l->global[k] - gid[k] * l->local[k];
+    gs[k] = rest < l->local[k] ? rest : l->local[k];
+  }
+  lid[0] = llid % gs[0];
+  lid[1] = llid / gs[0] % gs[1];
+  lid[2] = llid / (gs[0] * gs[1]);
+  for (int k = 0; k < 3; k++)
+    glob[k] = l->offset[k] + gid[k] * l->local[k] + lid[k];
+  snprintf(buf, n,
+           "work-item (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") of work-group (%" PRIu64 ",%" PRIu64
+           ",%" PRIu64 ")",
+           glob[0], glob[1], glob[2], gid[0], gid[1], gid[2]);
+}
+
+/* One access of a report: "write at f.cl:12 by work-item (...)". */
+static void access_text(struct simt_cu *cu, bool global, int kind, uint32_t pc, uint32_t item,
+                        char *buf, size_t n) {
+  const struct simt_run *run = cu->run;
+  const struct lsi_kernel *k = run->k;
+  char at[300] = "", who[200];
+  if (k->lines && pc < k->ninsns) {
+    uint32_t f = k->lines[pc].file;
+    const char *file = run->l->prog && f < run->l->prog->nfiles ? run->l->prog->files[f] : "?";
+    snprintf(at, sizeof at, "%s:%" PRIu32, file, k->lines[pc].line);
+  } else {
+    snprintf(at, sizeof at, "instruction %04" PRIu32, pc);
+  }
+  if (item)
+    item_text(cu, global, item - 1, who, sizeof who);
+  else
+    snprintf(who, sizeof who, "other work-items");
+  snprintf(buf, n, "%s at %s by %s", acc_name[kind & 3], at, who);
+}
+
+/* Where the racing byte is: "local memory (argument 'tmp', offset 4)". */
+static void place_text(struct simt_run *run, bool global, uint64_t addr, char *buf, size_t n) {
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  if (global) {
+    char name[160];
+    simt_buffer_name(run, addr, name, sizeof name);
+    snprintf(buf, n, "global memory, %s offset %" PRIu64, name, off);
+    return;
+  }
+  const struct lsi_kernel *k = run->k;
+  int best = -1;
+  for (uint32_t j = 0; j < k->nargs; j++)
+    if (k->args[j].kind == LSI_ARG_LOCAL && run->local_arg_off[j] <= off &&
+        (best < 0 || run->local_arg_off[j] > run->local_arg_off[best]))
+      best = (int)j;
+  if (best >= 0)
+    snprintf(buf, n, "local memory, argument '%s' offset %" PRIu64,
+             k->args[best].name ? k->args[best].name : "?", off - run->local_arg_off[best]);
+  else
+    snprintf(buf, n, "local memory, offset %" PRIu64, off);
+}
+
+static void report(struct simt_cu *cu, const struct race_ctx *x, const struct race_hit *h,
+                   uint64_t addr) {
+  uint32_t a = h->other, b = x->t;
+  uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+  struct simt_check_rec *r =
+      simt_check_count(cu, DEV_CHECK_RACES, h->opc, x->pc, (lo << 32 | hi) + (addr & 0xff));
+  if (!r) return;
+  char one[400], two[400], where[300];
+  bool first_other = a && a < b; /* the lower work-item first */
+  access_text(cu, x->global, first_other ? h->okind : x->kind, first_other ? h->opc : x->pc,
+              first_other ? a : b, one, sizeof one);
+  access_text(cu, x->global, first_other ? x->kind : h->okind, first_other ? x->pc : h->opc,
+              first_other ? b : a, two, sizeof two);
+  place_text(cu->run, x->global, addr, where, sizeof where);
+  int n = snprintf(r->text, sizeof r->text, "data race in kernel '%.100s' on %.200s: ",
+                   cu->run->k->name ? cu->run->k->name : "?", where);
+  if (n > 0 && (size_t)n < sizeof r->text)
+    snprintf(r->text + n, sizeof r->text - (size_t)n, "%.300s and %.300s", one, two);
+}
+
+/* ---- the accesses ---- */
+
+static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                         uint64_t addr, uint64_t size, int kind) {
+  struct simt_race_cu *rc = cu->race;
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  if (LSI_ADDR_ID(addr) != 0 || off > cu->run->local_total || size > cu->run->local_total - off)
+    return;
+  struct race_ctx x = {
+      (uint32_t)(w->index * cu->run->W + lane + 1), rc->lbar, rc->stamp, pc, kind, false, 1, 0};
+  struct race_hit h = {0};
+  struct race_cell *c = rc->lsh + off;
+  for (uint64_t i = 0; i < size; i++)
+    cell_access(&x, &c[i], &h, off + i);
+  if (h.found) report(cu, &x, &h, addr - off + h.byte);
+}
+
+/* The shadow of allocation e (id), allocated on first touch. */
+static struct race_cell *global_shadow(struct simt_race_run *r, unsigned id,
+                                       const struct dev_mem_entry *e) {
+  struct race_cell *s = atomic_load_explicit(&r->gsh[id], memory_order_acquire);
+  if (s) return s;
+  struct race_cell *n = calloc(e->size ? e->size : 1, sizeof(*n));
+  if (!n) return NULL;
+  if (atomic_compare_exchange_strong(&r->gsh[id], &s, n)) return n;
+  free(n); /* another unit was first */
+  return s;
+}
+
+static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                          uint64_t addr, uint64_t size, int kind) {
+  struct simt_run *run = cu->run;
+  struct simt_race_run *r = run->race;
+  struct dev_mem_entry *e = dev_mem_entry(run->mem, addr);
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  if (!r->global_on || !e ||
+      atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE || e->read_only ||
+      off > e->size || size > e->size - off)
+    return;
+  unsigned id = LSI_ADDR_ID(addr);
+  struct race_cell *c = global_shadow(r, id, e);
+  if (!c) return;
+  struct simt_race_cu *rc = cu->race;
+  uint64_t llid = (uint64_t)w->index * run->W + lane;
+  struct race_ctx x = {
+      (uint32_t)(rc->glin * r->lsz + llid + 1), rc->gbar, 1, pc, kind, true, r->lsz, rc->glin};
+  struct race_hit h = {0};
+  unsigned held = RACE_NLOCKS;
+  for (uint64_t i = 0; i < size; i++) {
+    unsigned s = (unsigned)((id * 2654435761u + ((off + i) >> 6)) % RACE_NLOCKS);
+    if (s != held) {
+      if (held < RACE_NLOCKS) atomic_flag_clear_explicit(&r->locks[held], memory_order_release);
+      while (atomic_flag_test_and_set_explicit(&r->locks[s], memory_order_acquire)) {
+      }
+      held = s;
+    }
+    cell_access(&x, &c[off + i], &h, off + i);
+  }
+  if (held < RACE_NLOCKS) atomic_flag_clear_explicit(&r->locks[held], memory_order_release);
+  if (h.found) report(cu, &x, &h, addr - off + h.byte);
+}
+
+void simt_race_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                      uint64_t addr, uint64_t size, int kind) {
+  if (!cu->race || !w || size == 0) return;
+  switch (LSI_ADDR_SPACE(addr)) {
+  case LSI_SPACE_LOCAL: local_access(cu, w, lane, pc, addr, size, kind); break;
+  case LSI_SPACE_GLOBAL: global_access(cu, w, lane, pc, addr, size, kind); break;
+  default: break; /* private memory is the work-item's own; constant memory is read-only */
+  }
+}
+
+void simt_race_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
+                    const uint64_t *base, int64_t imm, unsigned size, int kind) {
+  if (!cu->race) return;
+  for (uint64_t m = act; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    simt_race_access(cu, w, i, pc, base[i] + (uint64_t)imm, size, kind);
+  }
+}
