@@ -238,6 +238,7 @@ bool simt_check_open(struct simt_run *run, char *why, size_t n) {
 
 void simt_check_group(struct simt_cu *cu) {
   if (cu->run->check & DEV_CHECK_RACES) simt_race_group(cu);
+  if (cu->run->check & DEV_CHECK_UNINIT) simt_uninit_group(cu);
 }
 
 void simt_check_barrier(struct simt_cu *cu, unsigned flags) {
@@ -247,6 +248,7 @@ void simt_check_barrier(struct simt_cu *cu, unsigned flags) {
 void simt_check_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                        uint64_t addr, uint64_t size, int kind) {
   if (cu->run->check & DEV_CHECK_RACES) simt_race_access(cu, w, lane, pc, addr, size, kind);
+  if (cu->run->check & DEV_CHECK_UNINIT) simt_uninit_access(cu, w, lane, pc, addr, size, kind);
 }
 
 void simt_check_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
@@ -259,6 +261,7 @@ void simt_check_close(struct simt_run *run) {
   report_all(run);
   for (unsigned c = 0; c < run->ncus; c++) {
     simt_race_free_cu(&run->cus[c]);
+    simt_uninit_free_cu(&run->cus[c]);
     free(run->cus[c].recs);
     run->cus[c].recs = NULL;
     run->cus[c].nrecs = run->cus[c].cap_recs = 0;

@@ -40,10 +40,10 @@
 /* The checkers, as bits of LOCKSTEP_CHECK (struct dev_config.check). */
 enum dev_check {
   DEV_CHECK_RACES = 1u << 0,  /* data races on local and global memory (race.c) */
-  DEV_CHECK_UNINIT = 1u << 1, /* uninitialised values (reserved) */
+  DEV_CHECK_UNINIT = 1u << 1, /* uninitialised values (uninit.c) */
 };
-#define DEV_CHECK_AVAILABLE DEV_CHECK_RACES
-#define DEV_CHECK_RESERVED  DEV_CHECK_UNINIT
+#define DEV_CHECK_AVAILABLE (DEV_CHECK_RACES | DEV_CHECK_UNINIT)
+#define DEV_CHECK_RESERVED  0u
 
 /* Parses a comma list of checker names ("races", "uninit"; "none" or empty
  * for none) into *mask. Returns 0, or -1 with why filled (an unknown name).
@@ -121,5 +121,14 @@ void simt_race_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, ui
                       uint64_t addr, uint64_t size, int kind);
 void simt_race_free_cu(struct simt_cu *cu);
 void simt_race_close(struct simt_run *run);
+
+/* uninit.c, behind the calls above, and simt_uninit_step(), which the
+ * interpreter calls before each instruction of a warp when the checker is
+ * on (act: the lanes about to run it). */
+void simt_uninit_group(struct simt_cu *cu);
+void simt_uninit_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                        uint64_t addr, uint64_t size, int kind);
+void simt_uninit_step(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act);
+void simt_uninit_free_cu(struct simt_cu *cu);
 
 #endif

@@ -175,6 +175,10 @@ struct dev_ops {
   /* Removes a mapping made by map_global. Later accesses to it fault as
    * "access to a released buffer". */
   void (*unmap_global)(struct dev_device *d, uint64_t addr);
+  /* May be NULL. The mapping at addr holds no defined data yet (a buffer
+   * created without host data): the uninitialised-value checker, when on,
+   * tracks its bytes until commands or kernels write them. */
+  void (*map_undefined)(struct dev_device *d, uint64_t addr);
   /* Queues cmd for asynchronous execution; returns at once. Commands given to
    * one stream run in submission order; commands of different streams may
    * run concurrently. stream is any small integer the runtime picks per

@@ -554,6 +554,9 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
   const uint64_t allw = W == 64 ? ~UINT64_C(0) : (BIT(W) - 1);
   const lsi_insn *const code = run->k->code;
   const uint8_t *const stop_at = run->dbg_stop_at;
+  /* the one test per instruction: a debugger pass, or the uninitialised-value
+   * checker's shadow step before each instruction */
+  const bool slow = stop_at != NULL || (run->check & DEV_CHECK_UNINIT);
   uint64_t *const reg = w->reg;
   uint32_t pc = w->pc;
   uint64_t act = w->active;
@@ -566,10 +569,13 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
 #if LOCKSTEP_COMPUTED_GOTO
   fetch:
 #endif
-    if (__builtin_expect(stop_at != NULL, 0) &&
-        ((stop_at[pc] && nwarp) || atomic_load_explicit(&run->stop, memory_order_relaxed))) {
-      SAVE(); /* a flagged pc, or a debugger pass stops every warp at its next instruction */
-      return SIMT_WARP_RUN;
+    if (__builtin_expect(slow, 0)) {
+      if (stop_at &&
+          ((stop_at[pc] && nwarp) || atomic_load_explicit(&run->stop, memory_order_relaxed))) {
+        SAVE(); /* a flagged pc, or a debugger pass stops every warp at its next instruction */
+        return SIMT_WARP_RUN;
+      }
+      if (run->check & DEV_CHECK_UNINIT) simt_uninit_step(cu, w, pc, act);
     }
     ip = &code[pc];
     nwarp++;

@@ -520,7 +520,7 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   }
   /* constants, with relocation against the program's data segment */
   for (uint32_t r = 0; r < k->nconst; r++) {
-    uint64_t v = k->consts[r].value + (k->consts[r].reloc ? l->data_base : 0);
+    uint64_t v = k->consts[r].value + (k->consts[r].reloc == LSI_CONST_DATA ? l->data_base : 0);
     uint64_t *row = w->reg + (size_t)r * W;
     for (unsigned i = 0; i < W; i++)
       row[i] = v;

@@ -224,6 +224,7 @@ struct simt_cu {
   /* LOCKSTEP_CHECK (check.h): each checker's state for this unit, and the
    * unit's reports (merged when the launch closes) */
   struct simt_race_cu *race;
+  struct simt_uninit_cu *uninit;
   struct simt_check_rec *recs;
   unsigned nrecs, cap_recs, last_rec;
 };

@@ -1,0 +1,66 @@
+/* Kernels for the uninitialised-value checker (uninit.sh): each takes a
+ * global int buffer out (defined), a __local int buffer tile of one int per
+ * work-item and a global int buffer in whose first half only is defined. */
+
+/* Half of a local tile written, the other half read and stored. */
+__kernel void tile_half(__global int *out, __local int *tile, __global int *in) {
+  int l = get_local_id(0), n = get_local_size(0);
+  if (l < n / 2) tile[l] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int v = tile[n - 1 - l];
+  out[get_global_id(0)] = v * 2;
+}
+
+/* A private accumulator initialised on one path only. */
+__kernel void acc_path(__global int *out, __local int *tile, __global int *in) {
+  int g = get_global_id(0);
+  int acc;
+  if (g % 4 != 0) acc = out[g];
+  for (int i = 0; i < out[g] + 1; i++)
+    acc += out[i];
+  out[g] = acc;
+}
+
+/* An undefined value (the second half of in) used as an address. */
+__kernel void undef_addr(__global int *out, __local int *tile, __global int *in) {
+  int g = get_global_id(0);
+  int idx = in[g];
+  out[idx & 63] = g;
+}
+
+/* An undefined value used as a loop bound. */
+__kernel void undef_bound(__global int *out, __local int *tile, __global int *in) {
+  int g = get_global_id(0);
+  int n = in[g];
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += out[i];
+  out[g] = s;
+}
+
+/* A struct with padding copied whole into global memory: not reported. */
+typedef struct {
+  char c;
+  int i;
+  short s;
+} padded;
+__kernel void padding(__global int *out, __local int *tile, __global int *in) {
+  int g = get_global_id(0);
+  __global padded *o = (__global padded *)out;
+  padded p;
+  p.c = (char)g;
+  p.i = g;
+  p.s = (short)g;
+  if (g < get_global_size(0) / 4) o[g] = p;
+}
+
+/* Correct: the tile written whole, in read only in its defined half. */
+__kernel void clean(__global int *out, __local int *tile, __global int *in) {
+  int g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
+  tile[l] = out[g];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += tile[i];
+  out[g] = in[g % (get_global_size(0) / 2)] + s;
+}
