@@ -2,7 +2,7 @@
  * uninitkern.c - runs one kernel of a file on the device, for the
  * uninitialised-value checker's tests (uninit.sh, run under `lockstep
  * check`):
- *   uninitkern FILE.cl KERNEL GLOBAL LOCAL
+ *   uninitkern FILE.cl KERNEL GLOBAL LOCAL [BUILD-OPTIONS (default -g)]
  * The kernel takes a global int buffer out (GLOBAL ints, created from host
  * data: defined), a __local buffer of LOCAL ints and a global int buffer in
  * (GLOBAL ints, created without host data; the host writes its first half
@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
   const char *srcs[1] = {src};
   cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, NULL, &err);
   CHECK(err);
-  CHECK(clBuildProgram(prog, 1, &d, "-g", NULL, NULL));
+  CHECK(clBuildProgram(prog, 1, &d, argc > 5 ? argv[5] : "-g", NULL, NULL));
   cl_kernel k = clCreateKernel(prog, name, &err);
   CHECK(err);
   CHECK(clSetKernelArg(k, 0, sizeof out, &out));

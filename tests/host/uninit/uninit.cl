@@ -15,7 +15,7 @@ __kernel void tile_half(__global int *out, __local int *tile, __global int *in) 
 __kernel void acc_path(__global int *out, __local int *tile, __global int *in) {
   int g = get_global_id(0);
   int acc;
-  if (g % 4 != 0) acc = out[g];
+  if (g % 4 != 0) acc = in[g % 8];
   for (int i = 0; i < out[g] + 1; i++)
     acc += out[i];
   out[g] = acc;
