@@ -45,13 +45,18 @@ typedef struct {
   short s;
 } padded;
 __kernel void padding(__global int *out, __local int *tile, __global int *in) {
-  int g = get_global_id(0);
+  int g = get_global_id(0), l = get_local_id(0);
   __global padded *o = (__global padded *)out;
+  __local padded *t = (__local padded *)tile;
   padded p;
   p.c = (char)g;
   p.i = g;
   p.s = (short)g;
-  if (g < get_global_size(0) / 4) o[g] = p;
+  if (l < get_local_size(0) / 4) t[l] = p;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (g < get_global_size(0) / 4) o[g] = t[l / 2];
+  __global float3 *o3 = (__global float3 *)out;
+  if (g >= get_global_size(0) / 2) o3[g / 4] = (float3)((float)g, 1.0f, 2.0f);
 }
 
 /* Correct: the tile written whole, in read only in its defined half. */
