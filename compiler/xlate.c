@@ -388,12 +388,8 @@ static void const_leaf(struct xl *x, LLVMValueRef c, unsigned i, uint64_t *val, 
   *reloc = 0;
   LLVMTypeRef t = LLVMTypeOf(c);
   LLVMTypeKind tk = LLVMGetTypeKind(t);
-  if (LLVMIsUndef(c) || LLVMIsPoison(c)) {
-    *reloc = LSI_CONST_UNDEF; /* 0, but undefined for the uninitialised-value checker */
-    return;
-  }
-  if (LLVMIsAConstantAggregateZero(c) || LLVMIsAConstantPointerNull(c) ||
-      tk == LLVMTargetExtTypeKind)
+  if (LLVMIsUndef(c) || LLVMIsPoison(c) || LLVMIsAConstantAggregateZero(c) ||
+      LLVMIsAConstantPointerNull(c) || tk == LLVMTargetExtTypeKind)
     return; /* a target type's only constant is its null handle */
   if (tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind || tk == LLVMVectorTypeKind) {
     unsigned cnt = tk == LLVMStructTypeKind  ? LLVMCountStructElementTypes(t)
@@ -487,7 +483,6 @@ static void write_init(struct xl *x, LLVMValueRef c, uint64_t at, uint64_t room)
     const_leaf(x, c, i, &v, &reloc);
     unsigned bytes = lv[i].kind == LK_INT ? (lv[i].bits + 7) / 8 : lv[i].bits / 8;
     if (lv[i].off + bytes > room) continue;
-    if (reloc == LSI_CONST_UNDEF) continue; /* left as data_init has it (0) */
     if (reloc && bytes != 8) {
       free(lv);
       xl_fail(x, "the address of a program-scope variable in an integer narrower than a pointer");
@@ -501,6 +496,14 @@ static void write_init(struct xl *x, LLVMValueRef c, uint64_t at, uint64_t room)
 }
 
 uint32_t xl_val(struct xl *x, LLVMValueRef v, unsigned i) {
+  if (LLVMIsUndef(v) || LLVMIsPoison(v)) {
+    /* A scalar undef is a variable never initialised on some path (0, but
+     * undefined for the uninitialised-value checker); an undefined element
+     * of a vector or aggregate is padding (a float3's fourth) and plain 0. */
+    LLVMTypeKind tk = LLVMGetTypeKind(LLVMTypeOf(v));
+    int agg = tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind || tk == LLVMVectorTypeKind;
+    return xl_const(x, 0, agg ? LSI_CONST_PLAIN : LSI_CONST_UNDEF);
+  }
   if (LLVMIsAConstant(v) && !LLVMIsAGlobalValue(v)) {
     uint64_t val;
     uint32_t reloc;

@@ -19,8 +19,9 @@
  * (bytewise through moves, truncations, masks and byte shifts; an undefined
  * operand makes the whole result undefined otherwise). It reports where an
  * undefined value matters: a branch condition, a memory address, a value
- * stored to global memory (but not an undefined constant stored as it is,
- * the padding of a vector or struct), an argument of printf. Copies
+ * stored to global memory, an argument of printf (the padding of a vector
+ * or struct is no undefined constant: the compiler makes only scalar undefs
+ * LSI_CONST_UNDEF). Copies
  * (memcpy) move the shadow and report nothing. It never changes what a
  * kernel computes.
  */
@@ -330,12 +331,11 @@ static void op_store(struct ctx *x, unsigned n) {
   const lsi_insn *ip = x->ip;
   const uint64_t *a = V(x, ip->a);
   const uint8_t *v = S(x, ip->b);
-  bool as_is = ip->b < x->cu->run->k->nconst; /* an undefined constant: padding */
   check_use(x, ip->a, 0xff, USE_ADDRESS);
   EACH(x, i) {
     uint64_t ad = a[i] + (uint64_t)ip->imm;
     uint8_t u = (uint8_t)(v[i] & bytes_of(8 * n));
-    if (u && !as_is && LSI_ADDR_SPACE(ad) == LSI_SPACE_GLOBAL)
+    if (u && LSI_ADDR_SPACE(ad) == LSI_SPACE_GLOBAL)
       report(x->cu, x->w, (unsigned)i, x->pc, USE_STORE, O(x, ip->b)[i]);
     uint8_t *s = shadow_at(x->cu, x->w, (unsigned)i, ad, n);
     if (!s) continue;
