@@ -54,12 +54,18 @@ struct race_sync {
 };
 #define RACE_SYNC_MAX (UINT64_C(1) << 24) /* work-items with sync state */
 
+struct race_buf {
+  struct race_cell *word;           /* per aligned 4 bytes */
+  _Atomic(struct race_cell *) byte; /* per byte, NULL until needed */
+};
+static void race_buf_free(struct race_buf *b);
+
 struct simt_race_run {
-  _Atomic(struct race_cell *) *gsh; /* per allocation id, DEV_MEM_CAPACITY */
-  uint64_t lsz;                     /* item numbers of a work-group: g * lsz + local linear id */
-  bool global_on;                   /* false: too many work-items to number in RACE_ID */
-  struct race_sync *sync;           /* per work-item, NULL past RACE_SYNC_MAX */
-  _Atomic uint32_t clock;           /* atomic operations of the launch */
+  _Atomic(struct race_buf *) *gsh; /* per allocation id, DEV_MEM_CAPACITY */
+  uint64_t lsz;                    /* item numbers of a work-group: g * lsz + local linear id */
+  bool global_on;                  /* false: too many work-items to number in RACE_ID */
+  struct race_sync *sync;          /* per work-item, NULL past RACE_SYNC_MAX */
+  _Atomic uint32_t clock;          /* atomic operations of the launch */
   atomic_flag locks[RACE_NLOCKS];
 };
 
@@ -168,7 +174,7 @@ void simt_race_close(struct simt_run *run) {
   struct simt_race_run *r = run->race;
   if (!r) return;
   for (unsigned i = 0; i < DEV_MEM_CAPACITY; i++)
-    free(atomic_load_explicit(&r->gsh[i], memory_order_relaxed));
+    race_buf_free(atomic_load_explicit(&r->gsh[i], memory_order_relaxed));
   free(r->gsh);
   free(r->sync);
   free(r);
@@ -232,6 +238,19 @@ static inline void slot_put(const struct race_ctx *x, uint32_t *slot, uint32_t *
   uint32_t nf = (f & (RACE_ID | RACE_MG | a)) | RACE_MANY; /* keeps the first work-item */
   if (x->global && ((f & RACE_ID) - 1) / x->lsz != x->group) nf |= RACE_MG;
   *slot = nf;
+}
+
+/* Checks the access against a cell without recording it. */
+static inline void cell_check(const struct race_ctx *x, const struct race_cell *c,
+                              struct race_hit *h, uint64_t byte) {
+  if (c->stamp != x->stamp || h->found) return;
+  bool write = x->kind == SIMT_ACC_WRITE || x->kind == SIMT_ACC_ATOMIC;
+  if (c->w)
+    slot_check(x, c->w, c->wbar, c->wn, c->wpc, c->w & RACE_ATOM ? SIMT_ACC_ATOMIC : SIMT_ACC_WRITE,
+               h, byte);
+  if (!h->found && write && c->r)
+    slot_check(x, c->r, c->rbar, c->rn, c->rpc,
+               c->r & RACE_ATOM ? SIMT_ACC_ATOMIC_READ : SIMT_ACC_READ, h, byte);
 }
 
 static inline void cell_access(const struct race_ctx *x, struct race_cell *c, struct race_hit *h,
@@ -374,16 +393,76 @@ static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane,
   if (h.found) report(cu, &x, &h, addr - off + h.byte);
 }
 
-/* The shadow of allocation e (id), allocated on first touch. */
-static struct race_cell *global_shadow(struct simt_race_run *r, unsigned id,
-                                       const struct dev_mem_entry *e) {
-  struct race_cell *s = atomic_load_explicit(&r->gsh[id], memory_order_acquire);
+/* The shadow of allocation e (id), allocated on first touch: a cell per
+ * aligned 4 bytes for accesses of whole words, and (only once a smaller
+ * access comes) a cell per byte for the others. Each kind of access is
+ * recorded in its own and checked against both. */
+static struct race_buf *global_shadow(struct simt_race_run *r, unsigned id,
+                                      const struct dev_mem_entry *e) {
+  struct race_buf *s = atomic_load_explicit(&r->gsh[id], memory_order_acquire);
   if (s) return s;
-  struct race_cell *n = calloc(e->size ? e->size : 1, sizeof(*n));
-  if (!n) return NULL;
+  struct race_buf *n = calloc(1, sizeof(*n));
+  if (n) n->word = calloc(e->size / 4 + 1, sizeof(*n->word));
+  if (!n || !n->word) {
+    free(n);
+    return NULL;
+  }
   if (atomic_compare_exchange_strong(&r->gsh[id], &s, n)) return n;
-  free(n); /* another unit was first */
+  free(n->word); /* another unit was first */
+  free(n);
   return s;
+}
+
+static struct race_cell *byte_shadow(struct race_buf *b, uint64_t size) {
+  struct race_cell *s = atomic_load_explicit(&b->byte, memory_order_acquire);
+  if (s) return s;
+  struct race_cell *n = calloc(size ? size : 1, sizeof(*n));
+  if (!n) return NULL;
+  if (atomic_compare_exchange_strong(&b->byte, &s, n)) return n;
+  free(n);
+  return s;
+}
+
+static void race_buf_free(struct race_buf *b) {
+  if (!b) return;
+  free(b->word);
+  free(atomic_load_explicit(&b->byte, memory_order_relaxed));
+  free(b);
+}
+
+/* Holds the lock of the 64 bytes around offset off of buffer id. */
+static inline void stripe_lock(struct simt_race_run *r, unsigned id, uint64_t off, unsigned *held) {
+  unsigned s = (unsigned)((id * 2654435761u + (off >> 6)) % RACE_NLOCKS);
+  if (s == *held) return;
+  if (*held < RACE_NLOCKS) atomic_flag_clear_explicit(&r->locks[*held], memory_order_release);
+  while (atomic_flag_test_and_set_explicit(&r->locks[s], memory_order_acquire)) {
+  }
+  *held = s;
+}
+
+/* The access's bytes [off, off + size) against both shadows, recorded in
+ * one. */
+static void global_cells(struct simt_race_run *r, unsigned id, struct race_buf *b, uint64_t esize,
+                         const struct race_ctx *x, uint64_t off, uint64_t size,
+                         struct race_hit *h) {
+  unsigned held = RACE_NLOCKS;
+  if (!(off & 3) && !(size & 3)) { /* whole words */
+    struct race_cell *bytes = atomic_load_explicit(&b->byte, memory_order_acquire);
+    for (uint64_t o = off; o < off + size; o += 4) {
+      stripe_lock(r, id, o, &held);
+      cell_access(x, &b->word[o / 4], h, o);
+      for (unsigned k = 0; bytes && k < 4; k++)
+        cell_check(x, &bytes[o + k], h, o + k);
+    }
+  } else {
+    struct race_cell *bytes = byte_shadow(b, esize);
+    for (uint64_t o = off; bytes && o < off + size; o++) {
+      stripe_lock(r, id, o, &held);
+      cell_access(x, &bytes[o], h, o);
+      cell_check(x, &b->word[o / 4], h, o);
+    }
+  }
+  if (held < RACE_NLOCKS) atomic_flag_clear_explicit(&r->locks[held], memory_order_release);
 }
 
 static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
@@ -397,8 +476,8 @@ static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane
       off > e->size || size > e->size - off)
     return;
   unsigned id = LSI_ADDR_ID(addr);
-  struct race_cell *c = global_shadow(r, id, e);
-  if (!c) return;
+  struct race_buf *b = global_shadow(r, id, e);
+  if (!b) return;
   struct simt_race_cu *rc = cu->race;
   uint64_t llid = (uint64_t)w->index * run->W + lane;
   uint32_t sg = w->index < rc->nsg ? rc->gsg[w->index] : 0;
@@ -413,18 +492,7 @@ static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane
                        run->W};
   sync_ctx(r, &x, x.t - 1);
   struct race_hit h = {0};
-  unsigned held = RACE_NLOCKS;
-  for (uint64_t i = 0; i < size; i++) {
-    unsigned s = (unsigned)((id * 2654435761u + ((off + i) >> 6)) % RACE_NLOCKS);
-    if (s != held) {
-      if (held < RACE_NLOCKS) atomic_flag_clear_explicit(&r->locks[held], memory_order_release);
-      while (atomic_flag_test_and_set_explicit(&r->locks[s], memory_order_acquire)) {
-      }
-      held = s;
-    }
-    cell_access(&x, &c[off + i], &h, off + i);
-  }
-  if (held < RACE_NLOCKS) atomic_flag_clear_explicit(&r->locks[held], memory_order_release);
+  global_cells(r, id, b, e->size, &x, off, size, &h);
   if (h.found) report(cu, &x, &h, addr - off + h.byte);
 }
 
