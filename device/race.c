@@ -228,6 +228,10 @@ static inline void slot_check(const struct race_ctx *x, uint32_t f, uint32_t bar
 static inline void slot_put(const struct race_ctx *x, uint32_t *slot, uint32_t *bar, uint32_t *pc,
                             uint32_t *n) {
   uint32_t f = *slot, a = x->kind >= SIMT_ACC_ATOMIC ? RACE_ATOM : 0;
+  if (f & RACE_MG) { /* never ordered again: only the atomic flag can change */
+    *slot = f & (a | ~RACE_ATOM);
+    return;
+  }
   if (!f || ((f & RACE_ID) == x->t && !(f & RACE_MANY)) || ordered(x, f, *bar, *n)) {
     *slot = x->t | a;
     *bar = x->bar;
@@ -443,9 +447,9 @@ static inline void stripe_lock(struct simt_race_run *r, unsigned id, uint64_t of
 /* The access's bytes [off, off + size) against both shadows, recorded in
  * one. */
 static void global_cells(struct simt_race_run *r, unsigned id, struct race_buf *b, uint64_t esize,
-                         const struct race_ctx *x, uint64_t off, uint64_t size,
-                         struct race_hit *h) {
-  unsigned held = RACE_NLOCKS;
+                         const struct race_ctx *x, uint64_t off, uint64_t size, struct race_hit *h,
+                         unsigned *held_) {
+  unsigned held = *held_;
   if (!(off & 3) && !(size & 3)) { /* whole words */
     struct race_cell *bytes = atomic_load_explicit(&b->byte, memory_order_acquire);
     for (uint64_t o = off; o < off + size; o += 4) {
@@ -462,22 +466,40 @@ static void global_cells(struct simt_race_run *r, unsigned id, struct race_buf *
       cell_check(x, &b->word[o / 4], h, o);
     }
   }
-  if (held < RACE_NLOCKS) atomic_flag_clear_explicit(&r->locks[held], memory_order_release);
+  *held_ = held;
+}
+
+/* What the lanes of one warp instruction share: the buffer they hit last
+ * and the lock stripe held. */
+struct race_warp {
+  uint64_t key; /* address >> LSI_ADDR_ID_SHIFT, ~0: none */
+  struct race_buf *b;
+  uint64_t esize;
+  unsigned held;
+};
+
+static void warp_release(struct simt_race_run *r, struct race_warp *rw) {
+  if (rw->held < RACE_NLOCKS) atomic_flag_clear_explicit(&r->locks[rw->held], memory_order_release);
+  rw->held = RACE_NLOCKS;
 }
 
 static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
-                          uint64_t addr, uint64_t size, int kind) {
+                          uint64_t addr, uint64_t size, int kind, struct race_warp *rw) {
   struct simt_run *run = cu->run;
   struct simt_race_run *r = run->race;
-  struct dev_mem_entry *e = dev_mem_entry(run->mem, addr);
   uint64_t off = LSI_ADDR_OFFSET(addr);
-  if (!r->global_on || !e ||
-      atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE || e->read_only ||
-      off > e->size || size > e->size - off)
-    return;
-  unsigned id = LSI_ADDR_ID(addr);
-  struct race_buf *b = global_shadow(r, id, e);
-  if (!b) return;
+  if (!r->global_on) return;
+  if ((addr >> LSI_ADDR_ID_SHIFT) != rw->key) {
+    struct dev_mem_entry *e = dev_mem_entry(run->mem, addr);
+    if (!e || atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE || e->read_only)
+      return;
+    struct race_buf *b = global_shadow(r, LSI_ADDR_ID(addr), e);
+    if (!b) return;
+    rw->key = addr >> LSI_ADDR_ID_SHIFT;
+    rw->b = b;
+    rw->esize = e->size;
+  }
+  if (off > rw->esize || size > rw->esize - off) return;
   struct simt_race_cu *rc = cu->race;
   uint64_t llid = (uint64_t)w->index * run->W + lane;
   uint32_t sg = w->index < rc->nsg ? rc->gsg[w->index] : 0;
@@ -492,8 +514,11 @@ static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane
                        run->W};
   sync_ctx(r, &x, x.t - 1);
   struct race_hit h = {0};
-  global_cells(r, id, b, e->size, &x, off, size, &h);
-  if (h.found) report(cu, &x, &h, addr - off + h.byte);
+  global_cells(r, LSI_ADDR_ID(addr), rw->b, rw->esize, &x, off, size, &h, &rw->held);
+  if (h.found) {
+    warp_release(r, rw); /* reporting takes no stripe */
+    report(cu, &x, &h, addr - off + h.byte);
+  }
 }
 
 /* Work-item gt's atomic, just before it is made: a release (race_sync). */
@@ -509,15 +534,23 @@ static uint64_t item_number(struct simt_cu *cu, struct simt_warp *w, unsigned la
   return cu->race->glin * cu->run->race->lsz + (uint64_t)w->index * cu->run->W + lane;
 }
 
-void simt_race_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
-                      uint64_t addr, uint64_t size, int kind) {
-  if (!cu->race || !w || size == 0) return;
+/* One lane's access; rw carries what the warp's lanes share. */
+static void lane_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                        uint64_t addr, uint64_t size, int kind, struct race_warp *rw) {
   switch (LSI_ADDR_SPACE(addr)) {
   case LSI_SPACE_LOCAL: local_access(cu, w, lane, pc, addr, size, kind); break;
-  case LSI_SPACE_GLOBAL: global_access(cu, w, lane, pc, addr, size, kind); break;
+  case LSI_SPACE_GLOBAL: global_access(cu, w, lane, pc, addr, size, kind, rw); break;
   default: return; /* private memory is the work-item's own; constant memory is read-only */
   }
   if (kind >= SIMT_ACC_ATOMIC) sync_release(cu->run->race, item_number(cu, w, lane));
+}
+
+void simt_race_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                      uint64_t addr, uint64_t size, int kind) {
+  if (!cu->race || !w || size == 0) return;
+  struct race_warp rw = {~UINT64_C(0), NULL, 0, RACE_NLOCKS};
+  lane_access(cu, w, lane, pc, addr, size, kind, &rw);
+  warp_release(cu->run->race, &rw);
 }
 
 void simt_race_acquire(struct simt_cu *cu, struct simt_warp *w, uint64_t act) {
@@ -531,11 +564,13 @@ void simt_race_acquire(struct simt_cu *cu, struct simt_warp *w, uint64_t act) {
 
 void simt_race_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
                     const uint64_t *base, int64_t imm, unsigned size, int kind) {
-  if (!cu->race) return;
+  if (!cu->race || size == 0) return;
+  struct race_warp rw = {~UINT64_C(0), NULL, 0, RACE_NLOCKS};
   for (uint64_t m = act; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     uint64_t ad = base[i] + (uint64_t)imm;
     if (!(ad & (size - 1))) /* a misaligned access faults instead */
-      simt_race_access(cu, w, i, pc, ad, size, kind);
+      lane_access(cu, w, i, pc, ad, size, kind, &rw);
   }
+  warp_release(cu->run->race, &rw);
 }
