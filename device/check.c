@@ -245,6 +245,14 @@ void simt_check_barrier(struct simt_cu *cu, unsigned flags) {
   if (cu->run->check & DEV_CHECK_RACES) simt_race_barrier(cu, flags);
 }
 
+void simt_check_sgbarrier(struct simt_cu *cu, struct simt_warp *w, uint32_t resume) {
+  const struct lsi_kernel *k = cu->run->k;
+  unsigned flags = SIMT_FENCE_LOCAL | SIMT_FENCE_GLOBAL;
+  if (resume > 0 && resume <= k->ninsns && k->code[resume - 1].op == LSI_SGBAR)
+    flags = (unsigned)k->code[resume - 1].imm;
+  if (cu->run->check & DEV_CHECK_RACES) simt_race_sgbarrier(cu, w, flags);
+}
+
 void simt_check_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                        uint64_t addr, uint64_t size, int kind) {
   if (cu->run->check & DEV_CHECK_RACES) simt_race_access(cu, w, lane, pc, addr, size, kind);
@@ -254,6 +262,10 @@ void simt_check_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, u
 void simt_check_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
                      const uint64_t *base, int64_t imm, unsigned size, int kind) {
   if (cu->run->check & DEV_CHECK_RACES) simt_race_warp(cu, w, pc, act, base, imm, size, kind);
+}
+
+void simt_check_atomic_done(struct simt_cu *cu, struct simt_warp *w, uint64_t act) {
+  if (cu->run->check & DEV_CHECK_RACES) simt_race_acquire(cu, w, act);
 }
 
 void simt_check_close(struct simt_run *run) {

@@ -100,6 +100,8 @@ void simt_check_log(struct simt_run *run, const char *kind, uint32_t pc, const c
 bool simt_check_open(struct simt_run *run, char *why, size_t n);
 void simt_check_group(struct simt_cu *cu);
 void simt_check_barrier(struct simt_cu *cu, unsigned flags);
+/* Every live lane of w passed the sub-group barrier before resume. */
+void simt_check_sgbarrier(struct simt_cu *cu, struct simt_warp *w, uint32_t resume);
 void simt_check_close(struct simt_run *run);
 
 /* The accesses: one lane's access of size bytes at device address addr, and
@@ -110,15 +112,20 @@ void simt_check_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, u
                        uint64_t addr, uint64_t size, int kind);
 void simt_check_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
                      const uint64_t *base, int64_t imm, unsigned size, int kind);
+/* After the active lanes of w made an atomic operation (simt_check_warp saw
+ * it before). */
+void simt_check_atomic_done(struct simt_cu *cu, struct simt_warp *w, uint64_t act);
 
 /* race.c, behind the calls above. */
 bool simt_race_open(struct simt_run *run);
 void simt_race_group(struct simt_cu *cu);
 void simt_race_barrier(struct simt_cu *cu, unsigned flags);
+void simt_race_sgbarrier(struct simt_cu *cu, struct simt_warp *w, unsigned flags);
 void simt_race_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
                     const uint64_t *base, int64_t imm, unsigned size, int kind);
 void simt_race_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                       uint64_t addr, uint64_t size, int kind);
+void simt_race_acquire(struct simt_cu *cu, struct simt_warp *w, uint64_t act);
 void simt_race_free_cu(struct simt_cu *cu);
 void simt_race_close(struct simt_run *run);
 

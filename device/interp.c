@@ -428,6 +428,7 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
                          body; changed |= chg;                                                     \
                          if (lsi_op_flags[ip->op] & F_WRITES_D) d_[i] = (uint64_t)old;             \
                          cu->st.st_bytes[LSI_ADDR_SPACE(a_[i]) & 7] += N);                         \
+    if (__builtin_expect(run->check != 0, 0)) simt_check_atomic_done(cu, w, act);                  \
     cu->epoch += (uint64_t)changed; /* progress: memory changed */                                 \
     pc++;                                                                                          \
     vmbreak;                                                                                       \
@@ -780,6 +781,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
           vmbreak;
         }
         __atomic_thread_fence(SEQ);
+        if (run->check) simt_check_sgbarrier(cu, w, pc + 1);
         pc++;
         vmbreak;
       }
