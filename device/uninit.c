@@ -44,10 +44,19 @@
 #define ORG_FRESH       0u
 #define ORG_NEVER       UINT32_MAX
 
+/* What is known of a register row of a warp. */
+enum rdef {
+  RDEF_MAYBE = 0, /* a lane may be undefined */
+  RDEF_YES = 1,   /* no lane is undefined */
+  RDEF_FRESH = 2, /* not written since the work-group began: every lane undefined, never
+                     initialised (its origins are not reset: read them through OR()) */
+};
+
 struct simt_uninit_cu {
   uint8_t *lsh;   /* local memory's shadow */
   uint8_t *rsh;   /* registers: per warp nregs rows of W byte masks */
   uint32_t *org;  /* per register lane: its origin */
+  uint8_t *rdef;  /* per warp and register: enum rdef */
   uint8_t *psh;   /* private frames: per warp W frames */
   uint32_t *lorg; /* local memory's origins, per 4 bytes */
   uint32_t *porg; /* private frames' origins, per 4 bytes (frames of private_size rounded up) */
@@ -71,11 +80,13 @@ static bool reserve(struct simt_cu *cu, struct simt_uninit_cu *uc) {
     if (r) uc->rsh = r;
     uint32_t *o = realloc(uc->org, (rows * n + 1) * sizeof(*o));
     if (o) uc->org = o;
+    uint8_t *rd = realloc(uc->rdef, (size_t)run->k->nregs * n + 1);
+    if (rd) uc->rdef = rd;
     uint8_t *p = realloc(uc->psh, frames * n + 1);
     if (p) uc->psh = p;
     uint32_t *po = realloc(uc->porg, (pgran(run) * run->W * n + 1) * sizeof(*po));
     if (po) uc->porg = po;
-    if (!r || !o || !p || !po) return false;
+    if (!r || !o || !rd || !p || !po) return false;
     uc->cap = n;
   }
   if (run->local_total > uc->lcap) {
@@ -97,16 +108,22 @@ static void warp_reset(struct simt_cu *cu, struct simt_uninit_cu *uc, unsigned w
   const unsigned W = run->W;
   uint8_t *rs = uc->rsh + (size_t)wi * k->nregs * W;
   memset(rs, 0xff, (size_t)k->nregs * W);
-  memset(uc->org + (size_t)wi * k->nregs * W, 0, (size_t)k->nregs * W * sizeof(uint32_t));
-  for (uint32_t r = 0; r < k->nconst; r++)
-    memset(rs + (size_t)r * W, k->consts[r].reloc == LSI_CONST_UNDEF ? 0xff : 0, W);
+  uint8_t *rd = uc->rdef + (size_t)wi * k->nregs;
+  memset(rd, RDEF_FRESH, k->nregs);
+  for (uint32_t r = 0; r < k->nconst; r++) {
+    rd[r] = k->consts[r].reloc != LSI_CONST_UNDEF ? RDEF_YES : RDEF_FRESH;
+    memset(rs + (size_t)r * W, rd[r] == RDEF_YES ? 0 : 0xff, W);
+  }
   uint8_t *ps = uc->psh + (size_t)wi * k->private_size * W;
   memset(ps, 1, (size_t)k->private_size * W);
   memset(uc->porg + (size_t)wi * pgran(run) * W, 0, pgran(run) * W * sizeof(uint32_t));
   for (uint32_t j = 0; j < k->nargs; j++) {
     const struct lsi_arg *a = &k->args[j];
     uint32_t n = a->kind == LSI_ARG_VALUE ? a->nregs : 1;
-    if (a->reg < k->nregs && n <= k->nregs - a->reg) memset(rs + (size_t)a->reg * W, 0, n * W);
+    if (a->reg < k->nregs && n <= k->nregs - a->reg) {
+      memset(rs + (size_t)a->reg * W, 0, n * W);
+      memset(rd + a->reg, RDEF_YES, n);
+    }
     if (a->kind == LSI_ARG_BYVAL && (uint64_t)a->priv_offset + a->size <= k->private_size)
       for (unsigned i = 0; i < W; i++)
         memset(ps + (size_t)i * k->private_size + a->priv_offset, 0, a->size);
@@ -135,6 +152,7 @@ void simt_uninit_free_cu(struct simt_cu *cu) {
   free(uc->lsh);
   free(uc->rsh);
   free(uc->org);
+  free(uc->rdef);
   free(uc->psh);
   free(uc->lorg);
   free(uc->porg);
@@ -270,24 +288,52 @@ struct ctx {
   uint8_t *rs;   /* the warp's register shadow */
   uint32_t *og;  /* its origins */
   uint64_t *reg; /* its registers */
+  uint8_t *rdef; /* its rows known defined */
+  bool full;     /* act is every lane of the warp */
 };
 #define S(x, r) ((x)->rs + (size_t)(r) * (x)->W)
 #define O(x, r) ((x)->og + (size_t)(r) * (x)->W)
-#define V(x, r) ((x)->reg + (size_t)(r) * (x)->W)
+/* Lane i's origin of a source register (RDEF_FRESH rows: never written, 0). */
+#define OR(x, r, i) ((x)->rdef[r] == RDEF_FRESH ? 0u : O(x, r)[i])
+#define V(x, r)     ((x)->reg + (size_t)(r) * (x)->W)
 #define EACH(x, i)                                                                                 \
   for (uint64_t m_ = (x)->act, i; m_ && ((i = __builtin_ctzll(m_)), 1); m_ &= m_ - 1)
+
+/* Register d of the active lanes defined. */
+static void define_dst(struct ctx *x, uint32_t d) {
+  if (x->rdef[d] == RDEF_YES) return;
+  uint8_t *s = S(x, d);
+  if (x->full) {
+    memset(s, 0, x->W);
+    x->rdef[d] = RDEF_YES;
+    return;
+  }
+  EACH(x, i) {
+    s[i] = 0;
+  }
+}
 
 /* d := f(sources): undefined wholly when any source has an undefined byte. */
 static void union_of(struct ctx *x, const uint32_t *src, unsigned n) {
   uint8_t *d = S(x, x->ip->d);
   uint32_t *od = O(x, x->ip->d);
+  if (x->full) { /* the whole warp: rows at once, origins only where undefined */
+    const uint8_t *a = S(x, src[0]), *b = S(x, src[n > 1 ? 1 : 0]), *c = S(x, src[n > 2 ? 2 : 0]);
+    uint8_t any = 0;
+    for (unsigned i = 0; i < x->W; i++) {
+      uint8_t u = a[i] | b[i] | c[i];
+      any |= u;
+      d[i] = u ? 0xff : 0;
+    }
+    if (!any) return;
+  }
   EACH(x, i) {
     uint8_t u = 0;
     uint32_t o = 0;
     for (unsigned j = 0; j < n; j++)
       if (S(x, src[j])[i]) {
         u = 0xff;
-        if (!o) o = O(x, src[j])[i];
+        if (!o) o = OR(x, src[j], i);
       }
     d[i] = u;
     od[i] = o;
@@ -296,9 +342,16 @@ static void union_of(struct ctx *x, const uint32_t *src, unsigned n) {
 
 /* Reports each active lane whose register r has an undefined byte in mask. */
 static void check_use(struct ctx *x, uint32_t r, uint8_t mask, enum use use) {
+  if (x->rdef[r] == RDEF_YES) return;
   const uint8_t *s = S(x, r);
+  if (x->full) {
+    uint8_t any = 0;
+    for (unsigned i = 0; i < x->W; i++)
+      any |= s[i];
+    if (!(any & mask)) return;
+  }
   EACH(x, i) {
-    if (s[i] & mask) report(x->cu, x->w, (unsigned)i, x->pc, use, O(x, r)[i]);
+    if (s[i] & mask) report(x->cu, x->w, (unsigned)i, x->pc, use, OR(x, r, i));
   }
 }
 
@@ -307,14 +360,22 @@ static void op_load(struct ctx *x, unsigned n, int64_t imm) {
   uint8_t *d = S(x, ip->d);
   uint32_t *od = O(x, ip->d);
   const uint64_t *a = V(x, ip->a);
+  uint64_t clean = ~UINT64_C(0); /* a global allocation with no undefined byte */
+  uint8_t any = 0;
   check_use(x, ip->a, 0xff, USE_ADDRESS);
   EACH(x, i) {
     uint64_t ad = a[i] + (uint64_t)imm;
-    const uint8_t *s = shadow_at(x->cu, x->w, (unsigned)i, ad, n);
+    const uint8_t *s =
+        (ad >> LSI_ADDR_ID_SHIFT) == clean ? NULL : shadow_at(x->cu, x->w, (unsigned)i, ad, n);
+    if (!s && LSI_ADDR_SPACE(ad) == LSI_SPACE_GLOBAL) {
+      struct dev_mem_entry *e = dev_mem_entry(x->cu->run->mem, ad);
+      if (e && !e->undef) clean = ad >> LSI_ADDR_ID_SHIFT;
+    }
     uint8_t u = 0;
     if (s)
       for (unsigned j = 0; j < n; j++)
         if (s[j]) u |= (uint8_t)(1u << j);
+    any |= u;
     d[i] = u;
     od[i] = 0;
     if (!u) continue;
@@ -325,6 +386,10 @@ static void op_load(struct ctx *x, unsigned n, int64_t imm) {
             : o == ORG_NEVER ? 0
                              : o;
   }
+  if (any)
+    x->rdef[ip->d] = RDEF_MAYBE;
+  else if (x->full)
+    x->rdef[ip->d] = RDEF_YES;
 }
 
 static void op_store(struct ctx *x, unsigned n) {
@@ -336,13 +401,13 @@ static void op_store(struct ctx *x, unsigned n) {
     uint64_t ad = a[i] + (uint64_t)ip->imm;
     uint8_t u = (uint8_t)(v[i] & bytes_of(8 * n));
     if (u && LSI_ADDR_SPACE(ad) == LSI_SPACE_GLOBAL)
-      report(x->cu, x->w, (unsigned)i, x->pc, USE_STORE, O(x, ip->b)[i]);
+      report(x->cu, x->w, (unsigned)i, x->pc, USE_STORE, OR(x, ip->b, i));
     uint8_t *s = shadow_at(x->cu, x->w, (unsigned)i, ad, n);
     if (!s) continue;
     for (unsigned j = 0; j < n; j++)
       s[j] = (uint8_t)((u >> j) & 1);
     uint32_t *mo = u ? origin_at(x->cu, x->w, (unsigned)i, ad) : NULL;
-    if (mo) *mo = O(x, ip->b)[i] ? O(x, ip->b)[i] : ORG_NEVER;
+    if (mo) *mo = OR(x, ip->b, i) ? OR(x, ip->b, i) : ORG_NEVER;
   }
 }
 
@@ -356,6 +421,7 @@ static void op_atomic(struct ctx *x, unsigned n) {
   bool ld = ip->op == LSI_ATOM_LD_I32 || ip->op == LSI_ATOM_LD_I64;
   bool wd = lsi_op_flags[ip->op] & F_WRITES_D;
   check_use(x, ip->a, 0xff, USE_ADDRESS);
+  if (wd) x->rdef[ip->d] = RDEF_MAYBE;
   EACH(x, i) {
     uint8_t *s = shadow_at(x->cu, x->w, (unsigned)i, a[i], n);
     uint8_t old = 0, ub = ld ? 0 : S(x, ip->b)[i] | S(x, ip->c)[i];
@@ -413,7 +479,15 @@ static void op_call(struct ctx *x) {
   if ((bi->flags & LSI_BI_VARIADIC) && !strcmp(bi->name, "printf"))
     for (unsigned j = 1; j < ip->b; j++)
       check_use(x, al[j], 0xff, USE_PRINTF);
+  bool def = true;
+  for (unsigned j = 0; j < ip->b && def; j++)
+    def = x->rdef[al[j]] == RDEF_YES;
   for (unsigned r = 0; r < bi->nres; r++) {
+    if (def) {
+      define_dst(x, ip->d + r);
+      continue;
+    }
+    x->rdef[ip->d + r] = RDEF_MAYBE;
     uint8_t *d = S(x, ip->d + r);
     uint32_t *od = O(x, ip->d + r);
     EACH(x, i) {
@@ -422,7 +496,7 @@ static void op_call(struct ctx *x) {
       for (unsigned j = 0; j < ip->b; j++)
         if (S(x, al[j])[i]) {
           u = 0xff;
-          if (!o) o = O(x, al[j])[i];
+          if (!o) o = OR(x, al[j], i);
         }
       d[i] = u;
       od[i] = o;
@@ -438,13 +512,12 @@ static void op_mask(struct ctx *x, uint8_t decides) {
   const uint8_t *sa = S(x, ip->a), *sb = S(x, ip->b);
   uint8_t *d = S(x, ip->d);
   uint32_t *od = O(x, ip->d);
-  const uint32_t *oa = O(x, ip->a), *ob = O(x, ip->b);
   EACH(x, i) {
     uint8_t ka = (uint8_t)(~sa[i] & bytes_eq(va[i], decides));
     uint8_t kb = (uint8_t)(~sb[i] & bytes_eq(vb[i], decides));
     uint8_t u = (uint8_t)((sa[i] | sb[i]) & ~ka & ~kb);
     d[i] = u;
-    od[i] = !u ? 0 : sa[i] ? oa[i] : ob[i];
+    od[i] = !u ? 0 : sa[i] ? OR(x, ip->a, i) : OR(x, ip->b, i);
   }
 }
 
@@ -455,7 +528,6 @@ static void op_shift(struct ctx *x, bool left, unsigned width) {
   const uint8_t *sa = S(x, ip->a), *sb = S(x, ip->b);
   uint8_t *d = S(x, ip->d);
   uint32_t *od = O(x, ip->d);
-  const uint32_t *oa = O(x, ip->a), *ob = O(x, ip->b);
   uint8_t wm = bytes_of(width);
   EACH(x, i) {
     unsigned sh = (unsigned)(vb[i] % width);
@@ -467,7 +539,7 @@ static void op_shift(struct ctx *x, bool left, unsigned width) {
     else
       u = sa[i] & wm ? wm : 0;
     d[i] = u;
-    od[i] = !u ? 0 : sb[i] ? ob[i] : oa[i];
+    od[i] = !u ? 0 : sb[i] ? OR(x, ip->b, i) : OR(x, ip->a, i);
   }
 }
 
@@ -479,7 +551,7 @@ static void op_select(struct ctx *x) {
   EACH(x, i) {
     uint32_t from = c[i] ? ip->b : ip->c;
     uint8_t u = S(x, ip->a)[i] ? 0xff : S(x, from)[i];
-    uint32_t o = S(x, ip->a)[i] ? O(x, ip->a)[i] : O(x, from)[i];
+    uint32_t o = S(x, ip->a)[i] ? OR(x, ip->a, i) : OR(x, from, i);
     d[i] = u;
     od[i] = o;
   }
@@ -489,9 +561,19 @@ static void op_move(struct ctx *x, uint8_t keep, bool widen) {
   const lsi_insn *ip = x->ip;
   uint8_t *d = S(x, ip->d);
   uint32_t *od = O(x, ip->d);
+  if (x->full) {
+    const uint8_t *a = S(x, ip->a);
+    uint8_t any = 0;
+    for (unsigned i = 0; i < x->W; i++) {
+      uint8_t u = a[i] & keep;
+      any |= u;
+      d[i] = widen && u ? 0xff : u;
+    }
+    if (!any) return;
+  }
   EACH(x, i) {
     uint8_t u = S(x, ip->a)[i] & keep;
-    uint32_t o = O(x, ip->a)[i];
+    uint32_t o = OR(x, ip->a, i);
     d[i] = widen && u ? 0xff : u;
     od[i] = u ? o : 0;
   }
@@ -500,6 +582,10 @@ static void op_move(struct ctx *x, uint8_t keep, bool widen) {
 static void op_defined(struct ctx *x) {
   uint8_t *d = S(x, x->ip->d);
   uint32_t *od = O(x, x->ip->d);
+  if (x->full) {
+    memset(d, 0, x->W);
+    return;
+  }
   EACH(x, i) {
     d[i] = 0;
     od[i] = 0;
@@ -538,10 +624,34 @@ void simt_uninit_step(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint
   if (!uc || w->index >= uc->cap || !act) return;
   const struct simt_run *run = cu->run;
   size_t rows = (size_t)run->k->nregs * run->W;
-  struct ctx x = {cu,    w,      &run->k->code[pc],         pc,
-                  act,   run->W, uc->rsh + w->index * rows, uc->org + w->index * rows,
-                  w->reg};
+  uint64_t allw = run->W == 64 ? ~UINT64_C(0) : (UINT64_C(1) << run->W) - 1;
+  struct ctx x;
+  x.cu = cu, x.w = w, x.ip = &run->k->code[pc], x.pc = pc, x.act = act, x.W = run->W;
+  x.rs = uc->rsh + w->index * rows, x.og = uc->org + w->index * rows, x.reg = w->reg;
+  x.rdef = uc->rdef + (size_t)w->index * run->k->nregs, x.full = act == allw;
   const lsi_insn *ip = x.ip;
+  unsigned fl = lsi_op_flags[ip->op];
+  if ((fl & (F_WRITES_D | F_MEM)) == F_WRITES_D && ip->op != LSI_CALLB) {
+    /* the common case: every source row known defined, so is the result */
+    unsigned fmt = lsi_op_format[ip->op];
+    bool def = fmt == FMT_RI || ((fmt == FMT_RR || fmt == FMT_RRI || fmt == FMT_RRR ||
+                                  fmt == FMT_RRRI || fmt == FMT_RRRR) &&
+                                 x.rdef[ip->a] == RDEF_YES);
+    if (def && (fmt == FMT_RRR || fmt == FMT_RRRI || fmt == FMT_RRRR))
+      def = x.rdef[ip->b] == RDEF_YES;
+    if (def && fmt == FMT_RRRR) def = x.rdef[ip->c] == RDEF_YES;
+    if (def) {
+      define_dst(&x, ip->d);
+      return;
+    }
+  }
+  if (fl & F_WRITES_D) { /* the handler below may leave undefined lanes: origins made real */
+    unsigned nd = ip->op == LSI_CALLB ? lsi_builtins[ip->imm].nres : 1;
+    for (unsigned r = 0; r < nd; r++) {
+      if (x.rdef[ip->d + r] == RDEF_FRESH) memset(O(&x, ip->d + r), 0, x.W * sizeof(uint32_t));
+      x.rdef[ip->d + r] = RDEF_MAYBE;
+    }
+  }
   switch (ip->op) {
   case LSI_MOV: op_move(&x, 0xff, false); break;
   case LSI_TRUNC: op_move(&x, bytes_of(ip->imm), false); break;
