@@ -16,8 +16,8 @@ __kernel void acc_path(__global int *out, __local int *tile, __global int *in) {
   int g = get_global_id(0);
   int acc;
   if (g % 4 != 0) acc = in[g % 8];
-  for (int i = 0; i < out[g] + 1; i++)
-    acc += out[i];
+  for (int i = 0; i < in[g % 8] + 1; i++)
+    acc += in[i % 8];
   out[g] = acc;
 }
 
