@@ -56,4 +56,24 @@ for k in $clean; do
     echo "races: ok: $k on 2^20 work-items, no report"
   fi
 done
+# The front end's error paths and exit statuses.
+expect() { # want-status want-text command...
+  local want=$1 text=$2
+  shift 2
+  out=$("$@" 2>&1)
+  local rc=$?
+  if [ $rc -ne "$want" ] || ! grep -qF -- "$text" <<<"$out"; then
+    echo "races: FAIL: $* exited $rc (want $want) saying:"
+    echo "$out"
+    fail=1
+  else
+    echo "races: ok: lockstep ${*:2} exits $want"
+  fi
+}
+expect 2 "no program to run" "$build/lockstep" check --races
+expect 2 "unknown option --bogus" "$build/lockstep" check --bogus -- true
+expect 2 "the uninitialised-value checker is not available yet" "$build/lockstep" check --uninit -- true
+expect 3 "exited with status 3" "$build/lockstep" check -- sh -c 'exit 3'
+expect 0 "no reports" "$build/lockstep" check -- true
+expect 127 "cannot run" "$build/lockstep" check -- /nonexistent/program
 exit $fail
