@@ -70,10 +70,11 @@ struct simt_race_run {
 };
 
 struct simt_race_cu {
-  struct race_cell *lsh; /* local memory's shadow */
-  uint32_t stamp;        /* this unit's work-groups, counted */
-  uint32_t lbar, gbar;   /* barriers passed with the local / global fence, << 8 */
-  uint8_t *lsg, *gsg;    /* per warp: sub-group barriers since (saturating) */
+  struct race_cell *lsh;  /* local memory's shadow, per aligned 4 bytes */
+  struct race_cell *lshb; /* ... per byte, once a smaller access came */
+  uint32_t stamp;         /* this unit's work-groups, counted */
+  uint32_t lbar, gbar;    /* barriers passed with the local / global fence, << 8 */
+  uint8_t *lsg, *gsg;     /* per warp: sub-group barriers since (saturating) */
   unsigned nsg;
   uint64_t glin; /* the work-group's linear id */
 };
@@ -127,7 +128,7 @@ void simt_race_group(struct simt_cu *cu) {
   if (!cu->race) {
     struct simt_race_cu *rc = calloc(1, sizeof(*rc));
     if (!rc) return;
-    if (run->local_total && !(rc->lsh = calloc(run->local_total, sizeof(*rc->lsh)))) {
+    if (run->local_total && !(rc->lsh = calloc(run->local_total / 4 + 1, sizeof(*rc->lsh)))) {
       free(rc);
       return;
     }
@@ -164,6 +165,7 @@ void simt_race_sgbarrier(struct simt_cu *cu, struct simt_warp *w, unsigned flags
 void simt_race_free_cu(struct simt_cu *cu) {
   if (!cu->race) return;
   free(cu->race->lsh);
+  free(cu->race->lshb);
   free(cu->race->lsg);
   free(cu->race->gsg);
   free(cu->race);
@@ -391,9 +393,19 @@ static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane,
   x.lsz = cu->run->race->lsz;
   sync_ctx(cu->run->race, &x, rc->glin * x.lsz + x.t - 1);
   struct race_hit h = {0};
-  struct race_cell *c = rc->lsh + off;
-  for (uint64_t i = 0; i < size; i++)
-    cell_access(&x, &c[i], &h, off + i);
+  if (!(off & 3) && !(size & 3)) { /* whole words, as global_cells */
+    for (uint64_t o = off; o < off + size; o += 4) {
+      cell_access(&x, &rc->lsh[o / 4], &h, o);
+      for (unsigned k = 0; rc->lshb && k < 4; k++)
+        cell_check(&x, &rc->lshb[o + k], &h, o + k);
+    }
+  } else {
+    if (!rc->lshb && !(rc->lshb = calloc(cu->run->local_total, sizeof(*rc->lshb)))) return;
+    for (uint64_t o = off; o < off + size; o++) {
+      cell_access(&x, &rc->lshb[o], &h, o);
+      cell_check(&x, &rc->lsh[o / 4], &h, o);
+    }
+  }
   if (h.found) report(cu, &x, &h, addr - off + h.byte);
 }
 

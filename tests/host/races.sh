@@ -13,8 +13,8 @@ prog="$build/tests/host/host_racekern"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-racy="reduce_nobar global_ww warp_ww warp_rw benign wrong_fence"
-clean="reduce_ok atomics_ok global_bar_ok"
+racy="reduce_nobar global_ww warp_ww warp_rw benign wrong_fence byte_word"
+clean="reduce_ok atomics_ok global_bar_ok bytes_ok"
 
 run() { # W kernel global local -> appends the log to $tmp/w$W.txt, returns check's status
   (cd "$here" && LOCKSTEP_WARP_WIDTH=$1 "$build/lockstep" check --races --keep-log "$tmp/one" \
@@ -56,4 +56,24 @@ for k in $clean; do
     echo "races: ok: $k on 2^20 work-items, no report"
   fi
 done
+# The front end's error paths and exit statuses.
+expect() { # want-status want-text command...
+  local want=$1 text=$2
+  shift 2
+  out=$("$@" 2>&1)
+  local rc=$?
+  if [ $rc -ne "$want" ] || ! grep -qF -- "$text" <<<"$out"; then
+    echo "races: FAIL: $* exited $rc (want $want) saying:"
+    echo "$out"
+    fail=1
+  else
+    echo "races: ok: lockstep ${*:2} exits $want"
+  fi
+}
+expect 2 "no program to run" "$build/lockstep" check --races
+expect 2 "unknown option --bogus" "$build/lockstep" check --bogus -- true
+expect 2 "the uninitialised-value checker is not available yet" "$build/lockstep" check --uninit -- true
+expect 3 "exited with status 3" "$build/lockstep" check -- sh -c 'exit 3'
+expect 0 "no reports" "$build/lockstep" check -- true
+expect 127 "cannot run" "$build/lockstep" check -- /nonexistent/program
 exit $fail

@@ -81,3 +81,20 @@ __kernel void wrong_fence(__global int *out, __local int *tmp) {
   barrier(CLK_GLOBAL_MEM_FENCE);
   out[get_global_id(0)] = tmp[(l + 1) % n];
 }
+
+/* Work-items write neighbouring bytes of the same words, and after a
+ * barrier one reads a whole word: no race. */
+__kernel void bytes_ok(__global int *out, __local int *tmp) {
+  __local uchar *b = (__local uchar *)tmp;
+  int l = get_local_id(0);
+  b[l] = (uchar)l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l == 0) out[get_group_id(0)] = tmp[1];
+}
+
+/* Work-item 1 reads a byte of the word work-item 0 writes whole: a race. */
+__kernel void byte_word(__global int *out, __local int *tmp) {
+  int l = get_local_id(0);
+  if (l == 0) tmp[0] = 0x01020304;
+  if (l == 1) out[get_global_id(0)] = ((__local uchar *)tmp)[2];
+}
