@@ -277,7 +277,8 @@ static int validate_kernel(struct lsi_kernel *k, const struct lsi_program *p) {
   for (uint32_t i = 0; i < k->narglist; i++)
     if (!check_reg(k, k->arglist[i])) return 0;
   for (uint32_t i = 0; i < k->nconst; i++)
-    if (k->consts[i].reloc > 1 || (k->consts[i].reloc && k->consts[i].value > p->data_size))
+    if (k->consts[i].reloc > LSI_CONST_UNDEF ||
+        (k->consts[i].reloc == LSI_CONST_DATA && k->consts[i].value > p->data_size))
       return 0;
   for (uint32_t pc = 0; pc < k->ninsns; pc++) {
     lsi_insn *in = &k->code[pc];

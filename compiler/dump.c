@@ -40,6 +40,7 @@ const char *cc_space_name(unsigned space) {
 static int reg_str(char *b, size_t n, const struct lsi_kernel *k, uint32_t r) {
   if (r < k->nconst) {
     const struct lsi_const *c = &k->consts[r];
+    if (c->reloc == LSI_CONST_UNDEF) return snprintf(b, n, "undef");
     if (c->reloc) return snprintf(b, n, "data+%" PRIu64, c->value);
     if (c->value < 4096) return snprintf(b, n, "#%" PRIu64, c->value);
     return snprintf(b, n, "#0x%" PRIx64, c->value);

@@ -496,6 +496,14 @@ static void write_init(struct xl *x, LLVMValueRef c, uint64_t at, uint64_t room)
 }
 
 uint32_t xl_val(struct xl *x, LLVMValueRef v, unsigned i) {
+  if (LLVMIsUndef(v) || LLVMIsPoison(v)) {
+    /* A scalar undef is a variable never initialised on some path (0, but
+     * undefined for the uninitialised-value checker); an undefined element
+     * of a vector or aggregate is padding (a float3's fourth) and plain 0. */
+    LLVMTypeKind tk = LLVMGetTypeKind(LLVMTypeOf(v));
+    int agg = tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind || tk == LLVMVectorTypeKind;
+    return xl_const(x, 0, agg ? LSI_CONST_PLAIN : LSI_CONST_UNDEF);
+  }
   if (LLVMIsAConstant(v) && !LLVMIsAGlobalValue(v)) {
     uint64_t val;
     uint32_t reloc;

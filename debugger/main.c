@@ -19,6 +19,7 @@ static void usage(FILE *f) {
              "[--spec=F] [-x CMDS]\n"
              "       lockstep debug [-x CMDS] [--source-dir=DIR]... [--] PROGRAM [ARGS...]\n"
              "       lockstep dap      (the Debug Adapter Protocol on stdin/stdout)\n"
+             "       lockstep check [--races] [--uninit] [--] PROGRAM [ARGS...]\n"
              "       lockstep version\n"
              "Every command takes --help; options take their value as --opt=VALUE or\n"
              "--opt VALUE, and -- ends them.\n");
@@ -106,6 +107,7 @@ static int cmd_version(int argc, char **argv) {
 
 int cmd_debug(int argc, char **argv);
 int cmd_dap(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 /* Each command's argv[0] is "lockstep NAME" (getopt's messages name it). */
 static const struct {
@@ -115,6 +117,7 @@ static const struct {
     {"compile", "lockstep compile", cmd_compile},
     {"debug", "lockstep debug", cmd_debug},
     {"dap", "lockstep dap", cmd_dap},
+    {"check", "lockstep check", cmd_check},
     {"version", "lockstep version", cmd_version},
 };
 

@@ -452,7 +452,10 @@ static void bi_wi0(BI_ARGS) {
 }
 
 static void *lane_mem(struct simt_lane *ln, uint64_t addr, uint64_t size, int kind) {
-  return simt_mem(ln->cu, ln->w, ln->lane, ln->pc, addr, size, kind);
+  void *p = simt_mem(ln->cu, ln->w, ln->lane, ln->pc, addr, size, kind);
+  if (ln->cu->run->check && p && p != ln->cu->sink)
+    simt_check_access(ln->cu, ln->w, ln->lane, ln->pc, addr, size, kind);
+  return p;
 }
 
 static void bi_frexp_f(BI_ARGS) {

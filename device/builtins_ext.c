@@ -258,7 +258,10 @@ void bx_cross_d(BX_ARGS) {
   if (data == 4) res[3] = 0;
 }
 static void *lane_mem(struct simt_lane *ln, uint64_t addr, uint64_t size) {
-  return simt_mem(ln->cu, ln->w, ln->lane, ln->pc, addr, size, 1);
+  void *p = simt_mem(ln->cu, ln->w, ln->lane, ln->pc, addr, size, 1);
+  if (ln->cu->run->check && p && p != ln->cu->sink)
+    simt_check_access(ln->cu, ln->w, ln->lane, ln->pc, addr, size, SIMT_ACC_WRITE);
+  return p;
 }
 void bx_fract_d(BX_ARGS) {
   (void)nargs, (void)data;

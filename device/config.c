@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include "device/check.h"
 #include "device/dev.h"
 
 /* The largest global memory and allocation the device can address (an
@@ -139,6 +140,23 @@ static void env_faults(struct dev_config *cfg) {
     bad("LOCKSTEP_FAULTS", s, "expected stop or report");
 }
 
+/* LOCKSTEP_CHECK: the checkers (device/check.h). */
+static void env_check(struct dev_config *cfg) {
+  const char *s = getenv("LOCKSTEP_CHECK");
+  if (!s) return;
+  char why[160], note[80];
+  unsigned mask = 0;
+  if (dev_check_parse(s, &mask, why, sizeof why, note, sizeof note) != 0) {
+    fprintf(stderr, "lockstep: ignoring LOCKSTEP_CHECK=\"%s\": %s; no checker is on\n", s, why);
+    return;
+  }
+  if (note[0])
+    fprintf(stderr,
+            "lockstep: LOCKSTEP_CHECK: the %s checker is not available yet; running without it\n",
+            note);
+  cfg->check = mask;
+}
+
 void dev_config_load(struct dev_config *cfg) {
   dev_config_defaults(cfg);
   env_uint("LOCKSTEP_COMPUTE_UNITS", &cfg->compute_units, 1, 1024, false);
@@ -153,6 +171,7 @@ void dev_config_load(struct dev_config *cfg) {
   env_uint("LOCKSTEP_WATCHDOG_MS", &cfg->watchdog_ms, 0, 86400000, false);
   env_uint("LOCKSTEP_PROGRESS_MS", &cfg->progress_ms, 1, 86400000, false);
   env_uint("LOCKSTEP_CHECK_DIVZERO", &cfg->check_divzero, 0, 1, false);
+  env_check(cfg);
   /* Keep the limits consistent with each other. */
   if (cfg->max_alloc_size > cfg->global_mem_size) {
     fprintf(stderr, "lockstep: LOCKSTEP_MAX_ALLOC_SIZE exceeds the global memory size; "

@@ -145,6 +145,7 @@ void simt_unwind(struct simt_cu *cu, struct simt_warp *w) {
     uint32_t pc = w->lane_pc[lane];
     if (sg == w->live && lanes_at(w, sg, pc) == sg) {
       __atomic_thread_fence(__ATOMIC_SEQ_CST);
+      if (cu->run->check) simt_check_sgbarrier(cu, w, pc);
       activate(w, SIMT_REASON_SGBAR, sg, pc);
       return;
     }

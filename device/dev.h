@@ -29,6 +29,7 @@ struct dev_config {
   unsigned watchdog_ms;       /* LOCKSTEP_WATCHDOG_MS: a launch running longer faults (0 = off) */
   unsigned progress_ms;       /* LOCKSTEP_PROGRESS_MS: a loop in the same state this long faults */
   unsigned check_divzero;     /* LOCKSTEP_CHECK_DIVZERO: 1 = report integer division by zero */
+  unsigned check;             /* LOCKSTEP_CHECK: enum dev_check bits (device/check.h) */
   /* Images (CL_DEVICE_IMAGE*): sizes and alignments in texels. */
   uint64_t image2d_max;       /* IMAGE2D_MAX_WIDTH/_HEIGHT (and 1D widths) */
   uint64_t image3d_max;       /* IMAGE3D_MAX_WIDTH/_HEIGHT/_DEPTH */
@@ -174,6 +175,10 @@ struct dev_ops {
   /* Removes a mapping made by map_global. Later accesses to it fault as
    * "access to a released buffer". */
   void (*unmap_global)(struct dev_device *d, uint64_t addr);
+  /* May be NULL. The mapping at addr holds no defined data yet (a buffer
+   * created without host data): the uninitialised-value checker, when on,
+   * tracks its bytes until commands or kernels write them. */
+  void (*map_undefined)(struct dev_device *d, uint64_t addr);
   /* Queues cmd for asynchronous execution; returns at once. Commands given to
    * one stream run in submission order; commands of different streams may
    * run concurrently. stream is any small integer the runtime picks per

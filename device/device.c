@@ -15,6 +15,7 @@
 
 #include "device/cp.h"
 #include "device/dq.h"
+#include "device/check.h"
 #include "device/mem.h"
 
 struct dev_job {
@@ -185,6 +186,10 @@ static void simt_unmap_global(struct dev_device *d, uint64_t addr) {
   dev_mem_unmap(d->mem, addr);
 }
 
+static void simt_map_undefined(struct dev_device *d, uint64_t addr) {
+  if (d->cfg.check & DEV_CHECK_UNINIT) dev_mem_set_undefined(d->mem, addr);
+}
+
 static void simt_submit(struct dev_device *d, unsigned stream, struct dev_cmd *cmd) {
   cp_submit(d->cp, stream, cmd);
 }
@@ -249,6 +254,7 @@ const struct dev_ops dev_simt_ops = {
     .create = simt_create,
     .map_global = simt_map_global,
     .unmap_global = simt_unmap_global,
+    .map_undefined = simt_map_undefined,
     .submit = simt_submit,
     .stream_release = simt_stream_release,
     .now_ns = simt_now_ns,

@@ -379,11 +379,22 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
   }
   return p;
 }
+/* LOCKSTEP_CHECK: the checkers see a warp's access before it is made (one
+ * predictable branch when no checker is on). */
+#define CHECK_ACCESS_AT(base, imm, N, kind)                                                        \
+  do {                                                                                             \
+    if (__builtin_expect(run->check != 0, 0))                                                      \
+      simt_check_warp(cu, w, pc, act, (base), (imm), (N), (kind));                                 \
+  } while (0)
+#define CHECK_ACCESS(base, N, kind) CHECK_ACCESS_AT(base, ip->imm, N, kind)
+#define ATOMIC_KIND(op)                                                                            \
+  ((op) == LSI_ATOM_LD_I32 || (op) == LSI_ATOM_LD_I64 ? SIMT_ACC_ATOMIC_READ : SIMT_ACC_ATOMIC)
 #define LOAD(name, T, N)                                                                           \
   vmcase(name) {                                                                                   \
     uint64_t *d_ = RD, *a_ = RA;                                                                   \
     struct mcache mc = {~UINT64_C(0), NULL, 0};                                                    \
     uint64_t ad = 0;                                                                               \
+    CHECK_ACCESS(a_, N, SIMT_ACC_READ);                                                            \
     FOR_EACH_ACTIVE_LANE(ad = a_[i] + (uint64_t)ip->imm;                                           \
                          void *p = mem_cached(cu, w, i, pc, ad, N, 0, &mc); if (!p) FAULT(); T v;  \
                          memcpy(&v, p, N); d_[i] = v);                                             \
@@ -396,6 +407,7 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
     uint64_t *a_ = RA, *b_ = RB;                                                                   \
     struct mcache mc = {~UINT64_C(0), NULL, 0};                                                    \
     uint64_t ad = 0;                                                                               \
+    CHECK_ACCESS(a_, N, SIMT_ACC_WRITE);                                                           \
     FOR_EACH_ACTIVE_LANE(ad = a_[i] + (uint64_t)ip->imm;                                           \
                          void *p = mem_cached(cu, w, i, pc, ad, N, 1, &mc); if (!p) FAULT();       \
                          T v = (T)b_[i]; memcpy(p, &v, N));                                        \
@@ -410,11 +422,13 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
   vmcase(name) {                                                                                   \
     uint64_t *d_ = RD, *a_ = RA, *b_ = RB, *c_ = RC;                                               \
     int changed = 0;                                                                               \
+    CHECK_ACCESS_AT(a_, 0, N, ATOMIC_KIND(ip->op));                                                \
     FOR_EACH_ACTIVE_LANE(T *p = simt_mem(cu, w, i, pc, a_[i], N, 2); if (!p) FAULT();              \
                          T b = (T)b_[i]; T c = (T)c_[i]; T old; int chg = 1; (void)b; (void)c;     \
                          body; changed |= chg;                                                     \
                          if (lsi_op_flags[ip->op] & F_WRITES_D) d_[i] = (uint64_t)old;             \
                          cu->st.st_bytes[LSI_ADDR_SPACE(a_[i]) & 7] += N);                         \
+    if (__builtin_expect(run->check != 0, 0)) simt_check_atomic_done(cu, w, act);                  \
     cu->epoch += (uint64_t)changed; /* progress: memory changed */                                 \
     pc++;                                                                                          \
     vmbreak;                                                                                       \
@@ -541,6 +555,9 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
   const uint64_t allw = W == 64 ? ~UINT64_C(0) : (BIT(W) - 1);
   const lsi_insn *const code = run->k->code;
   const uint8_t *const stop_at = run->dbg_stop_at;
+  /* the one test per instruction: a debugger pass, or the uninitialised-value
+   * checker's shadow step before each instruction */
+  const bool slow = stop_at != NULL || (run->check & DEV_CHECK_UNINIT);
   uint64_t *const reg = w->reg;
   uint32_t pc = w->pc;
   uint64_t act = w->active;
@@ -553,10 +570,13 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
 #if LOCKSTEP_COMPUTED_GOTO
   fetch:
 #endif
-    if (__builtin_expect(stop_at != NULL, 0) &&
-        ((stop_at[pc] && nwarp) || atomic_load_explicit(&run->stop, memory_order_relaxed))) {
-      SAVE(); /* a flagged pc, or a debugger pass stops every warp at its next instruction */
-      return SIMT_WARP_RUN;
+    if (__builtin_expect(slow, 0)) {
+      if (stop_at &&
+          ((stop_at[pc] && nwarp) || atomic_load_explicit(&run->stop, memory_order_relaxed))) {
+        SAVE(); /* a flagged pc, or a debugger pass stops every warp at its next instruction */
+        return SIMT_WARP_RUN;
+      }
+      if (run->check & DEV_CHECK_UNINIT) simt_uninit_step(cu, w, pc, act);
     }
     ip = &code[pc];
     nwarp++;
@@ -761,6 +781,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
           vmbreak;
         }
         __atomic_thread_fence(SEQ);
+        if (run->check) simt_check_sgbarrier(cu, w, pc + 1);
         pc++;
         vmbreak;
       }

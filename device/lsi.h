@@ -186,7 +186,12 @@ struct lsi_arg {
 /* A constant register: rows [0, nconst) of every warp's register file. */
 struct lsi_const {
   uint64_t value;
-  uint32_t reloc; /* 0: value as is; 1: program data segment address + value */
+  uint32_t reloc; /* enum lsi_const_reloc */
+};
+enum lsi_const_reloc {
+  LSI_CONST_PLAIN = 0, /* value as is */
+  LSI_CONST_DATA = 1,  /* program data segment address + value */
+  LSI_CONST_UNDEF = 2, /* an undefined value (value 0), for the uninitialised-value checker */
 };
 
 /* Debug tables: the compiler fills them, the debugger reads them. */

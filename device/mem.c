@@ -5,6 +5,7 @@
 #include "device/mem.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct dev_mem *dev_mem_create(void) {
   struct dev_mem *m = calloc(1, sizeof(*m));
@@ -22,6 +23,8 @@ struct dev_mem *dev_mem_create(void) {
 void dev_mem_destroy(struct dev_mem *m) {
   if (!m) return;
   pthread_mutex_destroy(&m->mu);
+  for (uint32_t i = 0; i < DEV_MEM_CAPACITY; i++)
+    free(m->tab[i].undef);
   free(m->tab);
   free(m);
 }
@@ -43,6 +46,8 @@ uint64_t dev_mem_map(struct dev_mem *m, void *host, uint64_t size, bool read_onl
     e->host = host;
     e->size = size;
     e->read_only = read_only;
+    free(e->undef);
+    e->undef = NULL;
     atomic_store_explicit(&e->state, DEV_MEM_LIVE, memory_order_release);
     m->next = id + 1;
     m->live++;
@@ -61,6 +66,42 @@ void dev_mem_unmap(struct dev_mem *m, uint64_t addr) {
     m->live--;
   }
   pthread_mutex_unlock(&m->mu);
+}
+
+bool dev_mem_set_undefined(struct dev_mem *m, uint64_t addr) {
+  struct dev_mem_entry *e = dev_mem_entry(m, addr);
+  if (!e || atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE) return false;
+  uint8_t *u = malloc(e->size ? e->size : 1);
+  if (!u) return false;
+  memset(u, 1, e->size);
+  pthread_mutex_lock(&m->mu);
+  free(e->undef);
+  e->undef = u;
+  pthread_mutex_unlock(&m->mu);
+  return true;
+}
+
+/* The undefined bytes of [addr, addr+len), NULL when there are none to
+ * track (or the range is not one allocation's). */
+static uint8_t *undef_at(struct dev_mem *m, uint64_t addr, uint64_t len) {
+  unsigned sp = LSI_ADDR_SPACE(addr);
+  if (sp != LSI_SPACE_GLOBAL && sp != LSI_SPACE_CONSTANT) return NULL;
+  struct dev_mem_entry *e = dev_mem_entry(m, addr);
+  if (!e || !e->undef || atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE)
+    return NULL;
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  if (off > e->size || len > e->size - off) return NULL;
+  return e->undef + off;
+}
+
+void dev_mem_define(struct dev_mem *m, uint64_t dst, uint64_t src, uint64_t len) {
+  uint8_t *d = undef_at(m, dst, len);
+  if (!d) return;
+  const uint8_t *s = src ? undef_at(m, src, len) : NULL;
+  if (s)
+    memmove(d, s, len);
+  else
+    memset(d, 0, len);
 }
 
 void *dev_mem_host(struct dev_mem *m, uint64_t addr, uint64_t len) {

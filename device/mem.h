@@ -34,6 +34,10 @@ struct dev_mem_entry {
   uint32_t read_only;
   uint8_t *host;
   uint64_t size;
+  /* LOCKSTEP_CHECK=uninit: a byte per byte of the buffer, non-zero where it
+   * is undefined (created without host data and not yet written); NULL when
+   * every byte is defined. Owned by the table. */
+  uint8_t *undef;
 };
 
 struct dev_mem {
@@ -51,6 +55,13 @@ void dev_mem_destroy(struct dev_mem *m);
 uint64_t dev_mem_map(struct dev_mem *m, void *host, uint64_t size, bool read_only);
 /* Unmaps; later accesses fault as "access to a released buffer". */
 void dev_mem_unmap(struct dev_mem *m, uint64_t addr);
+
+/* LOCKSTEP_CHECK=uninit: the allocation at addr holds undefined bytes (a
+ * buffer created without host data); false when out of host memory. */
+bool dev_mem_set_undefined(struct dev_mem *m, uint64_t addr);
+/* A command wrote [dst, dst+len) of an allocation: its bytes are defined,
+ * or (src non-zero, a copy) as defined as those at src. */
+void dev_mem_define(struct dev_mem *m, uint64_t dst, uint64_t src, uint64_t len);
 
 /* Host pointer for [addr, addr+len) when the whole range lies inside one live
  * global/constant allocation; NULL otherwise. */

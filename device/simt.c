@@ -89,7 +89,7 @@ void simt_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t
 }
 
 /* Names the kernel argument that holds a pointer into allocation id. */
-static void buffer_name(struct simt_run *run, uint64_t addr, char *buf, size_t n) {
+void simt_buffer_name(struct simt_run *run, uint64_t addr, char *buf, size_t n) {
   const struct lsi_kernel *k = run->k;
   for (uint32_t j = 0; j < k->nargs; j++) {
     const struct lsi_arg *a = &k->args[j];
@@ -155,12 +155,13 @@ static void report_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane
   exc_fill(cu, w, lane, pc, trap, addr, &e);
   snprintf(e.message, sizeof(e.message), "%s", msg);
   const struct dev_launch *l = cu->run->l;
+  char line[1400];
+  dev_exception_format(&e, line, sizeof line);
+  simt_check_log(cu->run, "fault", pc, line);
   if (l->report) {
     l->report(l->report_arg, &e);
     return;
   }
-  char line[1400];
-  dev_exception_format(&e, line, sizeof line);
   fprintf(stderr, "lockstep: %s\n", line);
 }
 
@@ -184,7 +185,7 @@ static int describe_access(struct simt_cu *cu, uint64_t addr, uint64_t size, int
   case LSI_SPACE_CONSTANT: {
     struct dev_mem_entry *e = dev_mem_entry(cu->run->mem, addr);
     uint32_t st = e ? atomic_load_explicit(&e->state, memory_order_acquire) : DEV_MEM_FREE;
-    buffer_name(cu->run, addr, name, sizeof(name));
+    simt_buffer_name(cu->run, addr, name, sizeof(name));
     if (st == DEV_MEM_FREE) {
       snprintf(msg, n,
                "%" PRIu64 "-byte %s at 0x%016" PRIx64 " hits no buffer (%s was never allocated)",
@@ -253,8 +254,9 @@ void *simt_mem_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uin
   return NULL;
 }
 
-void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
-                     uint64_t addr, uint64_t size, int kind) {
+/* simt_mem_range() before the checkers see the access. */
+static void *mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                       uint64_t addr, uint64_t size, int kind) {
   if (size == 0) size = 1; /* an empty range still needs a valid address */
   uint64_t off = LSI_ADDR_OFFSET(addr);
   switch (LSI_ADDR_SPACE(addr)) {
@@ -280,6 +282,14 @@ void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uin
   /* Report through the checker with the whole range (a struct copy, a
    * string), so the message names the buffer and the overrun. */
   return simt_mem_fault(cu, w, lane, pc, addr, size, kind);
+}
+
+void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                     uint64_t addr, uint64_t size, int kind) {
+  void *p = mem_range(cu, w, lane, pc, addr, size, kind);
+  if (__builtin_expect(cu->run->check != 0, 0) && p && p != cu->sink)
+    simt_check_access(cu, w, lane, pc, addr, size, kind);
+  return p;
 }
 
 /* ---- special registers ---- */
@@ -510,7 +520,7 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   }
   /* constants, with relocation against the program's data segment */
   for (uint32_t r = 0; r < k->nconst; r++) {
-    uint64_t v = k->consts[r].value + (k->consts[r].reloc ? l->data_base : 0);
+    uint64_t v = k->consts[r].value + (k->consts[r].reloc == LSI_CONST_DATA ? l->data_base : 0);
     uint64_t *row = w->reg + (size_t)r * W;
     for (unsigned i = 0; i < W; i++)
       row[i] = v;
@@ -542,6 +552,14 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
     for (unsigned i = 0; i < W; i++)
       row[i] = v;
   }
+}
+
+/* The CLK_*_MEM_FENCE flags of the barrier the lanes resume after: a
+ * barrier instruction's own, both for a work-group function's. */
+static unsigned barrier_flags(const struct lsi_kernel *k, uint32_t resume) {
+  if (resume == 0 || resume > k->ninsns) return SIMT_FENCE_LOCAL | SIMT_FENCE_GLOBAL;
+  const lsi_insn *ip = &k->code[resume - 1];
+  return ip->op == LSI_BAR ? (unsigned)ip->imm : SIMT_FENCE_LOCAL | SIMT_FENCE_GLOBAL;
 }
 
 /* Every warp waits at a barrier or is done: release the barrier, or report
@@ -594,6 +612,7 @@ bool simt_barrier_release(struct simt_cu *cu) {
     w->pc = bar_pc;
     w->state = SIMT_WARP_RUN;
   }
+  if (cu->run->check) simt_check_barrier(cu, barrier_flags(cu->run->k, bar_pc));
   cu->st.barrier_waits += cu->nwarps;
   cu->epoch++;
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -632,6 +651,7 @@ bool simt_group_begin(struct simt_cu *cu, uint64_t g) {
   if (run->local_total) memset(cu->local, 0, run->local_total);
   for (unsigned i = 0; i < cu->nwarps; i++)
     warp_init(cu, &cu->warps[i], i);
+  if (run->check) simt_check_group(cu);
   cu->epoch++; /* a new group is progress */
   atomic_store_explicit(&cu->motion, SIMT_MOTION_RUN, memory_order_relaxed);
   return true;
@@ -842,6 +862,12 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
     simt_close(run);
     return NULL;
   }
+  run->check = cfg->check;
+  if (run->check && !simt_check_open(run, why, sizeof why)) {
+    *rcp = launch_error(exc, k, LSI_TRAP_UNSUPPORTED, why);
+    simt_close(run);
+    return NULL;
+  }
   *rcp = 0;
   return run;
 }
@@ -892,6 +918,7 @@ int simt_run_pass(struct simt_run *run, struct dev_exception *exc, struct simt_p
 void simt_close(struct simt_run *run) {
   if (!run) return;
   if (run->print_stats && run->passes) print_stats(run);
+  simt_check_close(run);
   for (unsigned i = 0; i < run->ncus; i++)
     cu_release(&run->cus[i]);
   pthread_mutex_destroy(&run->mu);

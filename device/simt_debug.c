@@ -219,7 +219,7 @@ static void warp_init1(struct simt_cu *cu, struct simt_warp *w, unsigned index) 
   w->lid[1][0] = (uint32_t)(yz % cu->group_size[1]);
   w->lid[2][0] = (uint32_t)(yz / cu->group_size[1]);
   for (uint32_t r = 0; r < k->nconst; r++)
-    w->reg[r] = k->consts[r].value + (k->consts[r].reloc ? l->data_base : 0);
+    w->reg[r] = k->consts[r].value + (k->consts[r].reloc == LSI_CONST_DATA ? l->data_base : 0);
   for (uint32_t j = 0; j < k->nargs; j++) {
     const struct lsi_arg *a = &k->args[j];
     const uint8_t *src = l->argbuf + a->buf_offset;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "device/check.h"
 #include "device/dev.h"
 #include "device/lsi.h"
 #include "device/mem.h"
@@ -189,6 +190,10 @@ struct simt_run {
   bool report_faults;
   struct simt_reported *reported;
   unsigned nreported, cap_reported;
+  /* LOCKSTEP_CHECK (check.h): the launch's checker bits (0: no checker code
+   * runs) and each checker's launch state */
+  unsigned check;
+  struct simt_race_run *race;
 };
 
 /* A source line (or, without line information, an instruction) whose
@@ -216,6 +221,12 @@ struct simt_cu {
   uint8_t *sink; /* LOCKSTEP_FAULTS=report: where a dropped access goes (zeroed for loads) */
   uint64_t sink_cap;
   struct simt_stats st;
+  /* LOCKSTEP_CHECK (check.h): each checker's state for this unit, and the
+   * unit's reports (merged when the launch closes) */
+  struct simt_race_cu *race;
+  struct simt_uninit_cu *uninit;
+  struct simt_check_rec *recs;
+  unsigned nrecs, cap_recs, last_rec;
 };
 
 /* One lane of a warp, as the builtins see it. */
@@ -275,6 +286,10 @@ static inline __attribute__((always_inline)) void *simt_mem(struct simt_cu *cu, 
  * of bytes, printf strings). */
 void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                      uint64_t addr, uint64_t size, int kind);
+
+/* Names the buffer a global address points into ("buffer 'out' (argument
+ * 1)") into buf. */
+void simt_buffer_name(struct simt_run *run, uint64_t addr, char *buf, size_t n);
 
 /* simt_launch(), also returning the launch's counters (stats may be NULL). */
 int simt_launch_stats(struct dev_device *d, const struct dev_launch *l, struct dev_exception *exc,

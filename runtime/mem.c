@@ -135,6 +135,7 @@ static cl_int buffer_create_in(const char *call, cl_context ctx, const cl_mem_pr
     err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
     goto out;
   }
+  if (!wants_ptr && ctx->ops->map_undefined) ctx->ops->map_undefined(ctx->dev, m->addr);
   rt_retain(&ctx->obj);
   rt_object_init(&m->obj, RT_TAG_MEM);
   *out = m;

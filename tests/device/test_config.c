@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "device/check.h"
 #include "device/dev.h"
 #include "util/check_util.h"
 
@@ -181,6 +182,39 @@ START_TEST(check_divzero) {
 }
 END_TEST
 
+/* LOCKSTEP_CHECK: a comma list of checkers; an unknown name is refused
+ * (no checker on); both races and uninit are on when named. */
+START_TEST(check_setting) {
+  struct dev_config c;
+  unsetenv("LOCKSTEP_CHECK");
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.check, 0);
+  setenv("LOCKSTEP_CHECK", "races", 1);
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.check, DEV_CHECK_RACES);
+  setenv("LOCKSTEP_CHECK", "uninit,races", 1);
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.check, DEV_CHECK_RACES | DEV_CHECK_UNINIT);
+  setenv("LOCKSTEP_CHECK", "races,bogus", 1);
+  dev_config_load(&c);
+  ck_assert_uint_eq(c.check, 0);
+  unsetenv("LOCKSTEP_CHECK");
+  char why[160], note[80];
+  unsigned m = 99;
+  ck_assert_int_eq(dev_check_parse("none", &m, why, sizeof why, note, sizeof note), 0);
+  ck_assert_uint_eq(m, 0);
+  ck_assert_str_eq(note, "");
+  ck_assert_int_eq(dev_check_parse("races,,races", &m, why, sizeof why, note, sizeof note), 0);
+  ck_assert_uint_eq(m, DEV_CHECK_RACES);
+  ck_assert_int_eq(dev_check_parse("uninit", &m, why, sizeof why, note, sizeof note), 0);
+  ck_assert_uint_eq(m, DEV_CHECK_UNINIT);
+  ck_assert_str_eq(note, "");
+  ck_assert_int_eq(dev_check_parse("race", &m, why, sizeof why, note, sizeof note), -1);
+  ck_assert_str_eq(why, "unknown checker \"race\" (expected a comma list of races, uninit)");
+  ck_assert_str_eq(dev_check_name(DEV_CHECK_RACES), "races");
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("config");
   CU_ADD(s, defaults_are_a_small_gpu);
@@ -190,5 +224,6 @@ int main(void) {
   CU_ADD(s, bad_values_keep_defaults);
   CU_ADD(s, faults_setting);
   CU_ADD(s, check_divzero);
+  CU_ADD(s, check_setting);
   return cu_run(s);
 }

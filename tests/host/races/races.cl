@@ -1,0 +1,100 @@
+/* Kernels for the data-race checker (races.sh): each takes a global int
+ * buffer and a __local int buffer of one int per work-item. */
+
+/* A tree reduction whose barrier inside the loop was removed: local race. */
+__kernel void reduce_nobar(__global int *out, __local int *tmp) {
+  int l = get_local_id(0), n = get_local_size(0);
+  tmp[l] = l + 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = n / 2; s > 0; s >>= 1) {
+    if (l < s) tmp[l] += tmp[l + s];
+  }
+  if (l == 0) out[get_group_id(0)] = tmp[0];
+}
+
+/* The same reduction, correct. */
+__kernel void reduce_ok(__global int *out, __local int *tmp) {
+  int l = get_local_id(0), n = get_local_size(0);
+  tmp[l] = l + 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = n / 2; s > 0; s >>= 1) {
+    if (l < s) tmp[l] += tmp[l + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0) out[get_group_id(0)] = tmp[0];
+}
+
+/* The first work-item of every work-group writes the same global element. */
+__kernel void global_ww(__global int *out, __local int *tmp) {
+  if (get_local_id(0) == 0) out[0] = (int)get_group_id(0);
+}
+
+/* Lanes 2k and 2k+1 of one warp write the same element in one instruction. */
+__kernel void warp_ww(__global int *out, __local int *tmp) {
+  int l = get_local_id(0);
+  tmp[l / 2] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[l / 2];
+}
+
+/* Lane 0 writes what lane 1 of the same warp reads, with no barrier. */
+__kernel void warp_rw(__global int *out, __local int *tmp) {
+  int l = get_local_id(0);
+  if (l == 0) tmp[1] = 7;
+  if (l == 1) out[get_global_id(0)] = tmp[1];
+}
+
+/* Atomics on local and global memory, and barrier-ordered accesses: no
+ * race. */
+__kernel void atomics_ok(__global int *out, __local int *tmp) {
+  int l = get_local_id(0);
+  if (l == 0) tmp[0] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_add(&tmp[0], 1);
+  atomic_inc(&out[0]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l == 0) out[1 + get_group_id(0)] = tmp[0];
+}
+
+/* Each work-item writes its element, then after a global barrier reads its
+ * neighbour's (same work-group): ordered, no race. */
+__kernel void global_bar_ok(__global int *out, __local int *tmp) {
+  int g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
+  out[g] = g;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  int v = out[g - l + (l + 1) % n];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  out[g] = v;
+}
+
+/* Every work-item writes the same value to one local element: still a race. */
+__kernel void benign(__global int *out, __local int *tmp) {
+  tmp[0] = 42;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[0];
+}
+
+/* A barrier fencing only global memory does not order local accesses. */
+__kernel void wrong_fence(__global int *out, __local int *tmp) {
+  int l = get_local_id(0), n = get_local_size(0);
+  tmp[l] = l;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[(l + 1) % n];
+}
+
+/* Work-items write neighbouring bytes of the same words, and after a
+ * barrier one reads a whole word: no race. */
+__kernel void bytes_ok(__global int *out, __local int *tmp) {
+  __local uchar *b = (__local uchar *)tmp;
+  int l = get_local_id(0);
+  b[l] = (uchar)l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l == 0) out[get_group_id(0)] = tmp[1];
+}
+
+/* Work-item 1 reads a byte of the word work-item 0 writes whole: a race. */
+__kernel void byte_word(__global int *out, __local int *tmp) {
+  int l = get_local_id(0);
+  if (l == 0) tmp[0] = 0x01020304;
+  if (l == 1) out[get_global_id(0)] = ((__local uchar *)tmp)[2];
+}
