@@ -455,7 +455,7 @@ void dbg_info_to(struct dbg_session *s, int what, FILE *f) {
   dbg_unlock(s);
 }
 
-int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
+int dbg_bp_holds(struct dbg_session *s, uint64_t item, uint32_t pc) {
   struct bp *b = dbg_bp_at(s, pc);
   if (!b) return 0;
   if (b->cond[0]) {
@@ -489,16 +489,24 @@ int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
       if (s->L->taking) s->L->cond_errs++; /* a warp's lanes: the first error is said */
       if (!s->L->in_pass && s->L->cond_errs <= 1)
         fprintf(s->out, "Error in breakpoint %d condition: %s\n", b->id, err);
-      return 1;
+      return 2;
     }
     if (v.kind == DBG_FLT ? v.f == 0 : v.i == 0) return 0;
   }
-  if (b->ignore > 0) { /* a crossing `ignore` passes: it counts as a hit */
-    b->ignore--;
-    b->hits++;
-    return 0;
-  }
   return 1;
+}
+
+int dbg_bp_ignored(struct dbg_session *s, uint32_t pc) {
+  struct bp *b = dbg_bp_at(s, pc);
+  if (!b || b->ignore <= 0) return 0;
+  b->ignore--; /* a crossing `ignore` passes: it counts as a hit */
+  b->hits++;
+  return 1;
+}
+
+int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc) {
+  int h = dbg_bp_holds(s, item, pc);
+  return h == 2 || (h == 1 && !dbg_bp_ignored(s, pc));
 }
 
 /* The breakpoint (not a watchpoint) numbered at the start of *arg, which

@@ -150,6 +150,7 @@ struct dbg_launch {
   int in_pass;         /* a pass runs (without the session's lock) */
   int taking;          /* a warp's stop is being taken (dbg_pass.c), */
   unsigned cond_errs;  /* and this many of its lanes' conditions failed */
+  unsigned ignored;    /* warps' stops `ignore` passed (dbg_pass.c) */
   uint64_t watch_item; /* the item whose watched value changed */
   unsigned last_run, last_skipped;
   /* the frame `frame`/`up`/`down` selected (dbg_frame.c), 0 the innermost;
@@ -405,7 +406,14 @@ struct bp *dbg_bp_at(struct dbg_session *s, uint32_t pc);
 /* The focus stopped at a breakpoint: at a call's line, show it there. */
 void dbg_bp_call_stop(struct dbg_session *s);
 void dbg_bp_delete(struct dbg_session *s, int id);
-/* Whether a breakpoint at pc stops item (its condition). */
+/* Whether a breakpoint at pc stops item: dbg_bp_holds asks its condition
+ * (1 it holds, 0 not, 2 it failed to evaluate, said: a stop, as gdb
+ * stops), dbg_bp_ignored counts one crossing `ignore N COUNT` passes
+ * (whether it passed it), and dbg_bp_accept asks both, for one work-item
+ * run alone, whose stop is one crossing. A pass's stop is a warp's, one
+ * crossing for all its lanes (dbg_pass.c). */
+int dbg_bp_holds(struct dbg_session *s, uint64_t item, uint32_t pc);
+int dbg_bp_ignored(struct dbg_session *s, uint32_t pc);
 int dbg_bp_accept(struct dbg_session *s, uint64_t item, uint32_t pc);
 /* break/tbreak, delete (what 0), enable (1), disable (2), info
  * breakpoints, watch. */

@@ -32,7 +32,7 @@ static int accept_locked(struct dbg_session *s, uint64_t item, uint32_t pc) {
     s->L->watch_item = item;
     return 1;
   }
-  return s->L->bpset[pc] && (!s->sched_lock || item == s->L->focus) && dbg_bp_accept(s, item, pc);
+  return s->L->bpset[pc] && (!s->sched_lock || item == s->L->focus) && dbg_bp_holds(s, item, pc);
 }
 
 /* The pass's hooks run on device worker threads while the launch's own
@@ -85,7 +85,7 @@ static int take_at(struct dbg_session *s, unsigned i) {
   /* a pass that stops at the kernel's first pc leaves items there as not
    * launched yet */
   return (st == SIMT_DBG_RUN || st == SIMT_DBG_FRESH) && s->L->bpset[pc] &&
-         dbg_bp_accept(s, item, pc);
+         dbg_bp_holds(s, item, pc);
 }
 
 static unsigned pending_index(struct dbg_session *s, uint64_t item) {
@@ -102,6 +102,21 @@ static int warp_errs_begin(struct dbg_launch *L) {
   L->taking = 1;
   L->cond_errs = 0;
   return 1;
+}
+
+/* The warp's stop being taken (L->nstop items) is one crossing of its
+ * breakpoint, as gdb counts a stop: `ignore` may pass it, and then none
+ * stop (their lanes run on), unless a condition failed. How many stop. */
+static unsigned crossing(struct dbg_session *s) {
+  struct dbg_launch *L = s->L;
+  uint32_t pc = 0;
+  if (!L->nstop || L->cond_errs) return L->nstop;
+  simt_dbg_state(L->sd, L->stop_items[0], &pc);
+  if (dbg_bp_ignored(s, pc)) {
+    L->nstop = 0;
+    L->ignored++;
+  }
+  return L->nstop;
 }
 
 static void warp_errs_end(struct dbg_session *s) {
@@ -133,11 +148,14 @@ static unsigned take_warp(struct dbg_session *s, unsigned i) {
       L->stop_items[k] = L->stop_items[k - 1];
     L->stop_items[k] = it;
   }
+  if (own) {
+    crossing(s);
+    warp_errs_end(s);
+  }
   int focus_in = 0;
   for (unsigned j = 0; j < L->nstop; j++)
     focus_in |= L->stop_items[j] == L->focus;
   if (L->nstop && !focus_in) L->focus = L->stop_items[0];
-  if (own) warp_errs_end(s);
   return L->nstop;
 }
 
@@ -158,8 +176,9 @@ int dbg_pass_take(struct dbg_session *s, uint64_t item) {
       take_warp(s, j);
       break;
     }
+  int stops = crossing(s) != 0;
   warp_errs_end(s);
-  return 1;
+  return stops;
 }
 
 int dbg_pass_drop(struct dbg_session *s, uint64_t item) {
@@ -276,13 +295,13 @@ int dbg_pass_run(struct dbg_session *s) {
    * breakpoint stands; following the focus, only its own */
   if (s->sched_lock) {
     unsigned i = pending_index(s, s->L->focus);
-    int stands = i < s->L->npending && take_at(s, i);
+    warp_errs_begin(s->L);
+    s->L->nstop = i < s->L->npending && take_at(s, i);
+    s->L->stop_items[0] = s->L->focus;
+    unsigned n = crossing(s);
+    warp_errs_end(s);
     s->L->npending = 0;
-    if (stands) {
-      s->L->stop_items[0] = s->L->focus;
-      s->L->nstop = 1;
-      return ST_BP;
-    }
+    if (n) return ST_BP;
   }
   hand_back_for_focus(s);
   while (s->L->npending) {
@@ -290,6 +309,7 @@ int dbg_pass_run(struct dbg_session *s) {
     if (take_warp(s, 0)) return ST_BP;
   }
   struct simt_dbg_pass p;
+pass:
   for (;;) {
     if (one_pass(s, &p)) return ST_PAUSE;
     int again = p.why == SIMT_DBG_PASS_PAUSE && s->L->rebinding;
@@ -317,9 +337,10 @@ int dbg_pass_run(struct dbg_session *s) {
       return ST_WATCH;
     }
     /* the first warp; its lanes stand (the pass just asked them) */
-    while (s->L->npending) {
+    for (unsigned ignored = s->L->ignored; s->L->npending;) {
       s->L->nstop = 0;
       if (take_warp(s, 0)) return ST_BP;
+      if (!s->L->npending && s->L->ignored != ignored) goto pass; /* `ignore` passed them all */
     }
     s->L->focus = first_in_progress(s);
     return ST_PAUSE;

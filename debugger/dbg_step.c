@@ -71,7 +71,7 @@ static int catch_accept(void *arg, uint64_t item, uint32_t pc, int asked) {
     return 0;
   }
   if (s->L->watchset[pc] && dbg_has_watch(s, item) && dbg_watch_changed(s, item)) return 1;
-  if (s->L->bpset[pc] && dbg_bp_accept(s, item, pc)) dbg_pass_note(s, item, pc);
+  if (s->L->bpset[pc] && dbg_bp_holds(s, item, pc)) dbg_pass_note(s, item, pc);
   return 0;
 }
 

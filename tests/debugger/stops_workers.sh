@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 runs=${STOPS_RUNS:-5}
 cd "$here" || exit 1
 fail=0 n=0
-for name in stops_warp stops_follow stops_barrier; do
+for name in stops_warp stops_follow stops_barrier stops_ignore; do
   for threads in 2 4; do
     for ((r = 0; r < runs; r++)); do
       out=$(LOCKSTEP_HOST_THREADS=$threads timeout 120 "$build/lockstep" debug --kernel "$name.cl" \

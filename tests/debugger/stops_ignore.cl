@@ -1,0 +1,1 @@
+stops_warp.cl
