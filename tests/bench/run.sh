@@ -4,7 +4,7 @@
 # builds Lockstep without sanitizers, and runs tests/bench/bench.c on all three,
 # then the stream-switch cost benchmark (tests/bench/switch.c) on Lockstep,
 # then the cost of a breakpoint condition under `lockstep debug` (cond.sh)
-# and of the data-race checker beside Oclgrind --data-races (races.sh).
+# and of each device checker beside Oclgrind's (checker.sh races, uninit).
 #   tests/bench/run.sh [build-dir]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,4 +30,5 @@ oclgrind_icd=$(dpkg -L oclgrind 2>/dev/null | grep 'liboclgrind-rt-icd.so$' | he
 OCL_ICD_VENDORS="$vendors" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_kernels"
 OCL_ICD_VENDORS="$vendors" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_switch"
 LOCKSTEP_CACHE=0 bash "$top/tests/bench/cond.sh" "$build"
-bash "$top/tests/bench/races.sh" "$build"
+bash "$top/tests/bench/checker.sh" races "$build"
+bash "$top/tests/bench/checker.sh" uninit "$build"
