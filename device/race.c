@@ -31,7 +31,8 @@
 #define RACE_ATOM   0x20000000u /* every access of the slot was atomic */
 #define RACE_MANY   0x40000000u /* several unordered work-items */
 #define RACE_MG     0x80000000u /* ... of several work-groups */
-#define RACE_NLOCKS 4096        /* stripes of global shadow, 64 bytes of memory each */
+#define RACE_NLOCKS 4096 /* stripes of global shadow, 1 << RACE_STRIPE bytes of memory each */
+#define RACE_STRIPE 10   /* a warp's whole-word access takes one stripe, not one per 64 bytes */
 
 /* One byte's shadow: writer and readers (RACE_* flags and item + 1), their
  * barrier intervals and instructions. stamp says whose the cell is (local:
@@ -446,9 +447,9 @@ static void race_buf_free(struct race_buf *b) {
   free(b);
 }
 
-/* Holds the lock of the 64 bytes around offset off of buffer id. */
+/* Holds the lock of the stripe around offset off of buffer id. */
 static inline void stripe_lock(struct simt_race_run *r, unsigned id, uint64_t off, unsigned *held) {
-  unsigned s = (unsigned)((id * 2654435761u + (off >> 6)) % RACE_NLOCKS);
+  unsigned s = (unsigned)((id * 2654435761u + (off >> RACE_STRIPE)) % RACE_NLOCKS);
   if (s == *held) return;
   if (*held < RACE_NLOCKS) atomic_flag_clear_explicit(&r->locks[*held], memory_order_release);
   while (atomic_flag_test_and_set_explicit(&r->locks[s], memory_order_acquire)) {
