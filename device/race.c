@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "device/check.h"
 #include "device/simt_int.h"
@@ -31,8 +32,7 @@
 #define RACE_ATOM   0x20000000u /* every access of the slot was atomic */
 #define RACE_MANY   0x40000000u /* several unordered work-items */
 #define RACE_MG     0x80000000u /* ... of several work-groups */
-#define RACE_NLOCKS 4096 /* stripes of global shadow, 1 << RACE_STRIPE bytes of memory each */
-#define RACE_STRIPE 10   /* a warp's whole-word access takes one stripe, not one per 64 bytes */
+#define RACE_NLOCKS 4096        /* stripes of global shadow, 64 bytes of memory each */
 
 /* One byte's shadow: writer and readers (RACE_* flags and item + 1), their
  * barrier intervals and instructions. stamp says whose the cell is (local:
@@ -58,8 +58,34 @@ struct race_sync {
 struct race_buf {
   struct race_cell *word;           /* per aligned 4 bytes */
   _Atomic(struct race_cell *) byte; /* per byte, NULL until needed */
+  uint64_t esize;                   /* the allocation's bytes */
 };
 static void race_buf_free(struct race_buf *b);
+
+/* Zeroed shadow of n cells of size bytes. A large one is mapped with its
+ * pages committed at once: left to fault in, each page of a shadow that is
+ * read before it is written faulted twice (the zero page, then a copy on
+ * write, with a TLB shootdown across the launch's threads), which cost more
+ * than the checking itself. */
+#define RACE_BIG (UINT64_C(1) << 20)
+static void *shadow_alloc(uint64_t n, size_t size) {
+  if (n > SIZE_MAX / size) return NULL;
+  if (n * size < RACE_BIG) return calloc(n ? n : 1, size);
+  int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#ifdef MAP_POPULATE
+  flags |= MAP_POPULATE;
+#endif
+  void *p = mmap(NULL, n * size, PROT_READ | PROT_WRITE, flags, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+static void shadow_free(void *p, uint64_t n, size_t size) {
+  if (!p) return;
+  if (n * size < RACE_BIG)
+    free(p);
+  else
+    munmap(p, n * size);
+}
 
 struct simt_race_run {
   _Atomic(struct race_buf *) *gsh; /* per allocation id, DEV_MEM_CAPACITY */
@@ -444,37 +470,36 @@ static struct race_buf *global_shadow(struct simt_race_run *r, unsigned id,
   struct race_buf *s = atomic_load_explicit(&r->gsh[id], memory_order_acquire);
   if (s) return s;
   struct race_buf *n = calloc(1, sizeof(*n));
-  if (n) n->word = calloc(e->size / 4 + 1, sizeof(*n->word));
+  if (n) n->esize = e->size, n->word = shadow_alloc(e->size / 4 + 1, sizeof(*n->word));
   if (!n || !n->word) {
     free(n);
     return NULL;
   }
   if (atomic_compare_exchange_strong(&r->gsh[id], &s, n)) return n;
-  free(n->word); /* another unit was first */
-  free(n);
+  race_buf_free(n); /* another unit was first */
   return s;
 }
 
 static struct race_cell *byte_shadow(struct race_buf *b, uint64_t size) {
   struct race_cell *s = atomic_load_explicit(&b->byte, memory_order_acquire);
   if (s) return s;
-  struct race_cell *n = calloc(size ? size : 1, sizeof(*n));
+  struct race_cell *n = shadow_alloc(size, sizeof(*n));
   if (!n) return NULL;
   if (atomic_compare_exchange_strong(&b->byte, &s, n)) return n;
-  free(n);
+  shadow_free(n, size, sizeof(*n));
   return s;
 }
 
 static void race_buf_free(struct race_buf *b) {
   if (!b) return;
-  free(b->word);
-  free(atomic_load_explicit(&b->byte, memory_order_relaxed));
+  shadow_free(b->word, b->esize / 4 + 1, sizeof(*b->word));
+  shadow_free(atomic_load_explicit(&b->byte, memory_order_relaxed), b->esize, sizeof(*b->word));
   free(b);
 }
 
-/* Holds the lock of the stripe around offset off of buffer id. */
+/* Holds the lock of the 64 bytes around offset off of buffer id. */
 static inline void stripe_lock(struct simt_race_run *r, unsigned id, uint64_t off, unsigned *held) {
-  unsigned s = (unsigned)((id * 2654435761u + (off >> RACE_STRIPE)) % RACE_NLOCKS);
+  unsigned s = (unsigned)((id * 2654435761u + (off >> 6)) % RACE_NLOCKS);
   if (s == *held) return;
   if (*held < RACE_NLOCKS) atomic_flag_clear_explicit(&r->locks[*held], memory_order_release);
   while (atomic_flag_test_and_set_explicit(&r->locks[s], memory_order_acquire)) {
