@@ -66,14 +66,16 @@ static void race_buf_free(struct race_buf *b);
  * pages committed at once: left to fault in, each page of a shadow that is
  * read before it is written faulted twice (the zero page, then a copy on
  * write, with a TLB shootdown across the launch's threads), which cost more
- * than the checking itself. */
-#define RACE_BIG (UINT64_C(1) << 20)
+ * than the checking itself. Past RACE_POPULATE the pages fault in as
+ * before: a huge buffer touched at a few places must not commit gigabytes. */
+#define RACE_BIG      (UINT64_C(1) << 20)
+#define RACE_POPULATE (UINT64_C(1) << 30)
 static void *shadow_alloc(uint64_t n, size_t size) {
   if (n > SIZE_MAX / size) return NULL;
   if (n * size < RACE_BIG) return calloc(n ? n : 1, size);
   int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 #ifdef MAP_POPULATE
-  flags |= MAP_POPULATE;
+  if (n * size <= RACE_POPULATE) flags |= MAP_POPULATE;
 #endif
   void *p = mmap(NULL, n * size, PROT_READ | PROT_WRITE, flags, -1, 0);
   return p == MAP_FAILED ? NULL : p;
