@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "device/check.h"
 #include "device/simt_int.h"
@@ -57,14 +58,43 @@ struct race_sync {
 struct race_buf {
   struct race_cell *word;           /* per aligned 4 bytes */
   _Atomic(struct race_cell *) byte; /* per byte, NULL until needed */
+  uint64_t esize;                   /* the allocation's bytes */
 };
 static void race_buf_free(struct race_buf *b);
+
+/* Zeroed shadow of n cells of size bytes. A large one is mapped with its
+ * pages committed at once: left to fault in, each page of a shadow that is
+ * read before it is written faulted twice (the zero page, then a copy on
+ * write, with a TLB shootdown across the launch's threads), which cost more
+ * than the checking itself. Past RACE_POPULATE the pages fault in as
+ * before: a huge buffer touched at a few places must not commit gigabytes. */
+#define RACE_BIG      (UINT64_C(1) << 20)
+#define RACE_POPULATE (UINT64_C(1) << 30)
+static void *shadow_alloc(uint64_t n, size_t size) {
+  if (n > SIZE_MAX / size) return NULL;
+  if (n * size < RACE_BIG) return calloc(n ? n : 1, size);
+  int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#ifdef MAP_POPULATE
+  if (n * size <= RACE_POPULATE) flags |= MAP_POPULATE;
+#endif
+  void *p = mmap(NULL, n * size, PROT_READ | PROT_WRITE, flags, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+static void shadow_free(void *p, uint64_t n, size_t size) {
+  if (!p) return;
+  if (n * size < RACE_BIG)
+    free(p);
+  else
+    munmap(p, n * size);
+}
 
 struct simt_race_run {
   _Atomic(struct race_buf *) *gsh; /* per allocation id, DEV_MEM_CAPACITY */
   uint64_t lsz;                    /* item numbers of a work-group: g * lsz + local linear id */
   bool global_on;                  /* false: too many work-items to number in RACE_ID */
-  struct race_sync *sync;          /* per work-item, NULL past RACE_SYNC_MAX */
+  struct race_sync *sync;          /* per work-item, from the launch's first atomic */
+  uint64_t nsync;                  /* its work-items, 0: none (past RACE_SYNC_MAX) */
   _Atomic uint32_t clock;          /* atomic operations of the launch */
   atomic_flag locks[RACE_NLOCKS];
 };
@@ -118,7 +148,7 @@ bool simt_race_open(struct simt_run *run) {
             "check global memory; checking local memory only\n",
             run->k->name ? run->k->name : "?");
   uint64_t items = run->total_groups * r->lsz;
-  if (r->global_on && items <= RACE_SYNC_MAX) r->sync = calloc(items, sizeof(*r->sync));
+  if (r->global_on && items <= RACE_SYNC_MAX) r->nsync = items;
   run->race = r;
   return true;
 }
@@ -181,6 +211,30 @@ void simt_race_close(struct simt_run *run) {
   free(r->sync);
   free(r);
   run->race = NULL;
+}
+
+/* The launch's sync state, NULL until its first atomic: an access seeing
+ * NULL was made by a work-item that made no atomic yet, as was every access
+ * it reads back from the cells with n 0. */
+static inline struct race_sync *sync_get(const struct simt_race_run *r) {
+  return __atomic_load_n(&r->sync, __ATOMIC_ACQUIRE);
+}
+
+/* ... made on an atomic (per work-item, a cell per item of a launch that
+ * may have millions: allocating it per launch for kernels without atomics
+ * touched a page of it per 170 work-items). Out of memory: none, ever. */
+static struct race_sync *sync_make(struct simt_race_run *r) {
+  struct race_sync *s = sync_get(r);
+  if (s || !__atomic_load_n(&r->nsync, __ATOMIC_RELAXED)) return s;
+  struct race_sync *n = calloc(r->nsync, sizeof(*n));
+  if (!n) {
+    __atomic_store_n(&r->nsync, 0, __ATOMIC_RELAXED);
+    return NULL;
+  }
+  if (__atomic_compare_exchange_n(&r->sync, &s, n, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return n;
+  free(n); /* another unit was first */
+  return s;
 }
 
 /* ---- the cells ---- */
@@ -370,8 +424,8 @@ static void report(struct simt_cu *cu, const struct race_ctx *x, const struct ra
 /* The access's work-item gt and its atomics so far. */
 static inline void sync_ctx(const struct simt_race_run *r, struct race_ctx *x, uint64_t gt) {
   x->gt = gt;
-  x->sync = r->sync;
-  x->n = r->sync ? r->sync[gt].n : 0;
+  x->sync = sync_get(r);
+  x->n = x->sync ? x->sync[gt].n : 0;
 }
 
 static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
@@ -418,31 +472,30 @@ static struct race_buf *global_shadow(struct simt_race_run *r, unsigned id,
   struct race_buf *s = atomic_load_explicit(&r->gsh[id], memory_order_acquire);
   if (s) return s;
   struct race_buf *n = calloc(1, sizeof(*n));
-  if (n) n->word = calloc(e->size / 4 + 1, sizeof(*n->word));
+  if (n) n->esize = e->size, n->word = shadow_alloc(e->size / 4 + 1, sizeof(*n->word));
   if (!n || !n->word) {
     free(n);
     return NULL;
   }
   if (atomic_compare_exchange_strong(&r->gsh[id], &s, n)) return n;
-  free(n->word); /* another unit was first */
-  free(n);
+  race_buf_free(n); /* another unit was first */
   return s;
 }
 
 static struct race_cell *byte_shadow(struct race_buf *b, uint64_t size) {
   struct race_cell *s = atomic_load_explicit(&b->byte, memory_order_acquire);
   if (s) return s;
-  struct race_cell *n = calloc(size ? size : 1, sizeof(*n));
+  struct race_cell *n = shadow_alloc(size, sizeof(*n));
   if (!n) return NULL;
   if (atomic_compare_exchange_strong(&b->byte, &s, n)) return n;
-  free(n);
+  shadow_free(n, size, sizeof(*n));
   return s;
 }
 
 static void race_buf_free(struct race_buf *b) {
   if (!b) return;
-  free(b->word);
-  free(atomic_load_explicit(&b->byte, memory_order_relaxed));
+  shadow_free(b->word, b->esize / 4 + 1, sizeof(*b->word));
+  shadow_free(atomic_load_explicit(&b->byte, memory_order_relaxed), b->esize, sizeof(*b->word));
   free(b);
 }
 
@@ -535,8 +588,9 @@ static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane
 
 /* Work-item gt's atomic, just before it is made: a release (race_sync). */
 static void sync_release(struct simt_race_run *r, uint64_t gt) {
-  if (!r->sync) return;
-  struct race_sync *s = &r->sync[gt];
+  struct race_sync *all = sync_make(r);
+  if (!all) return;
+  struct race_sync *s = &all[gt];
   uint32_t k = s->n + 1;
   __atomic_store_n(&s->rel[k % RACE_RING], atomic_fetch_add(&r->clock, 1) + 1, __ATOMIC_RELAXED);
   __atomic_store_n(&s->n, k, __ATOMIC_RELEASE);
@@ -567,9 +621,10 @@ void simt_race_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, ui
 
 void simt_race_acquire(struct simt_cu *cu, struct simt_warp *w, uint64_t act) {
   struct simt_race_run *r = cu->run->race;
-  if (!cu->race || !r->sync) return;
+  struct race_sync *all = cu->race ? sync_get(r) : NULL;
+  if (!all) return;
   for (uint64_t m = act; m; m &= m - 1) {
-    struct race_sync *s = &r->sync[item_number(cu, w, (unsigned)__builtin_ctzll(m))];
+    struct race_sync *s = &all[item_number(cu, w, (unsigned)__builtin_ctzll(m))];
     __atomic_store_n(&s->acq, atomic_fetch_add(&r->clock, 1) + 1, __ATOMIC_RELAXED);
   }
 }
