@@ -301,6 +301,37 @@ static int sticky_add(struct sticky *k, const char *t) {
   return in_block ? 2 : 1;
 }
 
+/* `save breakpoints FILE` once the program exited: the kept breakpoint
+ * commands replayed into a session of their own, which writes the file as
+ * the engine does (dbg_save_breakpoints). */
+static void save_kept(const struct sticky *k, const char *line) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  struct dbg_session *s = out ? dbg_new(out, NULL, NULL) : NULL;
+  if (!s) {
+    if (out) fclose(out);
+    free(text);
+    printf("Cannot save breakpoints (out of memory).\n");
+    return;
+  }
+  for (int i = 0; i < k->n; i++) {
+    const char *t = k->cmds[i];
+    if (is_verb(t, "break", 1) || is_verb(t, "tbreak", 2) || is_verb(t, "delete", 1) ||
+        is_verb(t, "enable", 2) || is_verb(t, "disable", 3) || is_verb(t, "condition", 4) ||
+        is_verb(t, "ignore", 2))
+      dbg_command_run(s, t);
+  }
+  fflush(out);
+  size_t said = len;
+  dbg_command_run(s, line);
+  fflush(out);
+  printf("%.*s", (int)(len - said), text + said);
+  dbg_free(s);
+  fclose(out);
+  free(text);
+}
+
 /* Gives a new run of the program the value history and the convenience
  * variables the runs before left (`hist`, `conv`). */
 static void seed(int fd, struct dbg_session *alone) {
@@ -499,6 +530,8 @@ int cli_debug_host(const char *batch, const char *dirs, char **prog) {
       } else if (is_verb(t, "print", 1) || is_verb(t, "whatis", 6) || is_verb(t, "ptype", 5) ||
                  is_verb(t, "help", 1) || conv_set(t)) {
         dbg_command_run(alone, t); /* no program: literals, arithmetic, the history */
+      } else if (is_verb(t, "save", 2) && is_verb(arg, "breakpoints", 1)) {
+        save_kept(&keep, t);
       } else if ((sk = sticky_add(&keep, t))) {
         if (sk == 1)
           printf("The program is not being run; this takes effect when it runs again.\n");

@@ -131,40 +131,47 @@ void cli_readline_complete(cli_complete_fn fn, void *ctx) {
   ed.complete_ctx = ctx;
 }
 
-/* The words completion offers, sorted, each once. */
+/* The words completion offers, sorted, each once; glue: no space after
+ * the word when it is whole (it ended in DBG_COMPLETE_GLUE). */
 struct words {
-  char **w;
+  struct word {
+    char *s;
+    int glue;
+  } * w;
   size_t n, cap;
 };
 
 static void words_add(void *ctx, const char *word) {
   struct words *ws = ctx;
+  size_t len = strlen(word);
+  int glue = len && word[len - 1] == DBG_COMPLETE_GLUE;
+  len -= (size_t)glue;
   for (size_t i = 0; i < ws->n; i++)
-    if (!strcmp(ws->w[i], word)) return;
+    if (!strncmp(ws->w[i].s, word, len) && !ws->w[i].s[len]) return;
   if (ws->n == ws->cap) {
     size_t cap = ws->cap ? ws->cap * 2 : 32;
-    char **w = realloc(ws->w, cap * sizeof(*w));
+    struct word *w = realloc(ws->w, cap * sizeof(*w));
     if (!w) return;
     ws->w = w;
     ws->cap = cap;
   }
-  if ((ws->w[ws->n] = strdup(word))) ws->n++;
+  if ((ws->w[ws->n].s = strndup(word, len))) ws->w[ws->n++].glue = glue;
 }
 
 static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+  return strcmp(((const struct word *)a)->s, ((const struct word *)b)->s);
 }
 
 /* Lists the words below the line, for redisplay. */
 static void list_words(const struct words *ws) {
   fputc('\n', stdout);
   for (size_t i = 0, col = 0; i < ws->n; i++) {
-    size_t len = strlen(ws->w[i]);
+    size_t len = strlen(ws->w[i].s);
     if (col && col + 1 + len > 79) {
       fputc('\n', stdout);
       col = 0;
     }
-    fprintf(stdout, "%s%s", col ? " " : "", ws->w[i]);
+    fprintf(stdout, "%s%s", col ? " " : "", ws->w[i].s);
     col += len + (col ? 1 : 0);
   }
   fputc('\n', stdout);
@@ -174,7 +181,8 @@ static void list_words(const struct words *ws) {
 /* Tab: completes the line's last word (up to the cursor) with what the
  * front end's completion offers (dbg_complete: command names,
  * subcommands, names in scope, locations) as far as the words agree, with
- * a space after a whole word (not after `FILE:`); lists them when it
+ * a space after a whole word (not after `FILE:`, nor after a struct,
+ * union or vector, which `.` may follow); lists them when it
  * cannot go further. */
 static unsigned char complete(EditLine *el, int ch) {
   (void)ch;
@@ -188,15 +196,16 @@ static unsigned char complete(EditLine *el, int ch) {
   unsigned char rc = CC_REFRESH_BEEP;
   if (ws.n) {
     qsort(ws.w, ws.n, sizeof(*ws.w), by_name);
-    size_t common = strlen(ws.w[0]);
+    size_t common = strlen(ws.w[0].s);
     for (size_t i = 1; i < ws.n; i++) {
       size_t k = 0;
-      while (k < common && ws.w[i][k] == ws.w[0][k])
+      while (k < common && ws.w[i].s[k] == ws.w[0].s[k])
         k++;
       common = k;
     }
-    const char *last = ws.w[0];
+    const char *last = ws.w[0].s;
     int whole = ws.n == 1 && li->cursor == li->lastchar && last[strlen(last) - 1] != ':';
+    int space = whole && !ws.w[0].glue;
     if (common <= n && !whole) {
       list_words(&ws);
       rc = CC_REDISPLAY;
@@ -204,14 +213,14 @@ static unsigned char complete(EditLine *el, int ch) {
       size_t len = common > n ? common - n : 0;
       char *add = malloc(len + 2);
       if (add) {
-        snprintf(add, len + 2, "%.*s%s", (int)len, last + n, whole ? " " : "");
+        snprintf(add, len + 2, "%.*s%s", (int)len, last + n, space ? " " : "");
         rc = el_insertstr(el, add) ? CC_ERROR : CC_REFRESH;
         free(add);
       }
     }
   }
   for (size_t i = 0; i < ws.n; i++)
-    free(ws.w[i]);
+    free(ws.w[i].s);
   free(ws.w);
   free(line);
   return rc;

@@ -85,6 +85,10 @@ const char *dbg_dap_capability(unsigned i);
  * may come more than once. s NULL: no program (command names only). Called
  * while the session prompts (from the read function), or with no launch. */
 typedef void (*dbg_complete_fn)(void *ctx, const char *word);
+/* A word whose value is a struct, union or vector (which takes `.field`,
+ * `.x`) ends in this byte: the line editor drops it and puts no space
+ * after the word, so `.` can follow. */
+#define DBG_COMPLETE_GLUE '\x1f'
 size_t dbg_complete(struct dbg_session *s, const char *line, dbg_complete_fn add, void *ctx);
 /* Runs one command line while no launch is open (a front end whose host
  * program has exited): print evaluates literals, arithmetic, the value

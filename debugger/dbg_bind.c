@@ -319,7 +319,8 @@ static void *typed_mem(void *ctx, uint64_t addr, uint64_t size) {
 }
 
 /* Whether cond, typed as the program declares its names at the line, uses
- * a field its struct does not have; the interpreter's message in msg. */
+ * a member its type does not have (a missing field, `.x` of a scalar,
+ * `->x` of a non-pointer); the interpreter's message in msg. */
 static int field_missing(struct names *c, const char *cond, char *msg, size_t n) {
   /* no line (a function's breakpoint): a name may be another kernel's */
   if (!c->line) return 0;
@@ -331,8 +332,14 @@ static int field_missing(struct names *c, const char *cond, char *msg, size_t n)
   env.type = typed_type;
   struct dbg_val v;
   char err[200];
-  if (!dbg_eval_type(&env, cond, &v, err, sizeof(err)) || strncmp(err, "there is no field", 17))
-    return 0;
+  if (!dbg_eval_type(&env, cond, &v, err, sizeof(err))) return 0;
+  /* the interpreter's messages for a member the type has not */
+  static const char *const member_errs[] = {"there is no field", "' needs a struct or a vector",
+                                            "' needs a pointer to a struct"};
+  size_t k = 0;
+  while (k < sizeof(member_errs) / sizeof(*member_errs) && !strstr(err, member_errs[k]))
+    k++;
+  if (k == sizeof(member_errs) / sizeof(*member_errs)) return 0;
   snprintf(msg, n, "%s", err);
   return 1;
 }

@@ -23,6 +23,22 @@ static void offer(const char *word, const char *prefix, size_t n, dbg_complete_f
   if (word && *word && !strncmp(word, prefix, n)) add(ctx, word);
 }
 
+/* Offers word (an expression in env) when it starts with prefix; one whose
+ * value takes `.` after it (a struct, union or vector) with
+ * DBG_COMPLETE_GLUE after it. */
+static void offer_expr(const struct dbg_env *env, const char *word, const char *prefix, size_t n,
+                       dbg_complete_fn add, void *ctx) {
+  if (!*word || strncmp(word, prefix, n)) return;
+  char err[200], glued[320];
+  struct dbg_val v;
+  if (env->type && !dbg_eval_type(env, word, &v, err, sizeof(err)) &&
+      (v.kind == DBG_STRUCT || v.kind == DBG_VEC)) {
+    snprintf(glued, sizeof(glued), "%s%c", word, DBG_COMPLETE_GLUE);
+    word = glued;
+  }
+  add(ctx, word);
+}
+
 /* The fields of the struct base names (an expression; sep "." or "->"),
  * each as base, sep, field. */
 static void fields(struct dbg_session *s, const char *base, size_t blen, const char *sep,
@@ -53,7 +69,7 @@ static void fields(struct dbg_session *s, const char *base, size_t blen, const c
   for (uint32_t i = 0; t && i < t->nfields; i++) {
     char full[320];
     snprintf(full, sizeof(full), "%s%s%s", expr, sep, t->fields[i].name);
-    offer(full, word, n, add, ctx);
+    offer_expr(&env, full, word, n, add, ctx);
   }
 }
 
@@ -83,10 +99,13 @@ static size_t complete_expr(struct dbg_session *s, const char *text, dbg_complet
   }
   const char *word = text + at;
   size_t n = end - at;
+  struct dbg_env env;
+  dbg_session_env(s, &env);
   for (uint32_t i = 0; i < s->L->dbg->nsyms; i++) {
     const struct cc_symbol *y = &s->L->dbg->syms[i];
     const char *why = NULL;
-    if (!strncmp(y->name, word, n) && dbg_frame_symbol(s, y->name, &why)) add(ctx, y->name);
+    if (!strncmp(y->name, word, n) && dbg_frame_symbol(s, y->name, &why))
+      offer_expr(&env, y->name, word, n, add, ctx);
   }
   return at;
 }

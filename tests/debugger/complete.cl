@@ -1,8 +1,8 @@
+struct xy { int x, y; };
 struct pair {
-  int first;
-  int second;
+  int first, second;
+  struct xy off; int2 vec;
 };
-
 int twice(int v) {
   return v * 2;
 }

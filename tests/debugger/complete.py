@@ -6,7 +6,10 @@ stopped at line 17 of work-item 0, Tab completes
   a command          `wat`          -> `watch `
   a subcommand       `info wo`      -> `info workitems `
   a variable         `whatis to`    -> `whatis total ` (type = int)
-  a struct's fields  `print pr.`    lists pr.first pr.second; `pr.s` -> `pr.second`
+  a struct's fields  `print pr.`    lists pr.first pr.off pr.second pr.vec;
+                     `pr.s` -> `pr.second `
+  no space after a struct or vector `whatis p` -> `whatis pr`, `.o` -> `.off`,
+                     `.` lists pr.off.x pr.off.y; `pr.ve` -> `pr.vec` (`.y` follows)
   a file:line        `break comp`   -> `break complete.cl:`, `1` lists the lines
                      with code from 10 to 19, `7` -> `complete.cl:17 `
   a function         `tbreak tw`    -> `tbreak twice ` (inlined into k)
@@ -71,9 +74,17 @@ def session(name, argv, env, file_known):
         # a variable in scope, a struct's fields
         tab(t, b"whatis to\t", b"tal ", "'whatis to' + Tab")
         check(t, b"", "type = int", "whatis total")
-        tab(t, b"print pr.\t", b"pr.first pr.second", "'print pr.' + Tab lists the fields")
+        tab(t, b"print pr.\t", b"pr.first pr.off pr.second pr.vec",
+            "'print pr.' + Tab lists the fields")
         tab(t, b"s\t", b"econd ", "'print pr.s' + Tab")
         check(t, b"", "$1 = 0", "print pr.second")
+        # no space after a struct or vector, so `.` can follow
+        tab(t, b"whatis p\t", b"r", "'whatis p' + Tab")
+        tab(t, b".o\t", b"ff", "'whatis pr.o' + Tab")
+        tab(t, b".\t", b"pr.off.x pr.off.y", "'whatis pr.off.' + Tab lists the fields")
+        check(t, b"y\t", "type = int", "whatis pr.off.y")
+        tab(t, b"whatis pr.ve\t.y", b"c.y", "'whatis pr.ve' + Tab, then '.y' right after it")
+        check(t, b"", "type = int", "whatis pr.vec.y")
         # file:line: the file, the lines with code, one line
         tab(t, b"break comp\t", b"lete.cl:", "'break comp' + Tab")
         tab(t, b"1\t", b"complete.cl:10 complete.cl:11 complete.cl:13", "'break complete.cl:1' + Tab")
