@@ -162,7 +162,8 @@ uint64_t *simt_dbg_reg(struct simt_dbg *s, uint64_t item, uint32_t reg);
  * a breakpoint together stop together) and stops; groups of later rank stop
  * at their next warp turn and are not handed out; groups of earlier rank run
  * on until they hit, end or wait at a barrier no one releases (at most
- * about 2 s after the first hit). hits are then the lanes the earliest-rank
+ * 2^27 more warp instructions each after the first hit: counted in work,
+ * not time, so the host's load changes nothing). hits are then the lanes the earliest-rank
  * group that hit took in its last round, whichever worker got where first;
  * lanes a later group had taken meanwhile are given back (asked again at
  * the next pass). So on any number of workers a pass stops at the lowest

@@ -22,10 +22,12 @@
 #include "device/simt_int.h"
 
 #define PASS_SLICE 256 /* branch points a warp runs before the next warp's turn */
-/* After a work-group's lanes stopped the pass, work-groups that come before
- * it run on this long at most (one that waits for a stopped group would
- * otherwise never end the pass). */
-#define RUN_ON_NS 2000000000u
+/* After a work-group's lanes stopped the pass, each work-group that comes
+ * before it runs on for this many more warp instructions at most (one that
+ * waits for a stopped group would otherwise never end the pass). Counted in
+ * the group's own work, not in time, so where the pass stops does not
+ * depend on how the host's threads were scheduled. */
+#define RUN_ON_INSNS (UINT64_C(1) << 27)
 
 /* What a worker's current work-group took at the breakpoints (its rank: its
  * place in the order groups are handed out). */
@@ -46,7 +48,6 @@ struct pass_ctx {
   /* the lowest rank whose lanes a hit stopped (UINT64_MAX: none yet): later
    * ranks stop, earlier ones run on until they hit, end or wait; when */
   _Atomic uint64_t stop_rank;
-  uint64_t stop_ns;
   struct pass_hits *wk; /* by worker */
   uint64_t deadline;
   _Atomic uint64_t next_tick; /* when a worker next flushes output and polls */
@@ -165,10 +166,7 @@ static unsigned arrival(struct pass_ctx *c, struct simt_cu *cu, struct simt_warp
     h->items[h->n++] = s->litem;
     nhit++;
   }
-  if (nhit && r < atomic_load(&c->stop_rank)) {
-    atomic_store(&c->stop_rank, r);
-    c->stop_ns = dev_device_now_ns(c->run->dev);
-  }
+  if (nhit && r < atomic_load(&c->stop_rank)) atomic_store(&c->stop_rank, r);
   pthread_mutex_unlock(&c->mu);
   return nhit;
 }
@@ -192,8 +190,6 @@ static void tick(struct pass_ctx *c) {
   pthread_mutex_unlock(&run->mu);
   if (p->poll && p->poll(p->arg)) stop_pass(c, SIMT_DBG_PASS_PAUSE);
   if (c->deadline && now > c->deadline) stop_pass(c, SIMT_DBG_PASS_TIMEOUT);
-  /* groups before the one that stopped ran on long enough: a hit ends it */
-  if (atomic_load(&c->stop_rank) != UINT64_MAX && now - c->stop_ns > RUN_ON_NS) stop_pass(c, 0);
   pthread_mutex_unlock(&c->mu);
 }
 
@@ -407,6 +403,20 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
   G->state = 1;
 }
 
+/* Whether group r, which comes before the group whose lanes stopped the
+ * pass, has run on as far as it may (*from: the compute unit's count when
+ * it saw the stop, 0 before): then a hit ends the pass. */
+static bool ran_on(struct pass_ctx *c, const struct simt_cu *cu, uint64_t r, uint64_t *from) {
+  if (atomic_load(&c->stop_rank) == UINT64_MAX) return false;
+  if (!*from) {
+    *from = cu->st.warp_insns + 1;
+    return false;
+  }
+  if (cu->st.warp_insns + 1 - *from <= RUN_ON_INSNS) return false;
+  atomic_store(&c->run->stop, 1);
+  return true;
+}
+
 /* One group of the pass on compute unit cu (handed out at rank r): entry
  * routine, then the warp scheduler until the group ends or the pass stops
  * it. A round in which its lanes hit is its last: every warp has its turn
@@ -422,6 +432,7 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint6
   if (c->s->groups[g].state == 1) restore(c, cu, g, asked);
   const uint8_t *sg = c->s->groups[g].regrouped ? c->sg_at : NULL;
   atomic_fetch_add(&c->groups_run, 1);
+  uint64_t run_on = 0; /* ran_on()'s count */
   for (;;) {
     unsigned nrun = 0, nbar = 0;
     for (unsigned i = 0; i < cu->nwarps; i++) {
@@ -452,6 +463,7 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint6
       nbar += w->state == SIMT_WARP_BARRIER;
     }
     if (halted(c, r) || r == atomic_load(&c->stop_rank)) goto out;
+    if (ran_on(c, cu, r, &run_on)) goto out;
     tick(c);
     if (halted(c, r)) goto out;
     if (nrun) continue;
