@@ -16,18 +16,6 @@
 #define CHECK LSH_CHECK
 const char *lsh_prog = "uninitkern";
 
-static cl_device_id any_device(void) {
-  cl_platform_id ps[16];
-  cl_uint n = 0;
-  CHECK(clGetPlatformIDs(16, ps, &n));
-  if (n == 1) {
-    cl_device_id d;
-    CHECK(clGetDeviceIDs(ps[0], CL_DEVICE_TYPE_ALL, 1, &d, NULL));
-    return d;
-  }
-  return lsh_device();
-}
-
 int main(int argc, char **argv) {
   const char *file = argc > 4 ? argv[1] : "uninit/uninit.cl";
   const char *name = argc > 4 ? argv[2] : "clean";
@@ -38,7 +26,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   char *src = lsh_read_file(file, 0, NULL);
-  cl_device_id d = any_device();
+  cl_device_id d = lsh_any_device();
   cl_int err;
   cl_context ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
   CHECK(err);

@@ -69,6 +69,18 @@ static inline cl_device_id lsh_device(void) {
   return d;
 }
 
+/* The device of the only platform there is (so a program runs under a
+ * peer's ICD alone, for comparison), else Lockstep's. */
+static inline cl_device_id lsh_any_device(void) {
+  cl_platform_id ps[16];
+  cl_uint n = 0;
+  LSH_CHECK(clGetPlatformIDs(16, ps, &n));
+  if (n != 1) return lsh_device();
+  cl_device_id d;
+  LSH_CHECK(clGetDeviceIDs(ps[0], CL_DEVICE_TYPE_ALL, 1, &d, NULL));
+  return d;
+}
+
 /* The file at path, NUL-terminated, with room for spare more bytes after
  * it; *len (unless len is NULL) is its size. The caller frees it. A file
  * that cannot be read ends the program. */
