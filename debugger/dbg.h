@@ -210,8 +210,9 @@ void dbg_line_note(int how, uint32_t line, uint32_t at, const char *file, char *
  * line (0 for a function breakpoint named func) and its condition (NULL or
  * empty: none), whose names must be the program's variables at the line
  * the breakpoint binds to. Returns how the line binds (DBG_LINE_EXACT for
- * a function) with that line in *at, or -1 when the program refuses the
- * breakpoint; msg says why, in gdb's words ("No line 999 in file
+ * a function) with that line in *at, -1 when the program refuses the
+ * breakpoint, or -2 when the function is not the program's (a host program
+ * may build another that has it); msg says why, in gdb's words ("No line 999 in file
  * \"big.cl\".", "Function \"f\" not defined.", "No symbol \"q\" in current
  * context."), or why the line moved. */
 int dbg_bp_check(const struct lsi_program *p, const char *file, uint32_t nlines, uint32_t line,

@@ -355,7 +355,7 @@ int dbg_bp_check(const struct lsi_program *p, const char *file, uint32_t nlines,
     if (how == DBG_LINE_PAST || how == DBG_LINE_NONE) return -1;
   } else if (func && func[0] && !function_known(p, func)) {
     snprintf(msg, n, "Function \"%s\" not defined.", func);
-    return -1;
+    return -2;
   }
   if (cond && cond[0]) {
     struct names c = {p, line && !line_in_callee(p, *at) ? *at : 0, cond, ""};

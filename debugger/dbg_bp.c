@@ -131,17 +131,18 @@ static const struct lsi_program *bp_program(struct dbg_session *s, const struct 
   return s->kprog;
 }
 
-/* Checks b against the program p (dbg_bp_check): 0 when p refuses it, msg
- * saying why; else notes where it binds. */
+/* Checks b against the program p (dbg_bp_check): negative when p refuses
+ * it (-2: p lacks its function), msg saying why; else notes where it
+ * binds. */
 static int bp_check(struct bp *b, const struct lsi_program *p, const char *file, uint32_t nlines,
                     char *msg, size_t n) {
   uint32_t at;
   int how = dbg_bp_check(p, file, nlines, b->line, b->kernel, b->cond, &at, msg, n);
-  if (how < 0) return 0;
+  if (how < 0) return how;
   b->checked = 1;
   b->at = b->line ? at : 0;
   snprintf(b->note, sizeof(b->note), "%s", how == DBG_LINE_EXACT ? "" : msg);
-  return 1;
+  return how;
 }
 
 /* Removes breakpoint i (no rebinding: the caller binds). */
@@ -160,7 +161,17 @@ static void bp_check_launch(struct dbg_session *s) {
     if (b->checked || b->watch[0] || (b->line && !dbg_bp_file_match(s, b))) continue;
     char msg[200];
     const char *file = dbg_base(s->L->file);
-    if (!bp_check(b, p, file, s->L->nlines, msg, sizeof(msg))) {
+    int how = bp_check(b, p, file, s->L->nlines, msg, sizeof(msg));
+    if (how == -2) { /* a later program of the host may have the function */
+      if (!b->elsewhere)
+        fprintf(s->out,
+                "Breakpoint %d: function \"%s\" is not in this program; it stays pending for "
+                "the next.\n",
+                b->id, b->kernel);
+      b->elsewhere = 1;
+      continue;
+    }
+    if (how < 0) {
       fprintf(s->out, "Breakpoint %d deleted: %s\n", b->id, msg);
       bp_remove(s, i--);
       continue;
@@ -355,7 +366,7 @@ void dbg_bp_add(struct dbg_session *s, const char *arg, int temp) {
     return;
   }
   char msg[200];
-  if (p && !bp_check(&b, p, pfile, nlines, msg, sizeof(msg))) {
+  if (p && bp_check(&b, p, pfile, nlines, msg, sizeof(msg)) < 0) {
     fprintf(s->out, "%s\n", msg);
     return;
   }
@@ -545,7 +556,7 @@ void dbg_bp_condition(struct dbg_session *s, const char *arg) {
     const char *pfile;
     uint32_t nlines;
     const struct lsi_program *p = bp_program(s, &t, &pfile, &nlines);
-    if (p && !bp_check(&t, p, pfile, nlines, err, sizeof(err))) {
+    if (p && bp_check(&t, p, pfile, nlines, err, sizeof(err)) < 0) {
       fprintf(s->out, "%s\n", err);
       return;
     }

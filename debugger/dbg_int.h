@@ -30,6 +30,8 @@ struct bp {
   int checked;
   uint32_t at;
   char note[96];
+  int elsewhere; /* a host program's function breakpoint: said that a
+                    program lacks its function (it stays pending) */
   /* a watchpoint (line 0, no kernel): an expression of one work-item */
   char watch[128];
   uint64_t witem;
