@@ -449,7 +449,10 @@ static int run_locked(struct dbg_session *s, struct dbg_launch *L) {
      * a command resumed (from its launch record) hands the prompt back to
      * the launches still stopped */
     if (s->host_mode && !L->stopped) {
-      if (!L->prompted || !any_stopped(s)) return DBG_RUN_ENDED;
+      if (!L->prompted || !any_stopped(s)) {
+        check_summary(s); /* its checkers' reports still show */
+        return DBG_RUN_ENDED;
+      }
       L->rc = ST_NONE;
     }
   }
