@@ -18,6 +18,7 @@
 #include "compiler/cc.h"
 #include "debugger/cli_line.h"
 #include "debugger/dbg.h"
+#include "device/check.h"
 #include "device/device.h"
 #include "device/mem.h"
 
@@ -292,8 +293,9 @@ static int setup_args(const struct lsi_kernel *k, const char *spec, struct dev_m
 
 static void debug_usage(void) {
   printf("usage: lockstep debug --kernel=FILE.cl [--name=K] [--global=N[xM[xK]]]\n"
-         "                      [--local=N[xM[xK]]] [--spec=ARGS] [-x COMMANDS]\n"
-         "       lockstep debug [-x COMMANDS] [--source-dir=DIR]... [--] PROGRAM [ARGS...]\n"
+         "                      [--local=N[xM[xK]]] [--spec=ARGS] [--check=LIST] [-x COMMANDS]\n"
+         "       lockstep debug [-x COMMANDS] [--check=LIST] [--source-dir=DIR]... [--] PROGRAM\n"
+         "                      [ARGS...]\n"
          "Debugs one kernel launch of FILE.cl (the first form) or every kernel an\n"
          "unmodified host program launches (the second form).\n"
          "  -k, --kernel=FILE.cl      the kernel's source file (built with -g)\n"
@@ -304,6 +306,8 @@ static void debug_usage(void) {
          "  -x, --command=COMMANDS    run the debugger commands in this file, not the terminal's\n"
          "  -d, --source-dir=DIR      also look for program sources in DIR (repeatable;\n"
          "                            --directory=DIR too)\n"
+         "  -c, --check=LIST          run the checkers of LIST (races,uninit; LOCKSTEP_CHECK):\n"
+         "                            each report stops the kernel at its line\n"
          "  -h, --help                this text\n"
          "Options end at PROGRAM or at --; PROGRAM's own options follow it.\n");
 }
@@ -339,6 +343,7 @@ static int parse_debug(int argc, char **argv, struct debug_opts *o) {
                                        {"command", required_argument, NULL, 'x'},
                                        {"source-dir", required_argument, NULL, 'd'},
                                        {"directory", required_argument, NULL, 'd'},
+                                       {"check", required_argument, NULL, 'c'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
   size_t dirlen = 1;
@@ -347,8 +352,18 @@ static int parse_debug(int argc, char **argv, struct debug_opts *o) {
   o->dirs = calloc(dirlen, 1);
   if (!o->dirs) return 1;
   optind = 0;
-  for (int c; (c = getopt_long(argc, argv, "+k:n:g:l:s:x:d:h", opts, NULL)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv, "+k:n:g:l:s:x:d:c:h", opts, NULL)) != -1;) {
     switch (c) {
+    case 'c': { /* the device (here or in PROGRAM) reads LOCKSTEP_CHECK */
+      unsigned m;
+      char why[160], note[64];
+      if (dev_check_parse(optarg, &m, why, sizeof why, note, sizeof note)) {
+        fprintf(stderr, "%s: --check: %s\n", argv[0], why);
+        return cli_bad_option(argv[0]);
+      }
+      setenv("LOCKSTEP_CHECK", optarg, 1);
+      break;
+    }
     case 'k': o->kfile = optarg; break;
     case 'n': o->kname = optarg; break;
     case 's': o->spec = optarg; break;

@@ -203,7 +203,7 @@ static int hit_says_stop(const json_t *stop) {
 static void report_stop(const struct dap_kl *k, int preserve) {
   const json_t *stop = k->stop;
   const char *why = dj_str(stop, "stop");
-  const char *exc = dj_str(stop, "exception");
+  const char *exc = dj_str(stop, "exception"), *chk = dj_str(stop, "check");
   const char *reason = !why                         ? "step"
                        : !strcmp(why, "breakpoint") ? "breakpoint"
                        : !strcmp(why, "exception")  ? "exception"
@@ -228,6 +228,8 @@ static void report_stop(const struct dap_kl *k, int preserve) {
   if (preserve) dj_setb(ev, "preserveFocusHint", 1);
   dj_sets(ev, "description",
           !exc                              ? desc
+          : chk && !strcmp(chk, "races")    ? "Paused on a data race"
+          : chk                             ? "Paused on an uninitialised value"
           : !strncmp(exc, "Assertion ", 10) ? "Paused on a failed assertion"
                                             : "Paused on a device exception");
   if (exc) dj_sets(ev, "text", exc);

@@ -25,6 +25,7 @@
 #include "compiler/cc_debug.h"
 #include "debugger/dap.h"
 #include "debugger/dbg.h"
+#include "device/check.h"
 #include "device/lsi.h"
 
 #define BAD(msg)                                                                                   \
@@ -1150,8 +1151,17 @@ static void req_launch(const json_t *req, const json_t *a) {
       BAD("launch: 'sourceDirs' must be an array of folders");
   for (size_t i = 0; i < json_array_size(dirs) && D.ndirs < DAP_MAX_DIRS; i++)
     D.dirs[D.ndirs++] = strdup(json_string_value(json_array_get(dirs, i)));
-  char err[512];
-  if (dap_spawn(program, args, env, err, sizeof(err))) BAD(err);
+  /* 'check': the checkers of LOCKSTEP_CHECK, each report a stop */
+  const char *check = dj_str(a, "check");
+  if (dj_get(a, "check") && !check) BAD("launch: 'check' must be a string (races,uninit)");
+  char err[512], note[64];
+  unsigned mask;
+  if (check && dev_check_parse(check, &mask, err, sizeof(err), note, sizeof(note))) BAD(err);
+  json_t *envc = env && json_is_object(env) ? json_deep_copy(env) : json_object();
+  if (check) json_object_set_new(envc, "LOCKSTEP_CHECK", json_string(check));
+  int bad = dap_spawn(program, args, envc, err, sizeof(err));
+  json_decref(envc);
+  if (bad) BAD(err);
   D.launched = 1;
   dap_respond(req, 1, NULL, NULL);
 }
@@ -1236,7 +1246,12 @@ void dap_request(const json_t *req) {
     const char *exc = k && !k->running ? dj_str(k->stop, "exception") : NULL;
     if (!exc) BAD("not stopped on a device exception");
     json_t *body = json_object();
-    dj_sets(body, "exceptionId", strncmp(exc, "Assertion ", 10) ? "device exception" : "assertion");
+    const char *chk = dj_str(k->stop, "check");
+    dj_sets(body, "exceptionId",
+            chk && !strcmp(chk, "races")     ? "data race"
+            : chk && !strcmp(chk, "uninit")  ? "uninitialised value"
+            : strncmp(exc, "Assertion ", 10) ? "device exception"
+                                             : "assertion");
     dj_sets(body, "description", exc);
     dj_sets(body, "breakMode", "always");
     ok_body(req, body);

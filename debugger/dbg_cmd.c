@@ -299,6 +299,17 @@ static int c_set_pass(struct dbg_session *s, struct call *c) {
   return 0;
 }
 
+static int c_set_check(struct dbg_session *s, struct call *c) {
+  dbg_check_set(s, c->subarg ? c->subarg : "");
+  return 0;
+}
+
+static int c_show_check(struct dbg_session *s, struct call *c) {
+  (void)c;
+  dbg_check_show(s);
+  return 0;
+}
+
 static int c_info_breakpoints(struct dbg_session *s, struct call *c) {
   (void)c;
   dbg_bp_info(s);
@@ -720,6 +731,20 @@ static const struct cmd cmds[] = {
      NULL,
      "set scheduler-locking on|off\ton: continue stops only for the focused work-item",
      {NULL}},
+    {"set",
+     "check",
+     CMD_NOPROG,
+     c_set_check,
+     NULL,
+     "set check races|uninit|all on|off\tcheckers (LOCKSTEP_CHECK): a report stops at its line",
+     {NULL}},
+    {"show",
+     "check",
+     CMD_NOPROG,
+     c_show_check,
+     NULL,
+     "show check, set check stop on|off\tthe checkers that run; off: reports only counted",
+     {NULL}},
     {"dir*ectory", NULL, CMD_NOPROG, c_directory, NULL, "directory [DIR], quit\t", {NULL}},
     {"q*uit",
      NULL,
@@ -976,7 +1001,9 @@ size_t dbg_complete(struct dbg_session *s, const char *line, dbg_complete_fn add
   if (subbed) { /* a setting's values: set scheduler-locking on|off, set pass ... */
     static const struct {
       const char *sub, *values;
-    } V[] = {{"scheduler-locking", "on|off|step"}, {"pass", "all|in-progress"}};
+    } V[] = {{"scheduler-locking", "on|off|step"},
+             {"pass", "all|in-progress"},
+             {"check", "races|uninit|all|on|off|stop"}};
     const char *v = a + an + strspn(a + an, " \t");
     for (size_t i = 0; i < sizeof(V) / sizeof(V[0]); i++)
       if (!strcmp(w, "set") && !strncmp(a, V[i].sub, an) && an == strlen(V[i].sub) &&

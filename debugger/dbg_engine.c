@@ -31,6 +31,8 @@ struct dbg_session *dbg_new(FILE *out, dbg_read_fn read, void *ctx) {
   s->read = read;
   s->rctx = ctx;
   s->next_id = 1;
+  s->check = -1;
+  s->check_stops = 1;
   return s;
 }
 

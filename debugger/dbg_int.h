@@ -104,8 +104,11 @@ struct dbg_launch {
   struct dev_exception exc;
   int have_exc;
   int asserted; /* the last stop was a failed assert(): exc says which */
-  int paused;   /* a pause: the item running stops at its next statement */
-  int stopped;  /* this launch has prompted */
+  /* the last stop was a checker's report (check: its enum dev_check bit);
+   * exc holds the report as its message */
+  unsigned checked;
+  int paused;  /* a pause: the item running stops at its next statement */
+  int stopped; /* this launch has prompted */
   /* `until LINE` / `advance LINE`: the line the step goes to (0: the next
    * later line); `step N` / `next N`: how many more steps after this one */
   uint32_t until_line;
@@ -144,7 +147,8 @@ struct dbg_launch {
   int nnotes;
   /* a failed assertion of the last pass still to be reported (a watched
    * change in the same pass was reported first): its item and message */
-  int pend_assert;
+  int pend_assert; /* or a checker's report (pend_check: its bit) */
+  unsigned pend_check;
   uint64_t pend_item;
   struct dev_exception pend_exc;
   int watching;        /* the pass stops at statements for a watchpoint */
@@ -227,6 +231,9 @@ struct dbg_session {
    * stops only for the focused work-item */
   int inprog_only;
   int sched_lock;
+  /* `set check` (dbg_pass.c): the checkers passes run (enum dev_check;
+   * -1: the device's, LOCKSTEP_CHECK), and whether a report stops */
+  int check, check_stops;
   uint64_t pass_timeout_ns; /* 0: the device's watchdog */
   /* dbg_gdb.c: the breakpoint whose commands run at the next prompt (0:
    * none); the file `source` reads (NULL: the front end's lines) */
@@ -269,6 +276,7 @@ enum stop {
   ST_PAUSE,
   ST_TIMEOUT,
   ST_IDLE,  /* passes run in-progress work-items only, and none is left */
+  ST_CHECK, /* a checker reported (LOCKSTEP_CHECK): a stop it runs on from */
   ST_LAUNCH /* `mi on`: a launch starts, its records are out */
 };
 
@@ -440,6 +448,15 @@ void dbg_watch_gc(struct dbg_session *s, int all);
  * moves there). */
 int dbg_exc_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
 int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e);
+/* A checker's report (kind: its enum dev_check bit) that stopped a pass at
+ * item: a stop it runs on from. */
+int dbg_check_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e,
+                   unsigned kind);
+/* dbg_launch.c: what a checker's report (its enum dev_check bit) is called. */
+const char *dbg_check_what(unsigned kind);
+/* dbg_pass.c: `set check ...` (arg after "check"), `show check`. */
+void dbg_check_set(struct dbg_session *s, const char *arg);
+void dbg_check_show(struct dbg_session *s);
 /* Runs an item that has not started, and the other items of its work-group
  * that have not, to the kernel's first statement (the prologue gives the
  * arguments their values), as `start` does; else nothing. Focus changes use

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "debugger/dbg_int.h"
+#include "device/check.h"
 #include "device/lsi.h"
 #include "device/simt.h"
 
@@ -75,6 +76,35 @@ static void warp_where(struct dbg_session *s, const char *why) {
   dbg_show_line(s, line);
 }
 
+/* What a checker's report is called: "data race", "uninitialised value". */
+const char *dbg_check_what(unsigned kind) {
+  return kind == DEV_CHECK_RACES    ? "data race"
+         : kind == DEV_CHECK_UNINIT ? "uninitialised value"
+                                    : "checker";
+}
+
+/* A checker's report that stopped the launch, and the place. */
+static void check_where(struct dbg_session *s) {
+  char ids[160];
+  dbg_ids_str(s, s->L->focus, ids, sizeof(ids));
+  uint32_t line = dbg_item_line(s, s->L->focus);
+  fprintf(s->out, "Checker report: %s\n", s->L->exc.message);
+  fprintf(s->out, "Stopped by the %s report in kernel %s, %s at %s:%u\n",
+          dbg_check_what(s->L->checked), s->L->k->name, ids, dbg_where_file(s), line);
+  dbg_show_line(s, line);
+}
+
+/* The reports of the launch's checkers, when it finished. */
+static void check_summary(struct dbg_session *s) {
+  unsigned n = 0;
+  const struct simt_check_rec *r = simt_dbg_reports(s->L->sd, &n);
+  if (!n) return;
+  fprintf(s->out, "Checker reports of kernel %s: %u\n", s->L->k->name, n);
+  for (unsigned i = 0; i < n; i++)
+    fprintf(s->out, "  %s (%" PRIu64 " time%s)\n", r[i].text, r[i].count,
+            r[i].count == 1 ? "" : "s");
+}
+
 void dbg_report(struct dbg_session *s, int rc) {
   if (s->machine && rc != ST_NONE && !(rc == ST_DONE && s->L->finished)) {
     uint32_t pc = 0;
@@ -82,7 +112,7 @@ void dbg_report(struct dbg_session *s, int rc) {
     struct bp *b = rc == ST_BP ? dbg_bp_at(s, pc) : NULL;
     dbg_mi_stop(s,
                 rc == ST_BP || (rc == ST_ENTRY && s->L->entry_bp)     ? "breakpoint"
-                : rc == ST_EXC || rc == ST_ASSERT                     ? "exception"
+                : rc == ST_EXC || rc == ST_ASSERT || rc == ST_CHECK   ? "exception"
                 : rc == ST_ENTRY                                      ? "entry"
                 : rc == ST_PAUSE || rc == ST_TIMEOUT || rc == ST_IDLE ? "pause"
                 : rc == ST_WATCH                                      ? "watch"
@@ -125,6 +155,8 @@ void dbg_report(struct dbg_session *s, int rc) {
     dbg_where(s, NULL);
   } else if (rc == ST_ASSERT) {
     dbg_where(s, s->L->exc.message);
+  } else if (rc == ST_CHECK) {
+    check_where(s);
   } else if (rc == ST_PAUSE) {
     dbg_where(s, "Interrupted");
     dbg_items_summary(s); /* one line, however many work-items there are */
@@ -149,6 +181,7 @@ void dbg_report(struct dbg_session *s, int rc) {
   } else if (rc == ST_DONE) {
     if (simt_dbg_state(s->L->sd, s->L->focus, NULL) == SIMT_DBG_DONE && s->L->finished) {
       fprintf(s->out, "Kernel %s finished.\n", s->L->k->name);
+      check_summary(s);
     } else {
       dbg_where(s, NULL);
     }
@@ -209,6 +242,9 @@ int dbg_setup(struct dbg_session *s, struct dev_device *d, const char *source, c
     dbg_keep_end(s);
     return -1;
   }
+  /* `set check`: the session's checkers, else the device's */
+  simt_dbg_set_check(L->sd, s->check >= 0 ? (unsigned)s->check : simt_dbg_check(L->sd),
+                     s->check_stops);
   L->k = l->kernel;
   L->dbg = l->kernel->debug;
   L->l = l;
@@ -373,6 +409,7 @@ static void note_reason(struct dbg_session *s, struct dbg_launch *L, int rc) {
                      : rc == ST_ENTRY                      ? "kernel entry"
                      : rc == ST_EXC                        ? "device exception"
                      : rc == ST_ASSERT                     ? "failed assertion"
+                     : rc == ST_CHECK                      ? dbg_check_what(L->checked)
                      : rc == ST_PAUSE                      ? "interrupted"
                      : rc == ST_TIMEOUT                    ? "watchdog"
                      : rc == ST_IDLE                       ? "nothing left to run"
@@ -412,7 +449,10 @@ static int run_locked(struct dbg_session *s, struct dbg_launch *L) {
      * a command resumed (from its launch record) hands the prompt back to
      * the launches still stopped */
     if (s->host_mode && !L->stopped) {
-      if (!L->prompted || !any_stopped(s)) return DBG_RUN_ENDED;
+      if (!L->prompted || !any_stopped(s)) {
+        check_summary(s); /* its checkers' reports still show */
+        return DBG_RUN_ENDED;
+      }
       L->rc = ST_NONE;
     }
   }

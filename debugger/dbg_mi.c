@@ -18,6 +18,7 @@
 
 #include "debugger/dbg_image.h"
 #include "debugger/dbg_int.h"
+#include "device/check.h"
 #include "device/json_text.h"
 #include "device/simt.h"
 
@@ -108,7 +109,9 @@ void dbg_mi_stop(struct dbg_session *s, const char *reason, int bp_id) {
   item_fields(s, o, s->L->focus);
   /* a breakpoint stop of a whole warp: how many of its lanes stopped */
   if (!strcmp(reason, "breakpoint") && s->L->nstop > 1) jint(o, "warp_items", s->L->nstop);
-  if (s->L->have_exc || s->L->asserted) jstr(o, "exception", s->L->exc.message);
+  if (s->L->have_exc || s->L->asserted || s->L->checked) jstr(o, "exception", s->L->exc.message);
+  /* a checker's report: which checker ("races", "uninit") */
+  if (s->L->checked && !s->L->have_exc) jstr(o, "check", dev_check_name(s->L->checked));
   mi_put(s, o);
 }
 

@@ -16,10 +16,12 @@
  * know how the device saves them.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "debugger/dbg_int.h"
+#include "device/check.h"
 #include "device/simt.h"
 
 /* accept hook: called for each lane at a flagged pc, one at a time; the
@@ -224,6 +226,8 @@ void dbg_pass_notes_show(struct dbg_session *s) {
 int dbg_pass_take_assert(struct dbg_session *s, uint64_t item) {
   if (!s->L->pend_assert || (item != UINT64_MAX && item != s->L->pend_item)) return 0;
   s->L->pend_assert = 0;
+  if (s->L->pend_check)
+    return dbg_check_stop(s, s->L->pend_item, &s->L->pend_exc, s->L->pend_check);
   return dbg_assert_stop(s, s->L->pend_item, &s->L->pend_exc);
 }
 
@@ -344,22 +348,27 @@ pass:
     }
     s->L->focus = first_in_progress(s);
     return ST_PAUSE;
-  case SIMT_DBG_PASS_ASSERT: {
-    /* lanes other workers stopped at a breakpoint while the assertion
-     * stopped the pass: each was asked, so report it on a later continue */
+  case SIMT_DBG_PASS_ASSERT:
+  case SIMT_DBG_PASS_CHECK: {
+    /* lanes other workers stopped at a breakpoint while the assertion (or
+     * the checker's report) stopped the pass: each was asked, so report it
+     * on a later continue */
     unsigned i = pending_index(s, p.item);
     if (i < s->L->npending) take_at(s, i);
+    unsigned check = p.why == SIMT_DBG_PASS_CHECK ? (p.check ? p.check : 1) : 0;
     if (s->L->whit) {
       /* another worker saw a watched value change (it had changed before
        * its item's next statement; the assertion came meanwhile): the
        * change first, as gdb reports a watchpoint before a signal that
        * comes with it, the assertion on the next continue */
       s->L->pend_assert = 1;
+      s->L->pend_check = check;
       s->L->pend_item = p.item;
       s->L->pend_exc = p.exc;
       s->L->focus = s->L->watch_item;
       return ST_WATCH;
     }
+    if (check) return dbg_check_stop(s, p.item, &p.exc, check);
     return dbg_assert_stop(s, p.item, &p.exc);
   }
   case SIMT_DBG_PASS_FAULT:
@@ -428,4 +437,65 @@ void dbg_pass_set(struct dbg_session *s, const char *arg) {
     fprintf(s->out, "A pass stops after %lu ms.\n", ms);
   else
     fprintf(s->out, "A pass stops after the device's watchdog time.\n");
+}
+
+/* ---- `set check`: the checkers of LOCKSTEP_CHECK under the debugger ---- */
+
+/* The checkers passes run now: the setting, else LOCKSTEP_CHECK's. */
+static unsigned check_mask(struct dbg_session *s) {
+  if (s->check >= 0) return (unsigned)s->check;
+  const char *env = getenv("LOCKSTEP_CHECK");
+  unsigned m = 0;
+  char why[160], note[64];
+  if (env && dev_check_parse(env, &m, why, sizeof why, note, sizeof note)) m = 0;
+  return m;
+}
+
+void dbg_check_show(struct dbg_session *s) {
+  unsigned m = check_mask(s);
+  if (!m) {
+    fprintf(s->out, "No checker runs ('set check races on', 'set check uninit on').\n");
+    return;
+  }
+  fprintf(s->out, "Checkers: %s%s%s; a report %s.\n", m & DEV_CHECK_RACES ? "races" : "",
+          m == (DEV_CHECK_RACES | DEV_CHECK_UNINIT) ? ", " : "",
+          m & DEV_CHECK_UNINIT ? "uninit" : "",
+          s->check_stops ? "stops the kernel at its line" : "is only counted");
+}
+
+/* "on" 1, "off" 0, else -1. */
+static int on_off(const char *v) {
+  return !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? 0 : -1;
+}
+
+void dbg_check_set(struct dbg_session *s, const char *arg) {
+  char word[32] = "", val[32] = "", why[160], note[64];
+  int n = sscanf(arg, "%31s %31s", word, val);
+  unsigned m = check_mask(s), bit = 0;
+  int all = !strcmp(word, "all"), v = on_off(n == 2 ? val : word);
+  if (n <= 0) {
+    dbg_check_show(s);
+    return;
+  }
+  if (n == 2 && !strcmp(word, "stop") && v >= 0) {
+    s->check_stops = v;
+  } else if ((n == 1 && (v >= 0 || all)) || (n == 2 && all && v >= 0)) {
+    m = v != 0 ? DEV_CHECK_AVAILABLE : 0; /* on, all, all on */
+  } else if (n == 2 && v >= 0 && !dev_check_parse(word, &bit, why, sizeof why, note, sizeof note) &&
+             bit) {
+    m = v ? m | bit : m & ~bit;
+  } else if (n == 1) {
+    if (dev_check_parse(word, &m, why, sizeof why, note, sizeof note)) {
+      fprintf(s->out, "%s\n", why);
+      return;
+    }
+  } else {
+    fprintf(s->out, "usage: set check races|uninit|all on|off, set check LIST (races,uninit), "
+                    "set check stop on|off\n");
+    return;
+  }
+  s->check = (int)m;
+  for (struct dbg_launch *L = s->launches; L; L = L->next)
+    if (L->sd) simt_dbg_set_check(L->sd, m, s->check_stops);
+  dbg_check_show(s);
 }

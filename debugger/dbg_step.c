@@ -55,6 +55,14 @@ int dbg_assert_stop(struct dbg_session *s, uint64_t item, const struct dev_excep
   return ST_ASSERT;
 }
 
+int dbg_check_stop(struct dbg_session *s, uint64_t item, const struct dev_exception *e,
+                   unsigned kind) {
+  s->L->exc = *e;
+  s->L->checked = kind ? kind : 1;
+  s->L->focus = item;
+  return ST_CHECK;
+}
+
 static int run_item(struct dbg_session *s, uint64_t item, const uint8_t *stop_at,
                     int (*accept)(struct dbg_session *, uint64_t, uint32_t, void *), void *arg);
 
@@ -708,6 +716,7 @@ int dbg_stretch(struct dbg_session *s, int kind) {
   /* step N, next N: the steps between are not shown */
   for (int left = kind == 's' || kind == 'n' ? L->repeat : 0;; left--) {
     L->asserted = 0;
+    L->checked = 0;
     L->paused = 0;
     L->nstop = 0;
     L->nnotes = 0;

@@ -83,33 +83,45 @@ static bool rec_is(const struct simt_check_rec *r, unsigned kind, const uint32_t
          r->line[1] == l[1];
 }
 
-/* The record for (kind, lines) in cu's table, appended when new (*fresh
- * set); NULL when out of memory. */
-static struct simt_check_rec *rec_find(struct simt_cu *cu, unsigned kind, const uint32_t f[2],
+/* A table of records: cu's while a launch runs, or a caller's. */
+struct rec_tab {
+  struct simt_check_rec **recs;
+  unsigned *n, *cap, *last;
+};
+
+/* The record for (kind, lines) in table t, appended when new (*fresh set);
+ * NULL when out of memory. */
+static struct simt_check_rec *tab_find(struct rec_tab t, unsigned kind, const uint32_t f[2],
                                        const uint32_t l[2], bool *fresh) {
   *fresh = false;
-  if (cu->last_rec < cu->nrecs && rec_is(&cu->recs[cu->last_rec], kind, f, l))
-    return &cu->recs[cu->last_rec];
-  for (unsigned i = 0; i < cu->nrecs; i++)
-    if (rec_is(&cu->recs[i], kind, f, l)) {
-      cu->last_rec = i;
-      return &cu->recs[i];
+  struct simt_check_rec *recs = *t.recs;
+  if (*t.last < *t.n && rec_is(&recs[*t.last], kind, f, l)) return &recs[*t.last];
+  for (unsigned i = 0; i < *t.n; i++)
+    if (rec_is(&recs[i], kind, f, l)) {
+      *t.last = i;
+      return &recs[i];
     }
-  if (cu->nrecs == cu->cap_recs) {
-    unsigned cap = cu->cap_recs ? 2 * cu->cap_recs : 4;
-    struct simt_check_rec *r = realloc(cu->recs, cap * sizeof(*r));
+  if (*t.n == *t.cap) {
+    unsigned cap = *t.cap ? 2 * *t.cap : 4;
+    struct simt_check_rec *r = realloc(recs, cap * sizeof(*r));
     if (!r) return NULL;
-    cu->recs = r;
-    cu->cap_recs = cap;
+    *t.recs = recs = r;
+    *t.cap = cap;
   }
-  struct simt_check_rec *r = &cu->recs[cu->nrecs];
+  struct simt_check_rec *r = &recs[*t.n];
   memset(r, 0, sizeof(*r));
   r->kind = kind;
   memcpy(r->file, f, sizeof r->file);
   memcpy(r->line, l, sizeof r->line);
-  cu->last_rec = cu->nrecs++;
+  *t.last = (*t.n)++;
   *fresh = true;
   return r;
+}
+
+static struct simt_check_rec *rec_find(struct simt_cu *cu, unsigned kind, const uint32_t f[2],
+                                       const uint32_t l[2], bool *fresh) {
+  struct rec_tab t = {&cu->recs, &cu->nrecs, &cu->cap_recs, &cu->last_rec};
+  return tab_find(t, kind, f, l, fresh);
 }
 
 struct simt_check_rec *simt_check_count(struct simt_cu *cu, unsigned kind, uint32_t pc_a,
@@ -126,26 +138,44 @@ struct simt_check_rec *simt_check_count(struct simt_cu *cu, unsigned kind, uint3
   struct simt_check_rec *r = rec_find(cu, kind, f, l, &fresh);
   if (!r) return NULL;
   r->count++;
+  const struct simt_check_stop *st = cu->run->check_stop;
+  if (fresh && st && st->take(st->arg, cu, r)) atomic_store(&cu->run->stop, 1);
   if (!fresh && order >= r->order) return NULL;
   r->order = order;
   return r;
 }
 
-/* Merges every compute unit's records into the first's, in order. */
-static void merge(struct simt_run *run) {
-  struct simt_cu *to = &run->cus[0];
-  for (unsigned c = 1; c < run->ncus; c++) {
+/* Merges the records of compute units [from, ncus) into table t. */
+static void merge_into(struct simt_run *run, unsigned from, struct rec_tab t) {
+  for (unsigned c = from; c < run->ncus; c++) {
     struct simt_cu *cu = &run->cus[c];
     for (unsigned i = 0; i < cu->nrecs; i++) {
       const struct simt_check_rec *s = &cu->recs[i];
       bool fresh;
-      struct simt_check_rec *r = rec_find(to, s->kind, s->file, s->line, &fresh);
+      struct simt_check_rec *r = tab_find(t, s->kind, s->file, s->line, &fresh);
       if (!r) continue;
       uint64_t count = fresh ? 0 : r->count;
       if (fresh || s->order < r->order) *r = *s;
       r->count = count + s->count;
     }
   }
+}
+
+/* Merges every compute unit's records into the first's, in order. */
+static void merge(struct simt_run *run) {
+  struct simt_cu *to = &run->cus[0];
+  struct rec_tab t = {&to->recs, &to->nrecs, &to->cap_recs, &to->last_rec};
+  merge_into(run, 1, t);
+}
+
+void simt_check_take(struct simt_run *run, struct simt_check_rec **recs, unsigned *n,
+                     unsigned *cap) {
+  unsigned last = 0;
+  struct rec_tab t = {recs, n, cap, &last};
+  if (!run->cus) return;
+  merge_into(run, 0, t);
+  for (unsigned c = 0; c < run->ncus; c++)
+    run->cus[c].nrecs = run->cus[c].last_rec = 0;
 }
 
 static void where(const struct simt_run *run, uint32_t file, uint32_t line, char *buf, size_t n) {
@@ -184,11 +214,11 @@ static void log_line(int fd, const struct simt_run *run, const char *kind, const
 }
 
 /* Appends the launch's reports to LOCKSTEP_CHECK_LOG, one write each. */
-static void log_records(const struct simt_run *run, const struct simt_cu *cu) {
+static void log_records(const struct simt_run *run, const struct simt_check_rec *recs, unsigned n) {
   int fd = log_open();
   if (fd < 0) return;
-  for (unsigned i = 0; i < cu->nrecs; i++) {
-    const struct simt_check_rec *r = &cu->recs[i];
+  for (unsigned i = 0; i < n; i++) {
+    const struct simt_check_rec *r = &recs[i];
     log_line(fd, run, dev_check_name(r->kind), r->file, r->line, r->count, r->text);
   }
   close(fd);
@@ -223,7 +253,17 @@ static void report_all(struct simt_run *run) {
   for (unsigned i = 0; i < cu->nrecs; i++)
     fprintf(stderr, "lockstep: %s (%" PRIu64 " time%s)\n", cu->recs[i].text, cu->recs[i].count,
             cu->recs[i].count == 1 ? "" : "s");
-  log_records(run, cu);
+  log_records(run, cu->recs, cu->nrecs);
+}
+
+void simt_check_sort(struct simt_check_rec *recs, unsigned n) {
+  if (n) qsort(recs, n, sizeof(*recs), rec_cmp);
+}
+
+void simt_check_end(struct simt_run *run, struct simt_check_rec *recs, unsigned n) {
+  if (!n) return;
+  simt_check_sort(recs, n);
+  log_records(run, recs, n);
 }
 
 /* ---- the launch's events, to the checkers that are on ---- */

@@ -29,6 +29,12 @@
  *       kind TAB kernel TAB file:line TAB file:line TAB count TAB text
  *     (kind is the checker's name in LOCKSTEP_CHECK; a line without a file
  *     is "?:LINE", without line information "pc:N").
+ *  5. Debugger. Under the debugger (simt_dbg_pass.c) a report stops the
+ *     launch like a device exception: run->check_stop is offered each
+ *     record new to a compute unit, and when it takes one every warp stops
+ *     at its next instruction boundary, the reporting warp before the
+ *     instruction whose check reported (a builtin's access: after it). The
+ *     pass then takes the records (simt_check_take) for the launch's end.
  */
 #ifndef LOCKSTEP_DEVICE_CHECK_H
 #define LOCKSTEP_DEVICE_CHECK_H
@@ -87,6 +93,25 @@ struct simt_check_rec {
  * order), else NULL (also when out of memory: the instance is lost). */
 struct simt_check_rec *simt_check_count(struct simt_cu *cu, unsigned kind, uint32_t pc_a,
                                         uint32_t pc_b, uint64_t order);
+
+/* A debugger's stop on a report: take() is called on the worker, with no
+ * lock held, for each record new to cu (its text is written after it
+ * returns) and says whether the launch stops for it. */
+struct simt_check_stop {
+  bool (*take)(void *arg, struct simt_cu *cu, const struct simt_check_rec *r);
+  void *arg;
+};
+
+/* Merges the reports of every compute unit of run into the table *recs (*n
+ * of *cap; counts add up, the text of the smallest order stays) and
+ * empties theirs, so the launch's end reports nothing of them. A record
+ * that finds no memory is lost. */
+void simt_check_take(struct simt_run *run, struct simt_check_rec **recs, unsigned *n,
+                     unsigned *cap);
+/* Sorts a table of reports by kind and lines; simt_check_end also appends
+ * them to LOCKSTEP_CHECK_LOG (when set), as run's end would. */
+void simt_check_sort(struct simt_check_rec *recs, unsigned n);
+void simt_check_end(struct simt_run *run, struct simt_check_rec *recs, unsigned n);
 
 /* Appends one report the kernel went on past that is not a checker's (an
  * invalid access under LOCKSTEP_FAULTS=report: kind "fault") to

@@ -379,12 +379,24 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
   }
   return p;
 }
+/* A debugger pass stopped (a checker's report, check.h): the warp stops
+ * before the instruction whose check reported, uncounted. */
+#define CHECK_STOP(uncount)                                                                        \
+  do {                                                                                             \
+    if (stop_at && atomic_load_explicit(&run->stop, memory_order_relaxed)) {                       \
+      uncount;                                                                                     \
+      SAVE();                                                                                      \
+      return SIMT_WARP_RUN;                                                                        \
+    }                                                                                              \
+  } while (0)
 /* LOCKSTEP_CHECK: the checkers see a warp's access before it is made (one
  * predictable branch when no checker is on). */
 #define CHECK_ACCESS_AT(base, imm, N, kind)                                                        \
   do {                                                                                             \
-    if (__builtin_expect(run->check != 0, 0))                                                      \
+    if (__builtin_expect(run->check != 0, 0)) {                                                    \
       simt_check_warp(cu, w, pc, act, (base), (imm), (N), (kind));                                 \
+      CHECK_STOP(nwarp--; nlane -= nact);                                                          \
+    }                                                                                              \
   } while (0)
 #define CHECK_ACCESS(base, N, kind) CHECK_ACCESS_AT(base, ip->imm, N, kind)
 #define ATOMIC_KIND(op)                                                                            \
@@ -576,7 +588,10 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
         SAVE(); /* a flagged pc, or a debugger pass stops every warp at its next instruction */
         return SIMT_WARP_RUN;
       }
-      if (run->check & DEV_CHECK_UNINIT) simt_uninit_step(cu, w, pc, act);
+      if (run->check & DEV_CHECK_UNINIT) {
+        simt_uninit_step(cu, w, pc, act);
+        CHECK_STOP((void)0);
+      }
     }
     ip = &code[pc];
     nwarp++;

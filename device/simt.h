@@ -187,6 +187,8 @@ enum simt_dbg_why {
   SIMT_DBG_PASS_PAUSE,   /* poll asked for a pause */
   SIMT_DBG_PASS_TIMEOUT, /* the pass ran longer than the watchdog allows */
   SIMT_DBG_PASS_IDLE,    /* in_progress_only and no group could run */
+  SIMT_DBG_PASS_CHECK,   /* a checker reported (check): item's warp stopped at the
+                            reporting instruction; exc's message is the report */
 };
 struct simt_lanes;
 struct simt_dbg_pass {
@@ -215,8 +217,26 @@ struct simt_dbg_pass {
   uint64_t *hits;
   unsigned nhits;
   unsigned groups_run, groups_skipped; /* how the entry routine went */
+  unsigned check;                      /* SIMT_DBG_PASS_CHECK: the checker (enum dev_check) */
 };
 void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p);
+
+/*
+ * The checkers of LOCKSTEP_CHECK (device/check.h) in a debugged launch.
+ * Passes run the checkers of mask (enum dev_check; the device's setting
+ * until set) and, with stops, the first report of each kind and pair of
+ * source lines in the launch ends its pass (SIMT_DBG_PASS_CHECK), which
+ * resumes from there. A work-group a pass restores is not checked for
+ * uninitialised values (its definedness was not kept across the stop),
+ * and races between accesses on either side of a stop are not seen.
+ * Work-items run one at a time (simt_dbg_run) are not checked.
+ * simt_dbg_reports gives the reports of the launch's passes so far, sorted,
+ * with their counts; simt_dbg_close appends them to LOCKSTEP_CHECK_LOG.
+ */
+void simt_dbg_set_check(struct simt_dbg *s, unsigned mask, int stops);
+unsigned simt_dbg_check(const struct simt_dbg *s);
+struct simt_check_rec;
+const struct simt_check_rec *simt_dbg_reports(struct simt_dbg *s, unsigned *n);
 /* What a pass's filter reads of the lanes it is given, live from their
  * warp: size bytes at a device address as lane's work-item sees it (its
  * private frame, its group's local memory, global and constant memory;

@@ -65,6 +65,14 @@ struct simt_dbg {
   struct simt_cu *lcu;
   struct simt_warp *lw;
   unsigned llane;
+  /* LOCKSTEP_CHECK under the debugger: the checkers passes run (the
+   * device's setting until simt_dbg_set_check), whether a report stops
+   * the pass, the reports passes found (merged), and those a pass stopped
+   * for (each stops once a launch) */
+  unsigned check;
+  bool check_stops;
+  struct simt_check_rec *recs, *seen;
+  unsigned nrecs, cap_recs, nseen, cap_seen;
 };
 
 /* The group of an item and its linear index in the group. */

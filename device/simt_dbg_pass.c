@@ -12,6 +12,7 @@
  * launches run (simt.c).
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,7 @@ struct pass_hits {
   uint64_t rank;
   uint64_t *items; /* up to a whole work-group's items (cap) */
   unsigned n, cap;
+  unsigned warp; /* the warp the worker runs (a checker's report is its) */
 };
 
 struct pass_ctx {
@@ -53,6 +55,11 @@ struct pass_ctx {
   _Atomic uint64_t next_tick; /* when a worker next flushes output and polls */
   int why;                    /* a stop other than a hit or an exception (pause, timeout) */
   _Atomic unsigned groups_run, groups_skipped;
+  /* a checker's report the pass stopped for: its compute unit, warp and
+   * record there (under mu) */
+  struct simt_check_stop cstop;
+  bool chk;
+  unsigned chk_cu, chk_warp, chk_rec;
 };
 
 /* The work-item a lane runs: its global linear id, as the kernel sees it. */
@@ -191,6 +198,97 @@ static void tick(struct pass_ctx *c) {
   if (p->poll && p->poll(p->arg)) stop_pass(c, SIMT_DBG_PASS_PAUSE);
   if (c->deadline && now > c->deadline) stop_pass(c, SIMT_DBG_PASS_TIMEOUT);
   pthread_mutex_unlock(&c->mu);
+}
+
+/* ---- checker reports (device/check.h) ---- */
+
+static bool seen_is(const struct simt_check_rec *a, const struct simt_check_rec *b) {
+  return a->kind == b->kind && a->file[0] == b->file[0] && a->line[0] == b->line[0] &&
+         a->file[1] == b->file[1] && a->line[1] == b->line[1];
+}
+
+/* run->check_stop: the pass stops for a report the launch has not stopped
+ * for yet, the first one only. */
+static bool check_take(void *arg, struct simt_cu *cu, const struct simt_check_rec *r) {
+  struct pass_ctx *c = arg;
+  struct simt_dbg *s = c->s;
+  bool take = false;
+  pthread_mutex_lock(&c->mu);
+  if (!c->chk) {
+    take = true;
+    for (unsigned i = 0; i < s->nseen && take; i++)
+      take = !seen_is(&s->seen[i], r);
+  }
+  if (take) {
+    c->chk = true;
+    c->chk_cu = (unsigned)(cu - c->run->cus);
+    c->chk_warp = c->wk[c->chk_cu].warp;
+    c->chk_rec = (unsigned)(r - cu->recs);
+  }
+  pthread_mutex_unlock(&c->mu);
+  return take;
+}
+
+/* The lane of the warp a report stopped to show it at: the first
+ * work-item its text names that is one of lanes, else the lowest. */
+static unsigned report_lane(struct simt_cu *cu, struct simt_warp *w, uint64_t lanes,
+                            const char *text) {
+  for (const char *t = strstr(text, "work-item ("); t; t = strstr(t + 1, "work-item (")) {
+    uint64_t g[3];
+    if (sscanf(t, "work-item (%" SCNu64 ",%" SCNu64 ",%" SCNu64 ")", &g[0], &g[1], &g[2]) != 3)
+      continue;
+    for (uint64_t m = lanes; m; m &= m - 1) {
+      unsigned lane = (unsigned)__builtin_ctzll(m);
+      if (simt_sreg(cu, w, lane, LSI_SREG_GLOBAL_ID_X) == g[0] &&
+          simt_sreg(cu, w, lane, LSI_SREG_GLOBAL_ID_Y) == g[1] &&
+          simt_sreg(cu, w, lane, LSI_SREG_GLOBAL_ID_Z) == g[2])
+        return lane;
+    }
+  }
+  return lanes ? (unsigned)__builtin_ctzll(lanes) : 0;
+}
+
+/* The report the pass stopped for, as p's result: the item, where its
+ * warp stands and the report's text; the launch does not stop for it
+ * again. */
+static void check_result(struct pass_ctx *c) {
+  struct simt_run *run = c->run;
+  struct simt_dbg *s = c->s;
+  struct simt_dbg_pass *p = c->p;
+  struct simt_cu *cu = &run->cus[c->chk_cu];
+  const struct simt_check_rec *r = &cu->recs[c->chk_rec];
+  struct simt_warp *w = &cu->warps[c->chk_warp < cu->nwarps ? c->chk_warp : 0];
+  uint64_t lanes = w->state == SIMT_WARP_RUN && w->active ? w->active : w->live;
+  unsigned lane = report_lane(cu, w, lanes, r->text);
+  const struct lsi_kernel *k = run->k;
+  struct dev_exception *e = &p->exc;
+  memset(e, 0, sizeof(*e));
+  e->trap = LSI_TRAP_NONE;
+  e->kernel = k->name;
+  e->pc = w->pc;
+  e->have_pc = w->pc < k->ninsns;
+  if (k->lines && w->pc < k->ninsns) {
+    e->line = k->lines[w->pc].line;
+    if (run->l->prog && k->lines[w->pc].file < run->l->prog->nfiles)
+      e->file = run->l->prog->files[k->lines[w->pc].file];
+  }
+  for (int d = 0; d < 3; d++) {
+    e->global_id[d] = simt_sreg(cu, w, lane, LSI_SREG_GLOBAL_ID_X + (unsigned)d);
+    e->local_id[d] = w->lid[d][lane];
+    e->group_id[d] = cu->group_id[d];
+  }
+  snprintf(e->message, sizeof(e->message), "%.*s", (int)sizeof(e->message) - 1, r->text);
+  p->check = r->kind;
+  p->item = lane_item(cu, w, lane);
+  p->why = SIMT_DBG_PASS_CHECK;
+  if (s->nseen == s->cap_seen) {
+    unsigned cap = s->cap_seen ? 2 * s->cap_seen : 8;
+    struct simt_check_rec *n = realloc(s->seen, cap * sizeof(*n));
+    if (!n) return; /* it may stop again */
+    s->seen = n;
+    s->cap_seen = cap;
+  }
+  s->seen[s->nseen++] = *r;
 }
 
 /* Entry routine of an in-progress group: each lane takes its work-item's
@@ -429,7 +527,11 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint6
     simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for warps");
     return;
   }
-  if (c->s->groups[g].state == 1) restore(c, cu, g, asked);
+  if (c->s->groups[g].state == 1) {
+    restore(c, cu, g, asked);
+    /* its definedness was not kept across the stop: unchecked from here */
+    simt_uninit_free_cu(cu);
+  }
   const uint8_t *sg = c->s->groups[g].regrouped ? c->sg_at : NULL;
   atomic_fetch_add(&c->groups_run, 1);
   uint64_t run_on = 0; /* ran_on()'s count */
@@ -450,6 +552,7 @@ static void pass_group(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint6
         if (sg && sg[w->pc] && sg_gather(cu, w)) goto next;
         uint64_t n0 = cu->st.warp_insns, a0 = asked[i];
         asked[i] &= ~w->active; /* these run on from where they are */
+        c->wk[cu - c->run->cus].warp = i;
         simt_warp_run(cu, w, PASS_SLICE);
         /* another worker stopped the pass before the warp's first
          * instruction: its lanes are still where they were asked */
@@ -523,6 +626,24 @@ static void collect_hits(struct pass_ctx *c) {
   free(c->wk);
 }
 
+/* The held launch's checkers on the pass's run (which opened with the
+ * device's), and its stops on reports. */
+static void check_setup(struct pass_ctx *c) {
+  struct simt_run *run = c->run;
+  if (run->check != c->s->check) {
+    char why[160];
+    simt_check_close(run); /* nothing ran: it reports nothing */
+    run->check = c->s->check;
+    if (run->check && !simt_check_open(run, why, sizeof why)) {
+      simt_check_close(run);
+      run->check = 0;
+    }
+  }
+  c->cstop.take = check_take;
+  c->cstop.arg = c;
+  if (run->check && c->s->check_stops) run->check_stop = &c->cstop;
+}
+
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -557,6 +678,7 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   struct simt_run *run = c.run;
   run->report_faults = false; /* under the debugger a fault stops, as stepping does */
   pthread_mutex_init(&c.mu, NULL);
+  check_setup(&c);
   /* warps also return to the scheduler at sub-group functions (a
    * regrouped work-group's lanes gather there) */
   const struct lsi_kernel *k = run->k;
@@ -595,6 +717,8 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
   run->out_len = 0;
   p->groups_run = c.groups_run;
   p->groups_skipped = c.groups_skipped;
+  if (c.chk && !run->have_exc) check_result(&c);
+  simt_check_take(run, &s->recs, &s->nrecs, &s->cap_recs);
   collect_hits(&c);
   if (p->nhits) qsort(p->hits, p->nhits, sizeof(p->hits[0]), cmp_u64);
   if (run->have_exc) {
@@ -607,6 +731,8 @@ void simt_dbg_pass(struct simt_dbg *s, struct simt_dbg_pass *p) {
     p->exc = *e;
     p->item = exc_item(run, e);
     p->why = e->trap == LSI_TRAP_ASSERT ? SIMT_DBG_PASS_ASSERT : SIMT_DBG_PASS_FAULT;
+  } else if (p->why == SIMT_DBG_PASS_CHECK) {
+    /* the hits other warps took stay to be reported */
   } else if (p->nhits) {
     p->why = SIMT_DBG_PASS_HIT;
     p->item = p->hits[0];

@@ -60,6 +60,8 @@ struct simt_dbg *simt_dbg_open(struct dev_device *d, const struct dev_launch *l,
     run->total_groups *= run->ngroups[j];
     s->nitems *= run->lc.global[j];
   }
+  s->check = dev_device_config(d)->check;
+  s->check_stops = true;
   run->local_arg_off = calloc(k->nargs + 1, sizeof(uint64_t));
   if (run->local_arg_off)
     run->local_total = lsi_local_layout(k, run->lc.argbuf, run->local_arg_off);
@@ -109,6 +111,9 @@ void simt_dbg_close(struct simt_dbg *s) {
   for (uint64_t g = 0; s->groups && g < s->run.total_groups; g++)
     if (s->groups[g].state == 1) simt_dbg_group_drop(&s->groups[g]);
   free(s->groups);
+  simt_check_end(&s->run, s->recs, s->nrecs);
+  free(s->recs);
+  free(s->seen);
   free(s->sg_at);
   free(s->sg_stop);
   free(s->run.local_arg_off);
@@ -116,6 +121,21 @@ void simt_dbg_close(struct simt_dbg *s) {
   pthread_mutex_destroy(&s->run.mu);
   free(s->argbuf);
   free(s);
+}
+
+void simt_dbg_set_check(struct simt_dbg *s, unsigned mask, int stops) {
+  s->check = mask & DEV_CHECK_AVAILABLE;
+  s->check_stops = stops != 0;
+}
+
+unsigned simt_dbg_check(const struct simt_dbg *s) {
+  return s->check;
+}
+
+const struct simt_check_rec *simt_dbg_reports(struct simt_dbg *s, unsigned *n) {
+  simt_check_sort(s->recs, s->nrecs);
+  *n = s->nrecs;
+  return s->recs;
 }
 
 uint64_t simt_dbg_items(const struct simt_dbg *s) {

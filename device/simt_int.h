@@ -194,6 +194,7 @@ struct simt_run {
    * runs) and each checker's launch state */
   unsigned check;
   struct simt_race_run *race;
+  const struct simt_check_stop *check_stop; /* the debugger's, or NULL */
 };
 
 /* A source line (or, without line information, an instruction) whose
