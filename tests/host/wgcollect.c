@@ -228,7 +228,7 @@ static int run_shape(cl_context ctx, cl_command_queue q, cl_kernel k, enum ty t,
     /* groups of three kinds by their x index: all true, all false, mixed */
     size_t kind = (i % s->global[0]) / s->local[0] % 3;
     uint64_t r = next_rand();
-    pred[i] = kind == 0   ? (int)(r | 1) << (r >> 32 & 15)
+    pred[i] = kind == 0   ? (int)((uint32_t)(r | 1) << (r >> 32 & 15))
               : kind == 1 ? 0
                           : (r % 4 == 0 ? (int)(r >> 40) | 1 : 0);
   }
