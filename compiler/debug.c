@@ -13,6 +13,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "compiler/cc_int.h"
+#include "device/builtins.h"
 
 #define DW_TAG_array_type       0x01
 #define DW_TAG_enumeration_type 0x04
@@ -333,6 +334,7 @@ static void build_microkernels(struct xl *x, struct cc_debug *d) {
       case LSI_BRK:
       case LSI_CONT: tgt[nt++] = (uint32_t)in->imm; break;
       case LSI_BAR: has_bar = 1; break;
+      case LSI_CALLB: has_bar |= (lsi_builtin_flags((int)in->imm) & LSI_BI_GROUP) != 0; break;
       case LSI_EXIT: has_exit = 1; break;
       default: break;
       }

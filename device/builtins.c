@@ -366,6 +366,9 @@ static inline uint64_t int_bitselect(uint64_t a, uint64_t b, uint64_t c, unsigne
 #define BW(name, nres, nargs, flags, data, fn)
 #define SGOP(stem, fn, op)
 #define SGB(stem)
+#define BG(name, nres, nargs, data, fn)
+#define WGOP(stem, fn, op)
+#define WGB(stem)
 #define ISEL(t, ct, bits)
 #define SHUF_DIFF(t, mt)
 #define SHUF_SAME(t)
@@ -419,6 +422,9 @@ static void bi_assert_fail(BI_ARGS);
 #undef BW
 #undef SGOP
 #undef SGB
+#undef BG
+#undef WGOP
+#undef WGB
 #undef ISEL
 #undef SHUF_DIFF
 #undef SHUF_SAME
@@ -841,6 +847,19 @@ static void bi_printf(BI_ARGS) {
   BW(#stem "lj", 1, 2, 0, 0, bw_broadcast)                                                         \
   BW(#stem "mj", 1, 2, 0, 0, bw_broadcast)                                                         \
   BW(#stem "fj", 1, 2, 0, 0, bw_broadcast) BW(#stem "dj", 1, 2, 0, 0, bw_broadcast)
+#define BG(name, nres, nargs, data, fn)                                                            \
+  {name, nres, nargs, LSI_BI_BARRIER | LSI_BI_GROUP, data, NULL, NULL, fn},
+#define WG_T(stem, fn, op, t, ty) BG(#stem #t, 1, 1, (ty) | ((op) << 4), fn)
+#define WGOP(stem, fn, op)                                                                         \
+  WG_T(stem, fn, op, i, BX_I32)                                                                    \
+  WG_T(stem, fn, op, j, BX_U32)                                                                    \
+  WG_T(stem, fn, op, l, BX_I64)                                                                    \
+  WG_T(stem, fn, op, m, BX_U64) WG_T(stem, fn, op, f, BX_F32) WG_T(stem, fn, op, d, BX_F64)
+#define WGB_T(stem, t)                                                                             \
+  BG(#stem #t "m", 1, 2, 1, bg_broadcast)                                                          \
+  BG(#stem #t "mm", 1, 3, 2, bg_broadcast) BG(#stem #t "mmm", 1, 4, 3, bg_broadcast)
+#define WGB(stem)                                                                                  \
+  WGB_T(stem, i) WGB_T(stem, j) WGB_T(stem, l) WGB_T(stem, m) WGB_T(stem, f) WGB_T(stem, d)
 #define ISEL(t, ct, bits) BI("_Z6select" #t #t #ct, 1, 3, 0, bits, bx_select_i)
 #define SH1(x, n, mv, m, nm)                                                                       \
   BI("_Z7shuffle" x mv, m, n + m, 0, n | (m << 8), bx_shuffle)                                     \

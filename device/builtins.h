@@ -38,6 +38,12 @@
  *    barrier; the device makes the work-group wait there as at BAR, so the
  *    translator emits nothing more. All work-items of the group must reach it.
  *
+ *  - LSI_BI_GROUP (work_group_all/any/broadcast/reduce/scan): a barrier
+ *    too; the results are computed when the barrier is released, from the
+ *    arguments of every work-item of the group (gfn below), in local linear
+ *    order, so a float reduction adds in that order on every warp width.
+ *    Reached by only part of the group it is barrier divergence.
+ *
  *  - async_work_group_copy and friends: every work-item of the group calls
  *    them with the same arguments (as OpenCL requires); each copies its share
  *    and the copy is complete for everybody after wait_group_events. The
@@ -62,6 +68,7 @@
 #ifndef LOCKSTEP_DEVICE_BUILTINS_H
 #define LOCKSTEP_DEVICE_BUILTINS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum lsi_builtin_flags {
@@ -70,6 +77,7 @@ enum lsi_builtin_flags {
   LSI_BI_MEM = 1u << 2,      /* reads or writes memory (may fault) */
   LSI_BI_WARP = 1u << 3,     /* runs once for the whole warp (sub-group collectives) */
   LSI_BI_ENQUEUE = 1u << 4,  /* adds work to an on-device queue (enqueue_kernel, marker) */
+  LSI_BI_GROUP = 1u << 5, /* a work-group function: a barrier whose results the release computes */
 };
 
 /* Id of the builtin with that mangled name, or -1. Thread-safe. */
@@ -99,6 +107,15 @@ typedef void (*lsi_builtin_fn)(struct simt_lane *ln, uint64_t *res, const uint64
 typedef void (*lsi_warp_fn)(struct simt_lane *ln, uint64_t act, unsigned W, uint64_t *const *res,
                             const uint64_t *const *arg, uint32_t data);
 
+/* A work-group function (LSI_BI_GROUP, always with LSI_BI_BARRIER): the
+ * call is a work-group barrier, and when the whole group has reached it the
+ * release calls gfn once with the n work-items' arguments in local linear
+ * order (arg[j][i]: argument j of item i); it writes res[i] for every item.
+ * It returns false after reporting a fault through ln (item 0 of the
+ * group). The lanes resume after the call with their results. */
+typedef bool (*lsi_group_fn)(struct simt_lane *ln, uint64_t n, uint64_t *res,
+                             const uint64_t *const *arg, uint32_t data);
+
 struct lsi_builtin {
   const char *name;
   uint8_t nres;
@@ -107,6 +124,7 @@ struct lsi_builtin {
   uint32_t data;
   lsi_builtin_fn fn; /* one lane's call (NULL for LSI_BI_WARP) */
   lsi_warp_fn wfn;   /* LSI_BI_WARP: the whole warp's call */
+  lsi_group_fn gfn;  /* LSI_BI_GROUP: the whole work-group's call */
 };
 
 /* The table, indexed by id. */

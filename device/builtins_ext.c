@@ -22,7 +22,7 @@ static inline uint64_t mask_bits(unsigned bits) {
 /* ---- sub-group collectives: the sub-group is the warp, its members the
  * active lanes, in lane order ---- */
 
-static uint64_t combine(unsigned ty, unsigned op, uint64_t a, uint64_t b) {
+uint64_t bx_combine(unsigned ty, unsigned op, uint64_t a, uint64_t b) {
   switch (ty) {
   case BX_I32: {
     int32_t x = (int32_t)a, y = (int32_t)b;
@@ -52,7 +52,7 @@ static uint64_t combine(unsigned ty, unsigned op, uint64_t a, uint64_t b) {
 }
 
 /* The identity of op for ty (the first value of an exclusive scan). */
-static uint64_t identity(unsigned ty, unsigned op) {
+uint64_t bx_identity(unsigned ty, unsigned op) {
   static const uint64_t id[6][3] = {
       {0, 0x7fffffffu, 0x80000000u},
       {0, 0xffffffffu, 0},
@@ -81,7 +81,7 @@ void bw_reduce(BW_ARGS) {
   int have = 0;
   for (uint64_t m = act; m; m &= m - 1) {
     uint64_t v = arg[0][__builtin_ctzll(m)];
-    acc = have ? combine(ty, op, acc, v) : v;
+    acc = have ? bx_combine(ty, op, acc, v) : v;
     have = 1;
   }
   for (uint64_t m = act; m; m &= m - 1)
@@ -91,10 +91,10 @@ void bw_reduce(BW_ARGS) {
 static void scan(uint64_t act, unsigned W, uint64_t *const *res, const uint64_t *const *arg,
                  uint32_t data, int inclusive) {
   unsigned ty = data & 15, op = (data >> 4) & 15;
-  uint64_t out[SIMT_MAX_W], acc = identity(ty, op);
+  uint64_t out[SIMT_MAX_W], acc = bx_identity(ty, op);
   for (uint64_t m = act; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
-    uint64_t next = combine(ty, op, acc, arg[0][i]);
+    uint64_t next = bx_combine(ty, op, acc, arg[0][i]);
     out[i] = inclusive ? next : acc;
     acc = next;
   }

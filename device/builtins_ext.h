@@ -26,6 +26,21 @@ void bw_scan_incl(BW_ARGS);
 void bw_scan_excl(BW_ARGS);
 void bw_any(BW_ARGS);
 void bw_all(BW_ARGS);
+/* op (0 add, 1 min, 2 max) on two values of type ty, and its identity
+ * (what an exclusive scan starts with). */
+uint64_t bx_combine(unsigned ty, unsigned op, uint64_t a, uint64_t b);
+uint64_t bx_identity(unsigned ty, unsigned op);
+
+/* Work-group collectives (device/builtins_group.c; LSI_BI_GROUP, data as
+ * for the sub-group ones; bg_broadcast: data = number of local ids). */
+#define BG_ARGS                                                                                    \
+  struct simt_lane *ln, uint64_t n, uint64_t *res, const uint64_t *const *arg, uint32_t data
+bool bg_broadcast(BG_ARGS);
+bool bg_reduce(BG_ARGS);
+bool bg_scan_incl(BG_ARGS);
+bool bg_scan_excl(BG_ARGS);
+bool bg_any(BG_ARGS);
+bool bg_all(BG_ARGS);
 
 /* Integer select (data: bits) and bitselect (data: bits). */
 void bx_select_i(BX_ARGS);

@@ -29,8 +29,8 @@ static const struct claim {
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"}},
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_image"}},
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_depth_images"}},
-    /* OpenCL C 2.0 needs pipes, work-group collective functions, the
-     * all-devices atomic scope and images: not (yet) here. */
+    /* OpenCL C 2.0 needs pipes, the all-devices atomic scope and images:
+     * not (yet) here. */
     {C_VERSION, {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}},
     {C_VERSION, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"}},
     {C_VERSION, {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}},
@@ -49,6 +49,7 @@ static const struct claim {
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"}},
+    {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"}},
 };
 #define NTABLE (sizeof table / sizeof table[0])
 

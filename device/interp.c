@@ -830,8 +830,9 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
           pc++;
           vmbreak;
         }
-        FOR_EACH_ACTIVE_LANE(if (!call_builtin(cu, w, i, pc, ip, reg, W)) FAULT());
-        if (lsi_builtins[ip->imm].flags & LSI_BI_BARRIER) {
+        if (!(bi->flags & LSI_BI_GROUP)) /* a group's: computed at the barrier's release */
+          FOR_EACH_ACTIVE_LANE(if (!call_builtin(cu, w, i, pc, ip, reg, W)) FAULT());
+        if (bi->flags & LSI_BI_BARRIER) {
           disable(w, act, SIMT_REASON_BAR, pc + 1, allw, W);
           simt_unwind(cu, w);
           RELOAD();

@@ -152,7 +152,8 @@ enum lsi_trap {
   LSI_TRAP_ASSERT,
   LSI_TRAP_UNREACHABLE,
   LSI_TRAP_UNSUPPORTED,
-  LSI_TRAP_IMAGE, /* an image access the specification leaves undefined, or a bad image */
+  LSI_TRAP_IMAGE,      /* an image access the specification leaves undefined, or a bad image */
+  LSI_TRAP_COLLECTIVE, /* work-group function arguments the specification leaves undefined */
 };
 
 enum lsi_arg_kind {

@@ -605,6 +605,7 @@ bool simt_barrier_release(struct simt_cu *cu) {
                cu->nitems, why);
     return false;
   }
+  if (!simt_group_call(cu, bar_pc)) return false;
   for (unsigned i = 0; i < cu->nwarps; i++) {
     struct simt_warp *w = &cu->warps[i];
     w->active = w->dis[SIMT_REASON_BAR];

@@ -622,6 +622,13 @@ int simt_dbg_release(struct simt_dbg *s, uint64_t g, struct dev_exception *exc) 
     }
     return -1;
   }
+  if (!simt_group_call(cu, bar_pc)) { /* a work-group function's arguments are wrong */
+    if (exc) *exc = s->run.exc;
+    s->run.have_exc = false;
+    atomic_store(&s->run.stop, 0);
+    cu->faulted = false;
+    return -1;
+  }
   for (unsigned i = 0; i < cu->nwarps; i++) {
     struct simt_warp *w = &cu->warps[i];
     w->active = w->dis[SIMT_REASON_BAR];

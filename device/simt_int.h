@@ -310,6 +310,11 @@ void simt_note(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t 
 bool simt_pass_stopped(struct simt_run *run);
 bool simt_group_begin(struct simt_cu *cu, uint64_t g);
 bool simt_barrier_release(struct simt_cu *cu);
+/* The barrier cu's warps wait at resumes at pc resume: when the call
+ * before it is a work-group function (LSI_BI_GROUP), computes every
+ * work-item's result from the whole group's arguments
+ * (device/builtins_group.c). False after reporting a fault. */
+bool simt_group_call(struct simt_cu *cu, uint32_t resume);
 
 /* Runs warp w of cu until it exits, waits at a barrier, faults, or has run
  * about budget warp instructions. Returns its new state. */

@@ -7,7 +7,8 @@
  * all of them: a million values would drown a transcript). It launches the
  * kernel LAUNCHES times (1 unless given), printing out after each launch;
  * with `wait` it first says so and reads a line from stdin (host code that
- * takes as long as a test wants).
+ * takes as long as a test wants). HOST_RUN_OPTIONS, when set, are the
+ * build options (e.g. -cl-std=CL3.0).
  *
  * It knows nothing about the debugger and must stay that way.
  */
@@ -40,7 +41,8 @@ int main(int argc, char **argv) {
   size_t gs = (size_t)atol(argv[2]), ls = (size_t)atol(argv[3]);
   cl_context ctx;
   cl_command_queue q;
-  cl_program p = lsh_build(src, "", &ctx, &q);
+  const char *opts = getenv("HOST_RUN_OPTIONS");
+  cl_program p = lsh_build(src, opts ? opts : "", &ctx, &q);
   free(src);
   int *in = malloc(gs * 8 * sizeof(int)), *out = calloc(gs, sizeof(int));
   for (size_t i = 0; i < gs * 8; i++)

@@ -2,7 +2,8 @@
  * test_kernels_claims.c - each optional feature the device claims in its
  * queries (generic address space, program-scope global variables,
  * non-uniform work-groups, sub-groups with clGetKernelSubGroupInfo and
- * independent forward progress, acq_rel/seq_cst orders and device scope),
+ * independent forward progress, acq_rel/seq_cst orders and device scope,
+ * work-group collective functions),
  * checked end to end: the query says it, and a kernel that needs it runs
  * (kernels/claims.cl). It must not accept a claim the kernels do not back.
  */
@@ -287,6 +288,48 @@ START_TEST(claim_atomic_orders_and_device_scope) {
 }
 END_TEST
 
+START_TEST(claim_work_group_collectives) {
+  ck_assert(has_feature("__opencl_c_work_group_collective_functions"));
+  cl_kernel k = claims("wg_compact");
+  /* one item, a group short of a warp, a warp and a bit, several warps;
+   * each launch ends with a smaller (non-uniform) group */
+  const size_t locals[] = {1, W - 1, W + 3, 100};
+  for (size_t li = 0; li < sizeof locals / sizeof locals[0]; li++) {
+    size_t l = locals[li], n = 2 * l + (l + 1) / 2;
+    int *in = malloc(n * sizeof *in), *out = malloc(4 * n * sizeof *out);
+    for (size_t i = 0; i < n; i++)
+      in[i] = (int)((i * 7919u) % 101u) | (i / l == 1 ? 1 : 0); /* group 1: all odd */
+    for (size_t i = 0; i < 4 * n; i++)
+      out[i] = -1;
+    cl_mem bi = buf(n * sizeof *in, in), bo = buf(4 * n * sizeof *out, out);
+    arg(k, 0, sizeof bi, &bi);
+    arg(k, 1, sizeof bo, &bo);
+    ck_assert_int_eq(run(k, n, l), CL_COMPLETE);
+    rd(bo, out, 4 * n * sizeof *out);
+    for (size_t g0 = 0; g0 < n; g0 += l) {
+      size_t end = g0 + l < n ? g0 + l : n, kept = 0;
+      for (size_t i = g0; i < end; i++)
+        if (in[i] & 1) {
+          ck_assert_msg(out[g0 + kept] == in[i], "local %zu: slot %zu holds %d, want %d", l,
+                        g0 + kept, out[g0 + kept], in[i]);
+          kept++;
+        }
+      int odd = kept == end - g0 ? 3 : kept ? 2 : 0;
+      for (size_t i = g0; i < end; i++) {
+        ck_assert_int_eq(out[n + i], (int)kept);
+        ck_assert_int_eq(out[2 * n + i], in[g0]);
+        ck_assert_int_eq(out[3 * n + i], odd);
+      }
+    }
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+    free(in);
+    free(out);
+  }
+  clReleaseKernel(k);
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_kernels_claims");
   TCase *tc = tcase_create("claims");
@@ -298,6 +341,7 @@ static Suite *make(void) {
   KH_ADD(tc, claim_subgroups);
   KH_ADD(tc, claim_independent_forward_progress);
   KH_ADD(tc, claim_atomic_orders_and_device_scope);
+  KH_ADD(tc, claim_work_group_collectives);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -81,3 +81,17 @@ __kernel void atomic_device(__global atomic_int *ctr, __global int *tickets,
     }
   }
 }
+
+/* Work-group collective functions: each group keeps its odd values in
+ * order (the exclusive scan gives each its slot, the reduction their
+ * count), and every work-item learns its group's first value and whether
+ * any or all of the group's values are odd. out holds 4 rows of n. */
+__kernel void wg_compact(__global const int *in, __global int *out) {
+  int n = get_global_size(0), g = get_global_id(0), keep = in[g] & 1;
+  int slot = work_group_scan_exclusive_add(keep);
+  int base = get_group_id(0) * get_enqueued_local_size(0);
+  if (keep) out[base + slot] = in[g];
+  out[n + g] = work_group_reduce_add(keep);
+  out[2 * n + g] = work_group_broadcast(in[g], 0);
+  out[3 * n + g] = work_group_any(keep) * 2 + work_group_all(keep);
+}
