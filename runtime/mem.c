@@ -114,6 +114,14 @@ static cl_int buffer_create_in(const char *call, cl_context ctx, const cl_mem_pr
     m->props_size = sizeof(cl_mem_properties);
   }
   if (flags & CL_MEM_USE_HOST_PTR) {
+    /* SVM as a buffer's storage: the buffer must fit in the allocation */
+    void *svm_base;
+    size_t svm_size;
+    if (rt_svm_lookup(host_ptr, &svm_base, &svm_size) &&
+        size > svm_size - (size_t)((char *)host_ptr - (char *)svm_base)) {
+      err = CL_INVALID_BUFFER_SIZE;
+      goto out;
+    }
     m->host_ptr = host_ptr;
     m->store = host_ptr;
   } else {
@@ -341,8 +349,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
   case CL_MEM_ASSOCIATED_MEMOBJECT: return rt_info(sz, pv, ret, &m->parent, sizeof m->parent);
   case CL_MEM_OFFSET: return rt_info(sz, pv, ret, &m->origin, sizeof m->origin);
   case CL_MEM_USES_SVM_POINTER: {
-    cl_bool no = CL_FALSE;
-    return rt_info(sz, pv, ret, &no, sizeof no);
+    cl_bool svm =
+        m->host_ptr && (m->flags & CL_MEM_USE_HOST_PTR) && rt_svm_lookup(m->host_ptr, NULL, NULL);
+    return rt_info(sz, pv, ret, &svm, sizeof svm);
   }
   case CL_MEM_PROPERTIES: return rt_info(sz, pv, ret, m->props, m->props_size);
   default: return CL_INVALID_VALUE;
