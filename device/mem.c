@@ -126,13 +126,19 @@ void *dev_mem_host(struct dev_mem *m, uint64_t addr, uint64_t len) {
 
 #define SVM_GRANULE (UINT64_C(1) << DEV_SVM_GRANULE_SHIFT)
 
+/* Where the SVM range is asked for (the system may place it elsewhere): a
+ * fixed place makes a program's SVM addresses the same on every run, so a
+ * debugging session or a report can be repeated. */
+#define SVM_HINT ((void *)(uintptr_t)0x3e0000000000ull)
+
 /* Reserves the SVM range (under mu): inaccessible address space until an
  * allocation makes part of it readable and writable. Halves the span when
  * the system refuses (an address-space limit). */
 static bool svm_reserve(struct dev_mem *m) {
   if (atomic_load_explicit(&m->svm_span, memory_order_relaxed)) return true;
   for (uint64_t span = DEV_SVM_SPAN; span >= (UINT64_C(1) << 30); span >>= 1) {
-    void *base = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *base =
+        mmap(SVM_HINT, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED) continue;
     uint64_t n = span >> DEV_SVM_GRANULE_SHIFT;
     m->svm_owner = calloc(n, sizeof(*m->svm_owner));

@@ -35,6 +35,7 @@ static const char *src =
     "  out[get_global_id(0)] = sum;\n"
     "}\n"
     "__kernel void add(__global int *p, int v) { p[get_global_id(0)] += v; }\n"
+    "__kernel void race(__global int *p) { p[1] = (int)get_global_id(0); }\n"
     "__kernel void count(__global atomic_int *c) {\n"
     "  atomic_fetch_add_explicit(c, 1, memory_order_relaxed, memory_scope_all_devices);\n"
     "}\n";
@@ -164,16 +165,17 @@ static void atomics(void) {
   clSVMFree(ctx, c);
 }
 
-/* Runs kernel k over g work-items, expecting a device exception; returns
- * what stderr said. */
-static char *run_fault(cl_kernel k, size_t g) {
+/* Runs kernel k over g work-items (groups of 64 at most), expecting a
+ * device exception or (fails false) none; returns what stderr said. */
+static char *run_report(cl_kernel k, size_t g, bool fails) {
   static char report[4096];
   fflush(stderr);
   int saved = dup(2);
   FILE *tmp = tmpfile();
   dup2(fileno(tmp), 2);
   cl_event ev;
-  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, &ev));
+  size_t l = g < 64 ? g : 64;
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, &ev));
   clWaitForEvents(1, &ev);
   clFinish(q);
   fflush(stderr);
@@ -185,7 +187,7 @@ static char *run_fault(cl_kernel k, size_t g) {
   fclose(tmp);
   cl_int st = 0;
   CHECK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
-  EXPECT(st < 0);
+  EXPECT(fails ? st < 0 : st == CL_COMPLETE);
   clReleaseEvent(ev);
   fprintf(stderr, "svm: stderr said: %s", report);
   return report;
@@ -206,7 +208,7 @@ static void faults(void) {
   cl_kernel k = lsh_kernel(prog, "walk");
   CHECK(clSetKernelArgSVMPointer(k, 0, a));
   CHECK(clSetKernelArgSVMPointer(k, 1, out));
-  char *r = run_fault(k, 1);
+  char *r = run_report(k, 1, true);
   snprintf(want, sizeof want, "SVM allocation 0x%" PRIxPTR " (%zu bytes)", (uintptr_t)a,
            N * sizeof(struct node));
   EXPECT(strstr(r, want) != NULL);
@@ -221,13 +223,13 @@ static void faults(void) {
   CHECK(clSetKernelArgSVMPointer(add, 0, gone));
   CHECK(clSetKernelArg(add, 1, sizeof v, &v));
   clSVMFree(ctx, gone);
-  r = run_fault(add, 1);
+  r = run_report(add, 1, true);
   snprintf(want, sizeof want, "released SVM allocation 0x%" PRIxPTR, (uintptr_t)gone);
   EXPECT(strstr(r, want) != NULL);
 
   /* a store to a read-only allocation */
   CHECK(clSetKernelArgSVMPointer(add, 0, ro));
-  r = run_fault(add, 1);
+  r = run_report(add, 1, true);
   snprintf(want, sizeof want, "read-only SVM allocation 0x%" PRIxPTR, (uintptr_t)ro);
   EXPECT(strstr(r, want) != NULL);
 
@@ -243,9 +245,28 @@ static void faults(void) {
   clSVMFree(ctx, ro);
 }
 
-int main(void) {
+/* Under LOCKSTEP_CHECK=races (a child process): every work-item storing
+ * to one SVM int is a race, reported with the allocation's name. */
+static void races(void) {
+  int *p = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 16 * sizeof(int), 0);
+  cl_kernel k = lsh_kernel(prog, "race");
+  CHECK(clSetKernelArgSVMPointer(k, 0, p));
+  char *r = run_report(k, 128, false);
+  char want[160];
+  snprintf(want, sizeof want, "SVM allocation 0x%" PRIxPTR, (uintptr_t)p);
+  EXPECT(strstr(r, "data race") != NULL && strstr(r, want) != NULL);
+  clReleaseKernel(k);
+  clSVMFree(ctx, p);
+}
+
+int main(int argc, char **argv) {
   prog = lsh_build(src, "-cl-std=CL3.0", &ctx, &q);
   dev = lsh_device();
+  if (argc > 1 && !strcmp(argv[1], "races")) {
+    races();
+    return failed;
+  }
+  failed |= lsh_run_self(argv[0], "races", "LOCKSTEP_CHECK", "races");
   walk(CL_MEM_READ_WRITE, true);
   walk(CL_MEM_SVM_FINE_GRAIN_BUFFER, false);
   arg_rules();
