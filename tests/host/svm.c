@@ -35,6 +35,12 @@ static const char *src =
     "  out[get_global_id(0)] = sum;\n"
     "}\n"
     "__kernel void add(__global int *p, int v) { p[get_global_id(0)] += v; }\n"
+    "__kernel void spaces(__global int *out) {\n"
+    "  int *g = out + 4;\n"
+    "  out[0] = to_global(g) == out + 4;\n"
+    "  out[1] = !to_local(g) && !to_private(g);\n"
+    "  out[2] = get_fence(g) == CLK_GLOBAL_MEM_FENCE;\n"
+    "}\n"
     "__kernel void race(__global int *p) { p[1] = (int)get_global_id(0); }\n"
     "__kernel void count(__global atomic_int *c) {\n"
     "  atomic_fetch_add_explicit(c, 1, memory_order_relaxed, memory_scope_all_devices);\n"
@@ -145,6 +151,19 @@ static void arg_rules(void) {
   EXPECT(p[7] == 0 && p[8] == 5 && p[39] == 5 && p[40] == 0 && p[59] == 0 && p[60] == 100 &&
          p[63] == 100);
   clReleaseMemObject(m);
+  clReleaseKernel(k);
+  clSVMFree(ctx, p);
+}
+
+/* A generic pointer to SVM is a global one. */
+static void spaces(void) {
+  int *p = clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 8 * sizeof(int), 0);
+  cl_kernel k = lsh_kernel(prog, "spaces");
+  CHECK(clSetKernelArgSVMPointer(k, 0, p));
+  size_t g = 1;
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+  CHECK(clFinish(q));
+  EXPECT(p[0] == 1 && p[1] == 1 && p[2] == 1);
   clReleaseKernel(k);
   clSVMFree(ctx, p);
 }
@@ -271,6 +290,7 @@ int main(int argc, char **argv) {
   walk(CL_MEM_SVM_FINE_GRAIN_BUFFER, false);
   arg_rules();
   atomics();
+  spaces();
   faults();
   clReleaseProgram(prog);
   clReleaseCommandQueue(q);
