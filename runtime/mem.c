@@ -138,7 +138,12 @@ static cl_int buffer_create_in(const char *call, cl_context ctx, const cl_mem_pr
     else
       memset(m->store, 0, size);
   }
-  m->addr = ctx->ops->map_global(ctx->dev, m->store, size, false);
+  /* A buffer on SVM is the SVM memory to the device too: its address is
+   * the SVM pointer, so pointers a kernel takes into it are valid on the
+   * host (and in SVM data). */
+  m->on_svm = (flags & CL_MEM_USE_HOST_PTR) && rt_svm_lookup(host_ptr, NULL, NULL);
+  m->addr = m->on_svm ? (uint64_t)(uintptr_t)host_ptr
+                      : ctx->ops->map_global(ctx->dev, m->store, size, false);
   if (m->addr == 0) {
     err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
     goto out;
@@ -229,7 +234,9 @@ static cl_int subbuffer_create_in(const char *call, cl_mem buffer, cl_mem_flags 
   m->origin = r->origin;
   m->store = (char *)buffer->store + r->origin;
   if (buffer->host_ptr) m->host_ptr = (char *)buffer->host_ptr + r->origin;
-  m->addr = ctx->ops->map_global(ctx->dev, m->store, m->size, false);
+  m->on_svm = buffer->on_svm;
+  m->addr = m->on_svm ? buffer->addr + r->origin
+                      : ctx->ops->map_global(ctx->dev, m->store, m->size, false);
   if (m->addr == 0) {
     err = CL_OUT_OF_RESOURCES;
     goto out;
@@ -261,7 +268,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 void rt_mem_destroy(cl_mem m) {
   cl_context ctx = m->context;
   rt_object_kill(&m->obj);
-  ctx->ops->unmap_global(ctx->dev, m->addr);
+  if (!m->on_svm) ctx->ops->unmap_global(ctx->dev, m->addr);
   /* Destructor callbacks run most recent first, before the storage goes
    * (the application may free its USE_HOST_PTR memory in them). */
   for (struct rt_dtor *d = m->dtors, *next; d; d = next) {

@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define CHECK LSH_CHECK
@@ -35,6 +36,7 @@ static const char *src =
     "  out[get_global_id(0)] = sum;\n"
     "}\n"
     "__kernel void add(__global int *p, int v) { p[get_global_id(0)] += v; }\n"
+    "__kernel void link(__global struct node *n) { n[0].next = &n[1]; n[1].value = 7; }\n"
     "__kernel void spaces(__global int *out) {\n"
     "  int *g = out + 4;\n"
     "  out[0] = to_global(g) == out + 4;\n"
@@ -153,6 +155,38 @@ static void arg_rules(void) {
   clReleaseMemObject(m);
   clReleaseKernel(k);
   clSVMFree(ctx, p);
+}
+
+/* A buffer on SVM has the SVM address on the device too: a pointer a
+ * kernel takes into it, stored in SVM, is the host's pointer. */
+static void buffer_pointers(void) {
+  struct node *a = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 16 * sizeof(struct node), 0);
+  cl_int err;
+  cl_mem whole = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 16 * sizeof(struct node), a, &err);
+  CHECK(err);
+  cl_buffer_region r = {8 * sizeof(struct node), 2 * sizeof(struct node)}; /* 128 bytes in */
+  cl_mem sub = clCreateSubBuffer(whole, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+  CHECK(err);
+  cl_kernel k = lsh_kernel(prog, "link");
+  size_t g = 1;
+  CHECK(clSetKernelArg(k, 0, sizeof whole, &whole));
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+  CHECK(clSetKernelArg(k, 0, sizeof sub, &sub));
+  CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+  CHECK(clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, a, 16 * sizeof(struct node), 0, NULL, NULL));
+  EXPECT(a[0].next == &a[1] && a[0].next->value == 7);
+  EXPECT(a[8].next == &a[9] && a[8].next->value == 7);
+  CHECK(clEnqueueSVMUnmap(q, a, 0, NULL, NULL));
+  /* buffer commands reach the same memory */
+  int v = 0;
+  CHECK(clEnqueueReadBuffer(q, sub, CL_TRUE, offsetof(struct node, value) + sizeof(struct node),
+                            sizeof v, &v, 0, NULL, NULL));
+  EXPECT(v == 7);
+  CHECK(clFinish(q));
+  clReleaseKernel(k);
+  clReleaseMemObject(sub);
+  clReleaseMemObject(whole);
+  clSVMFree(ctx, a);
 }
 
 /* A generic pointer to SVM is a global one. */
@@ -291,6 +325,7 @@ int main(int argc, char **argv) {
   arg_rules();
   atomics();
   spaces();
+  buffer_pointers();
   faults();
   clReleaseProgram(prog);
   clReleaseCommandQueue(q);
