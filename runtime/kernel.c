@@ -359,6 +359,9 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
   /* Both names are about SVM: without it that comes before any check of
    * the value, so a NULL list of SVM pointers is CL_INVALID_OPERATION too. */
   if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS && !svm_supported()) return CL_INVALID_OPERATION;
+  /* an empty list (0, NULL) unsets the previous one */
+  if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS && param_value_size == 0 && !param_value)
+    return CL_SUCCESS;
   if (!param_value) return CL_INVALID_VALUE;
   switch (param_name) {
   case CL_KERNEL_EXEC_INFO_SVM_PTRS: {

@@ -125,7 +125,10 @@ static void arg_rules(void) {
   EXPECT(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof ptrs, ptrs) ==
          CL_INVALID_VALUE);
   EXPECT(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 3, ptrs) == CL_INVALID_VALUE);
-  EXPECT(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL) == CL_INVALID_VALUE);
+  EXPECT(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, ptrs) == CL_INVALID_VALUE);
+  EXPECT(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof ptrs, NULL) ==
+         CL_INVALID_VALUE);
+  EXPECT(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL) == CL_SUCCESS); /* unset */
   EXPECT(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof(void *), ptrs) == CL_SUCCESS);
 
   /* a buffer on SVM shares its storage */

@@ -478,7 +478,9 @@ START_TEST(test_set_kernel_arg_errors) {
       CL_SUCCESS);
   ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof m, &m),
                    CL_INVALID_VALUE);
-  ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL), CL_INVALID_VALUE);
+  ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 8, NULL), CL_INVALID_VALUE);
+  /* an empty list unsets the previous one */
+  ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL), CL_SUCCESS);
   ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 0, NULL),
                    CL_INVALID_VALUE);
   clReleaseKernel(c);
