@@ -815,9 +815,12 @@ static void print_stats(const struct simt_run *run) {
           s->warp_insns ? (double)s->lane_insns / (double)s->warp_insns : 0.0, run->W,
           s->div_branches, s->yields, s->barrier_waits, s->recentres, run->passes,
           run->passes == 1 ? "" : "es");
-  for (int sp = LSI_SPACE_GLOBAL; sp <= LSI_SPACE_PRIVATE; sp++)
+  for (int sp = LSI_SPACE_GLOBAL; sp <= LSI_SPACE_PRIVATE; sp++) { /* SVM (space 0) is global */
+    int svm = sp == LSI_SPACE_GLOBAL;
     fprintf(stderr, "lockstep stats:   %-8s loaded %" PRIu64 " bytes, stored %" PRIu64 " bytes\n",
-            space_name[sp], s->ld_bytes[sp], s->st_bytes[sp]);
+            space_name[sp], s->ld_bytes[sp] + (svm ? s->ld_bytes[0] : 0),
+            s->st_bytes[sp] + (svm ? s->st_bytes[0] : 0));
+  }
 }
 
 static int launch_error(struct dev_exception *exc, const struct lsi_kernel *k, int trap,
