@@ -356,8 +356,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
   case CL_MEM_ASSOCIATED_MEMOBJECT: return rt_info(sz, pv, ret, &m->parent, sizeof m->parent);
   case CL_MEM_OFFSET: return rt_info(sz, pv, ret, &m->origin, sizeof m->origin);
   case CL_MEM_USES_SVM_POINTER: {
-    cl_bool svm =
-        m->host_ptr && (m->flags & CL_MEM_USE_HOST_PTR) && rt_svm_lookup(m->host_ptr, NULL, NULL);
+    cl_bool svm = m->on_svm;
     return rt_info(sz, pv, ret, &svm, sizeof svm);
   }
   case CL_MEM_PROPERTIES: return rt_info(sz, pv, ret, m->props, m->props_size);
