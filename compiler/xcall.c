@@ -1010,7 +1010,7 @@ static int vector_semantics(struct xl *x, LLVMValueRef I, const char *mangled) {
 
 /* to_global / to_local / to_private (clang calls __to_<space>): the
  * generic address if its space bits (device/lsi.h) name that space, else
- * NULL. */
+ * NULL. An SVM address (space bits 0, device/mem.h) is global. */
 static int to_space(struct xl *x, LLVMValueRef I, const char *n) {
   unsigned space;
   if (!strcmp(n, "__to_global"))
@@ -1024,7 +1024,10 @@ static int to_space(struct xl *x, LLVMValueRef I, const char *n) {
   if (LLVMGetNumArgOperands(I) != 1) xl_fail(x, "'%s' takes one pointer", n);
   uint32_t a = xl_val(x, LLVMGetArgOperand(I, 0), 0), sp = tmp1(x), c = tmp1(x);
   xl_emit(x, LSI_LSHR_I64, sp, a, xl_const(x, LSI_ADDR_SPACE_SHIFT, 0), 0, 0, 0);
-  xl_emit(x, LSI_EQ_I64, c, sp, xl_const(x, space, 0), 0, 0, 0);
+  if (space == LSI_SPACE_GLOBAL) /* LSI_SPACE_NONE or GLOBAL (NULL stays NULL) */
+    xl_emit(x, LSI_ULT_I64, c, sp, xl_const(x, LSI_SPACE_GLOBAL + 1, 0), 0, 0, 0);
+  else
+    xl_emit(x, LSI_EQ_I64, c, sp, xl_const(x, space, 0), 0, 0, 0);
   xl_emit(x, LSI_SELECT, xl_def(x, I), c, a, xl_const(x, 0, 0), 0, 0);
   return 1;
 }

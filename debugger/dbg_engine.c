@@ -260,6 +260,7 @@ static const char *space_of(void *ctx, uint64_t addr) {
   case LSI_SPACE_GLOBAL: return "__global ";
   case LSI_SPACE_CONSTANT: return "__constant ";
   case LSI_SPACE_LOCAL: return "__local ";
+  case LSI_SPACE_NONE: return addr ? "__global " : ""; /* SVM */
   default: return "";
   }
 }
@@ -271,6 +272,10 @@ static void region_of(void *ctx, uint64_t addr, char *buf, size_t n) {
   unsigned sp = LSI_ADDR_SPACE(addr);
   if (sp == LSI_SPACE_LOCAL) {
     snprintf(buf, n, "the work-group's __local memory");
+    return;
+  }
+  if (sp == LSI_SPACE_NONE) {
+    snprintf(buf, n, "its SVM allocation");
     return;
   }
   if (sp != LSI_SPACE_GLOBAL && sp != LSI_SPACE_CONSTANT) {

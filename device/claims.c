@@ -29,8 +29,7 @@ static const struct claim {
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"}},
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_image"}},
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_depth_images"}},
-    /* OpenCL C 2.0 needs pipes, the all-devices atomic scope and images:
-     * not (yet) here. */
+    /* OpenCL C 2.0 needs pipes: not (yet) here. */
     {C_VERSION, {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}},
     {C_VERSION, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"}},
     {C_VERSION, {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}},
@@ -45,6 +44,8 @@ static const struct claim {
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"}},
+    /* every atomic is one on host memory, which SVM shares with the host */
+    {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_device_enqueue"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"}},
@@ -90,6 +91,11 @@ bool dev_claimed(const char *name) {
   for (size_t i = 0; i < NTABLE; i++)
     if (table[i].kind != C_VERSION && !strcmp(table[i].nv.name, name)) return true;
   return false;
+}
+
+cl_device_svm_capabilities dev_claims_svm(void) {
+  return CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+         CL_DEVICE_SVM_ATOMICS;
 }
 
 bool dev_claims_c_version(int version) {

@@ -34,6 +34,9 @@ size_t dev_claims(enum dev_claim_list which, const cl_name_version **list);
 const char *dev_claims_extension_string(void);
 /* Whether an extension or feature name is claimed. */
 bool dev_claimed(const char *name);
+/* CL_DEVICE_SVM_CAPABILITIES: coarse- and fine-grained buffer SVM, with
+ * atomics (the device's atomics are the host's own on the same memory). */
+cl_device_svm_capabilities dev_claims_svm(void);
 /* Whether OpenCL C version major*100 + minor*10 is supported. */
 bool dev_claims_c_version(int version);
 

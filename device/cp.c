@@ -158,7 +158,7 @@ static int cp_fault(struct dev_cmd *cmd, const char *what, uint64_t addr, uint64
   cmd->exc.address = addr;
   snprintf(cmd->exc.message, sizeof cmd->exc.message,
            "device exception: %s of %" PRIu64 " bytes at 0x%" PRIx64
-           " is outside every live buffer",
+           " is outside every live buffer and SVM allocation",
            what, len, addr);
   return -5; /* CL_OUT_OF_RESOURCES */
 }

@@ -179,6 +179,15 @@ struct dev_ops {
    * created without host data): the uninitialised-value checker, when on,
    * tracks its bytes until commands or kernels write them. */
   void (*map_undefined)(struct dev_device *d, uint64_t addr);
+  /* May be NULL (no shared virtual memory). Allocates size zeroed bytes of
+   * SVM: host memory whose address is also its device address (a kernel
+   * may follow pointers stored in it), aligned to at least 64 KiB; NULL on
+   * failure. The device owns the memory; kernel stores to a read_only one
+   * fault. */
+  void *(*svm_alloc)(struct dev_device *d, uint64_t size, bool read_only);
+  /* Frees what svm_alloc returned; later device accesses fault as
+   * "released". */
+  void (*svm_free)(struct dev_device *d, void *p);
   /* Queues cmd for asynchronous execution; returns at once. Commands given to
    * one stream run in submission order; commands of different streams may
    * run concurrently. stream is any small integer the runtime picks per

@@ -186,6 +186,14 @@ static void simt_unmap_global(struct dev_device *d, uint64_t addr) {
   dev_mem_unmap(d->mem, addr);
 }
 
+static void *simt_svm_alloc(struct dev_device *d, uint64_t size, bool read_only) {
+  return dev_mem_svm_alloc(d->mem, size, read_only);
+}
+
+static void simt_svm_free(struct dev_device *d, void *p) {
+  dev_mem_svm_free(d->mem, p);
+}
+
 static void simt_map_undefined(struct dev_device *d, uint64_t addr) {
   if (d->cfg.check & DEV_CHECK_UNINIT) dev_mem_set_undefined(d->mem, addr);
 }
@@ -255,6 +263,8 @@ const struct dev_ops dev_simt_ops = {
     .map_global = simt_map_global,
     .unmap_global = simt_unmap_global,
     .map_undefined = simt_map_undefined,
+    .svm_alloc = simt_svm_alloc,
+    .svm_free = simt_svm_free,
     .submit = simt_submit,
     .stream_release = simt_stream_release,
     .now_ns = simt_now_ns,

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct dev_mem *dev_mem_create(void) {
   struct dev_mem *m = calloc(1, sizeof(*m));
@@ -25,6 +26,10 @@ void dev_mem_destroy(struct dev_mem *m) {
   pthread_mutex_destroy(&m->mu);
   for (uint32_t i = 0; i < DEV_MEM_CAPACITY; i++)
     free(m->tab[i].undef);
+  uint64_t span = atomic_load_explicit(&m->svm_span, memory_order_relaxed);
+  if (span) munmap(m->svm_base, span);
+  free((void *)m->svm_owner);
+  free(m->svm_busy);
   free(m->tab);
   free(m);
 }
@@ -46,6 +51,7 @@ uint64_t dev_mem_map(struct dev_mem *m, void *host, uint64_t size, bool read_onl
     e->host = host;
     e->size = size;
     e->read_only = read_only;
+    e->svm = 0;
     free(e->undef);
     e->undef = NULL;
     atomic_store_explicit(&e->state, DEV_MEM_LIVE, memory_order_release);
@@ -106,10 +112,140 @@ void dev_mem_define(struct dev_mem *m, uint64_t dst, uint64_t src, uint64_t len)
 
 void *dev_mem_host(struct dev_mem *m, uint64_t addr, uint64_t len) {
   unsigned sp = LSI_ADDR_SPACE(addr);
+  if (sp == LSI_SPACE_NONE)
+    return dev_mem_svm_live(m, addr, len ? len : 1) ? (void *)(uintptr_t)addr : NULL;
   if (sp != LSI_SPACE_GLOBAL && sp != LSI_SPACE_CONSTANT) return NULL;
   struct dev_mem_entry *e = dev_mem_entry(m, addr);
   if (!e || atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE) return NULL;
   uint64_t off = LSI_ADDR_OFFSET(addr);
   if (off > e->size || len > e->size - off) return NULL;
   return e->host + off;
+}
+
+/* ---- shared virtual memory ---- */
+
+#define SVM_GRANULE (UINT64_C(1) << DEV_SVM_GRANULE_SHIFT)
+
+/* Where the SVM range is asked for (the system may place it elsewhere): a
+ * fixed place makes a program's SVM addresses the same on every run, so a
+ * debugging session or a report can be repeated. */
+#define SVM_HINT ((void *)(uintptr_t)0x3e0000000000ull)
+
+/* Reserves the SVM range (under mu): inaccessible address space until an
+ * allocation makes part of it readable and writable. Halves the span when
+ * the system refuses (an address-space limit). */
+static bool svm_reserve(struct dev_mem *m) {
+  if (atomic_load_explicit(&m->svm_span, memory_order_relaxed)) return true;
+  for (uint64_t span = DEV_SVM_SPAN; span >= (UINT64_C(1) << 30); span >>= 1) {
+    void *base =
+        mmap(SVM_HINT, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) continue;
+    uint64_t n = span >> DEV_SVM_GRANULE_SHIFT;
+    m->svm_owner = calloc(n, sizeof(*m->svm_owner));
+    m->svm_busy = calloc(n, 1);
+    if (!m->svm_owner || !m->svm_busy) {
+      free((void *)m->svm_owner);
+      free(m->svm_busy);
+      m->svm_owner = NULL;
+      m->svm_busy = NULL;
+      munmap(base, span);
+      return false;
+    }
+    m->svm_base = base;
+    atomic_store_explicit(&m->svm_span, span, memory_order_release);
+    return true;
+  }
+  return false;
+}
+
+/* First granule of a run of n free ones (under mu), searched from the
+ * rover on so freed granules are reused as late as possible; or UINT64_MAX. */
+static uint64_t svm_find(struct dev_mem *m, uint64_t n) {
+  uint64_t total =
+      atomic_load_explicit(&m->svm_span, memory_order_relaxed) >> DEV_SVM_GRANULE_SHIFT;
+  if (n == 0 || n > total) return UINT64_MAX;
+  for (int pass = 0; pass < 2; pass++) {
+    uint64_t g = pass ? 0 : m->svm_rover, end = pass ? m->svm_rover + n : total;
+    if (end > total) end = total;
+    uint64_t run = 0;
+    for (; g < end; g++) {
+      run = m->svm_busy[g] ? 0 : run + 1;
+      if (run == n) return g + 1 - n;
+    }
+  }
+  return UINT64_MAX;
+}
+
+/* Marks granules [g, g+n) handed out or not (under mu). */
+static void svm_mark(struct dev_mem *m, uint64_t g, uint64_t n, uint8_t busy) {
+  memset(m->svm_busy + g, busy, n);
+}
+
+void *dev_mem_svm_alloc(struct dev_mem *m, uint64_t size, bool read_only) {
+  if (size == 0 || size > LSI_ADDR_OFFSET_MASK) return NULL;
+  uint64_t n = (size + SVM_GRANULE - 1) >> DEV_SVM_GRANULE_SHIFT;
+  uint8_t *host = NULL;
+  pthread_mutex_lock(&m->mu);
+  uint64_t g = svm_reserve(m) ? svm_find(m, n) : UINT64_MAX;
+  if (g != UINT64_MAX) {
+    host = m->svm_base + (g << DEV_SVM_GRANULE_SHIFT);
+    if (mprotect(host, n << DEV_SVM_GRANULE_SHIFT, PROT_READ | PROT_WRITE) == 0)
+      svm_mark(m, g, n, 1);
+    else
+      host = NULL;
+  }
+  pthread_mutex_unlock(&m->mu);
+  if (!host) return NULL;
+  uint64_t addr = dev_mem_map(m, host, size, read_only);
+  pthread_mutex_lock(&m->mu);
+  if (addr) {
+    /* the entry is live already, but no SVM address reaches it before
+     * its granules name it */
+    dev_mem_entry(m, addr)->svm = 1;
+    for (uint64_t i = 0; i < n; i++)
+      atomic_store_explicit(&m->svm_owner[g + i], LSI_ADDR_ID(addr), memory_order_release);
+    m->svm_rover = g + n;
+  } else {
+    svm_mark(m, g, n, 0);
+    host = NULL;
+  }
+  pthread_mutex_unlock(&m->mu);
+  return host;
+}
+
+void dev_mem_svm_free(struct dev_mem *m, void *p) {
+  uint64_t addr = (uint64_t)(uintptr_t)p;
+  struct dev_mem_entry *e = dev_mem_svm_live(m, addr, 1);
+  if (!e || e->host != p) return;
+  uint64_t id = (uint64_t)(e - m->tab);
+  uint64_t g = (addr - (uint64_t)(uintptr_t)m->svm_base) >> DEV_SVM_GRANULE_SHIFT;
+  uint64_t n = (e->size + SVM_GRANULE - 1) >> DEV_SVM_GRANULE_SHIFT;
+  dev_mem_unmap(m, LSI_ADDR(LSI_SPACE_GLOBAL, id, 0));
+  /* The pages go back to the system and read as zero when handed out
+   * again; they stay accessible, so a kernel still running on them (a
+   * program error) cannot crash the host. */
+  madvise(p, n << DEV_SVM_GRANULE_SHIFT, MADV_DONTNEED);
+  pthread_mutex_lock(&m->mu);
+  svm_mark(m, g, n, 0);
+  pthread_mutex_unlock(&m->mu);
+}
+
+/* Distance from [addr, addr+len) to an allocation's bytes (0: overlaps). */
+static uint64_t svm_distance(const struct dev_mem_entry *e, uint64_t addr, uint64_t len) {
+  uint64_t lo = (uint64_t)(uintptr_t)e->host, hi = lo + e->size;
+  if (addr >= hi) return addr - hi + 1;
+  if (addr + len <= lo) return lo - (addr + len) + 1;
+  return 0;
+}
+
+struct dev_mem_entry *dev_mem_svm_nearest(struct dev_mem *m, uint64_t addr, uint64_t len) {
+  struct dev_mem_entry *best = NULL;
+  uint64_t bd = UINT64_MAX;
+  for (uint32_t i = 1; i < DEV_MEM_CAPACITY; i++) {
+    struct dev_mem_entry *e = &m->tab[i];
+    if (atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE || !e->svm) continue;
+    uint64_t d = svm_distance(e, addr, len);
+    if (d < bd) best = e, bd = d;
+  }
+  return best;
 }

@@ -9,6 +9,16 @@
  * read-only mapping is marked in its entry, and stores to it fault. Ids are
  * handed out round-robin so a released id keeps faulting as "released" for as
  * long as possible before it is reused.
+ *
+ * Shared virtual memory: an SVM allocation is a live entry too (svm set),
+ * but kernels reach it by its host address, which is also its device
+ * address (space bits LSI_SPACE_NONE: user-space host addresses lie below
+ * bit 47), so pointers stored inside SVM data mean the same on both sides.
+ * Its storage is carved out of one host address range the table reserves
+ * on the first SVM allocation; svm_owner[] names the entry of each granule
+ * of that range, so finding the allocation of an address takes no lock
+ * and no search. A granule keeps naming a freed allocation's entry (the
+ * access faults as "released") until the granule is handed out again.
  */
 #ifndef LOCKSTEP_DEVICE_MEM_H
 #define LOCKSTEP_DEVICE_MEM_H
@@ -32,6 +42,7 @@ enum dev_mem_state {
 struct dev_mem_entry {
   _Atomic uint32_t state; /* enum dev_mem_state */
   uint32_t read_only;
+  uint32_t svm; /* an SVM allocation: its device address is host */
   uint8_t *host;
   uint64_t size;
   /* LOCKSTEP_CHECK=uninit: a byte per byte of the buffer, non-zero where it
@@ -45,7 +56,20 @@ struct dev_mem {
   uint32_t next; /* next id to try */
   uint32_t live;
   struct dev_mem_entry *tab; /* DEV_MEM_CAPACITY entries */
+  /* SVM (see above): the reserved range [svm_base, svm_base + svm_span)
+   * (svm_span 0 until the first SVM allocation, then never changed),
+   * the entry id of each granule, and which granules are handed out
+   * (svm_busy and svm_rover under mu) */
+  uint8_t *svm_base;
+  _Atomic uint64_t svm_span;
+  _Atomic uint32_t *svm_owner;
+  uint8_t *svm_busy;
+  uint64_t svm_rover;
 };
+
+#define DEV_SVM_GRANULE_SHIFT 16 /* 64 KiB: SVM allocations start on a granule */
+#define DEV_SVM_SPAN          (UINT64_C(64) << 30)
+#define DEV_SVM_MAX_ALIGN     (UINT64_C(1) << DEV_SVM_GRANULE_SHIFT)
 
 struct dev_mem *dev_mem_create(void);
 void dev_mem_destroy(struct dev_mem *m);
@@ -63,8 +87,22 @@ bool dev_mem_set_undefined(struct dev_mem *m, uint64_t addr);
  * or (src non-zero, a copy) as defined as those at src. */
 void dev_mem_define(struct dev_mem *m, uint64_t dst, uint64_t src, uint64_t len);
 
+/* A zeroed SVM allocation of size bytes (aligned to DEV_SVM_MAX_ALIGN,
+ * since it starts on a granule), mapped as a live entry: returns its address,
+ * the same for the host and the device (kernel stores fault when
+ * read_only); NULL when out of address range,
+ * host memory or entries. */
+void *dev_mem_svm_alloc(struct dev_mem *m, uint64_t size, bool read_only);
+/* Frees an SVM allocation (its address as dev_mem_svm_alloc returned it);
+ * later device accesses fault as "released". Anything else is ignored. */
+void dev_mem_svm_free(struct dev_mem *m, void *p);
+/* The SVM allocation nearest to [addr, addr+len) among the live ones (for
+ * reports): NULL when there is none. Scans the table: slow. */
+struct dev_mem_entry *dev_mem_svm_nearest(struct dev_mem *m, uint64_t addr, uint64_t len);
+
 /* Host pointer for [addr, addr+len) when the whole range lies inside one live
- * global/constant allocation; NULL otherwise. */
+ * global/constant allocation (or, for an SVM address, one live SVM
+ * allocation); NULL otherwise. */
 void *dev_mem_host(struct dev_mem *m, uint64_t addr, uint64_t len);
 
 /* The entry an address's id bits name (NULL for id 0 or out of range). No
@@ -73,6 +111,39 @@ static inline struct dev_mem_entry *dev_mem_entry(struct dev_mem *m, uint64_t ad
   unsigned id = LSI_ADDR_ID(addr);
   if (id == 0 || id >= DEV_MEM_CAPACITY) return 0;
   return &m->tab[id];
+}
+
+/* The entry an SVM address's granule names (NULL outside the SVM range or
+ * for a granule never handed out). The caller checks the state, svm and
+ * that addr lies in [host, host + size): the granule may name a freed
+ * allocation whose entry went to another. */
+static inline struct dev_mem_entry *dev_mem_svm_entry(struct dev_mem *m, uint64_t addr) {
+  uint64_t span = atomic_load_explicit(&m->svm_span, memory_order_acquire);
+  uint64_t rel = addr - (uint64_t)(uintptr_t)m->svm_base;
+  if (rel >= span) return 0;
+  uint32_t id =
+      atomic_load_explicit(&m->svm_owner[rel >> DEV_SVM_GRANULE_SHIFT], memory_order_acquire);
+  return id ? &m->tab[id] : 0;
+}
+
+/* The live SVM allocation holding all of [addr, addr+len), or NULL. */
+static inline struct dev_mem_entry *dev_mem_svm_live(struct dev_mem *m, uint64_t addr,
+                                                     uint64_t len) {
+  struct dev_mem_entry *e = dev_mem_svm_entry(m, addr);
+  if (!e || atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE || !e->svm)
+    return 0;
+  uint64_t off = addr - (uint64_t)(uintptr_t)e->host;
+  return off < e->size && len <= e->size - off ? e : 0;
+}
+
+/* The global address (LSI_SPACE_GLOBAL, its entry's id, offset) an SVM
+ * address inside a live SVM allocation stands for, so code keyed by entry
+ * (the checkers' shadows) treats both alike; addr itself otherwise. */
+static inline uint64_t dev_mem_canon(struct dev_mem *m, uint64_t addr) {
+  if (LSI_ADDR_SPACE(addr) != LSI_SPACE_NONE) return addr;
+  struct dev_mem_entry *e = dev_mem_svm_live(m, addr, 1);
+  if (!e) return addr;
+  return LSI_ADDR(LSI_SPACE_GLOBAL, (uint64_t)(e - m->tab), addr - (uint64_t)(uintptr_t)e->host);
 }
 
 #endif

@@ -606,6 +606,11 @@ static void lane_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, 
   switch (LSI_ADDR_SPACE(addr)) {
   case LSI_SPACE_LOCAL: local_access(cu, w, lane, pc, addr, size, kind); break;
   case LSI_SPACE_GLOBAL: global_access(cu, w, lane, pc, addr, size, kind, rw); break;
+  case LSI_SPACE_NONE: /* SVM: checked as the global allocation it is */
+    addr = dev_mem_canon(cu->run->mem, addr);
+    if (LSI_ADDR_SPACE(addr) != LSI_SPACE_GLOBAL) return;
+    global_access(cu, w, lane, pc, addr, size, kind, rw);
+    break;
   default: return; /* private memory is the work-item's own; constant memory is read-only */
   }
   if (kind >= SIMT_ACC_ATOMIC) sync_release(cu->run->race, item_number(cu, w, lane));

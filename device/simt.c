@@ -91,6 +91,11 @@ void simt_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t
 /* Names the kernel argument that holds a pointer into allocation id. */
 void simt_buffer_name(struct simt_run *run, uint64_t addr, char *buf, size_t n) {
   const struct lsi_kernel *k = run->k;
+  struct dev_mem_entry *e = dev_mem_entry(run->mem, addr);
+  if (e && e->svm && LSI_ADDR_SPACE(addr) == LSI_SPACE_GLOBAL) { /* dev_mem_canon()'s */
+    snprintf(buf, n, "SVM allocation 0x%" PRIx64, (uint64_t)(uintptr_t)e->host);
+    return;
+  }
   for (uint32_t j = 0; j < k->nargs; j++) {
     const struct lsi_arg *a = &k->args[j];
     if (a->kind != LSI_ARG_GLOBAL && a->kind != LSI_ARG_CONSTANT) continue;
@@ -170,6 +175,61 @@ void simt_note(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t 
   if (first_on_line(cu->run, pc)) report_access(cu, w, lane, pc, trap, 0, msg);
 }
 
+/* describe_access() for an address in no space (not NULL): an SVM
+ * address, misaligned, past a live SVM allocation, in a released one, or
+ * outside all of them (the nearest one named). */
+static int describe_svm(struct simt_cu *cu, uint64_t addr, uint64_t size, int kind, const char *op,
+                        char *msg, size_t n) {
+  struct dev_mem *m = cu->run->mem;
+  struct dev_mem_entry *e = dev_mem_svm_entry(m, addr);
+  uint64_t base = e ? (uint64_t)(uintptr_t)e->host : 0;
+  bool inside = e && e->svm && addr >= base && addr - base < e->size;
+  if (inside && atomic_load_explicit(&e->state, memory_order_acquire) == DEV_MEM_RELEASED) {
+    snprintf(msg, n,
+             "%" PRIu64 "-byte %s at 0x%016" PRIx64 ": access to released SVM allocation 0x%" PRIx64
+             " (%" PRIu64 " bytes)",
+             size, op, addr, base, e->size);
+    return LSI_TRAP_RELEASED_BUFFER;
+  }
+  if (inside && kind && e->read_only) {
+    snprintf(msg, n,
+             "%" PRIu64 "-byte %s at offset %" PRIu64 " of read-only SVM allocation 0x%" PRIx64,
+             size, op, addr - base, base);
+    return LSI_TRAP_WRITE_READ_ONLY;
+  }
+  if (inside && size <= e->size - (addr - base)) {
+    snprintf(msg, n,
+             "misaligned %" PRIu64 "-byte SVM %s at offset %" PRIu64 " of SVM allocation 0x%" PRIx64
+             " (address %% %" PRIu64 " = %" PRIu64 ")",
+             size, op, addr - base, base, size, addr % size);
+    return LSI_TRAP_MISALIGNED;
+  }
+  e = inside ? e : dev_mem_svm_nearest(m, addr, size);
+  if (!e) {
+    snprintf(msg, n,
+             "%" PRIu64 "-byte %s at 0x%016" PRIx64
+             ": not a device address (no SVM allocation is live)",
+             size, op, addr);
+    return LSI_TRAP_OUT_OF_BOUNDS;
+  }
+  base = (uint64_t)(uintptr_t)e->host;
+  if (addr >= base) {
+    uint64_t miss = addr + size - (base + e->size);
+    snprintf(msg, n,
+             "out-of-bounds %" PRIu64 "-byte SVM %s at 0x%016" PRIx64 ", offset %" PRIu64
+             " of SVM allocation 0x%" PRIx64 " (%" PRIu64 " bytes): %" PRIu64
+             " byte%s past the end",
+             size, op, addr, addr - base, base, e->size, miss, miss == 1 ? "" : "s");
+  } else {
+    uint64_t miss = base - addr;
+    snprintf(msg, n,
+             "out-of-bounds %" PRIu64 "-byte SVM %s at 0x%016" PRIx64 ": %" PRIu64
+             " byte%s before SVM allocation 0x%" PRIx64 " (%" PRIu64 " bytes)",
+             size, op, addr, miss, miss == 1 ? "" : "s", base, e->size);
+  }
+  return LSI_TRAP_OUT_OF_BOUNDS;
+}
+
 /* Says what is wrong with an access simt_mem() refused: its trap and the
  * message into msg. */
 static int describe_access(struct simt_cu *cu, uint64_t addr, uint64_t size, int kind, char *msg,
@@ -213,6 +273,9 @@ static int describe_access(struct simt_cu *cu, uint64_t addr, uint64_t size, int
     snprintf(name, sizeof(name), "the private frame");
     limit = cu->run->k->private_size;
     break;
+  case LSI_SPACE_NONE:
+    if (addr != 0) return describe_svm(cu, addr, size, kind, op, msg, n);
+    /* fall through */
   default:
     snprintf(msg, n, "%" PRIu64 "-byte %s at 0x%016" PRIx64 ": %s", size, op, addr,
              addr == 0 ? "NULL pointer" : "not a device address");
@@ -276,6 +339,9 @@ static void *mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, u
     if (LSI_ADDR_ID(addr) == 0 && off <= cu->run->k->private_size &&
         size <= cu->run->k->private_size - off)
       return w->priv + (uint64_t)lane * cu->run->k->private_size + off;
+    break;
+  case LSI_SPACE_NONE:
+    if (svm_ok(dev_mem_svm_live(cu->run->mem, addr, size), kind)) return (void *)(uintptr_t)addr;
     break;
   default: break;
   }
@@ -750,9 +816,12 @@ static void print_stats(const struct simt_run *run) {
           s->warp_insns ? (double)s->lane_insns / (double)s->warp_insns : 0.0, run->W,
           s->div_branches, s->yields, s->barrier_waits, s->recentres, run->passes,
           run->passes == 1 ? "" : "es");
-  for (int sp = LSI_SPACE_GLOBAL; sp <= LSI_SPACE_PRIVATE; sp++)
+  for (int sp = LSI_SPACE_GLOBAL; sp <= LSI_SPACE_PRIVATE; sp++) { /* SVM (space 0) is global */
+    int svm = sp == LSI_SPACE_GLOBAL;
     fprintf(stderr, "lockstep stats:   %-8s loaded %" PRIu64 " bytes, stored %" PRIu64 " bytes\n",
-            space_name[sp], s->ld_bytes[sp], s->st_bytes[sp]);
+            space_name[sp], s->ld_bytes[sp] + (svm ? s->ld_bytes[0] : 0),
+            s->st_bytes[sp] + (svm ? s->st_bytes[0] : 0));
+  }
 }
 
 static int launch_error(struct dev_exception *exc, const struct lsi_kernel *k, int trap,

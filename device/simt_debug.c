@@ -670,6 +670,9 @@ void *simt_dbg_mem(struct simt_dbg *s, uint64_t item, uint64_t addr, uint64_t si
       return off + size <= s->run.local_total ? cu->local + off : NULL;
     return off + size <= s->run.k->private_size ? cu->warps[j].priv + off : NULL;
   }
+  case LSI_SPACE_NONE: /* an SVM address is its host address */
+    return addr && dev_mem_svm_live(s->run.mem, addr, size ? size : 1) ? (void *)(uintptr_t)addr
+                                                                       : NULL;
   default: return NULL;
   }
 }

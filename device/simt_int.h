@@ -251,6 +251,11 @@ void simt_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t
 void *simt_mem_fault(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                      uint64_t addr, uint64_t size, int kind);
 
+/* An SVM access may be made to e (NULL: outside every live allocation). */
+static inline bool svm_ok(const struct dev_mem_entry *e, int kind) {
+  return e && !(kind && e->read_only);
+}
+
 /* Host pointer for an access of size bytes at addr by that lane, or NULL
  * after reporting a device exception (or cu->sink, see simt_mem_fault). */
 static inline __attribute__((always_inline)) void *simt_mem(struct simt_cu *cu, struct simt_warp *w,
@@ -277,6 +282,10 @@ static inline __attribute__((always_inline)) void *simt_mem(struct simt_cu *cu, 
     if (LSI_ADDR_ID(addr) == 0 && off + size <= cu->run->k->private_size && off + size >= off &&
         (off & (size - 1)) == 0)
       return w->priv + (uint64_t)lane * cu->run->k->private_size + off;
+    break;
+  case LSI_SPACE_NONE: /* an SVM address: the host address of its storage */
+    if ((addr & (size - 1)) == 0 && svm_ok(dev_mem_svm_live(cu->run->mem, addr, size), kind))
+      return (void *)(uintptr_t)addr;
     break;
   default: break;
   }

@@ -234,7 +234,8 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
   case CL_DEVICE_PRINTF_BUFFER_SIZE: RET(size_t, 1u << 20);
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: RET(size_t, MAX_GLOBAL_VARIABLE_SIZE);
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: RET(size_t, GLOBAL_VARIABLE_PREFERRED_SUM);
-  case CL_DEVICE_SVM_CAPABILITIES: RET(cl_device_svm_capabilities, 0);
+  case CL_DEVICE_SVM_CAPABILITIES: /* only a device that allocates SVM (not a test's stub) */
+    RET(cl_device_svm_capabilities, rt_dev_ops()->svm_alloc ? dev_claims_svm() : 0);
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE: RET(cl_uint, 0);
@@ -255,7 +256,9 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
     RET(cl_device_atomic_capabilities,
         CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
             CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
-            CL_DEVICE_ATOMIC_SCOPE_DEVICE);
+            CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+            (dev_claimed("__opencl_c_atomic_scope_all_devices") ? CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES
+                                                                : 0));
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: RET(cl_bool, CL_TRUE);
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     RET(cl_bool, dev_claimed("__opencl_c_work_group_collective_functions"));

@@ -322,12 +322,33 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
   return err;
 }
 
+/* Whether the context's device has SVM at all. */
+static bool svm_supported(void) {
+  cl_device_svm_capabilities caps = 0;
+  clGetDeviceInfo(rt_device(), CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+  return caps != 0;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
                                                          const void *arg_value) {
   if (!rt_valid(kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
-  (void)arg_index;
-  (void)arg_value;
-  return CL_INVALID_OPERATION; /* no device of the context supports SVM */
+  if (!svm_supported()) return CL_INVALID_OPERATION;
+  const struct lsi_kernel *k = kernel->k;
+  if (arg_index >= k->nargs) return CL_INVALID_ARG_INDEX;
+  const struct lsi_arg *a = &k->args[arg_index];
+  if (a->kind != LSI_ARG_GLOBAL && a->kind != LSI_ARG_CONSTANT) return CL_INVALID_ARG_VALUE;
+  /* Any pointer into a live allocation (or one past its end), or NULL:
+   * the device has no fine-grained system SVM. The pointer is the
+   * device address itself. */
+  if (arg_value && !rt_svm_lookup(arg_value, NULL, NULL)) return CL_INVALID_ARG_VALUE;
+  uint64_t addr = (uint64_t)(uintptr_t)arg_value;
+  pthread_mutex_lock(&kernel->lock);
+  memcpy(kernel->argbuf + a->buf_offset, &addr, 8);
+  kernel->arg_mem[arg_index] = NULL;
+  kernel->arg_set[arg_index] = true;
+  kernel->local_args = local_arg_bytes(kernel);
+  pthread_mutex_unlock(&kernel->lock);
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
@@ -335,12 +356,24 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
                                                     size_t param_value_size,
                                                     const void *param_value) {
   if (!rt_valid(kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
-  /* Both names are about SVM, which no device of the context supports
-   * (CL_DEVICE_SVM_CAPABILITIES is 0): that comes before any check of the
-   * value, so a NULL list of SVM pointers is CL_INVALID_OPERATION too. */
-  if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS) return CL_INVALID_OPERATION;
+  /* Both names are about SVM: without it that comes before any check of
+   * the value, so a NULL list of SVM pointers is CL_INVALID_OPERATION too. */
+  if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS && !svm_supported()) return CL_INVALID_OPERATION;
+  /* an empty list (0, NULL) unsets the previous one */
+  if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS && param_value_size == 0 && !param_value)
+    return CL_SUCCESS;
   if (!param_value) return CL_INVALID_VALUE;
   switch (param_name) {
+  case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
+    /* Every live SVM allocation is reachable by every kernel (the device
+     * checks each access against all of them), so the list only has to
+     * name SVM memory. */
+    if (param_value_size == 0 || param_value_size % sizeof(void *) != 0) return CL_INVALID_VALUE;
+    void *const *ptrs = param_value;
+    for (size_t i = 0; i < param_value_size / sizeof(void *); i++)
+      if (!rt_svm_lookup(ptrs[i], NULL, NULL)) return CL_INVALID_VALUE;
+    return CL_SUCCESS;
+  }
   case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
     if (param_value_size != sizeof(cl_bool)) return CL_INVALID_VALUE;
     return *(const cl_bool *)param_value ? CL_INVALID_OPERATION : CL_SUCCESS;

@@ -114,6 +114,14 @@ static cl_int buffer_create_in(const char *call, cl_context ctx, const cl_mem_pr
     m->props_size = sizeof(cl_mem_properties);
   }
   if (flags & CL_MEM_USE_HOST_PTR) {
+    /* SVM as a buffer's storage: the buffer must fit in the allocation */
+    void *svm_base;
+    size_t svm_size;
+    if (rt_svm_lookup(host_ptr, &svm_base, &svm_size) &&
+        size > svm_size - (size_t)((char *)host_ptr - (char *)svm_base)) {
+      err = CL_INVALID_BUFFER_SIZE;
+      goto out;
+    }
     m->host_ptr = host_ptr;
     m->store = host_ptr;
   } else {
@@ -130,7 +138,12 @@ static cl_int buffer_create_in(const char *call, cl_context ctx, const cl_mem_pr
     else
       memset(m->store, 0, size);
   }
-  m->addr = ctx->ops->map_global(ctx->dev, m->store, size, false);
+  /* A buffer on SVM is the SVM memory to the device too: its address is
+   * the SVM pointer, so pointers a kernel takes into it are valid on the
+   * host (and in SVM data). */
+  m->on_svm = (flags & CL_MEM_USE_HOST_PTR) && rt_svm_lookup(host_ptr, NULL, NULL);
+  m->addr = m->on_svm ? (uint64_t)(uintptr_t)host_ptr
+                      : ctx->ops->map_global(ctx->dev, m->store, size, false);
   if (m->addr == 0) {
     err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
     goto out;
@@ -221,7 +234,9 @@ static cl_int subbuffer_create_in(const char *call, cl_mem buffer, cl_mem_flags 
   m->origin = r->origin;
   m->store = (char *)buffer->store + r->origin;
   if (buffer->host_ptr) m->host_ptr = (char *)buffer->host_ptr + r->origin;
-  m->addr = ctx->ops->map_global(ctx->dev, m->store, m->size, false);
+  m->on_svm = buffer->on_svm;
+  m->addr = m->on_svm ? buffer->addr + r->origin
+                      : ctx->ops->map_global(ctx->dev, m->store, m->size, false);
   if (m->addr == 0) {
     err = CL_OUT_OF_RESOURCES;
     goto out;
@@ -253,7 +268,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 void rt_mem_destroy(cl_mem m) {
   cl_context ctx = m->context;
   rt_object_kill(&m->obj);
-  ctx->ops->unmap_global(ctx->dev, m->addr);
+  if (!m->on_svm) ctx->ops->unmap_global(ctx->dev, m->addr);
   /* Destructor callbacks run most recent first, before the storage goes
    * (the application may free its USE_HOST_PTR memory in them). */
   for (struct rt_dtor *d = m->dtors, *next; d; d = next) {
@@ -341,8 +356,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
   case CL_MEM_ASSOCIATED_MEMOBJECT: return rt_info(sz, pv, ret, &m->parent, sizeof m->parent);
   case CL_MEM_OFFSET: return rt_info(sz, pv, ret, &m->origin, sizeof m->origin);
   case CL_MEM_USES_SVM_POINTER: {
-    cl_bool no = CL_FALSE;
-    return rt_info(sz, pv, ret, &no, sizeof no);
+    cl_bool svm = m->on_svm;
+    return rt_info(sz, pv, ret, &svm, sizeof svm);
   }
   case CL_MEM_PROPERTIES: return rt_info(sz, pv, ret, m->props, m->props_size);
   default: return CL_INVALID_VALUE;

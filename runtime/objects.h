@@ -83,6 +83,7 @@ struct _cl_mem {
   void *store;    /* the backing host storage the device maps */
   void *alloc;    /* what to free (NULL when the user owns the storage) */
   uint64_t addr;  /* device address of the first byte */
+  bool on_svm;    /* the storage is SVM: addr is its SVM address, nothing mapped */
   cl_mem parent;  /* for a sub-buffer (retained) */
   size_t origin;  /* offset in the parent */
   cl_mem_properties props[8];

@@ -131,6 +131,9 @@ cl_int rt_enqueue_in(const char *call, cl_command_queue q, cl_command_type type,
 #define rt_enqueue(...) rt_enqueue_in(__func__, __VA_ARGS__)
 /* context.c: calls the context's pfn_notify (if any) with a message. */
 void rt_context_notify(cl_context ctx, const char *errinfo);
+/* svm.c: the live SVM allocation holding p (one past its end counts):
+ * its first byte and size (either may be NULL); false when none does. */
+bool rt_svm_lookup(const void *p, void **base, size_t *size);
 /* mem.c: device address of the first byte of a buffer (or sub-buffer). */
 uint64_t rt_mem_addr(cl_mem m);
 

@@ -246,7 +246,7 @@ START_TEST(claim_atomic_orders_and_device_scope) {
   const cl_device_atomic_capabilities want =
       CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
       CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
-      CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+      CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
   cl_device_atomic_capabilities caps = 0;
   ck_assert_int_eq(
       clGetDeviceInfo(dev, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof caps, &caps, NULL),
@@ -330,6 +330,34 @@ START_TEST(claim_work_group_collectives) {
 }
 END_TEST
 
+START_TEST(claim_atomic_scope_all_devices) {
+  enum { N = 512 };
+  ck_assert(has_feature("__opencl_c_atomic_scope_all_devices"));
+  int ctr = 0, macro = 0;
+  static int tickets[N], seen[N];
+  cl_kernel k = claims("atomic_all_devices");
+  cl_mem c = buf(sizeof ctr, &ctr), t = buf(sizeof tickets, NULL), m = buf(sizeof macro, &macro);
+  arg(k, 0, sizeof c, &c);
+  arg(k, 1, sizeof t, &t);
+  arg(k, 2, sizeof m, &m);
+  ck_assert_int_eq(run(k, N, 64), CL_COMPLETE);
+  rd(c, &ctr, sizeof ctr);
+  rd(t, tickets, sizeof tickets);
+  rd(m, &macro, sizeof macro);
+  ck_assert_int_eq(macro, 1);
+  ck_assert_int_eq(ctr, N);
+  memset(seen, 0, sizeof seen);
+  for (int g = 0; g < N; g++) {
+    ck_assert(tickets[g] >= 0 && tickets[g] < N);
+    ck_assert_msg(!seen[tickets[g]]++, "ticket %d handed out twice", tickets[g]);
+  }
+  clReleaseMemObject(c);
+  clReleaseMemObject(t);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_kernels_claims");
   TCase *tc = tcase_create("claims");
@@ -342,6 +370,7 @@ static Suite *make(void) {
   KH_ADD(tc, claim_independent_forward_progress);
   KH_ADD(tc, claim_atomic_orders_and_device_scope);
   KH_ADD(tc, claim_work_group_collectives);
+  KH_ADD(tc, claim_atomic_scope_all_devices);
   suite_add_tcase(s, tc);
   return s;
 }

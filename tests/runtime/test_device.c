@@ -265,7 +265,7 @@ START_TEST(values_are_consistent) {
   ck_assert_uint_eq(size_info(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE), 1u << 20);
   const cl_ulong atomics = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
                            CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
-                           CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+                           CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
   ck_assert_uint_eq(ulong_info(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES), atomics);
   ck_assert_uint_eq(ulong_info(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES), atomics);
   static const char *const features[] = {"__opencl_c_int64",
@@ -276,6 +276,7 @@ START_TEST(values_are_consistent) {
                                          "__opencl_c_atomic_order_acq_rel",
                                          "__opencl_c_atomic_order_seq_cst",
                                          "__opencl_c_atomic_scope_device",
+                                         "__opencl_c_atomic_scope_all_devices",
                                          "__opencl_c_device_enqueue",
                                          "__opencl_c_images",
                                          "__opencl_c_read_write_images",
@@ -292,7 +293,9 @@ START_TEST(values_are_consistent) {
       seen |= !strcmp(fv[j].name, features[i]) && fv[j].version == CL_MAKE_VERSION(3, 0, 0);
     ck_assert_msg(seen, "%s not claimed", features[i]);
   }
-  ck_assert_uint_eq(ulong_info(CL_DEVICE_SVM_CAPABILITIES), 0);
+  ck_assert_uint_eq(ulong_info(CL_DEVICE_SVM_CAPABILITIES), CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                                                                CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                                                                CL_DEVICE_SVM_ATOMICS);
   ck_assert_uint_eq(ulong_info(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES),
                     CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT);
   /* Images: at least the OpenCL 3.0 minimums of a device with images. */

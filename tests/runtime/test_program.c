@@ -468,16 +468,19 @@ START_TEST(test_set_kernel_arg_errors) {
   ck_assert_int_eq(err, CL_SUCCESS);
   ck_assert_int_eq(clEnqueueNDRangeKernel(q, c, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
   ck_assert_int_eq(clFinish(q), CL_SUCCESS);
-  ck_assert_int_eq(clSetKernelArgSVMPointer(k, 0, NULL), CL_INVALID_OPERATION);
+  /* SVM: a NULL pointer argument; a list naming something that is not
+   * SVM memory (a buffer handle) and an empty one are refused */
+  ck_assert_int_eq(clSetKernelArgSVMPointer(k, 0, NULL), CL_SUCCESS);
+  ck_assert_int_eq(clSetKernelArgSVMPointer(k, 3, NULL), CL_INVALID_ARG_VALUE);
   cl_bool no = CL_FALSE;
   ck_assert_int_eq(
       clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof no, &no),
       CL_SUCCESS);
   ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof m, &m),
-                   CL_INVALID_OPERATION);
-  /* no SVM on the device: checked before the NULL value */
-  ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL),
-                   CL_INVALID_OPERATION);
+                   CL_INVALID_VALUE);
+  ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 8, NULL), CL_INVALID_VALUE);
+  /* an empty list unsets the previous one */
+  ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL), CL_SUCCESS);
   ck_assert_int_eq(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 0, NULL),
                    CL_INVALID_VALUE);
   clReleaseKernel(c);

@@ -95,3 +95,16 @@ __kernel void wg_compact(__global const int *in, __global int *out) {
   out[2 * n + g] = work_group_broadcast(in[g], 0);
   out[3 * n + g] = work_group_any(keep) * 2 + work_group_all(keep);
 }
+
+/* The all-devices atomic scope (either spelling): unique tickets, and the
+ * feature macro that makes the names exist. */
+__kernel void atomic_all_devices(__global atomic_int *ctr, __global int *tickets,
+                                 __global int *macro) {
+#ifdef __opencl_c_atomic_scope_all_devices
+  int g = get_global_id(0);
+  memory_scope s = g & 1 ? memory_scope_all_devices : memory_scope_all_svm_devices;
+  tickets[g] = atomic_fetch_add_explicit(ctr, 1, memory_order_seq_cst, s);
+  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_all_devices);
+  if (g == 0) *macro = 1;
+#endif
+}
