@@ -552,7 +552,7 @@ static bool blk_split(const struct simt_race_run *r, struct race_buf *b, uint64_
     d->w = slot_shift(c->w, (uint32_t)j);
     d->r = slot_shift(c->r, (uint32_t)j);
   }
-  c->stamp = RACE_SPLIT;
+  __atomic_store_n(&c->stamp, RACE_SPLIT, __ATOMIC_RELEASE); /* the words first */
   return true;
 }
 
@@ -585,6 +585,22 @@ static void global_cells(struct simt_race_run *r, unsigned id, struct race_buf *
   *held_ = held;
 }
 
+/* Whether a read of the word at off can neither race nor change its cells:
+ * no writer, and readers of several work-groups already (RACE_MG, not
+ * atomic), as a read of a table every work-group reads settles. Looked at
+ * without the lock: a writer's store racing with this look is one the
+ * read may be taken to precede (the readers' slot, which it would not have
+ * changed, is what that writer finds either way). */
+static bool read_settled(const struct simt_race_run *r, struct race_buf *b, uint64_t off) {
+  if (atomic_load_explicit(&b->byte, memory_order_relaxed)) return false;
+  const struct race_cell *c = &b->blk[off / r->bw];
+  if (__atomic_load_n(&c->stamp, __ATOMIC_ACQUIRE) == RACE_SPLIT) /* see blk_split */
+    c = &atomic_load_explicit(&b->word, memory_order_acquire)[off / 4];
+  uint32_t wf = __atomic_load_n(&c->w, __ATOMIC_RELAXED);
+  uint32_t rf = __atomic_load_n(&c->r, __ATOMIC_RELAXED);
+  return !wf && (rf & (RACE_MG | RACE_ATOM)) == RACE_MG;
+}
+
 /* What the lanes of one warp instruction share: the buffer they hit last
  * and the lock stripe held. */
 struct race_warp {
@@ -599,23 +615,26 @@ static void warp_release(struct simt_race_run *r, struct race_warp *rw) {
   rw->held = RACE_NLOCKS;
 }
 
-static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+/* One lane's access of global memory; true when it was a settled read
+ * (read_settled). */
+static bool global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                           uint64_t addr, uint64_t size, int kind, struct race_warp *rw) {
   struct simt_run *run = cu->run;
   struct simt_race_run *r = run->race;
   uint64_t off = LSI_ADDR_OFFSET(addr);
-  if (!r->global_on) return;
+  if (!r->global_on) return false;
   if ((addr >> LSI_ADDR_ID_SHIFT) != rw->key) {
     struct dev_mem_entry *e = dev_mem_entry(run->mem, addr);
     if (!e || atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE || e->read_only)
-      return;
+      return false;
     struct race_buf *b = global_shadow(r, LSI_ADDR_ID(addr), e);
-    if (!b) return;
+    if (!b) return false;
     rw->key = addr >> LSI_ADDR_ID_SHIFT;
     rw->b = b;
     rw->esize = e->size;
   }
-  if (off > rw->esize || size > rw->esize - off) return;
+  if (off > rw->esize || size > rw->esize - off) return false;
+  if (kind == SIMT_ACC_READ && size == 4 && !(off & 3) && read_settled(r, rw->b, off)) return true;
   struct simt_race_cu *rc = cu->race;
   uint64_t llid = (uint64_t)w->index * run->W + lane;
   uint32_t sg = w->index < rc->nsg ? rc->gsg[w->index] : 0;
@@ -635,6 +654,7 @@ static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane
     warp_release(r, rw); /* reporting takes no stripe */
     report(cu, &x, &h, addr - off + h.byte);
   }
+  return false;
 }
 
 /* Work-item gt's atomic, just before it is made: a release (race_sync). */
@@ -651,15 +671,18 @@ static uint64_t item_number(struct simt_cu *cu, struct simt_warp *w, unsigned la
   return cu->race->glin * cu->run->race->lsz + (uint64_t)w->index * cu->run->W + lane;
 }
 
-/* One lane's access; rw carries what the warp's lanes share. */
-static void lane_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+/* One lane's access; rw carries what the warp's lanes share. True when it
+ * was a settled read of global memory (read_settled). */
+static bool lane_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                         uint64_t addr, uint64_t size, int kind, struct race_warp *rw) {
+  bool settled = false;
   switch (LSI_ADDR_SPACE(addr)) {
   case LSI_SPACE_LOCAL: local_access(cu, w, lane, pc, addr, size, kind); break;
-  case LSI_SPACE_GLOBAL: global_access(cu, w, lane, pc, addr, size, kind, rw); break;
-  default: return; /* private memory is the work-item's own; constant memory is read-only */
+  case LSI_SPACE_GLOBAL: settled = global_access(cu, w, lane, pc, addr, size, kind, rw); break;
+  default: return false; /* private memory is the work-item's own; constant memory is read-only */
   }
   if (kind >= SIMT_ACC_ATOMIC) sync_release(cu->run->race, item_number(cu, w, lane));
+  return settled;
 }
 
 void simt_race_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
@@ -745,11 +768,17 @@ void simt_race_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64
       warp_block(cu, w, pc, act, base, imm, size, kind))
     return;
   struct race_warp rw = {~UINT64_C(0), NULL, 0, RACE_NLOCKS};
+  /* Words this instruction read settled (a lane reading one another lane
+   * read, as a row of a matrix every lane reads, is settled too), by word
+   * modulo 64: the addresses, and which are there. */
+  uint64_t settled[64], have = 0;
   for (uint64_t m = act; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     uint64_t ad = base[i] + (uint64_t)imm;
-    if (!(ad & (size - 1))) /* a misaligned access faults instead */
-      lane_access(cu, w, i, pc, ad, size, kind, &rw);
+    unsigned s = (unsigned)(ad >> 2) & 63;
+    if (ad & (size - 1)) continue; /* a misaligned access faults instead */
+    if ((have >> s & 1) && settled[s] == ad) continue;
+    if (lane_access(cu, w, i, pc, ad, size, kind, &rw)) settled[s] = ad, have |= UINT64_C(1) << s;
   }
   warp_release(cu->run->race, &rw);
 }
