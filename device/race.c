@@ -434,24 +434,27 @@ static inline void sync_ctx(const struct simt_race_run *r, struct race_ctx *x, u
   x->n = x->sync ? x->sync[gt].n : 0;
 }
 
-static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
-                         uint64_t addr, uint64_t size, int kind) {
+/* What the local accesses of warp w's instruction at pc share (the lane's
+ * work-item and atomics so far are local_lane's). */
+static void local_ctx(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, int kind,
+                      struct race_ctx *x) {
+  struct simt_race_cu *rc = cu->race;
+  uint32_t sg = w->index < rc->nsg ? rc->lsg[w->index] : 0;
+  *x = (struct race_ctx){0, rc->lbar | sg, rc->stamp, pc, kind, false, 1, rc->glin, cu->run->W};
+  x->lsz = cu->run->race->lsz;
+  x->sync = sync_get(cu->run->race);
+}
+
+/* One lane's local access, in the context x made for its warp. */
+static void local_lane(struct simt_cu *cu, struct simt_warp *w, struct race_ctx x, unsigned lane,
+                       uint64_t addr, uint64_t size) {
   struct simt_race_cu *rc = cu->race;
   uint64_t off = LSI_ADDR_OFFSET(addr);
   if (LSI_ADDR_ID(addr) != 0 || off > cu->run->local_total || size > cu->run->local_total - off)
     return;
-  uint32_t sg = w->index < rc->nsg ? rc->lsg[w->index] : 0;
-  struct race_ctx x = {(uint32_t)(w->index * cu->run->W + lane + 1),
-                       rc->lbar | sg,
-                       rc->stamp,
-                       pc,
-                       kind,
-                       false,
-                       1,
-                       rc->glin,
-                       cu->run->W};
-  x.lsz = cu->run->race->lsz;
-  sync_ctx(cu->run->race, &x, rc->glin * x.lsz + x.t - 1);
+  x.t = (uint32_t)(w->index * cu->run->W + lane + 1);
+  x.gt = rc->glin * x.lsz + x.t - 1;
+  x.n = x.sync ? x.sync[x.gt].n : 0; /* a work-item that made an atomic saw the sync state */
   struct race_hit h = {0};
   if (!(off & 3) && !(size & 3)) { /* whole words, as global_cells */
     for (uint64_t o = off; o < off + size; o += 4) {
@@ -467,6 +470,13 @@ static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane,
     }
   }
   if (h.found) report(cu, &x, &h, addr - off + h.byte);
+}
+
+static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                         uint64_t addr, uint64_t size, int kind) {
+  struct race_ctx x;
+  local_ctx(cu, w, pc, kind, &x);
+  local_lane(cu, w, x, lane, addr, size);
 }
 
 /* The shadow of allocation e (id), allocated on first touch, in blocks of
@@ -761,12 +771,37 @@ static bool warp_block(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uin
   return done;
 }
 
+/* A warp's plain access of local memory (a lane elsewhere goes its own
+ * way). */
+static void local_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
+                       const uint64_t *base, int64_t imm, unsigned size, int kind) {
+  struct race_ctx x;
+  local_ctx(cu, w, pc, kind, &x);
+  for (uint64_t m = act; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    uint64_t ad = base[i] + (uint64_t)imm;
+    if (ad & (size - 1)) continue; /* a misaligned access faults instead */
+    if (LSI_ADDR_SPACE(ad) == LSI_SPACE_LOCAL) {
+      local_lane(cu, w, x, i, ad, size);
+    } else {
+      struct race_warp rw = {~UINT64_C(0), NULL, 0, RACE_NLOCKS};
+      lane_access(cu, w, i, pc, ad, size, kind, &rw);
+      warp_release(cu->run->race, &rw);
+    }
+  }
+}
+
 void simt_race_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
                     const uint64_t *base, int64_t imm, unsigned size, int kind) {
   if (!cu->race || size == 0) return;
   if ((act & 1) && LSI_ADDR_SPACE(base[0] + (uint64_t)imm) == LSI_SPACE_GLOBAL &&
       warp_block(cu, w, pc, act, base, imm, size, kind))
     return;
+  if (LSI_ADDR_SPACE(base[__builtin_ctzll(act)] + (uint64_t)imm) == LSI_SPACE_LOCAL &&
+      kind <= SIMT_ACC_WRITE) {
+    local_warp(cu, w, pc, act, base, imm, size, kind);
+    return;
+  }
   struct race_warp rw = {~UINT64_C(0), NULL, 0, RACE_NLOCKS};
   /* Words this instruction read settled (a lane reading one another lane
    * read, as a row of a matrix every lane reads, is settled too), by word
