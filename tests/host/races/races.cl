@@ -138,3 +138,16 @@ __kernel void global_rows_ok(__global int *out, __local int *tmp) {
   barrier(CLK_GLOBAL_MEM_FENCE);
   tmp[l] = out[g];
 }
+
+/* Every work-item reads element 64, and after a barrier the first of each
+ * work-group writes it: each read races with the other work-group's write
+ * (run on one compute unit, work-group 0 then 1, so the count is fixed:
+ * work-group 1's reads each find work-group 0's write, though work-groups
+ * 0 and 1 both read the element before, as a table every work-group reads). */
+__kernel void global_settled(__global int *out, __local int *tmp) {
+  int l = get_local_id(0);
+  tmp[l] = out[64];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (l == 0) out[64] = (int)get_group_id(0);
+  tmp[l] = out[65 + l % 2];
+}
