@@ -408,7 +408,13 @@ static void place_text(struct simt_run *run, bool global, uint64_t addr, char *b
 static void report(struct simt_cu *cu, const struct race_ctx *x, const struct race_hit *h,
                    uint64_t addr) {
   uint32_t a = h->other, b = x->t;
-  uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+  /* The order key: the work-items' numbers in the launch (a local race's
+   * are its work-group's, the same in every work-group: which work-group's
+   * instance was kept depended on the compute units' timing). */
+  uint64_t base = x->global ? 0 : x->group * x->lsz, lo = (a < b ? a : b) + base,
+           hi = (a < b ? b : a) + base;
+  lo = lo > UINT32_MAX ? UINT32_MAX : lo;
+  hi = hi > UINT32_MAX ? UINT32_MAX : hi;
   struct simt_check_rec *r =
       simt_check_count(cu, DEV_CHECK_RACES, h->opc, x->pc, (lo << 32 | hi) + (addr & 0xff));
   if (!r) return;
