@@ -3,6 +3,8 @@
  *
  * Every byte of local memory (per compute unit) and of each global buffer
  * a launch touches (per launch, allocated on first touch) has a shadow cell
+ * (a word's stands for its bytes until a smaller access comes; a block's
+ * for a warp's words until another pattern comes, see race_buf)
  * naming its last writer and its readers since they were last ordered: the
  * work-item, the barrier interval it was in (work-group barriers passed with
  * the space's fence flag, and in the low 8 bits the sub-group barriers its
