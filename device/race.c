@@ -3,6 +3,8 @@
  *
  * Every byte of local memory (per compute unit) and of each global buffer
  * a launch touches (per launch, allocated on first touch) has a shadow cell
+ * (a word's stands for its bytes until a smaller access comes; a block's
+ * for a warp's words until another pattern comes, see race_buf)
  * naming its last writer and its readers since they were last ordered: the
  * work-item, the barrier interval it was in (work-group barriers passed with
  * the space's fence flag, and in the low 8 bits the sub-group barriers its
@@ -56,26 +58,30 @@ struct race_sync {
 #define RACE_SYNC_MAX (UINT64_C(1) << 24) /* work-items with sync state */
 
 struct race_buf {
-  struct race_cell *word;           /* per aligned 4 bytes */
+  struct race_cell *blk;            /* per block of the launch's W aligned words */
+  _Atomic(struct race_cell *) word; /* per aligned 4 bytes, NULL until a block splits */
   _Atomic(struct race_cell *) byte; /* per byte, NULL until needed */
   uint64_t esize;                   /* the allocation's bytes */
+  uint64_t nblk;                    /* blocks */
 };
 static void race_buf_free(struct race_buf *b);
 
-/* Zeroed shadow of n cells of size bytes. A large one is mapped with its
- * pages committed at once: left to fault in, each page of a shadow that is
- * read before it is written faulted twice (the zero page, then a copy on
- * write, with a TLB shootdown across the launch's threads), which cost more
- * than the checking itself. Past RACE_POPULATE the pages fault in as
- * before: a huge buffer touched at a few places must not commit gigabytes. */
+/* Zeroed shadow of n cells of size bytes. A large one is mapped; with
+ * commit, its pages are committed at once: left to fault in, each page of a
+ * shadow that is read before it is written faulted twice (the zero page,
+ * then a copy on write, with a TLB shootdown across the launch's threads),
+ * which cost more than the checking itself. Past RACE_POPULATE, and without
+ * commit (a shadow whose pages are written before they are read, or only
+ * where a block splits), they fault in as touched: a huge buffer touched at
+ * a few places must not commit gigabytes. */
 #define RACE_BIG      (UINT64_C(1) << 20)
 #define RACE_POPULATE (UINT64_C(1) << 30)
-static void *shadow_alloc(uint64_t n, size_t size) {
+static void *shadow_alloc(uint64_t n, size_t size, bool commit) {
   if (n > SIZE_MAX / size) return NULL;
   if (n * size < RACE_BIG) return calloc(n ? n : 1, size);
-  int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+  int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
 #ifdef MAP_POPULATE
-  if (n * size <= RACE_POPULATE) flags |= MAP_POPULATE;
+  if (commit && n * size <= RACE_POPULATE) flags = (flags & ~MAP_NORESERVE) | MAP_POPULATE;
 #endif
   void *p = mmap(NULL, n * size, PROT_READ | PROT_WRITE, flags, -1, 0);
   return p == MAP_FAILED ? NULL : p;
@@ -96,6 +102,7 @@ struct simt_race_run {
   struct race_sync *sync;          /* per work-item, from the launch's first atomic */
   uint64_t nsync;                  /* its work-items, 0: none (past RACE_SYNC_MAX) */
   _Atomic uint32_t clock;          /* atomic operations of the launch */
+  uint64_t bw;                     /* bytes of a block of global shadow: 4 W */
   atomic_flag locks[RACE_NLOCKS];
 };
 
@@ -141,6 +148,7 @@ bool simt_race_open(struct simt_run *run) {
     atomic_flag_clear(&r->locks[i]);
   const struct dev_launch *l = run->l;
   r->lsz = l->local[0] * l->local[1] * l->local[2];
+  r->bw = 4 * (uint64_t)run->W;
   r->global_on = run->total_groups <= (RACE_ID - 1) / r->lsz;
   if (!r->global_on)
     fprintf(stderr,
@@ -402,7 +410,13 @@ static void place_text(struct simt_run *run, bool global, uint64_t addr, char *b
 static void report(struct simt_cu *cu, const struct race_ctx *x, const struct race_hit *h,
                    uint64_t addr) {
   uint32_t a = h->other, b = x->t;
-  uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+  /* The order key: the work-items' numbers in the launch (a local race's
+   * are its work-group's, the same in every work-group: which work-group's
+   * instance was kept depended on the compute units' timing). */
+  uint64_t base = x->global ? 0 : x->group * x->lsz, lo = (a < b ? a : b) + base,
+           hi = (a < b ? b : a) + base;
+  lo = lo > UINT32_MAX ? UINT32_MAX : lo;
+  hi = hi > UINT32_MAX ? UINT32_MAX : hi;
   struct simt_check_rec *r =
       simt_check_count(cu, DEV_CHECK_RACES, h->opc, x->pc, (lo << 32 | hi) + (addr & 0xff));
   if (!r) return;
@@ -428,24 +442,27 @@ static inline void sync_ctx(const struct simt_race_run *r, struct race_ctx *x, u
   x->n = x->sync ? x->sync[gt].n : 0;
 }
 
-static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
-                         uint64_t addr, uint64_t size, int kind) {
+/* What the local accesses of warp w's instruction at pc share (the lane's
+ * work-item and atomics so far are local_lane's). */
+static void local_ctx(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, int kind,
+                      struct race_ctx *x) {
+  struct simt_race_cu *rc = cu->race;
+  uint32_t sg = w->index < rc->nsg ? rc->lsg[w->index] : 0;
+  *x = (struct race_ctx){0, rc->lbar | sg, rc->stamp, pc, kind, false, 1, rc->glin, cu->run->W};
+  x->lsz = cu->run->race->lsz;
+  x->sync = sync_get(cu->run->race);
+}
+
+/* One lane's local access, in the context x made for its warp. */
+static void local_lane(struct simt_cu *cu, struct simt_warp *w, struct race_ctx x, unsigned lane,
+                       uint64_t addr, uint64_t size) {
   struct simt_race_cu *rc = cu->race;
   uint64_t off = LSI_ADDR_OFFSET(addr);
   if (LSI_ADDR_ID(addr) != 0 || off > cu->run->local_total || size > cu->run->local_total - off)
     return;
-  uint32_t sg = w->index < rc->nsg ? rc->lsg[w->index] : 0;
-  struct race_ctx x = {(uint32_t)(w->index * cu->run->W + lane + 1),
-                       rc->lbar | sg,
-                       rc->stamp,
-                       pc,
-                       kind,
-                       false,
-                       1,
-                       rc->glin,
-                       cu->run->W};
-  x.lsz = cu->run->race->lsz;
-  sync_ctx(cu->run->race, &x, rc->glin * x.lsz + x.t - 1);
+  x.t = (uint32_t)(w->index * cu->run->W + lane + 1);
+  x.gt = rc->glin * x.lsz + x.t - 1;
+  x.n = x.sync ? x.sync[x.gt].n : 0; /* a work-item that made an atomic saw the sync state */
   struct race_hit h = {0};
   if (!(off & 3) && !(size & 3)) { /* whole words, as global_cells */
     for (uint64_t o = off; o < off + size; o += 4) {
@@ -463,17 +480,35 @@ static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane,
   if (h.found) report(cu, &x, &h, addr - off + h.byte);
 }
 
-/* The shadow of allocation e (id), allocated on first touch: a cell per
- * aligned 4 bytes for accesses of whole words, and (only once a smaller
- * access comes) a cell per byte for the others. Each kind of access is
- * recorded in its own and checked against both. */
+static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                         uint64_t addr, uint64_t size, int kind) {
+  struct race_ctx x;
+  local_ctx(cu, w, pc, kind, &x);
+  local_lane(cu, w, x, lane, addr, size);
+}
+
+/* The shadow of allocation e (id), allocated on first touch, in blocks of
+ * W aligned words (one warp's contiguous whole-word access). A block's
+ * cell (blk) stands for each of its words while every access to it was one
+ * such warp access (stamp 0): its slots are word 0's, and word j's are the
+ * same with the work-item + j (a slot's work-items are then a warp's lanes
+ * in order). Any other access splits the block first (stamp RACE_SPLIT):
+ * its words get a cell each (word), and (only once a smaller access comes)
+ * its bytes too (byte). Each kind of access is recorded in its own cells
+ * and checked against both. Memory: 36 bytes per block committed, the
+ * word and byte cells reserved and committed only where blocks split. */
+#define RACE_SPLIT 2u
 static struct race_buf *global_shadow(struct simt_race_run *r, unsigned id,
                                       const struct dev_mem_entry *e) {
   struct race_buf *s = atomic_load_explicit(&r->gsh[id], memory_order_acquire);
   if (s) return s;
   struct race_buf *n = calloc(1, sizeof(*n));
-  if (n) n->esize = e->size, n->word = shadow_alloc(e->size / 4 + 1, sizeof(*n->word));
-  if (!n || !n->word) {
+  if (n) {
+    n->esize = e->size;
+    n->nblk = e->size / r->bw + 1;
+    n->blk = shadow_alloc(n->nblk, sizeof(*n->blk), true);
+  }
+  if (!n || !n->blk) {
     free(n);
     return NULL;
   }
@@ -482,26 +517,32 @@ static struct race_buf *global_shadow(struct simt_race_run *r, unsigned id,
   return s;
 }
 
-static struct race_cell *byte_shadow(struct race_buf *b, uint64_t size) {
-  struct race_cell *s = atomic_load_explicit(&b->byte, memory_order_acquire);
+/* The word or byte cells of b (*p), n of them, made on first need
+ * (commit: see shadow_alloc; word cells are written by blk_split before
+ * they are read). */
+static struct race_cell *lazy_shadow(_Atomic(struct race_cell *) *p, uint64_t n, bool commit) {
+  struct race_cell *s = atomic_load_explicit(p, memory_order_acquire);
   if (s) return s;
-  struct race_cell *n = shadow_alloc(size, sizeof(*n));
-  if (!n) return NULL;
-  if (atomic_compare_exchange_strong(&b->byte, &s, n)) return n;
-  shadow_free(n, size, sizeof(*n));
+  struct race_cell *c = shadow_alloc(n, sizeof(*c), commit);
+  if (!c) return NULL;
+  if (atomic_compare_exchange_strong(p, &s, c)) return c;
+  shadow_free(c, n, sizeof(*c));
   return s;
 }
 
 static void race_buf_free(struct race_buf *b) {
   if (!b) return;
-  shadow_free(b->word, b->esize / 4 + 1, sizeof(*b->word));
-  shadow_free(atomic_load_explicit(&b->byte, memory_order_relaxed), b->esize, sizeof(*b->word));
+  shadow_free(b->blk, b->nblk, sizeof(*b->blk));
+  shadow_free(atomic_load_explicit(&b->word, memory_order_relaxed), b->esize / 4 + 1,
+              sizeof(*b->blk));
+  shadow_free(atomic_load_explicit(&b->byte, memory_order_relaxed), b->esize, sizeof(*b->blk));
   free(b);
 }
 
-/* Holds the lock of the 64 bytes around offset off of buffer id. */
-static inline void stripe_lock(struct simt_race_run *r, unsigned id, uint64_t off, unsigned *held) {
-  unsigned s = (unsigned)((id * 2654435761u + (off >> 6)) % RACE_NLOCKS);
+/* Holds the lock of block k of buffer id (every cell of the block is
+ * under it). */
+static inline void stripe_lock(struct simt_race_run *r, unsigned id, uint64_t k, unsigned *held) {
+  unsigned s = (unsigned)((id * 2654435761u + k) % RACE_NLOCKS);
   if (s == *held) return;
   if (*held < RACE_NLOCKS) atomic_flag_clear_explicit(&r->locks[*held], memory_order_release);
   while (atomic_flag_test_and_set_explicit(&r->locks[s], memory_order_acquire)) {
@@ -509,8 +550,32 @@ static inline void stripe_lock(struct simt_race_run *r, unsigned id, uint64_t of
   *held = s;
 }
 
+/* Word j of a block's slot f: the work-item + j. */
+static inline uint32_t slot_shift(uint32_t f, uint32_t j) {
+  return f ? f + j : 0;
+}
+
+/* Splits block k of b into its words' cells (under its lock); false when
+ * out of memory. */
+static bool blk_split(const struct simt_race_run *r, struct race_buf *b, uint64_t k) {
+  struct race_cell *c = &b->blk[k];
+  if (c->stamp == RACE_SPLIT) return true;
+  struct race_cell *word = lazy_shadow(&b->word, b->esize / 4 + 1, false);
+  if (!word) return false;
+  uint64_t n = r->bw / 4, first = k * n, nw = b->esize / 4 + 1;
+  for (uint64_t j = 0; j < n && first + j < nw; j++) {
+    struct race_cell *d = &word[first + j];
+    *d = *c;
+    d->stamp = 1;
+    d->w = slot_shift(c->w, (uint32_t)j);
+    d->r = slot_shift(c->r, (uint32_t)j);
+  }
+  __atomic_store_n(&c->stamp, RACE_SPLIT, __ATOMIC_RELEASE); /* the words first */
+  return true;
+}
+
 /* The access's bytes [off, off + size) against both shadows, recorded in
- * one. */
+ * one, each block split first. */
 static void global_cells(struct simt_race_run *r, unsigned id, struct race_buf *b, uint64_t esize,
                          const struct race_ctx *x, uint64_t off, uint64_t size, struct race_hit *h,
                          unsigned *held_) {
@@ -518,20 +583,40 @@ static void global_cells(struct simt_race_run *r, unsigned id, struct race_buf *
   if (!(off & 3) && !(size & 3)) { /* whole words */
     struct race_cell *bytes = atomic_load_explicit(&b->byte, memory_order_acquire);
     for (uint64_t o = off; o < off + size; o += 4) {
-      stripe_lock(r, id, o, &held);
-      cell_access(x, &b->word[o / 4], h, o);
+      stripe_lock(r, id, o / r->bw, &held);
+      if (!blk_split(r, b, o / r->bw)) break;
+      struct race_cell *word = atomic_load_explicit(&b->word, memory_order_relaxed);
+      cell_access(x, &word[o / 4], h, o);
       for (unsigned k = 0; bytes && k < 4; k++)
         cell_check(x, &bytes[o + k], h, o + k);
     }
   } else {
-    struct race_cell *bytes = byte_shadow(b, esize);
+    struct race_cell *bytes = lazy_shadow(&b->byte, esize, true);
     for (uint64_t o = off; bytes && o < off + size; o++) {
-      stripe_lock(r, id, o, &held);
+      stripe_lock(r, id, o / r->bw, &held);
+      if (!blk_split(r, b, o / r->bw)) break;
+      struct race_cell *word = atomic_load_explicit(&b->word, memory_order_relaxed);
       cell_access(x, &bytes[o], h, o);
-      cell_check(x, &b->word[o / 4], h, o);
+      cell_check(x, &word[o / 4], h, o);
     }
   }
   *held_ = held;
+}
+
+/* Whether a read of the word at off can neither race nor change its cells:
+ * no writer, and readers of several work-groups already (RACE_MG, not
+ * atomic), as a read of a table every work-group reads settles. Looked at
+ * without the lock: a writer's store racing with this look is one the
+ * read may be taken to precede (the readers' slot, which it would not have
+ * changed, is what that writer finds either way). */
+static bool read_settled(const struct simt_race_run *r, struct race_buf *b, uint64_t off) {
+  if (atomic_load_explicit(&b->byte, memory_order_relaxed)) return false;
+  const struct race_cell *c = &b->blk[off / r->bw];
+  if (__atomic_load_n(&c->stamp, __ATOMIC_ACQUIRE) == RACE_SPLIT) /* see blk_split */
+    c = &atomic_load_explicit(&b->word, memory_order_acquire)[off / 4];
+  uint32_t wf = __atomic_load_n(&c->w, __ATOMIC_RELAXED);
+  uint32_t rf = __atomic_load_n(&c->r, __ATOMIC_RELAXED);
+  return !wf && (rf & (RACE_MG | RACE_ATOM)) == RACE_MG;
 }
 
 /* What the lanes of one warp instruction share: the buffer they hit last
@@ -548,23 +633,26 @@ static void warp_release(struct simt_race_run *r, struct race_warp *rw) {
   rw->held = RACE_NLOCKS;
 }
 
-static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+/* One lane's access of global memory; true when it was a settled read
+ * (read_settled). */
+static bool global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                           uint64_t addr, uint64_t size, int kind, struct race_warp *rw) {
   struct simt_run *run = cu->run;
   struct simt_race_run *r = run->race;
   uint64_t off = LSI_ADDR_OFFSET(addr);
-  if (!r->global_on) return;
+  if (!r->global_on) return false;
   if ((addr >> LSI_ADDR_ID_SHIFT) != rw->key) {
     struct dev_mem_entry *e = dev_mem_entry(run->mem, addr);
     if (!e || atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE || e->read_only)
-      return;
+      return false;
     struct race_buf *b = global_shadow(r, LSI_ADDR_ID(addr), e);
-    if (!b) return;
+    if (!b) return false;
     rw->key = addr >> LSI_ADDR_ID_SHIFT;
     rw->b = b;
     rw->esize = e->size;
   }
-  if (off > rw->esize || size > rw->esize - off) return;
+  if (off > rw->esize || size > rw->esize - off) return false;
+  if (kind == SIMT_ACC_READ && size == 4 && !(off & 3) && read_settled(r, rw->b, off)) return true;
   struct simt_race_cu *rc = cu->race;
   uint64_t llid = (uint64_t)w->index * run->W + lane;
   uint32_t sg = w->index < rc->nsg ? rc->gsg[w->index] : 0;
@@ -584,6 +672,7 @@ static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane
     warp_release(r, rw); /* reporting takes no stripe */
     report(cu, &x, &h, addr - off + h.byte);
   }
+  return false;
 }
 
 /* Work-item gt's atomic, just before it is made: a release (race_sync). */
@@ -600,20 +689,23 @@ static uint64_t item_number(struct simt_cu *cu, struct simt_warp *w, unsigned la
   return cu->race->glin * cu->run->race->lsz + (uint64_t)w->index * cu->run->W + lane;
 }
 
-/* One lane's access; rw carries what the warp's lanes share. */
-static void lane_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+/* One lane's access; rw carries what the warp's lanes share. True when it
+ * was a settled read of global memory (read_settled). */
+static bool lane_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                         uint64_t addr, uint64_t size, int kind, struct race_warp *rw) {
+  bool settled = false;
   switch (LSI_ADDR_SPACE(addr)) {
   case LSI_SPACE_LOCAL: local_access(cu, w, lane, pc, addr, size, kind); break;
-  case LSI_SPACE_GLOBAL: global_access(cu, w, lane, pc, addr, size, kind, rw); break;
+  case LSI_SPACE_GLOBAL: settled = global_access(cu, w, lane, pc, addr, size, kind, rw); break;
   case LSI_SPACE_NONE: /* SVM: checked as the global allocation it is */
     addr = dev_mem_canon(cu->run->mem, addr);
-    if (LSI_ADDR_SPACE(addr) != LSI_SPACE_GLOBAL) return;
-    global_access(cu, w, lane, pc, addr, size, kind, rw);
+    if (LSI_ADDR_SPACE(addr) != LSI_SPACE_GLOBAL) return false;
+    settled = global_access(cu, w, lane, pc, addr, size, kind, rw);
     break;
-  default: return; /* private memory is the work-item's own; constant memory is read-only */
+  default: return false; /* private memory is the work-item's own; constant memory is read-only */
   }
   if (kind >= SIMT_ACC_ATOMIC) sync_release(cu->run->race, item_number(cu, w, lane));
+  return settled;
 }
 
 void simt_race_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
@@ -634,15 +726,107 @@ void simt_race_acquire(struct simt_cu *cu, struct simt_warp *w, uint64_t act) {
   }
 }
 
-void simt_race_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
-                    const uint64_t *base, int64_t imm, unsigned size, int kind) {
-  if (!cu->race || size == 0) return;
-  struct race_warp rw = {~UINT64_C(0), NULL, 0, RACE_NLOCKS};
+/* A whole warp's access of W contiguous words that fill one block of
+ * global shadow, lane i at word i: one operation on the block's cell while
+ * it stands for its words (struct race_buf). Whether the access races, and
+ * what each slot becomes, is the same for every word of the block (the
+ * slot's work-items and the warp's are both a warp's lanes in order, one
+ * work-group's and one warp's each, so their work-group, warp and barrier
+ * intervals compare alike), so word 0 decides for all; synchronisation
+ * through atomics is per work-item, so not once the launch made one. True
+ * when done; false for the lane by lane path (a race to report, another
+ * pattern, a split block). */
+static bool warp_block(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
+                       const uint64_t *base, int64_t imm, unsigned size, int kind) {
+  struct simt_run *run = cu->run;
+  struct simt_race_run *r = run->race;
+  unsigned W = run->W;
+  uint64_t a0 = base[0] + (uint64_t)imm, off = LSI_ADDR_OFFSET(a0);
+  if (size != 4 || kind > SIMT_ACC_WRITE || !r->global_on || off % r->bw ||
+      act != (W >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << W) - 1) || sync_get(r))
+    return false;
+  for (unsigned i = 1; i < W; i++)
+    if (base[i] + (uint64_t)imm != a0 + 4 * (uint64_t)i) return false;
+  struct dev_mem_entry *e = dev_mem_entry(run->mem, a0);
+  if (!e || atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE || e->read_only)
+    return true; /* as global_access: not checked */
+  struct race_buf *b = global_shadow(r, LSI_ADDR_ID(a0), e);
+  if (!b) return true;
+  if (off > b->esize || r->bw > b->esize - off) return false;
+  struct simt_race_cu *rc = cu->race;
+  uint32_t sg = w->index < rc->nsg ? rc->gsg[w->index] : 0;
+  struct race_ctx x = {(uint32_t)(rc->glin * r->lsz + (uint64_t)w->index * W + 1),
+                       rc->gbar | sg,
+                       1,
+                       pc,
+                       kind,
+                       true,
+                       r->lsz,
+                       rc->glin,
+                       W};
+  x.gt = x.t - 1;
+  uint64_t k = off / r->bw;
+  unsigned held = RACE_NLOCKS;
+  stripe_lock(r, LSI_ADDR_ID(a0), k, &held);
+  struct race_cell *c = &b->blk[k], t = *c;
+  struct race_hit h = {0};
+  bool done = false;
+  if (t.stamp != RACE_SPLIT) {
+    t.stamp = 1;
+    cell_access(&x, &t, &h, off);
+    if (!h.found) {
+      t.stamp = 0;
+      *c = t;
+      done = true;
+    }
+  }
+  atomic_flag_clear_explicit(&r->locks[held], memory_order_release);
+  return done;
+}
+
+/* A warp's plain access of local memory (a lane elsewhere goes its own
+ * way). */
+static void local_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
+                       const uint64_t *base, int64_t imm, unsigned size, int kind) {
+  struct race_ctx x;
+  local_ctx(cu, w, pc, kind, &x);
   for (uint64_t m = act; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     uint64_t ad = base[i] + (uint64_t)imm;
-    if (!(ad & (size - 1))) /* a misaligned access faults instead */
+    if (ad & (size - 1)) continue; /* a misaligned access faults instead */
+    if (LSI_ADDR_SPACE(ad) == LSI_SPACE_LOCAL) {
+      local_lane(cu, w, x, i, ad, size);
+    } else {
+      struct race_warp rw = {~UINT64_C(0), NULL, 0, RACE_NLOCKS};
       lane_access(cu, w, i, pc, ad, size, kind, &rw);
+      warp_release(cu->run->race, &rw);
+    }
+  }
+}
+
+void simt_race_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,
+                    const uint64_t *base, int64_t imm, unsigned size, int kind) {
+  if (!cu->race || size == 0) return;
+  if ((act & 1) && LSI_ADDR_SPACE(base[0] + (uint64_t)imm) == LSI_SPACE_GLOBAL &&
+      warp_block(cu, w, pc, act, base, imm, size, kind))
+    return;
+  if (LSI_ADDR_SPACE(base[__builtin_ctzll(act)] + (uint64_t)imm) == LSI_SPACE_LOCAL &&
+      kind <= SIMT_ACC_WRITE) {
+    local_warp(cu, w, pc, act, base, imm, size, kind);
+    return;
+  }
+  struct race_warp rw = {~UINT64_C(0), NULL, 0, RACE_NLOCKS};
+  /* Words this instruction read settled (a lane reading one another lane
+   * read, as a row of a matrix every lane reads, is settled too), by word
+   * modulo 64: the addresses, and which are there. */
+  uint64_t settled[64], have = 0;
+  for (uint64_t m = act; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    uint64_t ad = base[i] + (uint64_t)imm;
+    unsigned s = (unsigned)(ad >> 2) & 63;
+    if (ad & (size - 1)) continue; /* a misaligned access faults instead */
+    if ((have >> s & 1) && settled[s] == ad) continue;
+    if (lane_access(cu, w, i, pc, ad, size, kind, &rw)) settled[s] = ad, have |= UINT64_C(1) << s;
   }
   warp_release(cu->run->race, &rw);
 }

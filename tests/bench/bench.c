@@ -3,6 +3,8 @@
  * (Lockstep, pocl, Oclgrind), checks each result against a host reference,
  * and prints a table of times with the ratios Lockstep/pocl and
  * Oclgrind/Lockstep. Not part of the test command: run tests/bench/run.sh.
+ * BENCH_ONLY=WORD runs only the kernels whose name has WORD (for a
+ * profiler).
  *
  *   vecadd     c = a + b on 2^22 floats
  *   matmul     naive 256x256 float matrix product
@@ -269,6 +271,7 @@ int main(void) {
   const char *order[3] = {"Lockstep", "Portable Computing Language", "Oclgrind"};
   const char *label[3] = {"lockstep", "pocl", "oclgrind"};
   double times[3][NKERNELS];
+  const char *only = getenv("BENCH_ONLY"); /* the kernels whose name has this */
   int have[3] = {0, 0, 0};
   for (int which = 0; which < 3; which++) {
     for (cl_uint i = 0; i < np; i++) {
@@ -294,6 +297,10 @@ int main(void) {
       }
       have[which] = 1;
       for (int k = 0; k < NKERNELS; k++) {
+        if (only && !strstr(knames[k], only)) {
+          times[which][k] = 0;
+          continue;
+        }
         times[which][k] = kfns[k](&r);
         fprintf(stderr, "bench: %s %s %.3f s\n", label[which], knames[k], times[which][k]);
       }

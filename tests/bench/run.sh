@@ -4,7 +4,8 @@
 # builds Lockstep without sanitizers, and runs tests/bench/bench.c on all three,
 # then the stream-switch cost benchmark (tests/bench/switch.c) on Lockstep,
 # then the cost of a breakpoint condition under `lockstep debug` (cond.sh)
-# and of each device checker beside Oclgrind's (checker.sh races, uninit).
+# and of each device checker, and both, beside Oclgrind's (checker.sh races,
+# uninit, both).
 #   tests/bench/run.sh [build-dir]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,3 +33,4 @@ OCL_ICD_VENDORS="$vendors" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_switch"
 LOCKSTEP_CACHE=0 bash "$top/tests/bench/cond.sh" "$build"
 bash "$top/tests/bench/checker.sh" races "$build"
 bash "$top/tests/bench/checker.sh" uninit "$build"
+bash "$top/tests/bench/checker.sh" both "$build"

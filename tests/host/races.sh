@@ -14,10 +14,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 racy="reduce_nobar global_ww warp_ww warp_rw benign wrong_fence byte_word"
-clean="reduce_ok atomics_ok global_bar_ok bytes_ok"
+racy+=" global_rows global_byte_word global_bytes_rows global_settled"
+serial="global_settled" # on one compute unit: work-groups in order, a fixed count
+clean="reduce_ok atomics_ok global_bar_ok bytes_ok global_rows_ok"
 
 run() { # W kernel global local -> appends the log to $tmp/w$W.txt, returns check's status
-  (cd "$here" && LOCKSTEP_WARP_WIDTH=$1 "$build/lockstep" check --races --keep-log "$tmp/one" \
+  local cus=
+  case " $serial " in *" $2 "*) cus=LOCKSTEP_COMPUTE_UNITS=1 ;; esac
+  (cd "$here" && env $cus LOCKSTEP_WARP_WIDTH=$1 "$build/lockstep" check --races --keep-log "$tmp/one" \
     -- "$prog" races/races.cl "$2" "$3" "$4" >"$tmp/out" 2>&1)
   local rc=$?
   cat "$tmp/one" >>"$tmp/w$1.txt"

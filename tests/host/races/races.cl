@@ -98,3 +98,56 @@ __kernel void byte_word(__global int *out, __local int *tmp) {
   if (l == 0) tmp[0] = 0x01020304;
   if (l == 1) out[get_global_id(0)] = ((__local uchar *)tmp)[2];
 }
+
+/* Every work-group writes elements 0 to 63 whole warps at a time: the
+ * work-items of one local id in different work-groups race (global memory
+ * at the same epoch). */
+__kernel void global_rows(__global int *out, __local int *tmp) {
+  out[get_local_id(0)] = (int)get_group_id(0);
+}
+
+/* Each work-item writes its element, then reads one byte of its
+ * neighbour's with no barrier: a race between a whole-word write and a
+ * byte read on global memory (the neighbour in the same warp, and across
+ * warps). */
+__kernel void global_byte_word(__global int *out, __local int *tmp) {
+  int g = get_global_id(0), n = get_global_size(0);
+  out[g] = g;
+  tmp[get_local_id(0)] = ((__global uchar *)out)[4 * ((g + 1) % n) + 1];
+}
+
+/* Work-items write bytes of their own element, then whole warps read the
+ * elements, one work-group after another: each byte's write races with the
+ * reads of the other work-groups. */
+__kernel void global_bytes_rows(__global int *out, __local int *tmp) {
+  int l = get_local_id(0);
+  if (get_group_id(0) == 0) ((__global uchar *)out)[4 * l + 3] = 1;
+  tmp[l] = out[l];
+}
+
+/* Whole warps write their elements, then after a global barrier read them
+ * back and write them again shifted by one warp within the work-group:
+ * ordered, no race. */
+__kernel void global_rows_ok(__global int *out, __local int *tmp) {
+  int g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
+  out[g] = l;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  int v = out[g];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  out[g - l + (l + 8) % n] = v + 1;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  tmp[l] = out[g];
+}
+
+/* Every work-item reads element 64, and after a barrier the first of each
+ * work-group writes it: each read races with the other work-group's write
+ * (run on one compute unit, work-group 0 then 1, so the count is fixed:
+ * work-group 1's reads each find work-group 0's write, though work-groups
+ * 0 and 1 both read the element before, as a table every work-group reads). */
+__kernel void global_settled(__global int *out, __local int *tmp) {
+  int l = get_local_id(0);
+  tmp[l] = out[64];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (l == 0) out[64] = (int)get_group_id(0);
+  tmp[l] = out[65 + l % 2];
+}
