@@ -21,7 +21,9 @@
  * undefined value matters: a branch condition, a memory address, a value
  * stored to global memory, an argument of printf (the padding of a vector
  * or struct is no undefined constant: the compiler makes only scalar undefs
- * LSI_CONST_UNDEF). Copies
+ * LSI_CONST_UNDEF). A report names the line the undefined memory was read
+ * at and, when the kernel has a symbol table (built with -g), the variable
+ * the value was last loaded from. Copies
  * (memcpy) move the shadow and report nothing. It never changes what a
  * kernel computes.
  */
@@ -30,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/cc_debug.h"
 #include "device/builtins.h"
 #include "device/check.h"
 #include "device/simt_int.h"
@@ -44,6 +47,13 @@
 #define ORG_FRESH       0u
 #define ORG_NEVER       UINT32_MAX
 
+/* A register lane's origin is 64 bits: the origin above in the low half
+ * and, in the high half, the variable the value was last loaded from
+ * (VIA_SHIFT: its index + 1 in the kernel's symbol table, 0 when unknown)
+ * so a report can name it. Memory keeps only the low half. */
+#define VIA_SHIFT 32
+#define LO(o)     ((uint32_t)(o))
+
 /* What is known of a register row of a warp. */
 enum rdef {
   RDEF_MAYBE = 0, /* a lane may be undefined */
@@ -55,13 +65,17 @@ enum rdef {
 struct simt_uninit_cu {
   uint8_t *lsh;   /* local memory's shadow */
   uint8_t *rsh;   /* registers: per warp nregs rows of W byte masks */
-  uint32_t *org;  /* per register lane: its origin */
+  uint64_t *org;  /* per register lane: its origin and variable */
   uint8_t *rdef;  /* per warp and register: enum rdef */
   uint8_t *psh;   /* private frames: per warp W frames */
   uint32_t *lorg; /* local memory's origins, per 4 bytes */
   uint32_t *porg; /* private frames' origins, per 4 bytes (frames of private_size rounded up) */
   unsigned cap;   /* warps the arrays hold */
   uint64_t lcap;  /* bytes lsh holds */
+  /* the last variable looked up for a load (loads of undefined values only) */
+  uint32_t via_pc, via_space;
+  uint64_t via_off;
+  uint64_t via;
 };
 
 /* ---- state ---- */
@@ -78,7 +92,7 @@ static bool reserve(struct simt_cu *cu, struct simt_uninit_cu *uc) {
     unsigned n = cu->nwarps;
     uint8_t *r = realloc(uc->rsh, rows * n + 1);
     if (r) uc->rsh = r;
-    uint32_t *o = realloc(uc->org, (rows * n + 1) * sizeof(*o));
+    uint64_t *o = realloc(uc->org, (rows * n + 1) * sizeof(*o));
     if (o) uc->org = o;
     uint8_t *rd = realloc(uc->rdef, (size_t)run->k->nregs * n + 1);
     if (rd) uc->rdef = rd;
@@ -138,6 +152,7 @@ void simt_uninit_group(struct simt_cu *cu) {
     simt_uninit_free_cu(cu);
     return;
   }
+  uc->via_pc = 0; /* the kernel may be another's */
   if (cu->run->local_total) {
     memset(uc->lsh, 1, cu->run->local_total);
     memset(uc->lorg, 0, (cu->run->local_total / 4 + 1) * sizeof(uint32_t));
@@ -229,9 +244,30 @@ static void line_text(const struct simt_run *run, uint32_t pc, char *buf, size_t
   }
 }
 
+/* The variable (index + 1 in the symbol table, shifted to VIA_SHIFT) whose
+ * storage the load at pc read at addr, or 0. Loads of undefined values only. */
+static uint64_t via_of(struct simt_cu *cu, uint32_t pc, uint64_t addr) {
+  const struct lsi_kernel *k = cu->run->k;
+  const struct cc_debug *d = k->debug;
+  unsigned sp = LSI_ADDR_SPACE(addr);
+  if (!d || !d->nsyms || (sp != LSI_SPACE_PRIVATE && sp != LSI_SPACE_LOCAL)) return 0;
+  struct simt_uninit_cu *uc = cu->uninit;
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  if (uc->via_pc == pc + 1 && uc->via_space == sp && uc->via_off == off) return uc->via;
+  uint32_t line = k->lines && pc < k->ninsns ? k->lines[pc].line : 0;
+  const struct cc_symbol *s =
+      cc_debug_symbol_at(d, pc, line, sp == LSI_SPACE_PRIVATE ? CC_SYM_PRIVATE : CC_SYM_LOCAL, off);
+  uc->via_pc = pc + 1, uc->via_space = sp, uc->via_off = off;
+  uc->via = s ? (uint64_t)(s - d->syms + 1) << VIA_SHIFT : 0;
+  return uc->via;
+}
+
 static void report(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
-                   enum use use, uint32_t org) {
+                   enum use use, uint64_t org64) {
   struct simt_run *run = cu->run;
+  uint32_t org = LO(org64), via = (uint32_t)(org64 >> VIA_SHIFT);
+  const struct cc_debug *dbg = run->k->debug;
+  const char *name = dbg && via && via <= dbg->nsyms ? dbg->syms[via - 1].name : NULL;
   uint32_t opc = org ? (org & ORG_PC_MASK) - 1 : pc;
   uint64_t order = simt_sreg(cu, w, lane, LSI_SREG_GLOBAL_LINEAR_ID);
   struct simt_check_rec *r = simt_check_count(cu, DEV_CHECK_UNINIT, pc, opc, order);
@@ -251,11 +287,13 @@ static void report(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint3
   } else {
     snprintf(from, sizeof from, "never initialised");
   }
+  char of[140] = "";
+  if (name) snprintf(of, sizeof of, "of '%.120s' ", name);
   int n =
       snprintf(r->text, sizeof r->text,
-               "uninitialised value %s in kernel '%.100s' at %.200s by work-item (%" PRIu64
+               "uninitialised value %s%s in kernel '%.100s' at %.200s by work-item (%" PRIu64
                ",%" PRIu64 ",%" PRIu64 ") of work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): ",
-               use_text[use], run->k->name ? run->k->name : "?", at, g[0], g[1], g[2], grp[0],
+               of, use_text[use], run->k->name ? run->k->name : "?", at, g[0], g[1], g[2], grp[0],
                grp[1], grp[2]);
   if (n > 0 && (size_t)n < sizeof r->text)
     snprintf(r->text + n, sizeof r->text - (size_t)n, "%.300s", from);
@@ -286,7 +324,7 @@ struct ctx {
   uint64_t act;
   unsigned W;
   uint8_t *rs;   /* the warp's register shadow */
-  uint32_t *og;  /* its origins */
+  uint64_t *og;  /* its origins */
   uint64_t *reg; /* its registers */
   uint8_t *rdef; /* its rows known defined */
   bool full;     /* act is every lane of the warp */
@@ -294,7 +332,7 @@ struct ctx {
 #define S(x, r) ((x)->rs + (size_t)(r) * (x)->W)
 #define O(x, r) ((x)->og + (size_t)(r) * (x)->W)
 /* Lane i's origin of a source register (RDEF_FRESH rows: never written, 0). */
-#define OR(x, r, i) ((x)->rdef[r] == RDEF_FRESH ? 0u : O(x, r)[i])
+#define OR(x, r, i) ((x)->rdef[r] == RDEF_FRESH ? UINT64_C(0) : O(x, r)[i])
 #define V(x, r)     ((x)->reg + (size_t)(r) * (x)->W)
 #define EACH(x, i)                                                                                 \
   for (uint64_t m_ = (x)->act, i; m_ && ((i = __builtin_ctzll(m_)), 1); m_ &= m_ - 1)
@@ -316,7 +354,7 @@ static void define_dst(struct ctx *x, uint32_t d) {
 /* d := f(sources): undefined wholly when any source has an undefined byte. */
 static void union_of(struct ctx *x, const uint32_t *src, unsigned n) {
   uint8_t *d = S(x, x->ip->d);
-  uint32_t *od = O(x, x->ip->d);
+  uint64_t *od = O(x, x->ip->d);
   if (x->full) { /* the whole warp: rows at once, origins only where undefined */
     const uint8_t *a = S(x, src[0]), *b = S(x, src[n > 1 ? 1 : 0]), *c = S(x, src[n > 2 ? 2 : 0]);
     uint8_t any = 0;
@@ -329,7 +367,7 @@ static void union_of(struct ctx *x, const uint32_t *src, unsigned n) {
   }
   EACH(x, i) {
     uint8_t u = 0;
-    uint32_t o = 0;
+    uint64_t o = 0;
     for (unsigned j = 0; j < n; j++)
       if (S(x, src[j])[i]) {
         u = 0xff;
@@ -358,7 +396,7 @@ static void check_use(struct ctx *x, uint32_t r, uint8_t mask, enum use use) {
 static void op_load(struct ctx *x, unsigned n, int64_t imm) {
   const lsi_insn *ip = x->ip;
   uint8_t *d = S(x, ip->d);
-  uint32_t *od = O(x, ip->d);
+  uint64_t *od = O(x, ip->d);
   const uint64_t *a = V(x, ip->a);
   uint64_t clean = ~UINT64_C(0); /* a global allocation with no undefined byte */
   uint8_t any = 0;
@@ -381,10 +419,11 @@ static void op_load(struct ctx *x, unsigned n, int64_t imm) {
     if (!u) continue;
     const uint32_t *mo = origin_at(x->cu, x->w, (unsigned)i, ad);
     uint32_t o = mo ? *mo : ORG_FRESH;
-    od[i] = o == ORG_FRESH
-                ? ((x->pc + 1) & ORG_PC_MASK) | (uint32_t)LSI_ADDR_SPACE(ad) << ORG_SPACE_SHIFT
-            : o == ORG_NEVER ? 0
-                             : o;
+    od[i] = (o == ORG_FRESH
+                 ? ((x->pc + 1) & ORG_PC_MASK) | (uint32_t)LSI_ADDR_SPACE(ad) << ORG_SPACE_SHIFT
+             : o == ORG_NEVER ? 0
+                              : o) |
+            via_of(x->cu, x->pc, ad);
   }
   if (any)
     x->rdef[ip->d] = RDEF_MAYBE;
@@ -407,7 +446,7 @@ static void op_store(struct ctx *x, unsigned n) {
     for (unsigned j = 0; j < n; j++)
       s[j] = (uint8_t)((u >> j) & 1);
     uint32_t *mo = u ? origin_at(x->cu, x->w, (unsigned)i, ad) : NULL;
-    if (mo) *mo = OR(x, ip->b, i) ? OR(x, ip->b, i) : ORG_NEVER;
+    if (mo) *mo = LO(OR(x, ip->b, i)) ? LO(OR(x, ip->b, i)) : ORG_NEVER;
   }
 }
 
@@ -489,10 +528,10 @@ static void op_call(struct ctx *x) {
     }
     x->rdef[ip->d + r] = RDEF_MAYBE;
     uint8_t *d = S(x, ip->d + r);
-    uint32_t *od = O(x, ip->d + r);
+    uint64_t *od = O(x, ip->d + r);
     EACH(x, i) {
       uint8_t u = 0;
-      uint32_t o = 0;
+      uint64_t o = 0;
       for (unsigned j = 0; j < ip->b; j++)
         if (S(x, al[j])[i]) {
           u = 0xff;
@@ -511,7 +550,7 @@ static void op_mask(struct ctx *x, uint8_t decides) {
   const uint64_t *va = V(x, ip->a), *vb = V(x, ip->b);
   const uint8_t *sa = S(x, ip->a), *sb = S(x, ip->b);
   uint8_t *d = S(x, ip->d);
-  uint32_t *od = O(x, ip->d);
+  uint64_t *od = O(x, ip->d);
   EACH(x, i) {
     uint8_t ka = (uint8_t)(~sa[i] & bytes_eq(va[i], decides));
     uint8_t kb = (uint8_t)(~sb[i] & bytes_eq(vb[i], decides));
@@ -527,7 +566,7 @@ static void op_shift(struct ctx *x, bool left, unsigned width) {
   const uint64_t *vb = V(x, ip->b);
   const uint8_t *sa = S(x, ip->a), *sb = S(x, ip->b);
   uint8_t *d = S(x, ip->d);
-  uint32_t *od = O(x, ip->d);
+  uint64_t *od = O(x, ip->d);
   uint8_t wm = bytes_of(width);
   EACH(x, i) {
     unsigned sh = (unsigned)(vb[i] % width);
@@ -547,11 +586,11 @@ static void op_select(struct ctx *x) {
   const lsi_insn *ip = x->ip;
   const uint64_t *c = V(x, ip->a);
   uint8_t *d = S(x, ip->d);
-  uint32_t *od = O(x, ip->d);
+  uint64_t *od = O(x, ip->d);
   EACH(x, i) {
     uint32_t from = c[i] ? ip->b : ip->c;
     uint8_t u = S(x, ip->a)[i] ? 0xff : S(x, from)[i];
-    uint32_t o = S(x, ip->a)[i] ? OR(x, ip->a, i) : OR(x, from, i);
+    uint64_t o = S(x, ip->a)[i] ? OR(x, ip->a, i) : OR(x, from, i);
     d[i] = u;
     od[i] = o;
   }
@@ -560,7 +599,7 @@ static void op_select(struct ctx *x) {
 static void op_move(struct ctx *x, uint8_t keep, bool widen) {
   const lsi_insn *ip = x->ip;
   uint8_t *d = S(x, ip->d);
-  uint32_t *od = O(x, ip->d);
+  uint64_t *od = O(x, ip->d);
   if (x->full) {
     const uint8_t *a = S(x, ip->a);
     uint8_t any = 0;
@@ -573,7 +612,7 @@ static void op_move(struct ctx *x, uint8_t keep, bool widen) {
   }
   EACH(x, i) {
     uint8_t u = S(x, ip->a)[i] & keep;
-    uint32_t o = OR(x, ip->a, i);
+    uint64_t o = OR(x, ip->a, i);
     d[i] = widen && u ? 0xff : u;
     od[i] = u ? o : 0;
   }
@@ -581,7 +620,7 @@ static void op_move(struct ctx *x, uint8_t keep, bool widen) {
 
 static void op_defined(struct ctx *x) {
   uint8_t *d = S(x, x->ip->d);
-  uint32_t *od = O(x, x->ip->d);
+  uint64_t *od = O(x, x->ip->d);
   if (x->full) {
     memset(d, 0, x->W);
     return;
@@ -648,7 +687,7 @@ void simt_uninit_step(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint
   if (fl & F_WRITES_D) { /* the handler below may leave undefined lanes: origins made real */
     unsigned nd = ip->op == LSI_CALLB ? lsi_builtins[ip->imm].nres : 1;
     for (unsigned r = 0; r < nd; r++) {
-      if (x.rdef[ip->d + r] == RDEF_FRESH) memset(O(&x, ip->d + r), 0, x.W * sizeof(uint32_t));
+      if (x.rdef[ip->d + r] == RDEF_FRESH) memset(O(&x, ip->d + r), 0, x.W * sizeof(uint64_t));
       x.rdef[ip->d + r] = RDEF_MAYBE;
     }
   }
