@@ -34,6 +34,7 @@
 
 #include "compiler/cc_debug.h"
 #include "device/builtins.h"
+#include "device/builtins_ext.h"
 #include "device/check.h"
 #include "device/simt_int.h"
 
@@ -76,6 +77,12 @@ struct simt_uninit_cu {
   uint32_t via_pc, via_space;
   uint64_t via_off;
   uint64_t via;
+  /* a builtin's accesses: which element of its call (seq_next) and the
+   * element an async copy wrote last, to take the shadow of its source */
+  uint32_t seq_pc, seq_warp, seq_lane, seq_k;
+  uint8_t *pend;
+  uint32_t *pend_org;
+  uint64_t pend_n;
 };
 
 /* ---- state ---- */
@@ -152,7 +159,7 @@ void simt_uninit_group(struct simt_cu *cu) {
     simt_uninit_free_cu(cu);
     return;
   }
-  uc->via_pc = 0; /* the kernel may be another's */
+  uc->via_pc = 0, uc->seq_pc = 0, uc->pend = NULL; /* the kernel may be another's */
   if (cu->run->local_total) {
     memset(uc->lsh, 1, cu->run->local_total);
     memset(uc->lorg, 0, (cu->run->local_total / 4 + 1) * sizeof(uint32_t));
@@ -509,8 +516,77 @@ static void op_memset(struct ctx *x) {
   }
 }
 
+/* Lanes across the warp (sub-group collectives): lane i's result takes the
+ * argument's shadow of lane src[i] (broadcast), of every active lane
+ * (reduce, any, all) or of the lanes up to it (scans). */
+static void call_lanes(struct ctx *x, const struct lsi_builtin *bi, enum lsi_builtin_role role,
+                       const uint32_t *al) {
+  uint8_t u[SIMT_MAX_W] = {0};
+  uint64_t o[SIMT_MAX_W] = {0};
+  const uint8_t *sa = S(x, al[0]);
+  uint8_t acc = 0;
+  uint64_t oacc = 0;
+  bool excl = bi->wfn == bw_scan_excl;
+  unsigned src = (unsigned)__builtin_ctzll(x->act);
+  if (role == LSI_ROLE_BCAST) {
+    if (S(x, al[1])[src]) acc = 0xff, oacc = OR(x, al[1], src);
+    src = (unsigned)(V(x, al[1])[src] % x->W);
+  }
+  EACH(x, i) {
+    if (role == LSI_ROLE_BCAST) {
+      u[i] = acc | (sa[src] ? 0xff : 0);
+      o[i] = acc ? oacc : OR(x, al[0], src);
+      continue;
+    }
+    if (excl) u[i] = acc, o[i] = oacc;
+    if (sa[i] && !acc) acc = 0xff, oacc = OR(x, al[0], i);
+    if (!excl) u[i] = acc, o[i] = oacc;
+  }
+  uint8_t *d = S(x, x->ip->d);
+  uint64_t *od = O(x, x->ip->d);
+  EACH(x, i) {
+    d[i] = role == LSI_ROLE_SG_ALL ? acc : u[i];
+    od[i] = role == LSI_ROLE_SG_ALL ? oacc : o[i];
+  }
+}
+
+/* shuffle / shuffle2: result j takes the shadow of the element its mask
+ * selects (the whole of it when the mask element is undefined). */
+static void call_shuffle(struct ctx *x, const struct lsi_builtin *bi, const uint32_t *al) {
+  unsigned n = bi->data & 0xff, m = (bi->data >> 8) & 0xff, nsrc = x->ip->b - m;
+  for (unsigned j = 0; j < m; j++) {
+    uint8_t *d = S(x, x->ip->d + j);
+    uint64_t *od = O(x, x->ip->d + j);
+    const uint32_t mr = al[nsrc + j];
+    EACH(x, i) {
+      uint32_t from = al[V(x, mr)[i] % nsrc];
+      bool um = S(x, mr)[i] != 0;
+      d[i] = um ? 0xff : S(x, from)[i];
+      od[i] = um ? OR(x, mr, i) : OR(x, from, i);
+    }
+  }
+  (void)n;
+}
+
+/* The registers of a memory builtin that form its addresses: they must be
+ * defined. */
+static void check_addresses(struct ctx *x, enum lsi_builtin_role role, const uint32_t *al) {
+  unsigned nb = x->ip->b;
+  if (role == LSI_ROLE_VLOAD || role == LSI_ROLE_VLOAD_HALF) {
+    check_use(x, al[0], 0xff, USE_ADDRESS);
+    check_use(x, al[1], 0xff, USE_ADDRESS);
+  } else if ((role == LSI_ROLE_VSTORE || role == LSI_ROLE_VSTORE_HALF) && nb >= 2) {
+    check_use(x, al[nb - 2], 0xff, USE_ADDRESS);
+    check_use(x, al[nb - 1], 0xff, USE_ADDRESS);
+  } else if (role == LSI_ROLE_ASYNC) {
+    for (unsigned j = 0; j + 1 < nb; j++) /* not the event */
+      check_use(x, al[j], 0xff, USE_ADDRESS);
+  }
+}
+
 /* A builtin: printf's arguments must be defined; results are undefined
- * when an argument is (memory it writes is defined by simt_uninit_access). */
+ * when an argument is, but for the builtins that pick lanes or elements
+ * (above); memory it reads or writes is followed by simt_uninit_access. */
 static void op_call(struct ctx *x) {
   const lsi_insn *ip = x->ip;
   const struct lsi_builtin *bi = &lsi_builtins[ip->imm];
@@ -521,6 +597,21 @@ static void op_call(struct ctx *x) {
   bool def = true;
   for (unsigned j = 0; j < ip->b && def; j++)
     def = x->rdef[al[j]] == RDEF_YES;
+  enum lsi_builtin_role role = def ? LSI_ROLE_OTHER : lsi_builtin_role(bi);
+  if (bi->flags & LSI_BI_MEM) {
+    if (!def) check_addresses(x, role, al);
+    if (role == LSI_ROLE_ASYNC || role == LSI_ROLE_VSTORE || role == LSI_ROLE_VSTORE_HALF)
+      def = true; /* the event, or no result */
+  }
+  if (!def && bi->nres &&
+      (role == LSI_ROLE_BCAST || role == LSI_ROLE_SG_ALL || role == LSI_ROLE_SG_SCAN)) {
+    call_lanes(x, bi, role, al);
+    return;
+  }
+  if (!def && role == LSI_ROLE_SHUFFLE) {
+    call_shuffle(x, bi, al);
+    return;
+  }
   for (unsigned r = 0; r < bi->nres; r++) {
     if (def) {
       define_dst(x, ip->d + r);
@@ -728,15 +819,121 @@ void simt_uninit_step(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint
   }
 }
 
-/* A builtin's write (async copies, vstore, frexp's pointer...) defines
- * what it writes; memcpy and memset moved their shadow in the step. */
+/* The element of its call a builtin's access is (vloads read, vstores
+ * write, async copies write then read them in order): k counts lane's
+ * accesses at pc, modulo n. */
+static unsigned seq_next(struct simt_uninit_cu *uc, struct simt_warp *w, unsigned lane, uint32_t pc,
+                         unsigned n) {
+  if (uc->seq_pc != pc + 1 || uc->seq_warp != w->index || uc->seq_lane != lane)
+    uc->seq_pc = pc + 1, uc->seq_warp = w->index, uc->seq_lane = lane, uc->seq_k = 0;
+  unsigned k = n ? uc->seq_k % n : 0;
+  uc->seq_k = k + 1;
+  return k;
+}
+
+/* vloads: the k-th element read gives result k its shadow. */
+static void access_vload(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                         uint64_t addr, uint64_t size, enum lsi_builtin_role role) {
+  struct simt_uninit_cu *uc = cu->uninit;
+  const struct lsi_kernel *k = cu->run->k;
+  const lsi_insn *ip = &k->code[pc];
+  unsigned nres = lsi_builtins[ip->imm].nres, j = seq_next(uc, w, lane, pc, nres);
+  const uint8_t *s = shadow_at(cu, w, lane, addr, size);
+  uint8_t u = 0;
+  for (unsigned b = 0; s && b < size && b < 8; b++)
+    if (s[b]) u |= (uint8_t)(1u << b);
+  if (!u) return;
+  if (role == LSI_ROLE_VLOAD_HALF) u = 0xff; /* converted to a float */
+  size_t row = ((size_t)w->index * k->nregs + ip->d + j) * cu->run->W + lane;
+  uc->rsh[row] = u;
+  uc->rdef[(size_t)w->index * k->nregs + ip->d + j] = RDEF_MAYBE;
+  const uint32_t *mo = origin_at(cu, w, lane, addr);
+  uint32_t o = mo ? *mo : ORG_FRESH;
+  uc->org[row] =
+      (o == ORG_FRESH ? ((pc + 1) & ORG_PC_MASK) | (uint32_t)LSI_ADDR_SPACE(addr) << ORG_SPACE_SHIFT
+       : o == ORG_NEVER ? 0
+                        : o) |
+      via_of(cu, pc, addr);
+}
+
+/* Memory a builtin writes takes a shadow: the value's (vstores; a value
+ * undefined stored to global memory is reported), the source's (async
+ * copies: the element read next) or defined (anything else). */
+static void access_write(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                         uint64_t addr, uint64_t size, enum lsi_builtin_role role) {
+  struct simt_uninit_cu *uc = cu->uninit;
+  const struct lsi_kernel *k = cu->run->k;
+  const lsi_insn *ip = &k->code[pc];
+  uint8_t *s = shadow_at(cu, w, lane, addr, size);
+  if (role == LSI_ROLE_ASYNC) {
+    seq_next(uc, w, lane, pc, 2);
+    uc->pend = s, uc->pend_org = s ? origin_at(cu, w, lane, addr) : NULL, uc->pend_n = size;
+    return;
+  }
+  uint8_t u = 0;
+  uint64_t o = 0;
+  if ((role == LSI_ROLE_VSTORE || role == LSI_ROLE_VSTORE_HALF) && ip->b >= 2) {
+    unsigned j = seq_next(uc, w, lane, pc, ip->b - 2u);
+    uint32_t r = k->arglist[ip->a + j];
+    size_t row = ((size_t)w->index * k->nregs + r) * cu->run->W + lane;
+    bool fresh = uc->rdef[(size_t)w->index * k->nregs + r] == RDEF_FRESH;
+    u = (uint8_t)(uc->rsh[row] & bytes_of(8 * (int64_t)size));
+    if (role == LSI_ROLE_VSTORE_HALF) u = uc->rsh[row] ? 0x3 : 0; /* converted from it */
+    o = fresh ? 0 : uc->org[row];
+    if (u && LSI_ADDR_SPACE(addr) == LSI_SPACE_GLOBAL) report(cu, w, lane, pc, USE_STORE, o);
+  }
+  if (!s) return;
+  for (unsigned b = 0; b < size; b++)
+    s[b] = b < 8 ? (uint8_t)((u >> b) & 1) : 0;
+  uint32_t *mo = u ? origin_at(cu, w, lane, addr) : NULL;
+  if (mo) *mo = LO(o) ? LO(o) : ORG_NEVER;
+}
+
+/* async copies: the element just read gives the one written before it
+ * its shadow (a copy reports nothing, as memcpy). */
+static void access_copy(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                        uint64_t addr, uint64_t size) {
+  struct simt_uninit_cu *uc = cu->uninit;
+  seq_next(uc, w, lane, pc, 2);
+  uint8_t *d = uc->pend;
+  uint32_t *dorg = uc->pend_org;
+  uint64_t n = uc->pend_n < size ? uc->pend_n : size;
+  uc->pend = NULL, uc->pend_org = NULL;
+  if (!d) return;
+  const uint8_t *s = shadow_at(cu, w, lane, addr, size);
+  bool any = false;
+  for (uint64_t b = 0; b < n; b++) {
+    d[b] = s ? s[b] : 0;
+    any |= d[b] != 0;
+  }
+  if (!any || !dorg) return;
+  const uint32_t *so = origin_at(cu, w, lane, addr);
+  uint32_t o = so ? *so : ORG_FRESH;
+  *dorg = o != ORG_FRESH
+              ? o
+              : ((pc + 1) & ORG_PC_MASK) | (uint32_t)LSI_ADDR_SPACE(addr) << ORG_SPACE_SHIFT;
+}
+
+/* A builtin's access to memory (vloads, vstores, async copies, frexp's
+ * pointer...); memcpy and memset moved their shadow in the step. */
 void simt_uninit_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                         uint64_t addr, uint64_t size, int kind) {
-  if (!cu->uninit || !w || w->index >= cu->uninit->cap || kind == SIMT_ACC_READ ||
-      kind == SIMT_ACC_ATOMIC_READ || pc >= cu->run->k->ninsns)
+  if (!cu->uninit || !w || w->index >= cu->uninit->cap || pc >= cu->run->k->ninsns || !size) return;
+  const lsi_insn *ip = &cu->run->k->code[pc];
+  if (ip->op != LSI_CALLB) {
+    if (ip->op == LSI_MEMCPY || ip->op == LSI_MEMSET || kind == SIMT_ACC_READ ||
+        kind == SIMT_ACC_ATOMIC_READ)
+      return;
+    uint8_t *s = shadow_at(cu, w, lane, addr, size);
+    if (s) memset(s, 0, size);
     return;
-  unsigned op = cu->run->k->code[pc].op;
-  if (op == LSI_MEMCPY || op == LSI_MEMSET || !size) return;
-  uint8_t *s = shadow_at(cu, w, lane, addr, size);
-  if (s) memset(s, 0, size);
+  }
+  enum lsi_builtin_role role = lsi_builtin_role(&lsi_builtins[ip->imm]);
+  bool rd = kind == SIMT_ACC_READ || kind == SIMT_ACC_ATOMIC_READ;
+  if (rd && (role == LSI_ROLE_VLOAD || role == LSI_ROLE_VLOAD_HALF))
+    access_vload(cu, w, lane, pc, addr, size, role);
+  else if (rd && role == LSI_ROLE_ASYNC)
+    access_copy(cu, w, lane, pc, addr, size);
+  else if (!rd)
+    access_write(cu, w, lane, pc, addr, size, role);
 }

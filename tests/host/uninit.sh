@@ -14,8 +14,8 @@ prog="$build/tests/host/host_uninitkern"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-buggy="tile_half acc_path undef_addr undef_bound"
-clean="padding clean"
+buggy="tile_half acc_path undef_addr undef_bound vload_in vstore_in async_in bcast_in reduce_in atomic_undef padding_used"
+clean="padding clean lanes_clean"
 
 run() { # W kernel global local options -> appends the log to $tmp/log.txt, returns check's status
   (cd "$here" && LOCKSTEP_WARP_WIDTH=$1 "$build/lockstep" check --uninit --keep-log "$tmp/one" \
