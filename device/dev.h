@@ -179,6 +179,12 @@ struct dev_ops {
    * created without host data): the uninitialised-value checker, when on,
    * tracks its bytes until commands or kernels write them. */
   void (*map_undefined)(struct dev_device *d, uint64_t addr);
+  /* May be NULL. The mapping at addr views the bytes at parent (a
+   * sub-buffer): it shares their definedness for the checker. */
+  void (*map_view)(struct dev_device *d, uint64_t addr, uint64_t parent);
+  /* May be NULL. The host wrote [addr, addr+len) of a mapping (a write map
+   * was unmapped): the checker counts those bytes defined. */
+  void (*define_global)(struct dev_device *d, uint64_t addr, uint64_t len);
   /* Queues cmd for asynchronous execution; returns at once. Commands given to
    * one stream run in submission order; commands of different streams may
    * run concurrently. stream is any small integer the runtime picks per
