@@ -856,9 +856,54 @@ static void access_vload(struct simt_cu *cu, struct simt_warp *w, unsigned lane,
       via_of(cu, pc, addr);
 }
 
-/* Memory a builtin writes takes a shadow: the value's (vstores; a value
- * undefined stored to global memory is reported), the source's (async
- * copies: the element read next) or defined (anything else). */
+/* Any other builtin that reads memory (image reads, atomics...): its
+ * results are undefined where a byte it read is. */
+static void access_read(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                        uint64_t addr, uint64_t size) {
+  struct simt_uninit_cu *uc = cu->uninit;
+  const struct lsi_kernel *k = cu->run->k;
+  const lsi_insn *ip = &k->code[pc];
+  const uint8_t *s = shadow_at(cu, w, lane, addr, size);
+  bool u = false;
+  for (uint64_t b = 0; s && b < size && !u; b++)
+    u = s[b] != 0;
+  if (!u) return;
+  const uint32_t *mo = origin_at(cu, w, lane, addr);
+  uint32_t o = mo ? *mo : ORG_FRESH;
+  uint64_t org = o == ORG_FRESH
+                     ? ((pc + 1) & ORG_PC_MASK) | (uint32_t)LSI_ADDR_SPACE(addr) << ORG_SPACE_SHIFT
+                 : o == ORG_NEVER ? 0
+                                  : o;
+  for (unsigned r = 0; r < lsi_builtins[ip->imm].nres; r++) {
+    size_t row = ((size_t)w->index * k->nregs + ip->d + r) * cu->run->W + lane;
+    uc->rsh[row] = 0xff;
+    uc->org[row] = org;
+    uc->rdef[(size_t)w->index * k->nregs + ip->d + r] = RDEF_MAYBE;
+  }
+}
+
+/* Lane's first undefined argument of the call at pc (its origin in *o), or
+ * false. */
+static bool arg_undefined(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                          uint64_t *o) {
+  const struct simt_uninit_cu *uc = cu->uninit;
+  const struct lsi_kernel *k = cu->run->k;
+  const lsi_insn *ip = &k->code[pc];
+  for (unsigned j = 0; j < ip->b; j++) {
+    uint32_t r = k->arglist[ip->a + j];
+    size_t row = ((size_t)w->index * k->nregs + r) * cu->run->W + lane;
+    if (!uc->rsh[row]) continue;
+    *o = uc->rdef[(size_t)w->index * k->nregs + r] == RDEF_FRESH ? 0 : uc->org[row];
+    return true;
+  }
+  return false;
+}
+
+/* Memory a builtin writes takes a shadow: the value's (vstores), the
+ * source's (async copies: the element read next), else undefined where an
+ * argument of the call is (an image write of an undefined colour) and
+ * defined otherwise. An undefined value written to global memory is
+ * reported, as a store. */
 static void access_write(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                          uint64_t addr, uint64_t size, enum lsi_builtin_role role) {
   struct simt_uninit_cu *uc = cu->uninit;
@@ -880,11 +925,14 @@ static void access_write(struct simt_cu *cu, struct simt_warp *w, unsigned lane,
     u = (uint8_t)(uc->rsh[row] & bytes_of(8 * (int64_t)size));
     if (role == LSI_ROLE_VSTORE_HALF) u = uc->rsh[row] ? 0x3 : 0; /* converted from it */
     o = fresh ? 0 : uc->org[row];
-    if (u && LSI_ADDR_SPACE(addr) == LSI_SPACE_GLOBAL) report(cu, w, lane, pc, USE_STORE, o);
+  } else if (!(lsi_builtins[ip->imm].flags & LSI_BI_ENQUEUE) &&
+             arg_undefined(cu, w, lane, pc, &o)) {
+    u = 0xff;
   }
+  if (u && LSI_ADDR_SPACE(addr) == LSI_SPACE_GLOBAL) report(cu, w, lane, pc, USE_STORE, o);
   if (!s) return;
   for (unsigned b = 0; b < size; b++)
-    s[b] = b < 8 ? (uint8_t)((u >> b) & 1) : 0;
+    s[b] = b < 8 ? (uint8_t)((u >> b) & 1) : u == 0xff;
   uint32_t *mo = u ? origin_at(cu, w, lane, addr) : NULL;
   if (mo) *mo = LO(o) ? LO(o) : ORG_NEVER;
 }
@@ -934,6 +982,8 @@ void simt_uninit_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, 
     access_vload(cu, w, lane, pc, addr, size, role);
   else if (rd && role == LSI_ROLE_ASYNC)
     access_copy(cu, w, lane, pc, addr, size);
-  else if (!rd)
+  else if (rd)
+    access_read(cu, w, lane, pc, addr, size);
+  else
     access_write(cu, w, lane, pc, addr, size, role);
 }

@@ -736,7 +736,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
   if (!found) return CL_INVALID_VALUE;
   /* what the host wrote through a write map is defined from now on */
   if ((found->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-      memobj->type == CL_MEM_OBJECT_BUFFER && memobj->context->ops->define_global)
+      memobj->context->ops->define_global)
     memobj->context->ops->define_global(memobj->context->dev, memobj->addr + found->offset,
                                         found->size);
   free(found);

@@ -15,6 +15,10 @@ const char *lsh_prog = "uninitmem";
 static const char *src = "__kernel void copy(__global int *out, __global const int *in) {\n"
                          "  int i = get_global_id(0);\n"
                          "  out[i] = in[i];\n"
+                         "}\n"
+                         "__kernel void texels(__global int *out, __read_only image2d_t im) {\n"
+                         "  int i = get_global_id(0);\n"
+                         "  out[i] = read_imagei(im, (int2)(i % 16, i / 16)).x;\n"
                          "}\n";
 
 struct ctx {
@@ -152,6 +156,25 @@ int main(void) {
   CHECK(clEnqueueUnmapMemObject(x.q, m, mp, 0, NULL, NULL));
   bad |= expect("read map", copy_count(&x, m, N), N - 64);
   clReleaseMemObject(m);
+
+  /* an image of 16 x 16 ints without host data, rows 0..7 written: a
+   * kernel reading every texel reads 128 undefined ones */
+  cl_image_format fmt = {CL_R, CL_SIGNED_INT32};
+  cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 16, .image_height = 16};
+  cl_mem img = clCreateImage(x.c, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err);
+  CHECK(err);
+  size_t iorg[3] = {0, 0, 0}, ireg[3] = {16, 8, 1};
+  CHECK(clEnqueueWriteImage(x.q, img, CL_TRUE, iorg, ireg, 0, 0, host, 0, NULL, NULL));
+  cl_kernel ki = clCreateKernel(p, "texels", &err);
+  CHECK(err);
+  size_t n = N;
+  CHECK(clSetKernelArg(ki, 0, sizeof x.out, &x.out));
+  CHECK(clSetKernelArg(ki, 1, sizeof img, &img));
+  CHECK(clEnqueueNDRangeKernel(x.q, ki, 1, NULL, &n, NULL, 0, NULL, NULL));
+  CHECK(clFinish(x.q));
+  bad |= expect("image half written", new_reports(&x), N / 2);
+  clReleaseKernel(ki);
+  clReleaseMemObject(img);
 
   clReleaseKernel(x.k);
   clReleaseProgram(p);
