@@ -23,9 +23,13 @@
  * or struct is no undefined constant: the compiler makes only scalar undefs
  * LSI_CONST_UNDEF). A report names the line the undefined memory was read
  * at and, when the kernel has a symbol table (built with -g), the variable
- * the value was last loaded from. Copies
+ * the value was last loaded from. Builtins follow values per element or
+ * lane (vload/vstore, async copies, sub-group collectives, shuffles) and
+ * the memory they read or write (simt_uninit_access). Copies
  * (memcpy) move the shadow and report nothing. It never changes what a
- * kernel computes.
+ * kernel computes. The host reading undefined bytes back is not reported:
+ * a kernel's undefined store was reported where it happened, and bytes
+ * nothing wrote are only unspecified (README, Uninitialised values).
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -7,6 +7,12 @@
 # count, text naming the first work-item), and `lockstep check` must exit 1
 # exactly for the buggy ones. Then the correct kernel on 2^20 work-items:
 # no report. $1 is the build folder.
+# padding: a struct copied whole with its undefined padding, and a float3
+# stored (its fourth element is padding), are not reported - a copy is no
+# use of the value; `oclgrind --uninitialized` reports the float3 store 64
+# times in the optimised build ("uninitialized value written to global
+# memory", a <4 x float> with an undef lane). padding_used, which reads a
+# padding byte, is reported.
 set -u
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
