@@ -125,6 +125,7 @@ enum lsi_builtin_role {
   LSI_ROLE_BCAST,       /* sub_group_broadcast: every lane gets one lane's argument */
   LSI_ROLE_SG_ALL,      /* sub-group reduce / any / all: every active lane's argument counts */
   LSI_ROLE_SG_SCAN,     /* sub-group scans: the arguments of the lanes up to this one count */
+  LSI_ROLE_QUEUE,       /* device-side enqueue, events, ndrange: the memory is the device's own */
 };
 enum lsi_builtin_role lsi_builtin_role(const struct lsi_builtin *bi);
 

@@ -557,7 +557,7 @@ static void call_lanes(struct ctx *x, const struct lsi_builtin *bi, enum lsi_bui
 /* shuffle / shuffle2: result j takes the shadow of the element its mask
  * selects (the whole of it when the mask element is undefined). */
 static void call_shuffle(struct ctx *x, const struct lsi_builtin *bi, const uint32_t *al) {
-  unsigned n = bi->data & 0xff, m = (bi->data >> 8) & 0xff, nsrc = x->ip->b - m;
+  unsigned m = (bi->data >> 8) & 0xff, nsrc = x->ip->b - m;
   for (unsigned j = 0; j < m; j++) {
     uint8_t *d = S(x, x->ip->d + j);
     uint64_t *od = O(x, x->ip->d + j);
@@ -569,7 +569,6 @@ static void call_shuffle(struct ctx *x, const struct lsi_builtin *bi, const uint
       od[i] = um ? OR(x, mr, i) : OR(x, from, i);
     }
   }
-  (void)n;
 }
 
 /* The registers of a memory builtin that form its addresses: they must be
@@ -929,8 +928,7 @@ static void access_write(struct simt_cu *cu, struct simt_warp *w, unsigned lane,
     u = (uint8_t)(uc->rsh[row] & bytes_of(8 * (int64_t)size));
     if (role == LSI_ROLE_VSTORE_HALF) u = uc->rsh[row] ? 0x3 : 0; /* converted from it */
     o = fresh ? 0 : uc->org[row];
-  } else if (!(lsi_builtins[ip->imm].flags & LSI_BI_ENQUEUE) &&
-             arg_undefined(cu, w, lane, pc, &o)) {
+  } else if (role != LSI_ROLE_QUEUE && arg_undefined(cu, w, lane, pc, &o)) {
     u = 0xff;
   }
   if (u && LSI_ADDR_SPACE(addr) == LSI_SPACE_GLOBAL) report(cu, w, lane, pc, USE_STORE, o);
@@ -986,8 +984,10 @@ void simt_uninit_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, 
     access_vload(cu, w, lane, pc, addr, size, role);
   else if (rd && role == LSI_ROLE_ASYNC)
     access_copy(cu, w, lane, pc, addr, size);
-  else if (rd)
+  else if (rd && role != LSI_ROLE_QUEUE)
     access_read(cu, w, lane, pc, addr, size);
+  else if (rd)
+    return;
   else
     access_write(cu, w, lane, pc, addr, size, role);
 }
