@@ -126,5 +126,11 @@ const struct cc_symbol *cc_debug_find_symbol(const struct cc_debug *d, const cha
  * the kernel body): its own names only, never its caller's. */
 const struct cc_symbol *cc_debug_find_symbol_in(const struct cc_debug *d, const char *name,
                                                 uint32_t inl, uint32_t line);
+/* The variable whose storage holds byte off of space (CC_SYM_PRIVATE: the
+ * work-item's frame, CC_SYM_LOCAL: the static __local block) as the code
+ * at pc sees it (its inlined call, its line's scopes), innermost first;
+ * NULL when no variable's storage holds it. */
+const struct cc_symbol *cc_debug_symbol_at(const struct cc_debug *d, uint32_t pc, uint32_t line,
+                                           uint32_t space, uint64_t off);
 
 #endif

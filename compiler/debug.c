@@ -100,6 +100,21 @@ const struct cc_symbol *cc_debug_find_symbol_in(const struct cc_debug *d, const 
   return best;
 }
 
+const struct cc_symbol *cc_debug_symbol_at(const struct cc_debug *d, uint32_t pc, uint32_t line,
+                                           uint32_t space, uint64_t off) {
+  uint32_t inl = d && d->pc_inl && pc < d->npc ? d->pc_inl[pc] : 0;
+  const struct cc_symbol *best = NULL;
+  for (uint32_t i = 0; d && i < d->nsyms; i++) {
+    const struct cc_symbol *s = &d->syms[i];
+    if (s->space != space || off < s->offset || off - s->offset >= s->size) continue;
+    if (space == CC_SYM_PRIVATE && s->inl != inl) continue;
+    if (line && space == CC_SYM_PRIVATE && (line < s->scope_first || line > s->scope_last))
+      continue;
+    if (!best || s->scope_first >= best->scope_first) best = s;
+  }
+  return best;
+}
+
 /* ---- liveness over IR values ---- */
 
 struct live {

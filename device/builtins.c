@@ -831,6 +831,24 @@ static void bi_printf(BI_ARGS) {
   res[0] = 0;
 }
 
+enum lsi_builtin_role lsi_builtin_role(const struct lsi_builtin *bi) {
+  if (bi->fn == bi_vload) return LSI_ROLE_VLOAD;
+  if (bi->fn == bi_vload_half) return LSI_ROLE_VLOAD_HALF;
+  if (bi->fn == bi_vstore) return LSI_ROLE_VSTORE;
+  if (bi->fn == bi_vstore_half) return LSI_ROLE_VSTORE_HALF;
+  if (bi->fn == bi_async_copy || bi->fn == bi_async_strided) return LSI_ROLE_ASYNC;
+  if (bi->fn == bx_shuffle || bi->fn == bx_shuffle2) return LSI_ROLE_SHUFFLE;
+  if (bi->wfn == bw_broadcast) return LSI_ROLE_BCAST;
+  if (bi->wfn == bw_reduce || bi->wfn == bw_any || bi->wfn == bw_all) return LSI_ROLE_SG_ALL;
+  if (bi->wfn == bw_scan_incl || bi->wfn == bw_scan_excl) return LSI_ROLE_SG_SCAN;
+  if ((bi->flags & LSI_BI_ENQUEUE) || bi->fn == bq_subgroup_query || bi->fn == bq_ndrange ||
+      bi->fn == bq_capture_profiling || bi->fn == bq_retain_event || bi->fn == bq_release_event ||
+      bi->fn == bq_create_user_event || bi->fn == bq_set_user_event_status ||
+      bi->fn == bq_is_valid_event)
+    return LSI_ROLE_QUEUE;
+  return LSI_ROLE_OTHER;
+}
+
 /* ---- pass 2: the table ---- */
 #define BI(name, nres, nargs, flags, data, fn) {name, nres, nargs, flags, data, fn, NULL},
 #define BW(name, nres, nargs, flags, data, fn)                                                     \

@@ -130,4 +130,21 @@ struct lsi_builtin {
 /* The table, indexed by id. */
 extern const struct lsi_builtin lsi_builtins[];
 
+/* What a builtin does with memory and lanes, for the checkers that follow
+ * values through it (device/uninit.c). */
+enum lsi_builtin_role {
+  LSI_ROLE_OTHER = 0,
+  LSI_ROLE_VLOAD,       /* vloadN: result j is the j-th element it reads */
+  LSI_ROLE_VLOAD_HALF,  /* vload(a)_half(N): the same, each element a half */
+  LSI_ROLE_VSTORE,      /* vstoreN: it writes argument j as the j-th element */
+  LSI_ROLE_VSTORE_HALF, /* vstore(a)_half(N): the same, argument j converted to a half */
+  LSI_ROLE_ASYNC,       /* async (strided) copies: each element written, then read from */
+  LSI_ROLE_SHUFFLE,     /* shuffle / shuffle2: result j is the argument its mask selects */
+  LSI_ROLE_BCAST,       /* sub_group_broadcast: every lane gets one lane's argument */
+  LSI_ROLE_SG_ALL,      /* sub-group reduce / any / all: every active lane's argument counts */
+  LSI_ROLE_SG_SCAN,     /* sub-group scans: the arguments of the lanes up to this one count */
+  LSI_ROLE_QUEUE,       /* device-side enqueue, events, ndrange: the memory is the device's own */
+};
+enum lsi_builtin_role lsi_builtin_role(const struct lsi_builtin *bi);
+
 #endif

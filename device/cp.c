@@ -188,6 +188,7 @@ static int run_fill_rect(struct dev_mem *m, struct dev_cmd *cmd) {
       if (!dst) return cp_fault(cmd, "rect fill", cmd->dst + off, r->region[0]);
       for (uint64_t i = 0; i + ps <= r->region[0]; i += ps)
         memcpy(dst + i, cmd->pattern, ps);
+      dev_mem_define(m, cmd->dst + off, 0, r->region[0]);
     }
   }
   return 0;
@@ -213,6 +214,9 @@ static int run_rect(struct dev_mem *m, struct dev_cmd *cmd) {
         return cp_fault(cmd, "rect write", cmd->dst + dof, n);
       }
       memmove(dst, src, n);
+      /* LOCKSTEP_CHECK=uninit: the row written is as defined as its source */
+      if (cmd->kind != DEV_CMD_READ_RECT)
+        dev_mem_define(m, cmd->dst + dof, cmd->kind == DEV_CMD_COPY_RECT ? cmd->src + so : 0, n);
     }
   }
   return 0;
@@ -239,13 +243,6 @@ static const char *cmd_name(const struct dev_cmd *cmd) {
   if (cmd->kind == DEV_CMD_LAUNCH && cmd->launch.kernel && cmd->launch.kernel->name)
     return cmd->launch.kernel->name;
   return (unsigned)cmd->kind < sizeof names / sizeof names[0] ? names[cmd->kind] : "?";
-}
-
-/* LOCKSTEP_CHECK=uninit: a rectangle written into the allocation at addr
- * counts as writing all of it (a missed report at worst, never a false one). */
-static void define_all(struct dev_mem *m, uint64_t addr) {
-  struct dev_mem_entry *e = dev_mem_entry(m, addr);
-  if (e && e->undef) dev_mem_define(m, addr & ~LSI_ADDR_OFFSET_MASK, 0, e->size);
 }
 
 /* Executes piece g of a command other than a launch; 0 or a negative error
@@ -285,8 +282,8 @@ static int run_piece(struct cp *cp, struct dev_cmd *cmd, uint64_t g) {
   }
   case DEV_CMD_READ_RECT: return run_rect(m, cmd);
   case DEV_CMD_WRITE_RECT:
-  case DEV_CMD_COPY_RECT: define_all(m, cmd->dst); return run_rect(m, cmd);
-  case DEV_CMD_FILL_RECT: define_all(m, cmd->dst); return run_fill_rect(m, cmd);
+  case DEV_CMD_COPY_RECT: return run_rect(m, cmd);
+  case DEV_CMD_FILL_RECT: return run_fill_rect(m, cmd);
   case DEV_CMD_HOST:
     if (cmd->host_fn) cmd->host_fn(cmd->host_arg);
     return 0;

@@ -188,6 +188,12 @@ struct dev_ops {
   /* Frees what svm_alloc returned; later device accesses fault as
    * "released". */
   void (*svm_free)(struct dev_device *d, void *p);
+  /* May be NULL. The mapping at addr views the bytes at parent (a
+   * sub-buffer): it shares their definedness for the checker. */
+  void (*map_view)(struct dev_device *d, uint64_t addr, uint64_t parent);
+  /* May be NULL. The host wrote [addr, addr+len) of a mapping (a write map
+   * was unmapped): the checker counts those bytes defined. */
+  void (*define_global)(struct dev_device *d, uint64_t addr, uint64_t len);
   /* Queues cmd for asynchronous execution; returns at once. Commands given to
    * one stream run in submission order; commands of different streams may
    * run concurrently. stream is any small integer the runtime picks per

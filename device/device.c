@@ -198,6 +198,14 @@ static void simt_map_undefined(struct dev_device *d, uint64_t addr) {
   if (d->cfg.check & DEV_CHECK_UNINIT) dev_mem_set_undefined(d->mem, addr);
 }
 
+static void simt_map_view(struct dev_device *d, uint64_t addr, uint64_t parent) {
+  if (d->cfg.check & DEV_CHECK_UNINIT) dev_mem_share_undefined(d->mem, addr, parent);
+}
+
+static void simt_define_global(struct dev_device *d, uint64_t addr, uint64_t len) {
+  dev_mem_define(d->mem, addr, 0, len);
+}
+
 static void simt_submit(struct dev_device *d, unsigned stream, struct dev_cmd *cmd) {
   cp_submit(d->cp, stream, cmd);
 }
@@ -265,6 +273,8 @@ const struct dev_ops dev_simt_ops = {
     .map_undefined = simt_map_undefined,
     .svm_alloc = simt_svm_alloc,
     .svm_free = simt_svm_free,
+    .map_view = simt_map_view,
+    .define_global = simt_define_global,
     .submit = simt_submit,
     .stream_release = simt_stream_release,
     .now_ns = simt_now_ns,

@@ -25,7 +25,7 @@ void dev_mem_destroy(struct dev_mem *m) {
   if (!m) return;
   pthread_mutex_destroy(&m->mu);
   for (uint32_t i = 0; i < DEV_MEM_CAPACITY; i++)
-    free(m->tab[i].undef);
+    if (!m->tab[i].undef_view) free(m->tab[i].undef);
   uint64_t span = atomic_load_explicit(&m->svm_span, memory_order_relaxed);
   if (span) munmap(m->svm_base, span);
   free((void *)m->svm_owner);
@@ -52,8 +52,9 @@ uint64_t dev_mem_map(struct dev_mem *m, void *host, uint64_t size, bool read_onl
     e->size = size;
     e->read_only = read_only;
     e->svm = 0;
-    free(e->undef);
+    if (!e->undef_view) free(e->undef);
     e->undef = NULL;
+    e->undef_view = false;
     atomic_store_explicit(&e->state, DEV_MEM_LIVE, memory_order_release);
     m->next = id + 1;
     m->live++;
@@ -81,10 +82,26 @@ bool dev_mem_set_undefined(struct dev_mem *m, uint64_t addr) {
   if (!u) return false;
   memset(u, 1, e->size);
   pthread_mutex_lock(&m->mu);
-  free(e->undef);
+  if (!e->undef_view) free(e->undef);
   e->undef = u;
+  e->undef_view = false;
   pthread_mutex_unlock(&m->mu);
   return true;
+}
+
+void dev_mem_share_undefined(struct dev_mem *m, uint64_t addr, uint64_t parent) {
+  struct dev_mem_entry *e = dev_mem_entry(m, addr), *p = dev_mem_entry(m, parent);
+  if (!e || !p || e == p || atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE)
+    return;
+  uint64_t off = LSI_ADDR_OFFSET(parent);
+  pthread_mutex_lock(&m->mu);
+  if (p->undef && atomic_load_explicit(&p->state, memory_order_relaxed) == DEV_MEM_LIVE &&
+      off <= p->size && e->size <= p->size - off) {
+    if (!e->undef_view) free(e->undef);
+    e->undef = p->undef + off;
+    e->undef_view = true;
+  }
+  pthread_mutex_unlock(&m->mu);
 }
 
 /* The undefined bytes of [addr, addr+len), NULL when there are none to

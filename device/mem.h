@@ -47,8 +47,10 @@ struct dev_mem_entry {
   uint64_t size;
   /* LOCKSTEP_CHECK=uninit: a byte per byte of the buffer, non-zero where it
    * is undefined (created without host data and not yet written); NULL when
-   * every byte is defined. Owned by the table. */
+   * every byte is defined. Owned by the table unless undef_view (a
+   * sub-buffer's: its parent's bytes). */
   uint8_t *undef;
+  bool undef_view;
 };
 
 struct dev_mem {
@@ -83,6 +85,9 @@ void dev_mem_unmap(struct dev_mem *m, uint64_t addr);
 /* LOCKSTEP_CHECK=uninit: the allocation at addr holds undefined bytes (a
  * buffer created without host data); false when out of host memory. */
 bool dev_mem_set_undefined(struct dev_mem *m, uint64_t addr);
+/* The allocation at addr views the bytes at parent (a sub-buffer of a live
+ * allocation that outlives it): it shares their undefined bytes, if any. */
+void dev_mem_share_undefined(struct dev_mem *m, uint64_t addr, uint64_t parent);
 /* A command wrote [dst, dst+len) of an allocation: its bytes are defined,
  * or (src non-zero, a copy) as defined as those at src. */
 void dev_mem_define(struct dev_mem *m, uint64_t dst, uint64_t src, uint64_t len);

@@ -21,16 +21,24 @@
  * undefined value matters: a branch condition, a memory address, a value
  * stored to global memory, an argument of printf (the padding of a vector
  * or struct is no undefined constant: the compiler makes only scalar undefs
- * LSI_CONST_UNDEF). Copies
+ * LSI_CONST_UNDEF). A report names the line the undefined memory was read
+ * at and, when the kernel has a symbol table (built with -g), the variable
+ * the value was last loaded from. Builtins follow values per element or
+ * lane (vload/vstore, async copies, sub-group collectives, shuffles) and
+ * the memory they read or write (simt_uninit_access). Copies
  * (memcpy) move the shadow and report nothing. It never changes what a
- * kernel computes.
+ * kernel computes. The host reading undefined bytes back is not reported:
+ * a kernel's undefined store was reported where it happened, and bytes
+ * nothing wrote are only unspecified (README, Uninitialised values).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/cc_debug.h"
 #include "device/builtins.h"
+#include "device/builtins_ext.h"
 #include "device/check.h"
 #include "device/simt_int.h"
 
@@ -44,6 +52,13 @@
 #define ORG_FRESH       0u
 #define ORG_NEVER       UINT32_MAX
 
+/* A register lane's origin is 64 bits: the origin above in the low half
+ * and, in the high half, the variable the value was last loaded from
+ * (VIA_SHIFT: its index + 1 in the kernel's symbol table, 0 when unknown)
+ * so a report can name it. Memory keeps only the low half. */
+#define VIA_SHIFT 32
+#define LO(o)     ((uint32_t)(o))
+
 /* What is known of a register row of a warp. */
 enum rdef {
   RDEF_MAYBE = 0, /* a lane may be undefined */
@@ -55,13 +70,23 @@ enum rdef {
 struct simt_uninit_cu {
   uint8_t *lsh;   /* local memory's shadow */
   uint8_t *rsh;   /* registers: per warp nregs rows of W byte masks */
-  uint32_t *org;  /* per register lane: its origin */
+  uint64_t *org;  /* per register lane: its origin and variable */
   uint8_t *rdef;  /* per warp and register: enum rdef */
   uint8_t *psh;   /* private frames: per warp W frames */
   uint32_t *lorg; /* local memory's origins, per 4 bytes */
   uint32_t *porg; /* private frames' origins, per 4 bytes (frames of private_size rounded up) */
   unsigned cap;   /* warps the arrays hold */
   uint64_t lcap;  /* bytes lsh holds */
+  /* the last variable looked up for a load (loads of undefined values only) */
+  uint32_t via_pc, via_space;
+  uint64_t via_off;
+  uint64_t via;
+  /* a builtin's accesses: which element of its call (seq_next) and the
+   * element an async copy wrote last, to take the shadow of its source */
+  uint32_t seq_pc, seq_warp, seq_lane, seq_k;
+  uint8_t *pend;
+  uint32_t *pend_org;
+  uint64_t pend_n;
 };
 
 /* ---- state ---- */
@@ -78,7 +103,7 @@ static bool reserve(struct simt_cu *cu, struct simt_uninit_cu *uc) {
     unsigned n = cu->nwarps;
     uint8_t *r = realloc(uc->rsh, rows * n + 1);
     if (r) uc->rsh = r;
-    uint32_t *o = realloc(uc->org, (rows * n + 1) * sizeof(*o));
+    uint64_t *o = realloc(uc->org, (rows * n + 1) * sizeof(*o));
     if (o) uc->org = o;
     uint8_t *rd = realloc(uc->rdef, (size_t)run->k->nregs * n + 1);
     if (rd) uc->rdef = rd;
@@ -138,6 +163,7 @@ void simt_uninit_group(struct simt_cu *cu) {
     simt_uninit_free_cu(cu);
     return;
   }
+  uc->via_pc = 0, uc->seq_pc = 0, uc->pend = NULL; /* the kernel may be another's */
   if (cu->run->local_total) {
     memset(uc->lsh, 1, cu->run->local_total);
     memset(uc->lorg, 0, (cu->run->local_total / 4 + 1) * sizeof(uint32_t));
@@ -229,9 +255,30 @@ static void line_text(const struct simt_run *run, uint32_t pc, char *buf, size_t
   }
 }
 
+/* The variable (index + 1 in the symbol table, shifted to VIA_SHIFT) whose
+ * storage the load at pc read at addr, or 0. Loads of undefined values only. */
+static uint64_t via_of(struct simt_cu *cu, uint32_t pc, uint64_t addr) {
+  const struct lsi_kernel *k = cu->run->k;
+  const struct cc_debug *d = k->debug;
+  unsigned sp = LSI_ADDR_SPACE(addr);
+  if (!d || !d->nsyms || (sp != LSI_SPACE_PRIVATE && sp != LSI_SPACE_LOCAL)) return 0;
+  struct simt_uninit_cu *uc = cu->uninit;
+  uint64_t off = LSI_ADDR_OFFSET(addr);
+  if (uc->via_pc == pc + 1 && uc->via_space == sp && uc->via_off == off) return uc->via;
+  uint32_t line = k->lines && pc < k->ninsns ? k->lines[pc].line : 0;
+  const struct cc_symbol *s =
+      cc_debug_symbol_at(d, pc, line, sp == LSI_SPACE_PRIVATE ? CC_SYM_PRIVATE : CC_SYM_LOCAL, off);
+  uc->via_pc = pc + 1, uc->via_space = sp, uc->via_off = off;
+  uc->via = s ? (uint64_t)(s - d->syms + 1) << VIA_SHIFT : 0;
+  return uc->via;
+}
+
 static void report(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
-                   enum use use, uint32_t org) {
+                   enum use use, uint64_t org64) {
   struct simt_run *run = cu->run;
+  uint32_t org = LO(org64), via = (uint32_t)(org64 >> VIA_SHIFT);
+  const struct cc_debug *dbg = run->k->debug;
+  const char *name = dbg && via && via <= dbg->nsyms ? dbg->syms[via - 1].name : NULL;
   uint32_t opc = org ? (org & ORG_PC_MASK) - 1 : pc;
   uint64_t order = simt_sreg(cu, w, lane, LSI_SREG_GLOBAL_LINEAR_ID);
   struct simt_check_rec *r = simt_check_count(cu, DEV_CHECK_UNINIT, pc, opc, order);
@@ -251,11 +298,13 @@ static void report(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint3
   } else {
     snprintf(from, sizeof from, "never initialised");
   }
+  char of[140] = "";
+  if (name) snprintf(of, sizeof of, "of '%.120s' ", name);
   int n =
       snprintf(r->text, sizeof r->text,
-               "uninitialised value %s in kernel '%.100s' at %.200s by work-item (%" PRIu64
+               "uninitialised value %s%s in kernel '%.100s' at %.200s by work-item (%" PRIu64
                ",%" PRIu64 ",%" PRIu64 ") of work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): ",
-               use_text[use], run->k->name ? run->k->name : "?", at, g[0], g[1], g[2], grp[0],
+               of, use_text[use], run->k->name ? run->k->name : "?", at, g[0], g[1], g[2], grp[0],
                grp[1], grp[2]);
   if (n > 0 && (size_t)n < sizeof r->text)
     snprintf(r->text + n, sizeof r->text - (size_t)n, "%.300s", from);
@@ -286,7 +335,7 @@ struct ctx {
   uint64_t act;
   unsigned W;
   uint8_t *rs;   /* the warp's register shadow */
-  uint32_t *og;  /* its origins */
+  uint64_t *og;  /* its origins */
   uint64_t *reg; /* its registers */
   uint8_t *rdef; /* its rows known defined */
   bool full;     /* act is every lane of the warp */
@@ -294,7 +343,7 @@ struct ctx {
 #define S(x, r) ((x)->rs + (size_t)(r) * (x)->W)
 #define O(x, r) ((x)->og + (size_t)(r) * (x)->W)
 /* Lane i's origin of a source register (RDEF_FRESH rows: never written, 0). */
-#define OR(x, r, i) ((x)->rdef[r] == RDEF_FRESH ? 0u : O(x, r)[i])
+#define OR(x, r, i) ((x)->rdef[r] == RDEF_FRESH ? UINT64_C(0) : O(x, r)[i])
 #define V(x, r)     ((x)->reg + (size_t)(r) * (x)->W)
 #define EACH(x, i)                                                                                 \
   for (uint64_t m_ = (x)->act, i; m_ && ((i = __builtin_ctzll(m_)), 1); m_ &= m_ - 1)
@@ -316,7 +365,7 @@ static void define_dst(struct ctx *x, uint32_t d) {
 /* d := f(sources): undefined wholly when any source has an undefined byte. */
 static void union_of(struct ctx *x, const uint32_t *src, unsigned n) {
   uint8_t *d = S(x, x->ip->d);
-  uint32_t *od = O(x, x->ip->d);
+  uint64_t *od = O(x, x->ip->d);
   if (x->full) { /* the whole warp: rows at once, origins only where undefined */
     const uint8_t *a = S(x, src[0]), *b = S(x, src[n > 1 ? 1 : 0]), *c = S(x, src[n > 2 ? 2 : 0]);
     uint8_t any = 0;
@@ -329,7 +378,7 @@ static void union_of(struct ctx *x, const uint32_t *src, unsigned n) {
   }
   EACH(x, i) {
     uint8_t u = 0;
-    uint32_t o = 0;
+    uint64_t o = 0;
     for (unsigned j = 0; j < n; j++)
       if (S(x, src[j])[i]) {
         u = 0xff;
@@ -358,7 +407,7 @@ static void check_use(struct ctx *x, uint32_t r, uint8_t mask, enum use use) {
 static void op_load(struct ctx *x, unsigned n, int64_t imm) {
   const lsi_insn *ip = x->ip;
   uint8_t *d = S(x, ip->d);
-  uint32_t *od = O(x, ip->d);
+  uint64_t *od = O(x, ip->d);
   const uint64_t *a = V(x, ip->a);
   uint64_t clean = ~UINT64_C(0); /* a global allocation with no undefined byte */
   uint8_t any = 0;
@@ -381,10 +430,11 @@ static void op_load(struct ctx *x, unsigned n, int64_t imm) {
     if (!u) continue;
     const uint32_t *mo = origin_at(x->cu, x->w, (unsigned)i, ad);
     uint32_t o = mo ? *mo : ORG_FRESH;
-    od[i] = o == ORG_FRESH
-                ? ((x->pc + 1) & ORG_PC_MASK) | (uint32_t)LSI_ADDR_SPACE(ad) << ORG_SPACE_SHIFT
-            : o == ORG_NEVER ? 0
-                             : o;
+    od[i] = (o == ORG_FRESH
+                 ? ((x->pc + 1) & ORG_PC_MASK) | (uint32_t)LSI_ADDR_SPACE(ad) << ORG_SPACE_SHIFT
+             : o == ORG_NEVER ? 0
+                              : o) |
+            via_of(x->cu, x->pc, ad);
   }
   if (any)
     x->rdef[ip->d] = RDEF_MAYBE;
@@ -407,7 +457,7 @@ static void op_store(struct ctx *x, unsigned n) {
     for (unsigned j = 0; j < n; j++)
       s[j] = (uint8_t)((u >> j) & 1);
     uint32_t *mo = u ? origin_at(x->cu, x->w, (unsigned)i, ad) : NULL;
-    if (mo) *mo = OR(x, ip->b, i) ? OR(x, ip->b, i) : ORG_NEVER;
+    if (mo) *mo = LO(OR(x, ip->b, i)) ? LO(OR(x, ip->b, i)) : ORG_NEVER;
   }
 }
 
@@ -470,8 +520,76 @@ static void op_memset(struct ctx *x) {
   }
 }
 
+/* Lanes across the warp (sub-group collectives): lane i's result takes the
+ * argument's shadow of lane src[i] (broadcast), of every active lane
+ * (reduce, any, all) or of the lanes up to it (scans). */
+static void call_lanes(struct ctx *x, const struct lsi_builtin *bi, enum lsi_builtin_role role,
+                       const uint32_t *al) {
+  uint8_t u[SIMT_MAX_W] = {0};
+  uint64_t o[SIMT_MAX_W] = {0};
+  const uint8_t *sa = S(x, al[0]);
+  uint8_t acc = 0;
+  uint64_t oacc = 0;
+  bool excl = bi->wfn == bw_scan_excl;
+  unsigned src = (unsigned)__builtin_ctzll(x->act);
+  if (role == LSI_ROLE_BCAST) {
+    if (S(x, al[1])[src]) acc = 0xff, oacc = OR(x, al[1], src);
+    src = (unsigned)(V(x, al[1])[src] % x->W);
+  }
+  EACH(x, i) {
+    if (role == LSI_ROLE_BCAST) {
+      u[i] = acc | (sa[src] ? 0xff : 0);
+      o[i] = acc ? oacc : OR(x, al[0], src);
+      continue;
+    }
+    if (excl) u[i] = acc, o[i] = oacc;
+    if (sa[i] && !acc) acc = 0xff, oacc = OR(x, al[0], i);
+    if (!excl) u[i] = acc, o[i] = oacc;
+  }
+  uint8_t *d = S(x, x->ip->d);
+  uint64_t *od = O(x, x->ip->d);
+  EACH(x, i) {
+    d[i] = role == LSI_ROLE_SG_ALL ? acc : u[i];
+    od[i] = role == LSI_ROLE_SG_ALL ? oacc : o[i];
+  }
+}
+
+/* shuffle / shuffle2: result j takes the shadow of the element its mask
+ * selects (the whole of it when the mask element is undefined). */
+static void call_shuffle(struct ctx *x, const struct lsi_builtin *bi, const uint32_t *al) {
+  unsigned m = (bi->data >> 8) & 0xff, nsrc = x->ip->b - m;
+  for (unsigned j = 0; j < m; j++) {
+    uint8_t *d = S(x, x->ip->d + j);
+    uint64_t *od = O(x, x->ip->d + j);
+    const uint32_t mr = al[nsrc + j];
+    EACH(x, i) {
+      uint32_t from = al[V(x, mr)[i] % nsrc];
+      bool um = S(x, mr)[i] != 0;
+      d[i] = um ? 0xff : S(x, from)[i];
+      od[i] = um ? OR(x, mr, i) : OR(x, from, i);
+    }
+  }
+}
+
+/* The registers of a memory builtin that form its addresses: they must be
+ * defined. */
+static void check_addresses(struct ctx *x, enum lsi_builtin_role role, const uint32_t *al) {
+  unsigned nb = x->ip->b;
+  if (role == LSI_ROLE_VLOAD || role == LSI_ROLE_VLOAD_HALF) {
+    check_use(x, al[0], 0xff, USE_ADDRESS);
+    check_use(x, al[1], 0xff, USE_ADDRESS);
+  } else if ((role == LSI_ROLE_VSTORE || role == LSI_ROLE_VSTORE_HALF) && nb >= 2) {
+    check_use(x, al[nb - 2], 0xff, USE_ADDRESS);
+    check_use(x, al[nb - 1], 0xff, USE_ADDRESS);
+  } else if (role == LSI_ROLE_ASYNC) {
+    for (unsigned j = 0; j + 1 < nb; j++) /* not the event */
+      check_use(x, al[j], 0xff, USE_ADDRESS);
+  }
+}
+
 /* A builtin: printf's arguments must be defined; results are undefined
- * when an argument is (memory it writes is defined by simt_uninit_access). */
+ * when an argument is, but for the builtins that pick lanes or elements
+ * (above); memory it reads or writes is followed by simt_uninit_access. */
 static void op_call(struct ctx *x) {
   const lsi_insn *ip = x->ip;
   const struct lsi_builtin *bi = &lsi_builtins[ip->imm];
@@ -482,6 +600,21 @@ static void op_call(struct ctx *x) {
   bool def = true;
   for (unsigned j = 0; j < ip->b && def; j++)
     def = x->rdef[al[j]] == RDEF_YES;
+  enum lsi_builtin_role role = def ? LSI_ROLE_OTHER : lsi_builtin_role(bi);
+  if (bi->flags & LSI_BI_MEM) {
+    if (!def) check_addresses(x, role, al);
+    if (role == LSI_ROLE_ASYNC || role == LSI_ROLE_VSTORE || role == LSI_ROLE_VSTORE_HALF)
+      def = true; /* the event, or no result */
+  }
+  if (!def && bi->nres &&
+      (role == LSI_ROLE_BCAST || role == LSI_ROLE_SG_ALL || role == LSI_ROLE_SG_SCAN)) {
+    call_lanes(x, bi, role, al);
+    return;
+  }
+  if (!def && role == LSI_ROLE_SHUFFLE) {
+    call_shuffle(x, bi, al);
+    return;
+  }
   for (unsigned r = 0; r < bi->nres; r++) {
     if (def) {
       define_dst(x, ip->d + r);
@@ -489,10 +622,10 @@ static void op_call(struct ctx *x) {
     }
     x->rdef[ip->d + r] = RDEF_MAYBE;
     uint8_t *d = S(x, ip->d + r);
-    uint32_t *od = O(x, ip->d + r);
+    uint64_t *od = O(x, ip->d + r);
     EACH(x, i) {
       uint8_t u = 0;
-      uint32_t o = 0;
+      uint64_t o = 0;
       for (unsigned j = 0; j < ip->b; j++)
         if (S(x, al[j])[i]) {
           u = 0xff;
@@ -511,7 +644,7 @@ static void op_mask(struct ctx *x, uint8_t decides) {
   const uint64_t *va = V(x, ip->a), *vb = V(x, ip->b);
   const uint8_t *sa = S(x, ip->a), *sb = S(x, ip->b);
   uint8_t *d = S(x, ip->d);
-  uint32_t *od = O(x, ip->d);
+  uint64_t *od = O(x, ip->d);
   EACH(x, i) {
     uint8_t ka = (uint8_t)(~sa[i] & bytes_eq(va[i], decides));
     uint8_t kb = (uint8_t)(~sb[i] & bytes_eq(vb[i], decides));
@@ -527,7 +660,7 @@ static void op_shift(struct ctx *x, bool left, unsigned width) {
   const uint64_t *vb = V(x, ip->b);
   const uint8_t *sa = S(x, ip->a), *sb = S(x, ip->b);
   uint8_t *d = S(x, ip->d);
-  uint32_t *od = O(x, ip->d);
+  uint64_t *od = O(x, ip->d);
   uint8_t wm = bytes_of(width);
   EACH(x, i) {
     unsigned sh = (unsigned)(vb[i] % width);
@@ -547,11 +680,11 @@ static void op_select(struct ctx *x) {
   const lsi_insn *ip = x->ip;
   const uint64_t *c = V(x, ip->a);
   uint8_t *d = S(x, ip->d);
-  uint32_t *od = O(x, ip->d);
+  uint64_t *od = O(x, ip->d);
   EACH(x, i) {
     uint32_t from = c[i] ? ip->b : ip->c;
     uint8_t u = S(x, ip->a)[i] ? 0xff : S(x, from)[i];
-    uint32_t o = S(x, ip->a)[i] ? OR(x, ip->a, i) : OR(x, from, i);
+    uint64_t o = S(x, ip->a)[i] ? OR(x, ip->a, i) : OR(x, from, i);
     d[i] = u;
     od[i] = o;
   }
@@ -560,7 +693,7 @@ static void op_select(struct ctx *x) {
 static void op_move(struct ctx *x, uint8_t keep, bool widen) {
   const lsi_insn *ip = x->ip;
   uint8_t *d = S(x, ip->d);
-  uint32_t *od = O(x, ip->d);
+  uint64_t *od = O(x, ip->d);
   if (x->full) {
     const uint8_t *a = S(x, ip->a);
     uint8_t any = 0;
@@ -573,7 +706,7 @@ static void op_move(struct ctx *x, uint8_t keep, bool widen) {
   }
   EACH(x, i) {
     uint8_t u = S(x, ip->a)[i] & keep;
-    uint32_t o = OR(x, ip->a, i);
+    uint64_t o = OR(x, ip->a, i);
     d[i] = widen && u ? 0xff : u;
     od[i] = u ? o : 0;
   }
@@ -581,7 +714,7 @@ static void op_move(struct ctx *x, uint8_t keep, bool widen) {
 
 static void op_defined(struct ctx *x) {
   uint8_t *d = S(x, x->ip->d);
-  uint32_t *od = O(x, x->ip->d);
+  uint64_t *od = O(x, x->ip->d);
   if (x->full) {
     memset(d, 0, x->W);
     return;
@@ -648,7 +781,7 @@ void simt_uninit_step(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint
   if (fl & F_WRITES_D) { /* the handler below may leave undefined lanes: origins made real */
     unsigned nd = ip->op == LSI_CALLB ? lsi_builtins[ip->imm].nres : 1;
     for (unsigned r = 0; r < nd; r++) {
-      if (x.rdef[ip->d + r] == RDEF_FRESH) memset(O(&x, ip->d + r), 0, x.W * sizeof(uint32_t));
+      if (x.rdef[ip->d + r] == RDEF_FRESH) memset(O(&x, ip->d + r), 0, x.W * sizeof(uint64_t));
       x.rdef[ip->d + r] = RDEF_MAYBE;
     }
   }
@@ -689,15 +822,172 @@ void simt_uninit_step(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint
   }
 }
 
-/* A builtin's write (async copies, vstore, frexp's pointer...) defines
- * what it writes; memcpy and memset moved their shadow in the step. */
+/* The element of its call a builtin's access is (vloads read, vstores
+ * write, async copies write then read them in order): k counts lane's
+ * accesses at pc, modulo n. */
+static unsigned seq_next(struct simt_uninit_cu *uc, struct simt_warp *w, unsigned lane, uint32_t pc,
+                         unsigned n) {
+  if (uc->seq_pc != pc + 1 || uc->seq_warp != w->index || uc->seq_lane != lane)
+    uc->seq_pc = pc + 1, uc->seq_warp = w->index, uc->seq_lane = lane, uc->seq_k = 0;
+  unsigned k = n ? uc->seq_k % n : 0;
+  uc->seq_k = k + 1;
+  return k;
+}
+
+/* vloads: the k-th element read gives result k its shadow. */
+static void access_vload(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                         uint64_t addr, uint64_t size, enum lsi_builtin_role role) {
+  struct simt_uninit_cu *uc = cu->uninit;
+  const struct lsi_kernel *k = cu->run->k;
+  const lsi_insn *ip = &k->code[pc];
+  unsigned nres = lsi_builtins[ip->imm].nres, j = seq_next(uc, w, lane, pc, nres);
+  const uint8_t *s = shadow_at(cu, w, lane, addr, size);
+  uint8_t u = 0;
+  for (unsigned b = 0; s && b < size && b < 8; b++)
+    if (s[b]) u |= (uint8_t)(1u << b);
+  if (!u) return;
+  if (role == LSI_ROLE_VLOAD_HALF) u = 0xff; /* converted to a float */
+  size_t row = ((size_t)w->index * k->nregs + ip->d + j) * cu->run->W + lane;
+  uc->rsh[row] = u;
+  uc->rdef[(size_t)w->index * k->nregs + ip->d + j] = RDEF_MAYBE;
+  const uint32_t *mo = origin_at(cu, w, lane, addr);
+  uint32_t o = mo ? *mo : ORG_FRESH;
+  uc->org[row] =
+      (o == ORG_FRESH ? ((pc + 1) & ORG_PC_MASK) | (uint32_t)LSI_ADDR_SPACE(addr) << ORG_SPACE_SHIFT
+       : o == ORG_NEVER ? 0
+                        : o) |
+      via_of(cu, pc, addr);
+}
+
+/* Any other builtin that reads memory (image reads, atomics...): its
+ * results are undefined where a byte it read is. */
+static void access_read(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                        uint64_t addr, uint64_t size) {
+  struct simt_uninit_cu *uc = cu->uninit;
+  const struct lsi_kernel *k = cu->run->k;
+  const lsi_insn *ip = &k->code[pc];
+  const uint8_t *s = shadow_at(cu, w, lane, addr, size);
+  bool u = false;
+  for (uint64_t b = 0; s && b < size && !u; b++)
+    u = s[b] != 0;
+  if (!u) return;
+  const uint32_t *mo = origin_at(cu, w, lane, addr);
+  uint32_t o = mo ? *mo : ORG_FRESH;
+  uint64_t org = o == ORG_FRESH
+                     ? ((pc + 1) & ORG_PC_MASK) | (uint32_t)LSI_ADDR_SPACE(addr) << ORG_SPACE_SHIFT
+                 : o == ORG_NEVER ? 0
+                                  : o;
+  for (unsigned r = 0; r < lsi_builtins[ip->imm].nres; r++) {
+    size_t row = ((size_t)w->index * k->nregs + ip->d + r) * cu->run->W + lane;
+    uc->rsh[row] = 0xff;
+    uc->org[row] = org;
+    uc->rdef[(size_t)w->index * k->nregs + ip->d + r] = RDEF_MAYBE;
+  }
+}
+
+/* Lane's first undefined argument of the call at pc (its origin in *o), or
+ * false. */
+static bool arg_undefined(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                          uint64_t *o) {
+  const struct simt_uninit_cu *uc = cu->uninit;
+  const struct lsi_kernel *k = cu->run->k;
+  const lsi_insn *ip = &k->code[pc];
+  for (unsigned j = 0; j < ip->b; j++) {
+    uint32_t r = k->arglist[ip->a + j];
+    size_t row = ((size_t)w->index * k->nregs + r) * cu->run->W + lane;
+    if (!uc->rsh[row]) continue;
+    *o = uc->rdef[(size_t)w->index * k->nregs + r] == RDEF_FRESH ? 0 : uc->org[row];
+    return true;
+  }
+  return false;
+}
+
+/* Memory a builtin writes takes a shadow: the value's (vstores), the
+ * source's (async copies: the element read next), else undefined where an
+ * argument of the call is (an image write of an undefined colour) and
+ * defined otherwise. An undefined value written to global memory is
+ * reported, as a store. */
+static void access_write(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                         uint64_t addr, uint64_t size, enum lsi_builtin_role role) {
+  struct simt_uninit_cu *uc = cu->uninit;
+  const struct lsi_kernel *k = cu->run->k;
+  const lsi_insn *ip = &k->code[pc];
+  uint8_t *s = shadow_at(cu, w, lane, addr, size);
+  if (role == LSI_ROLE_ASYNC) {
+    seq_next(uc, w, lane, pc, 2);
+    uc->pend = s, uc->pend_org = s ? origin_at(cu, w, lane, addr) : NULL, uc->pend_n = size;
+    return;
+  }
+  uint8_t u = 0;
+  uint64_t o = 0;
+  if ((role == LSI_ROLE_VSTORE || role == LSI_ROLE_VSTORE_HALF) && ip->b >= 2) {
+    unsigned j = seq_next(uc, w, lane, pc, ip->b - 2u);
+    uint32_t r = k->arglist[ip->a + j];
+    size_t row = ((size_t)w->index * k->nregs + r) * cu->run->W + lane;
+    bool fresh = uc->rdef[(size_t)w->index * k->nregs + r] == RDEF_FRESH;
+    u = (uint8_t)(uc->rsh[row] & bytes_of(8 * (int64_t)size));
+    if (role == LSI_ROLE_VSTORE_HALF) u = uc->rsh[row] ? 0x3 : 0; /* converted from it */
+    o = fresh ? 0 : uc->org[row];
+  } else if (role != LSI_ROLE_QUEUE && arg_undefined(cu, w, lane, pc, &o)) {
+    u = 0xff;
+  }
+  if (u && LSI_ADDR_SPACE(addr) == LSI_SPACE_GLOBAL) report(cu, w, lane, pc, USE_STORE, o);
+  if (!s) return;
+  for (unsigned b = 0; b < size; b++)
+    s[b] = b < 8 ? (uint8_t)((u >> b) & 1) : u == 0xff;
+  uint32_t *mo = u ? origin_at(cu, w, lane, addr) : NULL;
+  if (mo) *mo = LO(o) ? LO(o) : ORG_NEVER;
+}
+
+/* async copies: the element just read gives the one written before it
+ * its shadow (a copy reports nothing, as memcpy). */
+static void access_copy(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
+                        uint64_t addr, uint64_t size) {
+  struct simt_uninit_cu *uc = cu->uninit;
+  seq_next(uc, w, lane, pc, 2);
+  uint8_t *d = uc->pend;
+  uint32_t *dorg = uc->pend_org;
+  uint64_t n = uc->pend_n < size ? uc->pend_n : size;
+  uc->pend = NULL, uc->pend_org = NULL;
+  if (!d) return;
+  const uint8_t *s = shadow_at(cu, w, lane, addr, size);
+  bool any = false;
+  for (uint64_t b = 0; b < n; b++) {
+    d[b] = s ? s[b] : 0;
+    any |= d[b] != 0;
+  }
+  if (!any || !dorg) return;
+  const uint32_t *so = origin_at(cu, w, lane, addr);
+  uint32_t o = so ? *so : ORG_FRESH;
+  *dorg = o != ORG_FRESH
+              ? o
+              : ((pc + 1) & ORG_PC_MASK) | (uint32_t)LSI_ADDR_SPACE(addr) << ORG_SPACE_SHIFT;
+}
+
+/* A builtin's access to memory (vloads, vstores, async copies, frexp's
+ * pointer...); memcpy and memset moved their shadow in the step. */
 void simt_uninit_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                         uint64_t addr, uint64_t size, int kind) {
-  if (!cu->uninit || !w || w->index >= cu->uninit->cap || kind == SIMT_ACC_READ ||
-      kind == SIMT_ACC_ATOMIC_READ || pc >= cu->run->k->ninsns)
+  if (!cu->uninit || !w || w->index >= cu->uninit->cap || pc >= cu->run->k->ninsns || !size) return;
+  const lsi_insn *ip = &cu->run->k->code[pc];
+  if (ip->op != LSI_CALLB) {
+    if (ip->op == LSI_MEMCPY || ip->op == LSI_MEMSET || kind == SIMT_ACC_READ ||
+        kind == SIMT_ACC_ATOMIC_READ)
+      return;
+    uint8_t *s = shadow_at(cu, w, lane, addr, size);
+    if (s) memset(s, 0, size);
     return;
-  unsigned op = cu->run->k->code[pc].op;
-  if (op == LSI_MEMCPY || op == LSI_MEMSET || !size) return;
-  uint8_t *s = shadow_at(cu, w, lane, addr, size);
-  if (s) memset(s, 0, size);
+  }
+  enum lsi_builtin_role role = lsi_builtin_role(&lsi_builtins[ip->imm]);
+  bool rd = kind == SIMT_ACC_READ || kind == SIMT_ACC_ATOMIC_READ;
+  if (rd && (role == LSI_ROLE_VLOAD || role == LSI_ROLE_VLOAD_HALF))
+    access_vload(cu, w, lane, pc, addr, size, role);
+  else if (rd && role == LSI_ROLE_ASYNC)
+    access_copy(cu, w, lane, pc, addr, size);
+  else if (rd && role != LSI_ROLE_QUEUE)
+    access_read(cu, w, lane, pc, addr, size);
+  else if (rd)
+    return;
+  else
+    access_write(cu, w, lane, pc, addr, size, role);
 }

@@ -353,6 +353,13 @@ static cl_int image_create_in(const char *call, cl_context ctx, const cl_mem_pro
     err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
     goto out;
   }
+  /* the checker: an image of a buffer shares its bytes' definedness; one
+   * created without host data is undefined */
+  if (r.buffer && ops->map_view)
+    ops->map_view(ctx->dev, m->addr, r.buffer->addr);
+  else if (!r.buffer && !(r.flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) &&
+           ops->map_undefined)
+    ops->map_undefined(ctx->dev, m->addr);
   fill_dev(im, r.flags, m->addr);
   im->dev_addr = ops->map_global(ctx->dev, &im->dev, sizeof im->dev, true);
   if (im->dev_addr == 0) {

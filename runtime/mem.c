@@ -241,6 +241,7 @@ static cl_int subbuffer_create_in(const char *call, cl_mem buffer, cl_mem_flags 
     err = CL_OUT_OF_RESOURCES;
     goto out;
   }
+  if (ctx->ops->map_view) ctx->ops->map_view(ctx->dev, m->addr, buffer->addr + r->origin);
   m->parent = buffer;
   rt_retain(&buffer->obj);
   rt_retain(&ctx->obj);
@@ -748,6 +749,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
   }
   pthread_mutex_unlock(&memobj->lock);
   if (!found) return CL_INVALID_VALUE;
+  /* what the host wrote through a write map is defined from now on */
+  if ((found->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+      memobj->context->ops->define_global)
+    memobj->context->ops->define_global(memobj->context->dev, memobj->addr + found->offset,
+                                        found->size);
   free(found);
   atomic_fetch_sub(&memobj->map_count, 1);
   return enqueue(command_queue, CL_COMMAND_UNMAP_MEM_OBJECT, rt_cmd_new(DEV_CMD_NOP), memobj, NULL,
