@@ -119,6 +119,7 @@ struct race_ctx {
   uint32_t n;                   /* the work-item's atomics so far */
   uint64_t gt;                  /* its number in the launch */
   const struct race_sync *sync; /* the launch's, or NULL */
+  bool whole;                   /* made for the whole work-group (SIMT_ACC_GROUP) */
 };
 
 /* The conflict an access found: the other work-item (+ 1), its access. */
@@ -274,10 +275,21 @@ static inline bool ordered(const struct race_ctx *x, uint32_t f, uint32_t bar, u
  * unordered access of another work-item, unless both are atomic. */
 static inline void slot_check(const struct race_ctx *x, uint32_t f, uint32_t bar, uint32_t n,
                               uint32_t pc, int okind, struct race_hit *h, uint64_t byte) {
-  bool others = (f & RACE_MANY) || (f & RACE_ID) != x->t;
+  bool others = x->whole || (f & RACE_MANY) || (f & RACE_ID) != x->t;
   bool atomic = x->kind >= SIMT_ACC_ATOMIC;
   if (!others || ((f & RACE_ATOM) && atomic) || ordered(x, f, bar, n)) return;
   *h = (struct race_hit){true, f & RACE_ID, pc, okind, byte};
+}
+
+/* Whether an atomic access must leave the slot's non-atomic record f (at
+ * barrier interval bar) in place rather than take its place: the atomics of
+ * other work-items still race with it (the same work-item's earlier store,
+ * or one a sub-group barrier or atomics order only before this access),
+ * unless a work-group barrier orders it before all the group does next - on
+ * global memory never, as other work-groups are never ordered. */
+static inline bool keeps_plain(const struct race_ctx *x, uint32_t f, uint32_t bar) {
+  return f && !(f & RACE_ATOM) && x->kind >= SIMT_ACC_ATOMIC &&
+         (x->global || (bar >> 8) >= (x->bar >> 8));
 }
 
 /* Records the access in a slot. */
@@ -289,7 +301,8 @@ static inline void slot_put(const struct race_ctx *x, uint32_t *slot, uint32_t *
     return;
   }
   if (!f || ((f & RACE_ID) == x->t && !(f & RACE_MANY)) || ordered(x, f, *bar, *n)) {
-    *slot = x->t | a;
+    if (keeps_plain(x, f, *bar)) return;
+    *slot = x->t | a | (x->whole ? RACE_MANY : 0); /* a group's access: any work-item's */
     *bar = x->bar;
     *pc = x->pc;
     *n = x->n;
@@ -421,11 +434,14 @@ static void report(struct simt_cu *cu, const struct race_ctx *x, const struct ra
 
 /* ---- the accesses ---- */
 
-/* The access's work-item gt and its atomics so far. */
-static inline void sync_ctx(const struct simt_race_run *r, struct race_ctx *x, uint64_t gt) {
+/* The access's work-item gt and its atomics before it (an atomic's write
+ * checked after it was made: before the one it already counted). */
+static inline void sync_ctx(const struct simt_race_run *r, struct race_ctx *x, uint64_t gt,
+                            int kind) {
   x->gt = gt;
   x->sync = sync_get(r);
   x->n = x->sync ? x->sync[gt].n : 0;
+  if ((kind & SIMT_ACC_AFTER) && x->n) x->n--;
 }
 
 static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
@@ -439,13 +455,14 @@ static void local_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane,
                        rc->lbar | sg,
                        rc->stamp,
                        pc,
-                       kind,
+                       kind & SIMT_ACC_KIND,
                        false,
                        1,
                        rc->glin,
                        cu->run->W};
   x.lsz = cu->run->race->lsz;
-  sync_ctx(cu->run->race, &x, rc->glin * x.lsz + x.t - 1);
+  x.whole = kind & SIMT_ACC_GROUP;
+  sync_ctx(cu->run->race, &x, rc->glin * x.lsz + x.t - 1, kind);
   struct race_hit h = {0};
   if (!(off & 3) && !(size & 3)) { /* whole words, as global_cells */
     for (uint64_t o = off; o < off + size; o += 4) {
@@ -572,12 +589,13 @@ static void global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane
                        rc->gbar | sg,
                        1,
                        pc,
-                       kind,
+                       kind & SIMT_ACC_KIND,
                        true,
                        r->lsz,
                        rc->glin,
                        run->W};
-  sync_ctx(r, &x, x.t - 1);
+  x.whole = kind & SIMT_ACC_GROUP;
+  sync_ctx(r, &x, x.t - 1, kind);
   struct race_hit h = {0};
   global_cells(r, LSI_ADDR_ID(addr), rw->b, rw->esize, &x, off, size, &h, &rw->held);
   if (h.found) {
@@ -608,7 +626,8 @@ static void lane_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, 
   case LSI_SPACE_GLOBAL: global_access(cu, w, lane, pc, addr, size, kind, rw); break;
   default: return; /* private memory is the work-item's own; constant memory is read-only */
   }
-  if (kind >= SIMT_ACC_ATOMIC) sync_release(cu->run->race, item_number(cu, w, lane));
+  if ((kind & SIMT_ACC_KIND) >= SIMT_ACC_ATOMIC && !(kind & SIMT_ACC_AFTER))
+    sync_release(cu->run->race, item_number(cu, w, lane));
 }
 
 void simt_race_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
