@@ -6,13 +6,14 @@
 # record in LOCKSTEP_CHECK_LOG).
 #   check_suites.sh BUILD [all]
 # The kernel suites run themselves at warp widths 32 and 8 (kharness.h);
-# the other programs run at width 32, and at 8 too with `all`, which also
-# adds the device-side enqueue suite (minutes under the sanitizers: `make
-# check-suites` runs this with `all`). First a buggy kernel of each kind
-# shows both checkers are on.
+# the other programs run at width 32, and at 8 too with `all` (or
+# LOCKSTEP_CHECK_SUITES=all), which also adds the device-side enqueue
+# suite: minutes more under the sanitizers, so `make check-suites` runs it
+# and `make check` does not. First a buggy kernel of each kind shows both
+# checkers are on.
 set -u
 build=$1
-mode=${2:-}
+mode=${2:-${LOCKSTEP_CHECK_SUITES:-}}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
