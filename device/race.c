@@ -370,7 +370,8 @@ static void item_text(struct simt_cu *cu, bool global, uint64_t item, char *buf,
            glob[0], glob[1], glob[2], gid[0], gid[1], gid[2]);
 }
 
-/* One access of a report: "write at f.cl:12 by work-item (...)". */
+/* One access of a report: "write at f.cl:12 by work-item (...)" (kind may
+ * carry SIMT_ACC_GROUP: an async copy's). */
 static void access_text(struct simt_cu *cu, bool global, int kind, uint32_t pc, uint32_t item,
                         char *buf, size_t n) {
   const struct simt_run *run = cu->run;
@@ -387,7 +388,8 @@ static void access_text(struct simt_cu *cu, bool global, int kind, uint32_t pc, 
     item_text(cu, global, item - 1, who, sizeof who);
   else
     snprintf(who, sizeof who, "other work-items");
-  snprintf(buf, n, "%s at %s by %s", acc_name[kind & 3], at, who);
+  snprintf(buf, n, "%s at %s by %s%s", acc_name[kind & 3], at, who,
+           kind & SIMT_ACC_GROUP ? " (an async copy, the work-group's)" : "");
 }
 
 /* Where the racing byte is: "local memory (argument 'tmp', offset 4)". */
@@ -421,9 +423,10 @@ static void report(struct simt_cu *cu, const struct race_ctx *x, const struct ra
   if (!r) return;
   char one[400], two[400], where[300];
   bool first_other = a && a < b; /* the lower work-item first */
-  access_text(cu, x->global, first_other ? h->okind : x->kind, first_other ? h->opc : x->pc,
+  int xk = x->kind | (x->whole ? SIMT_ACC_GROUP : 0);
+  access_text(cu, x->global, first_other ? h->okind : xk, first_other ? h->opc : x->pc,
               first_other ? a : b, one, sizeof one);
-  access_text(cu, x->global, first_other ? x->kind : h->okind, first_other ? x->pc : h->opc,
+  access_text(cu, x->global, first_other ? xk : h->okind, first_other ? x->pc : h->opc,
               first_other ? b : a, two, sizeof two);
   place_text(cu->run, x->global, addr, where, sizeof where);
   int n = snprintf(r->text, sizeof r->text, "data race in kernel '%.100s' on %.200s: ",
