@@ -4,6 +4,8 @@
 #   make check  install what is missing, build with ASan+UBSan, run every test
 #   make conformance  build, then run piglit's OpenCL suite against it
 #               (tests/conformance/piglit.sh; minutes, not part of check)
+#   make check-suites  the same build, then every suite and host program
+#               under both checkers at both warp widths (minutes)
 #   make ffmpeg build, then compare ffmpeg's OpenCL filters with pocl and
 #               Oclgrind (tests/conformance/ffmpeg.sh; about a minute)
 BUILD ?= build
@@ -11,7 +13,7 @@ CHECK_BUILD ?= build-check
 JOBS ?= $(shell nproc)
 ICD_ENV = OCL_ICD_VENDORS=$(CURDIR)/$(BUILD)/vendors
 
-.PHONY: run check deps build conformance hashcat ffmpeg
+.PHONY: run check check-suites deps build conformance hashcat ffmpeg
 deps:
 	@bash .ci/deps
 
@@ -30,6 +32,15 @@ check: deps
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLOCKSTEP_SANITIZE=ON
 	cmake --build $(CHECK_BUILD) -j$(JOBS)
 	ctest --test-dir $(CHECK_BUILD) --output-on-failure -j$(JOBS) --timeout 600 --repeat until-pass:2
+
+# Every suite and host program under both checkers at warp widths 32 and 8,
+# the device-side enqueue suite included (tests/device/check_suites.sh;
+# `make check` runs the part at width 32).
+check-suites: deps
+	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLOCKSTEP_SANITIZE=ON
+	cmake --build $(CHECK_BUILD) -j$(JOBS)
+	LOCKSTEP_CHECK_SUITES=all ctest --test-dir $(CHECK_BUILD) --output-on-failure \
+	  -R '^device_check_suites$$' --timeout 7200
 
 # piglit's OpenCL suite through the ICD loader; fails on any non-pass not in
 # tests/conformance/piglit-expected.txt.

@@ -647,15 +647,19 @@ static void bi_vstore_half(BI_ARGS) {
   }
 }
 
-/* async copies: every work-item copies elements lid, lid + S, ... */
+/* async copies: every work-item copies elements lid, lid + S, ... (for the
+ * checkers, on behalf of the whole work-group: which work-item copies which
+ * element is the implementation's choice) */
 static void async_copy(struct simt_lane *ln, uint64_t dst, uint64_t src, uint64_t n, uint64_t sz,
                        uint64_t dstride, uint64_t sstride) {
   struct simt_cu *cu = ln->cu;
   uint64_t lid = (uint64_t)ln->w->index * cu->run->W + ln->lane;
   for (uint64_t e = lid; e < n; e += cu->nitems) {
-    uint8_t *d = simt_mem_range(cu, ln->w, ln->lane, ln->pc, dst + e * dstride * sz, sz, 1);
+    uint8_t *d = simt_mem_range(cu, ln->w, ln->lane, ln->pc, dst + e * dstride * sz, sz,
+                                SIMT_ACC_WRITE | SIMT_ACC_GROUP);
     if (!d) return;
-    uint8_t *s = simt_mem_range(cu, ln->w, ln->lane, ln->pc, src + e * sstride * sz, sz, 0);
+    uint8_t *s = simt_mem_range(cu, ln->w, ln->lane, ln->pc, src + e * sstride * sz, sz,
+                                SIMT_ACC_READ | SIMT_ACC_GROUP);
     if (!s) return;
     memmove(d, s, sz);
   }

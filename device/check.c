@@ -296,7 +296,8 @@ void simt_check_sgbarrier(struct simt_cu *cu, struct simt_warp *w, uint32_t resu
 void simt_check_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                        uint64_t addr, uint64_t size, int kind) {
   if (cu->run->check & DEV_CHECK_RACES) simt_race_access(cu, w, lane, pc, addr, size, kind);
-  if (cu->run->check & DEV_CHECK_UNINIT) simt_uninit_access(cu, w, lane, pc, addr, size, kind);
+  if (cu->run->check & DEV_CHECK_UNINIT)
+    simt_uninit_access(cu, w, lane, pc, addr, size, kind & SIMT_ACC_KIND);
 }
 
 void simt_check_warp(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act,

@@ -71,6 +71,9 @@ enum simt_access {
   SIMT_ACC_WRITE = 1,
   SIMT_ACC_ATOMIC = 2,      /* an atomic read-modify-write or store */
   SIMT_ACC_ATOMIC_READ = 3, /* an atomic load */
+  SIMT_ACC_KIND = 3,        /* the kind, without the flags below */
+  SIMT_ACC_GROUP = 4,       /* flag: made for the whole work-group (an async copy's share) */
+  SIMT_ACC_AFTER = 8,       /* flag: an atomic's write, announced before as its load */
 };
 
 struct simt_run;

@@ -399,8 +399,13 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
     }                                                                                              \
   } while (0)
 #define CHECK_ACCESS(base, N, kind) CHECK_ACCESS_AT(base, ip->imm, N, kind)
+/* A compare-exchange is announced as an atomic load (it may not write);
+ * the lanes whose exchange was made are then checked as atomic writes. */
 #define ATOMIC_KIND(op)                                                                            \
-  ((op) == LSI_ATOM_LD_I32 || (op) == LSI_ATOM_LD_I64 ? SIMT_ACC_ATOMIC_READ : SIMT_ACC_ATOMIC)
+  ((op) == LSI_ATOM_LD_I32 || (op) == LSI_ATOM_LD_I64 || (op) == LSI_ATOM_CMPXCHG_I32 ||           \
+           (op) == LSI_ATOM_CMPXCHG_I64                                                            \
+       ? SIMT_ACC_ATOMIC_READ                                                                      \
+       : SIMT_ACC_ATOMIC)
 #define LOAD(name, T, N)                                                                           \
   vmcase(name) {                                                                                   \
     uint64_t *d_ = RD, *a_ = RA;                                                                   \
@@ -434,13 +439,18 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
   vmcase(name) {                                                                                   \
     uint64_t *d_ = RD, *a_ = RA, *b_ = RB, *c_ = RC;                                               \
     int changed = 0;                                                                               \
+    uint64_t wrote = 0;                                                                            \
     CHECK_ACCESS_AT(a_, 0, N, ATOMIC_KIND(ip->op));                                                \
     FOR_EACH_ACTIVE_LANE(T *p = simt_mem(cu, w, i, pc, a_[i], N, 2); if (!p) FAULT();              \
                          T b = (T)b_[i]; T c = (T)c_[i]; T old; int chg = 1; (void)b; (void)c;     \
-                         body; changed |= chg;                                                     \
+                         body; changed |= chg; wrote |= (uint64_t)(chg != 0) << i;                 \
                          if (lsi_op_flags[ip->op] & F_WRITES_D) d_[i] = (uint64_t)old;             \
                          cu->st.st_bytes[LSI_ADDR_SPACE(a_[i]) & 7] += N);                         \
-    if (__builtin_expect(run->check != 0, 0)) simt_check_atomic_done(cu, w, act);                  \
+    if (__builtin_expect(run->check != 0, 0)) {                                                    \
+      if (ATOMIC_KIND(ip->op) == SIMT_ACC_ATOMIC_READ && (wrote & act))                            \
+        simt_check_warp(cu, w, pc, wrote & act, a_, 0, N, SIMT_ACC_ATOMIC | SIMT_ACC_AFTER);       \
+      simt_check_atomic_done(cu, w, act);                                                          \
+    }                                                                                              \
     cu->epoch += (uint64_t)changed; /* progress: memory changed */                                 \
     pc++;                                                                                          \
     vmbreak;                                                                                       \

@@ -126,6 +126,8 @@ struct race_ctx {
   uint32_t n;                   /* the work-item's atomics so far */
   uint64_t gt;                  /* its number in the launch */
   const struct race_sync *sync; /* the launch's, or NULL */
+  bool whole;                   /* made for the whole work-group (SIMT_ACC_GROUP) */
+  bool after;                   /* an atomic's write checked after it was made (SIMT_ACC_AFTER) */
 };
 
 /* The conflict an access found: the other work-item (+ 1), its access. */
@@ -282,10 +284,21 @@ static inline bool ordered(const struct race_ctx *x, uint32_t f, uint32_t bar, u
  * unordered access of another work-item, unless both are atomic. */
 static inline void slot_check(const struct race_ctx *x, uint32_t f, uint32_t bar, uint32_t n,
                               uint32_t pc, int okind, struct race_hit *h, uint64_t byte) {
-  bool others = (f & RACE_MANY) || (f & RACE_ID) != x->t;
+  bool others = x->whole || (f & RACE_MANY) || (f & RACE_ID) != x->t;
   bool atomic = x->kind >= SIMT_ACC_ATOMIC;
   if (!others || ((f & RACE_ATOM) && atomic) || ordered(x, f, bar, n)) return;
   *h = (struct race_hit){true, f & RACE_ID, pc, okind, byte};
+}
+
+/* Whether an atomic access must leave the slot's non-atomic record f (at
+ * barrier interval bar) in place rather than take its place: the atomics of
+ * other work-items still race with it (the same work-item's earlier store,
+ * or one a sub-group barrier or atomics order only before this access),
+ * unless a work-group barrier orders it before all the group does next - on
+ * global memory never, as other work-groups are never ordered. */
+static inline bool keeps_plain(const struct race_ctx *x, uint32_t f, uint32_t bar) {
+  return f && !(f & RACE_ATOM) && x->kind >= SIMT_ACC_ATOMIC &&
+         (x->global || (bar >> 8) >= (x->bar >> 8));
 }
 
 /* Records the access in a slot. */
@@ -297,7 +310,8 @@ static inline void slot_put(const struct race_ctx *x, uint32_t *slot, uint32_t *
     return;
   }
   if (!f || ((f & RACE_ID) == x->t && !(f & RACE_MANY)) || ordered(x, f, *bar, *n)) {
-    *slot = x->t | a;
+    if (keeps_plain(x, f, *bar)) return;
+    *slot = x->t | a | (x->whole ? RACE_MANY : 0); /* a group's access: any work-item's */
     *bar = x->bar;
     *pc = x->pc;
     *n = x->n;
@@ -365,7 +379,8 @@ static void item_text(struct simt_cu *cu, bool global, uint64_t item, char *buf,
            glob[0], glob[1], glob[2], gid[0], gid[1], gid[2]);
 }
 
-/* One access of a report: "write at f.cl:12 by work-item (...)". */
+/* One access of a report: "write at f.cl:12 by work-item (...)" (kind may
+ * carry SIMT_ACC_GROUP: an async copy's). */
 static void access_text(struct simt_cu *cu, bool global, int kind, uint32_t pc, uint32_t item,
                         char *buf, size_t n) {
   const struct simt_run *run = cu->run;
@@ -382,7 +397,8 @@ static void access_text(struct simt_cu *cu, bool global, int kind, uint32_t pc, 
     item_text(cu, global, item - 1, who, sizeof who);
   else
     snprintf(who, sizeof who, "other work-items");
-  snprintf(buf, n, "%s at %s by %s", acc_name[kind & 3], at, who);
+  snprintf(buf, n, "%s at %s by %s%s", acc_name[kind & 3], at, who,
+           kind & SIMT_ACC_GROUP ? " (an async copy, the work-group's)" : "");
 }
 
 /* Where the racing byte is: "local memory (argument 'tmp', offset 4)". */
@@ -422,9 +438,10 @@ static void report(struct simt_cu *cu, const struct race_ctx *x, const struct ra
   if (!r) return;
   char one[400], two[400], where[300];
   bool first_other = a && a < b; /* the lower work-item first */
-  access_text(cu, x->global, first_other ? h->okind : x->kind, first_other ? h->opc : x->pc,
+  int xk = x->kind | (x->whole ? SIMT_ACC_GROUP : 0);
+  access_text(cu, x->global, first_other ? h->okind : xk, first_other ? h->opc : x->pc,
               first_other ? a : b, one, sizeof one);
-  access_text(cu, x->global, first_other ? x->kind : h->okind, first_other ? x->pc : h->opc,
+  access_text(cu, x->global, first_other ? xk : h->okind, first_other ? x->pc : h->opc,
               first_other ? b : a, two, sizeof two);
   place_text(cu->run, x->global, addr, where, sizeof where);
   int n = snprintf(r->text, sizeof r->text, "data race in kernel '%.100s' on %.200s: ",
@@ -435,11 +452,14 @@ static void report(struct simt_cu *cu, const struct race_ctx *x, const struct ra
 
 /* ---- the accesses ---- */
 
-/* The access's work-item gt and its atomics so far. */
-static inline void sync_ctx(const struct simt_race_run *r, struct race_ctx *x, uint64_t gt) {
+/* The access's work-item gt and its atomics before it (an atomic's write
+ * checked after it was made: before the one it already counted). */
+static inline void sync_ctx(const struct simt_race_run *r, struct race_ctx *x, uint64_t gt,
+                            int kind) {
   x->gt = gt;
   x->sync = sync_get(r);
   x->n = x->sync ? x->sync[gt].n : 0;
+  if ((kind & SIMT_ACC_AFTER) && x->n) x->n--;
 }
 
 /* What the local accesses of warp w's instruction at pc share (the lane's
@@ -448,8 +468,11 @@ static void local_ctx(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, int 
                       struct race_ctx *x) {
   struct simt_race_cu *rc = cu->race;
   uint32_t sg = w->index < rc->nsg ? rc->lsg[w->index] : 0;
-  *x = (struct race_ctx){0, rc->lbar | sg, rc->stamp, pc, kind, false, 1, rc->glin, cu->run->W};
+  *x = (struct race_ctx){0, rc->lbar | sg, rc->stamp, pc, kind & SIMT_ACC_KIND, false,
+                         1, rc->glin,      cu->run->W};
   x->lsz = cu->run->race->lsz;
+  x->whole = kind & SIMT_ACC_GROUP;
+  x->after = kind & SIMT_ACC_AFTER;
   x->sync = sync_get(cu->run->race);
 }
 
@@ -461,8 +484,8 @@ static void local_lane(struct simt_cu *cu, struct simt_warp *w, struct race_ctx 
   if (LSI_ADDR_ID(addr) != 0 || off > cu->run->local_total || size > cu->run->local_total - off)
     return;
   x.t = (uint32_t)(w->index * cu->run->W + lane + 1);
-  x.gt = rc->glin * x.lsz + x.t - 1;
-  x.n = x.sync ? x.sync[x.gt].n : 0; /* a work-item that made an atomic saw the sync state */
+  /* a work-item that made an atomic saw the sync state */
+  sync_ctx(cu->run->race, &x, rc->glin * x.lsz + x.t - 1, x.after ? SIMT_ACC_AFTER : 0);
   struct race_hit h = {0};
   if (!(off & 3) && !(size & 3)) { /* whole words, as global_cells */
     for (uint64_t o = off; o < off + size; o += 4) {
@@ -660,12 +683,13 @@ static bool global_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane
                        rc->gbar | sg,
                        1,
                        pc,
-                       kind,
+                       kind & SIMT_ACC_KIND,
                        true,
                        r->lsz,
                        rc->glin,
                        run->W};
-  sync_ctx(r, &x, x.t - 1);
+  x.whole = kind & SIMT_ACC_GROUP;
+  sync_ctx(r, &x, x.t - 1, kind);
   struct race_hit h = {0};
   global_cells(r, LSI_ADDR_ID(addr), rw->b, rw->esize, &x, off, size, &h, &rw->held);
   if (h.found) {
@@ -704,7 +728,8 @@ static bool lane_access(struct simt_cu *cu, struct simt_warp *w, unsigned lane, 
     break;
   default: return false; /* private memory is the work-item's own; constant memory is read-only */
   }
-  if (kind >= SIMT_ACC_ATOMIC) sync_release(cu->run->race, item_number(cu, w, lane));
+  if ((kind & SIMT_ACC_KIND) >= SIMT_ACC_ATOMIC && !(kind & SIMT_ACC_AFTER))
+    sync_release(cu->run->race, item_number(cu, w, lane));
   return settled;
 }
 

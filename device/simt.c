@@ -352,7 +352,7 @@ static void *mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, u
 
 void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                      uint64_t addr, uint64_t size, int kind) {
-  void *p = mem_range(cu, w, lane, pc, addr, size, kind);
+  void *p = mem_range(cu, w, lane, pc, addr, size, kind & SIMT_ACC_KIND);
   if (__builtin_expect(cu->run->check != 0, 0) && p && p != cu->sink)
     simt_check_access(cu, w, lane, pc, addr, size, kind);
   return p;

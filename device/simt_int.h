@@ -293,7 +293,8 @@ static inline __attribute__((always_inline)) void *simt_mem(struct simt_cu *cu, 
 }
 
 /* Same, for a range of bytes with no alignment requirement (memcpy, vload
- * of bytes, printf strings). */
+ * of bytes, printf strings). kind may carry SIMT_ACC_GROUP for the
+ * checkers. */
 void *simt_mem_range(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                      uint64_t addr, uint64_t size, int kind);
 

@@ -25,7 +25,7 @@ static const char *kernel_src =
     "__kernel void oob(__global int *out, __global int *in, int n) {\n" /* 1 */
     "  int i = get_global_id(0);\n"                                     /* 2 */
     "  out[n + i] = -1;\n"                                              /* 3: store */
-    "  int v = in[n + i] + atomic_add(&out[n + 2 * i], 5);\n"           /* 4: load, atomic */
+    "  int v = in[n + i] + atomic_add(&out[n + i], 5);\n"               /* 4: load, atomic */
     "  int4 w = vload4(0, in + n + 4 * i);\n"                           /* 5: vload */
     "  out[i] = v + w.x + w.y + w.z + w.w + 1000 + i;\n"                /* 6: valid */
     "}\n"

@@ -13,15 +13,17 @@ prog="$build/tests/host/host_racekern"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-racy="reduce_nobar global_ww warp_ww warp_rw benign wrong_fence byte_word"
-racy+=" global_rows global_byte_word global_bytes_rows global_settled"
+racy="reduce_nobar global_ww warp_ww warp_rw benign wrong_fence byte_word plain_atomic plain_bar_atomic"
+racy+=" async_ww global_rows global_byte_word global_bytes_rows global_settled"
 serial="global_settled" # on one compute unit: work-groups in order, a fixed count
-clean="reduce_ok atomics_ok global_bar_ok bytes_ok global_rows_ok"
+clean="reduce_ok atomics_ok global_bar_ok bytes_ok async_ok cas_ok global_rows_ok"
 
+# One host thread: work-groups run in order, so the count of a race between
+# them (plain_bar_atomic's) is the same every run.
 run() { # W kernel global local -> appends the log to $tmp/w$W.txt, returns check's status
   local cus=
   case " $serial " in *" $2 "*) cus=LOCKSTEP_COMPUTE_UNITS=1 ;; esac
-  (cd "$here" && env $cus LOCKSTEP_WARP_WIDTH=$1 "$build/lockstep" check --races --keep-log "$tmp/one" \
+  (cd "$here" && env $cus LOCKSTEP_WARP_WIDTH=$1 LOCKSTEP_HOST_THREADS=${threads:-1} "$build/lockstep" check --races --keep-log "$tmp/one" \
     -- "$prog" races/races.cl "$2" "$3" "$4" >"$tmp/out" 2>&1)
   local rc=$?
   cat "$tmp/one" >>"$tmp/w$1.txt"
@@ -52,7 +54,7 @@ done
 # Correct kernels on 2^20 work-items (groups of 256): nothing reported.
 for k in $clean; do
   : >"$tmp/w32.txt"
-  if ! run 32 $k 1048576 256 || [ -s "$tmp/w32.txt" ]; then
+  if ! threads=0 run 32 $k 1048576 256 || [ -s "$tmp/w32.txt" ]; then
     echo "races: FAIL: $k on 2^20 work-items reported:"
     cat "$tmp/out"
     fail=1

@@ -151,3 +151,59 @@ __kernel void global_settled(__global int *out, __local int *tmp) {
   if (l == 0) out[64] = (int)get_group_id(0);
   tmp[l] = out[65 + l % 2];
 }
+
+/* Work-item 0 stores, then every work-item adds atomically with no barrier
+ * between: the store races with the other work-items' atomics (its own
+ * atomic after it does not hide it). */
+__kernel void plain_atomic(__global int *out, __local int *tmp) {
+  int l = get_local_id(0);
+  if (l == 0) tmp[0] = 5;
+  atomic_inc(&tmp[0]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l == 0) out[get_group_id(0)] = tmp[0];
+}
+
+/* The launch's first work-item stores a global counter, and after a
+ * barrier every work-item adds to it atomically: the barrier orders its
+ * work-group, not the other one. */
+__kernel void plain_bar_atomic(__global int *out, __local int *tmp) {
+  if (get_global_id(0) == 0) out[0] = 0;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  atomic_inc(&out[0]);
+}
+
+/* Each work-item stores its element, then an async copy overwrites the
+ * same elements with no barrier between, in local and in global memory:
+ * the copy is the work-group's (any work-item may copy any element), so
+ * it races with every store. */
+__kernel void async_ww(__global int *out, __local int *tmp) {
+  int l = get_local_id(0), n = get_local_size(0);
+  __global int *mine = out + get_group_id(0) * n;
+  tmp[l] = l;
+  event_t e = async_work_group_copy(tmp, mine, n, 0);
+  wait_group_events(1, &e);
+  mine[l] = tmp[l] + 1;
+  e = async_work_group_copy(mine, tmp, n, 0);
+  wait_group_events(1, &e);
+}
+
+/* The same copies ordered by a wait and a barrier: no race. */
+__kernel void async_ok(__global int *out, __local int *tmp) {
+  int l = get_local_id(0), n = get_local_size(0);
+  __global int *mine = out + get_group_id(0) * n;
+  event_t e = async_work_group_copy(tmp, mine, n, 0);
+  wait_group_events(1, &e);
+  mine[l] = tmp[(l + 1) % n] + 1;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  e = async_work_group_copy(mine, tmp, n, 0);
+  wait_group_events(1, &e);
+}
+
+/* Work-items race through a compare-exchange: one wins and reads the word
+ * plainly; the others' failed exchanges only read it: no race. */
+__kernel void cas_ok(__global int *out, __local int *tmp) {
+  int l = get_local_id(0);
+  if (l == 0) tmp[0] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (atomic_cmpxchg(&tmp[0], 0, l + 1) == 0) out[get_group_id(0)] = tmp[0];
+}
