@@ -507,7 +507,9 @@ static const struct bad_case bad_cases[] = {
 static void test_faults(void) {
   for (size_t c = 0; c < sizeof bad_cases / sizeof bad_cases[0]; c++) {
     const struct bad_case *bc = &bad_cases[c];
-    cl_mem im = image(bc->flags, CL_RGBA, bc->dtype, CL_MEM_OBJECT_IMAGE2D, 8, 4, 0, 0, NULL, NULL);
+    static const float texels[8 * 4 * 4]; /* defined: only the faults are wanted */
+    cl_mem im = image(bc->flags | CL_MEM_COPY_HOST_PTR, CL_RGBA, bc->dtype, CL_MEM_OBJECT_IMAGE2D,
+                      8, 4, 0, 0, NULL, (void *)texels);
     cl_mem out = lsh_buffer(ctx, CL_MEM_READ_WRITE, 8 * 4 * 16, NULL);
     cl_kernel k = lsh_kernel(prog, bc->kernel);
     set(k, 0, sizeof im, &im);
