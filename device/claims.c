@@ -49,6 +49,7 @@ static const struct claim {
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"}},
+    {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_pipes"}},
 };
 #define NTABLE (sizeof table / sizeof table[0])
 
