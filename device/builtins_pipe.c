@@ -121,6 +121,10 @@ static uint64_t reserve(struct pipe_view *v, unsigned dir, uint64_t n) {
          (seq & RID_SEQ_MASK);
   }
   unlock(w);
+  /* a full or empty pipe: now and then let the other side's compute
+   * units run (a host thread per unit, often more than there are cores) */
+  static _Thread_local unsigned fails;
+  if ((id & RID_INVALID) && !(++fails % 64)) sched_yield();
   return id;
 }
 
