@@ -28,10 +28,11 @@
 #include "device/simt_int.h"
 
 /* Reserve ids: tag in bits 57-63, direction in bit 56, the pipe's
- * allocation id in bits 40-55, the reservation's sequence number below. */
-#define RID_TAG      UINT64_C(0x2d)
-#define RID_SEQ_MASK ((UINT64_C(1) << 40) - 1)
-#define RID_INVALID  (UINT64_C(1) << 63)
+ * allocation id in bits 40-55, the low 40 bits of the reservation's first
+ * packet below. */
+#define RID_TAG        UINT64_C(0x2d)
+#define RID_START_MASK ((UINT64_C(1) << 40) - 1)
+#define RID_INVALID    (UINT64_C(1) << 63)
 
 enum { DIR_WRITE = 0, DIR_READ = 1 };
 
@@ -82,14 +83,12 @@ static bool view(struct simt_lane *ln, uint64_t handle, uint64_t psize, struct p
     pipe_fault(ln, handle, "pipe storage is smaller than its packets");
     return false;
   }
-  *v = (struct pipe_view){w, (uint8_t *)w + pipe_data_offset(), handle, ps, max};
+  *v = (struct pipe_view){w, (uint8_t *)w + pipe_data_offset(max), handle, ps, max};
   return true;
 }
 
 static const unsigned RES[2] = {PIPE_H_W_RES, PIPE_H_R_RES};
 static const unsigned COM[2] = {PIPE_H_W_COM, PIPE_H_R_COM};
-static const unsigned HEAD[2] = {PIPE_H_W_HEAD, PIPE_H_R_HEAD};
-static const unsigned TAIL[2] = {PIPE_H_W_TAIL, PIPE_H_R_TAIL};
 
 /* What a failed call returns: the other side's committed count, so the
  * result changes whenever the other side moves. */
@@ -109,16 +108,14 @@ static uint64_t reserve(struct pipe_view *v, unsigned dir, uint64_t n) {
   uint64_t *w = v->w, id = RID_INVALID | other_progress(v, dir);
   if (n == 0 || n > v->max) return id;
   lock(w);
-  uint64_t seq = w[TAIL[dir]];
-  if (room(v, dir) >= n && seq - w[HEAD[dir]] < PIPE_MAX_RESERVATIONS) {
-    uint64_t *e = &w[pipe_ring_word(dir, seq)];
-    e[1] = w[RES[dir]];
-    e[2] = n;
-    e[0] = seq + 1;
-    w[RES[dir]] += n;
-    w[TAIL[dir]] = seq + 1;
+  if (room(v, dir) >= n) {
+    uint64_t k = w[RES[dir]];
+    uint64_t *r = &w[pipe_rec_word(dir, k, v->max)];
+    r[0] = k + 1;
+    r[1] = n;
+    w[RES[dir]] = k + n;
     id = RID_TAG << 57 | (uint64_t)dir << 56 | (uint64_t)LSI_ADDR_ID(v->handle) << 40 |
-         (seq & RID_SEQ_MASK);
+         (k & RID_START_MASK);
   }
   unlock(w);
   /* a full or empty pipe: now and then let the other side's compute
@@ -128,18 +125,18 @@ static uint64_t reserve(struct pipe_view *v, unsigned dir, uint64_t n) {
   return id;
 }
 
-/* The ring entry of an active reservation id of v in direction dir, under
- * the lock; NULL when id is none. */
-static uint64_t *entry(struct pipe_view *v, unsigned dir, uint64_t id) {
+/* The record of an active reservation id of v in direction dir, under the
+ * lock; NULL when id is none. */
+static uint64_t *record(struct pipe_view *v, unsigned dir, uint64_t id) {
   if (id >> 57 != RID_TAG || ((id >> 56) & 1) != dir ||
       ((id >> 40) & 0xffff) != LSI_ADDR_ID(v->handle))
     return NULL;
-  uint64_t head = v->w[HEAD[dir]], tail = v->w[TAIL[dir]];
-  uint64_t seq = (tail & ~RID_SEQ_MASK) | (id & RID_SEQ_MASK);
-  if (seq >= tail) seq -= RID_SEQ_MASK + 1;
-  if (seq < head || seq >= tail) return NULL;
-  uint64_t *e = &v->w[pipe_ring_word(dir, seq)];
-  return e[0] == seq + 1 && !(e[2] >> 32) ? e : NULL;
+  uint64_t com = v->w[COM[dir]], res = v->w[RES[dir]];
+  uint64_t k = (res & ~RID_START_MASK) | (id & RID_START_MASK);
+  if (k >= res) k -= RID_START_MASK + 1;
+  if (k < com || k >= res) return NULL;
+  uint64_t *r = &v->w[pipe_rec_word(dir, k, v->max)];
+  return r[0] == k + 1 && !(r[1] >> 32) ? r : NULL;
 }
 
 static const char *const NOT_ACTIVE[2] = {
@@ -150,20 +147,21 @@ static const char *const NOT_ACTIVE[2] = {
 static bool commit(struct simt_lane *ln, struct pipe_view *v, unsigned dir, uint64_t id) {
   uint64_t *w = v->w;
   lock(w);
-  uint64_t *e = entry(v, dir, id);
-  if (e) {
-    e[2] |= UINT64_C(1) << 32;
-    while (w[HEAD[dir]] < w[TAIL[dir]]) {
-      uint64_t *h = &w[pipe_ring_word(dir, w[HEAD[dir]])];
-      if (!(h[2] >> 32)) break;
-      __atomic_store_n(&w[COM[dir]], h[1] + (uint32_t)h[2], __ATOMIC_RELEASE);
-      h[0] = 0;
-      w[HEAD[dir]]++;
+  uint64_t *r = record(v, dir, id);
+  if (r) {
+    r[1] |= UINT64_C(1) << 32;
+    /* advance over the done reservations that start at COM */
+    for (uint64_t k = w[COM[dir]]; k < w[RES[dir]];) {
+      uint64_t *h = &w[pipe_rec_word(dir, k, v->max)];
+      if (h[0] != k + 1 || !(h[1] >> 32)) break;
+      k += (uint32_t)h[1];
+      h[0] = h[1] = 0;
+      __atomic_store_n(&w[COM[dir]], k, __ATOMIC_RELEASE);
     }
   }
   unlock(w);
-  if (!e) pipe_fault(ln, id, NOT_ACTIVE[dir]);
-  return e != NULL;
+  if (!r) pipe_fault(ln, id, NOT_ACTIVE[dir]);
+  return r != NULL;
 }
 
 /* Copies packet `index` of reservation id to or from the work-item's
@@ -171,10 +169,10 @@ static bool commit(struct simt_lane *ln, struct pipe_view *v, unsigned dir, uint
 static bool move(struct simt_lane *ln, struct pipe_view *v, unsigned dir, uint64_t id,
                  uint64_t index, uint64_t addr) {
   lock(v->w);
-  uint64_t *e = entry(v, dir, id);
-  uint64_t first = e ? e[1] : 0, n = e ? (uint32_t)e[2] : 0;
+  uint64_t *r = record(v, dir, id);
+  uint64_t first = r ? r[0] - 1 : 0, n = r ? (uint32_t)r[1] : 0;
   unlock(v->w);
-  if (!e) {
+  if (!r) {
     pipe_fault(ln, id, NOT_ACTIVE[dir]);
     return false;
   }

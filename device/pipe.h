@@ -2,21 +2,24 @@
  * pipe.h - the layout of a pipe in device memory, shared by the runtime
  * (which creates it) and the pipe builtins (device/builtins_pipe.c).
  *
- * A pipe is one device allocation of 64-bit words: a header, two rings of
- * reservations (writes, then reads) and the packets. Packet k of the
- * stream (k counts from 0 forever) lives in slot k % max_packets.
+ * A pipe is one device allocation of 64-bit words: a header, two tables of
+ * reservations (writes, then reads) with two words per packet slot, and the
+ * packets. Packet k of the stream (k counts from 0 forever) lives in slot
+ * k % max_packets.
  *
  *   W_RES  packets reserved by writers      W_COM  of them committed
  *   R_RES  packets reserved by readers      R_COM  of them committed
  *
  * R_RES <= W_COM (readers only take committed packets) and
- * W_RES - R_COM <= max_packets (writers only take freed slots). Each
- * reservation is an entry in its ring, in reservation order; a commit marks
- * its entry done and advances W_COM (R_COM) over the done entries at the
- * head, so reservations commit in order whatever order their commits come
- * in. Everything is changed under the header's lock word. The kernel
- * cannot store to the allocation (it is mapped read-only); only the pipe
- * builtins change it.
+ * W_RES - R_COM <= max_packets (writers only take freed slots), so the
+ * packets between COM and RES of either side span at most max_packets
+ * slots. A reservation of n packets from k is recorded at slot k % max of
+ * its side's table: [0] k + 1, [1] n | done << 32. A commit marks it done
+ * and advances COM over the done reservations that start at COM, so
+ * reservations commit in order whatever order their commits come in, and
+ * a work-item may hold as many as the pipe has packets. Everything is
+ * changed under the header's lock word. The kernel cannot store to the
+ * allocation (it is mapped read-only); only the pipe builtins change it.
  */
 #ifndef LOCKSTEP_DEVICE_PIPE_H
 #define LOCKSTEP_DEVICE_PIPE_H
@@ -24,9 +27,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#define PIPE_MAGIC UINT64_C(0x4c53504950453031) /* "LSPIPE01" */
-/* Reservations that can be active at once per direction
- * (CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS). */
+#define PIPE_MAGIC UINT64_C(0x4c53504950453032) /* "LSPIPE02" */
+/* Reservations a work-item may hold at once
+ * (CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS): any number up to the pipe's
+ * packets; this many are promised. */
 #define PIPE_MAX_RESERVATIONS 4096u
 /* Largest packet (CL_DEVICE_PIPE_MAX_PACKET_SIZE). */
 #define PIPE_MAX_PACKET_SIZE 1024u
@@ -42,29 +46,22 @@ enum pipe_word {
   PIPE_H_W_COM,
   PIPE_H_R_RES,
   PIPE_H_R_COM,
-  PIPE_H_W_HEAD, /* write ring: oldest active reservation's sequence number */
-  PIPE_H_W_TAIL, /* write ring: the next reservation's sequence number */
-  PIPE_H_R_HEAD,
-  PIPE_H_R_TAIL,
   PIPE_HDR
 };
 
-/* A ring entry: [0] sequence number + 1 (0: free), [1] first packet,
- * [2] packet count | done << 32. */
-#define PIPE_ENTRY_WORDS 3u
-
-static inline uint64_t pipe_ring_word(unsigned dir, uint64_t seq) {
-  return PIPE_HDR +
-         ((uint64_t)dir * PIPE_MAX_RESERVATIONS + seq % PIPE_MAX_RESERVATIONS) * PIPE_ENTRY_WORDS;
+/* First word of the reservation record for packet k of side dir (0 write,
+ * 1 read). */
+static inline uint64_t pipe_rec_word(unsigned dir, uint64_t k, uint32_t max_packets) {
+  return PIPE_HDR + ((uint64_t)dir * max_packets + k % max_packets) * 2u;
 }
 
 /* Byte offset of the packets. */
-static inline uint64_t pipe_data_offset(void) {
-  return (PIPE_HDR + 2ull * PIPE_MAX_RESERVATIONS * PIPE_ENTRY_WORDS) * 8u;
+static inline uint64_t pipe_data_offset(uint32_t max_packets) {
+  return (PIPE_HDR + 4ull * max_packets) * 8u;
 }
 
 static inline uint64_t pipe_bytes(uint32_t packet_size, uint32_t max_packets) {
-  return pipe_data_offset() + (uint64_t)packet_size * max_packets;
+  return pipe_data_offset(max_packets) + (uint64_t)packet_size * max_packets;
 }
 
 /* Initialises the storage of a fresh pipe (pipe_bytes() bytes, 8-aligned). */

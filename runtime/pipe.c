@@ -1,7 +1,7 @@
 /*
  * pipe.c - pipes: clCreatePipe and clGetPipeInfo. A pipe is a memory object
  * of type CL_MEM_OBJECT_PIPE whose storage is the device layout of
- * device/pipe.h (header, reservation rings, packets), mapped read-only so
+ * device/pipe.h (header, reservation tables, packets), mapped read-only so
  * that only the pipe builtins change it; kernels get its device address.
  * The host never reads or writes a pipe's packets.
  */

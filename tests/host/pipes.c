@@ -4,7 +4,8 @@
  * fifo: one work-item checks a full and an empty pipe (write_pipe and
  * read_pipe fail, reservations are invalid, nothing changes), FIFO order,
  * the 4-argument forms, commits out of order (packets become readable in
- * reservation order), the packet counts and is_valid_reserve_id.
+ * reservation order), the packet counts and is_valid_reserve_id, and one
+ * work-item holding 5000 reservations at once.
  * group: the work-group and sub-group reservation forms move every packet
  * once. stream: a producer and a consumer kernel on two queues, running at
  * once, move a million packets through a pipe of 1024; every packet
@@ -131,6 +132,26 @@ static const char *fifo_src =
     "  int w = 5;\n"
     "  T(read_pipe(p, &w) < 0 && w == 5);\n"
     "  out[n] = -1;\n"
+    "}\n"
+    /* one work-item holds 5000 reservations at once, commits them last to
+     * first; the packets come out in reservation order */
+    "__kernel void many_w(__write_only pipe int p, __global ulong *ids) {\n"
+    "  __global reserve_id_t *r = (__global reserve_id_t *)ids;\n"
+    "  for (int i = 0; i < 5000; i++) {\n"
+    "    r[i] = reserve_write_pipe(p, 1);\n"
+    "    if (!is_valid_reserve_id(r[i])) { ids[5000] = i + 1; return; }\n"
+    "  }\n"
+    "  for (int i = 4999; i >= 0; i--) {\n"
+    "    int v = i;\n"
+    "    write_pipe(p, r[i], 0, &v);\n"
+    "    commit_write_pipe(p, r[i]);\n"
+    "  }\n"
+    "}\n"
+    "__kernel void many_r(__read_only pipe int p, __global ulong *ids) {\n"
+    "  for (int i = 0; i < 5000; i++) {\n"
+    "    int v = -1;\n"
+    "    if (read_pipe(p, &v) != 0 || v != i) { ids[5001] = i + 1; return; }\n"
+    "  }\n"
     "}\n";
 
 static int check_flags(const char *what, const cl_int *out) {
@@ -157,6 +178,19 @@ static int fifo(void) {
     CHECK(run(&e, names[i], p, buf, 1, 1));
     CHECK(clEnqueueReadBuffer(e.q, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
     bad |= check_flags(names[i], out);
+  }
+  CHECK(clReleaseMemObject(p));
+  CHECK(clReleaseMemObject(buf));
+  p = make_pipe(&e, sizeof(cl_int), 6000);
+  cl_ulong ids[5002] = {0};
+  buf = lsh_buffer(e.ctx, CL_MEM_COPY_HOST_PTR, sizeof ids, ids);
+  CHECK(run(&e, "many_w", p, buf, 1, 1));
+  CHECK(run(&e, "many_r", p, buf, 1, 1));
+  CHECK(clEnqueueReadBuffer(e.q, buf, CL_TRUE, 0, sizeof ids, ids, 0, NULL, NULL));
+  if (ids[5000] || ids[5001]) {
+    fprintf(stderr, "%s: many: reservation %llu invalid, packet %llu out of order\n", lsh_prog,
+            (unsigned long long)ids[5000], (unsigned long long)ids[5001]);
+    bad = 1;
   }
   CHECK(clReleaseMemObject(p));
   CHECK(clReleaseMemObject(buf));
