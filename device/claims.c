@@ -29,7 +29,7 @@ static const struct claim {
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"}},
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_image"}},
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_depth_images"}},
-    /* OpenCL C 2.0 needs pipes, work-group collective functions, the
+    /* OpenCL C 2.0 needs work-group collective functions, the
      * all-devices atomic scope and images: not (yet) here. */
     {C_VERSION, {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}},
     {C_VERSION, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"}},
