@@ -113,7 +113,7 @@ static uint64_t reserve(struct pipe_view *v, unsigned dir, uint64_t n) {
     uint64_t *r = &w[pipe_rec_word(dir, k, v->max)];
     r[0] = k + 1;
     r[1] = n;
-    w[RES[dir]] = k + n;
+    __atomic_store_n(&w[RES[dir]], k + n, __ATOMIC_RELEASE);
     id = RID_TAG << 57 | (uint64_t)dir << 56 | (uint64_t)LSI_ADDR_ID(v->handle) << 40 |
          (k & RID_START_MASK);
   }
@@ -239,7 +239,9 @@ void bp_query(BP_ARGS) {
   struct pipe_view v;
   (void)nargs;
   if (!view(ln, arg[0], arg[1], &v)) return;
-  res[0] = data ? v.max : (uint32_t)(ld(&v.w[PIPE_H_W_COM]) - ld(&v.w[PIPE_H_R_RES]));
+  /* R_RES first: it never passes W_COM, which only grows */
+  uint64_t taken = ld(&v.w[PIPE_H_R_RES]);
+  res[0] = data ? v.max : (uint32_t)(ld(&v.w[PIPE_H_W_COM]) - taken);
 }
 
 /* ---- work-group forms: every work-item of the group calls them with the
