@@ -98,7 +98,8 @@ START_TEST(test_many_threads) {
   w.mem = dev_mem_create();
   w.run.mem = w.mem;
   uint64_t bytes = pipe_bytes(4, SLOTS);
-  void *store = aligned_alloc(128, bytes);
+  void *store = NULL;
+  ck_assert_int_eq(posix_memalign(&store, 128, bytes), 0);
   pipe_init(store, 4, SLOTS);
   w.pipe = dev_mem_map(w.mem, store, bytes, true);
   w.seen = calloc(THREADS * PER, sizeof *w.seen);
