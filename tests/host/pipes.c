@@ -263,6 +263,7 @@ static int group(void) {
   setup(&e, group_src);
   int bad = group_pair(&e, "wg_w", "wg_r", 4096, 64);
   bad |= group_pair(&e, "wg_w", "wg_r", 7 * 13, 7);
+  bad |= group_pair(&e, "wg_w", "wg_r", 7 * 13, 8); /* non-uniform: a last group of 3 */
   bad |= group_pair(&e, "sg_w", "sg_r", 4096, 128);
   teardown(&e);
   return bad;
