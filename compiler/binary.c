@@ -267,7 +267,7 @@ static int validate_kernel(struct lsi_kernel *k, const struct lsi_program *p) {
   if (k->nconst > k->nregs || !k->nregs) return 0;
   for (uint32_t i = 0; i < k->nargs; i++) {
     const struct lsi_arg *a = &k->args[i];
-    if (a->kind > LSI_ARG_QUEUE || (uint64_t)a->buf_offset + a->size > k->argbuf_size) return 0;
+    if (a->kind > LSI_ARG_PIPE || (uint64_t)a->buf_offset + a->size > k->argbuf_size) return 0;
     if (a->kind == LSI_ARG_VALUE && (uint64_t)a->reg + a->nregs > k->nregs) return 0;
     if (a->kind != LSI_ARG_VALUE && !check_reg(k, a->reg)) return 0;
     if (a->kind == LSI_ARG_BYVAL && (uint64_t)a->priv_offset + a->size > k->private_size) return 0;

@@ -317,6 +317,7 @@ static int opaque_arg_kind(LLVMTypeRef t) {
       {"spirv.Image", LSI_ARG_IMAGE},
       {"spirv.Sampler", LSI_ARG_SAMPLER},
       {"spirv.Queue", LSI_ARG_QUEUE},
+      {"spirv.Pipe", LSI_ARG_PIPE},
   };
   if (LLVMGetTypeKind(t) != LLVMTargetExtTypeKind) return -1;
   const char *n = LLVMGetTargetExtTypeName(t);

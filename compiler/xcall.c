@@ -1144,8 +1144,10 @@ void xl_call(struct xl *x, LLVMValueRef I) {
   }
   if (to_space(x, I, n) || get_fence(x, I, n) || enqueue_call(x, I, n) || xl_image_call(x, I, n))
     return;
-  /* the device's own unmangled helpers (compiler/include: assert.h) */
-  if (starts(n, "__lockstep_") && xl_builtin(x, n) >= 0) {
+  /* the device's own unmangled helpers (compiler/include: assert.h) and
+   * clang's unmangled pipe builtins (__read_pipe_2, __reserve_write_pipe ...) */
+  if ((starts(n, "__lockstep_") || (starts(n, "__") && strstr(n, "_pipe"))) &&
+      xl_builtin(x, n) >= 0) {
     call_builtin(x, I, n);
     return;
   }

@@ -16,6 +16,7 @@
 #include "device/builtins_ext.h"
 #include "device/builtins_image.h"
 #include "device/builtins_math.h"
+#include "device/builtins_pipe.h"
 #include "device/simt_int.h"
 
 #define BI_ARGS                                                                                    \

@@ -29,10 +29,13 @@ static const struct claim {
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"}},
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_image"}},
     {EXT, {CL_MAKE_VERSION(1, 0, 0), "cl_khr_depth_images"}},
-    /* OpenCL C 2.0 needs pipes: not (yet) here. */
     {C_VERSION, {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}},
     {C_VERSION, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"}},
     {C_VERSION, {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}},
+    /* OpenCL C 2.0: every feature it requires is claimed below (images,
+     * pipes, collectives, generic space, device enqueue, the atomic orders
+     * and scopes, program-scope globals); still not the default. */
+    {C_VERSION, {CL_MAKE_VERSION(2, 0, 0), "OpenCL C"}},
     {C_VERSION, {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"}},
     /* OpenCL C 3.0 optional features. The atomics are the host's own
      * sequentially consistent atomics on memory every compute unit shares. */
@@ -51,6 +54,7 @@ static const struct claim {
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"}},
     {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"}},
+    {FEATURE, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_pipes"}},
 };
 #define NTABLE (sizeof table / sizeof table[0])
 

@@ -154,6 +154,7 @@ enum lsi_trap {
   LSI_TRAP_UNSUPPORTED,
   LSI_TRAP_IMAGE,      /* an image access the specification leaves undefined, or a bad image */
   LSI_TRAP_COLLECTIVE, /* work-group function arguments the specification leaves undefined */
+  LSI_TRAP_PIPE,       /* a bad pipe, reserve id or packet index */
 };
 
 enum lsi_arg_kind {
@@ -165,6 +166,7 @@ enum lsi_arg_kind {
   LSI_ARG_SAMPLER,
   LSI_ARG_IMAGE,
   LSI_ARG_QUEUE,
+  LSI_ARG_PIPE, /* a pipe: the 8-byte device address of its storage (device/pipe.h) */
 };
 
 struct lsi_arg {

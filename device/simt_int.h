@@ -204,6 +204,15 @@ struct simt_reported {
 };
 
 /* One worker thread's compute unit: the resident work-group and its warps. */
+/* The work-group pipe reservation a compute unit's group is making
+ * (device/builtins_pipe.c). */
+struct simt_pipe_wg {
+  const struct simt_run *run;
+  uint64_t group[3];
+  uint64_t arrived; /* work-items that reached the call so far */
+  uint64_t rid;     /* the group's reserve id */
+};
+
 struct simt_cu {
   struct simt_run *run;
   uint64_t group_id[3];
@@ -222,6 +231,7 @@ struct simt_cu {
   uint8_t *sink; /* LOCKSTEP_FAULTS=report: where a dropped access goes (zeroed for loads) */
   uint64_t sink_cap;
   struct simt_stats st;
+  struct simt_pipe_wg pipe_wg;
   /* LOCKSTEP_CHECK (check.h): each checker's state for this unit, and the
    * unit's reports (merged when the launch closes) */
   struct simt_race_cu *race;

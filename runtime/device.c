@@ -10,6 +10,7 @@
 
 #include "compiler/cc.h"
 #include "device/claims.h"
+#include "device/pipe.h"
 #include "runtime/rt.h"
 
 static struct _cl_device_id device;
@@ -236,9 +237,12 @@ static cl_int device_info(const struct dev_config *c, cl_device_info param, size
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: RET(size_t, GLOBAL_VARIABLE_PREFERRED_SUM);
   case CL_DEVICE_SVM_CAPABILITIES: /* only a device that allocates SVM (not a test's stub) */
     RET(cl_device_svm_capabilities, rt_dev_ops()->svm_alloc ? dev_claims_svm() : 0);
-  case CL_DEVICE_MAX_PIPE_ARGS:
+  /* pipes (device/pipe.h); 0 when the device does not claim them */
+  case CL_DEVICE_MAX_PIPE_ARGS: RET(cl_uint, dev_claimed("__opencl_c_pipes") ? PIPE_MAX_ARGS : 0);
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
-  case CL_DEVICE_PIPE_MAX_PACKET_SIZE: RET(cl_uint, 0);
+    RET(cl_uint, dev_claimed("__opencl_c_pipes") ? PIPE_MAX_RESERVATIONS : 0);
+  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+    RET(cl_uint, dev_claimed("__opencl_c_pipes") ? PIPE_MAX_PACKET_SIZE : 0);
   case CL_DEVICE_PIPE_SUPPORT: RET(cl_bool, dev_claimed("__opencl_c_pipes"));
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:

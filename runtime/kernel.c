@@ -209,6 +209,19 @@ static cl_int image_arg_check(const struct lsi_arg *a, cl_mem m, cl_context ctx)
   return CL_SUCCESS;
 }
 
+/* clSetKernelArg for a pipe argument: a pipe of the kernel's context (a
+ * buffer or image there is CL_INVALID_ARG_VALUE). Called under kernel->lock. */
+static cl_int pipe_arg(cl_kernel kernel, cl_uint i, size_t arg_size, const void *arg_value) {
+  if (arg_size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+  cl_mem m = arg_value ? *(const cl_mem *)arg_value : NULL;
+  if (!m || !rt_valid(m, RT_TAG_MEM) || m->context != kernel->program->context)
+    return CL_INVALID_MEM_OBJECT;
+  if (m->type != CL_MEM_OBJECT_PIPE) return CL_INVALID_ARG_VALUE;
+  memcpy(kernel->argbuf + kernel->k->args[i].buf_offset, &m->addr, 8);
+  kernel->arg_mem[i] = m;
+  return CL_SUCCESS;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                                const void *arg_value) {
   if (!rt_valid(kernel, RT_TAG_KERNEL)) return CL_INVALID_KERNEL;
@@ -229,7 +242,10 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
     uint64_t addr = 0;
     if (m) {
       if (!rt_valid(m, RT_TAG_MEM) || m->type != CL_MEM_OBJECT_BUFFER) {
-        err = CL_INVALID_MEM_OBJECT;
+        /* a pipe where a buffer is expected is a memory object of the
+         * wrong kind for this argument */
+        err = rt_valid(m, RT_TAG_MEM) && m->type == CL_MEM_OBJECT_PIPE ? CL_INVALID_ARG_VALUE
+                                                                       : CL_INVALID_MEM_OBJECT;
         break;
       }
       if (m->context != kernel->program->context) {
@@ -312,6 +328,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
     memcpy(slot, &dq->dq, 8);
     break;
   }
+  case LSI_ARG_PIPE: err = pipe_arg(kernel, arg_index, arg_size, arg_value); break;
   default: err = CL_INVALID_ARG_VALUE;
   }
   if (err == CL_SUCCESS) {

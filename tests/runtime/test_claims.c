@@ -206,6 +206,11 @@ static const char *const c20_needs[] = {
     "__opencl_c_generic_address_space",
     "__opencl_c_device_enqueue",
     "__opencl_c_program_scope_global_variables",
+    "__opencl_c_read_write_images",
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
 };
 
 START_TEST(test_versions_and_support_flags_follow_the_features) {
