@@ -11,13 +11,7 @@
 const char *lsh_prog = "fault";
 #include <unistd.h>
 
-#define EXPECT(cond)                                                                               \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "fault: expected %s (line %d)\n", #cond, __LINE__);                          \
-      failed = 1;                                                                                  \
-    }                                                                                              \
-  } while (0)
+#define EXPECT LSH_EXPECT
 
 static const char *src = "__kernel void oob(__global int *out, __global int *keep) {\n"
                          "  size_t i = get_global_id(0);\n"

@@ -19,13 +19,7 @@
 const char *lsh_prog = "svm";
 
 static int failed;
-#define EXPECT(cond)                                                                               \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "svm: expected %s (line %d)\n", #cond, __LINE__);                            \
-      failed = 1;                                                                                  \
-    }                                                                                              \
-  } while (0)
+#define EXPECT LSH_EXPECT
 
 static const char *src =
     "struct node { __global struct node *next; int value; };\n"

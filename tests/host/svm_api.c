@@ -14,13 +14,7 @@
 const char *lsh_prog = "svm_api";
 
 static int failed;
-#define EXPECT(cond)                                                                               \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "svm_api: expected %s (line %d)\n", #cond, __LINE__);                        \
-      failed = 1;                                                                                  \
-    }                                                                                              \
-  } while (0)
+#define EXPECT LSH_EXPECT
 #define EXPECT_ERR(call, want)                                                                     \
   do {                                                                                             \
     cl_int got_ = (call);                                                                          \

@@ -27,6 +27,16 @@
 /* Each program defines its name for messages. */
 extern const char *lsh_prog;
 
+/* An expectation that does not stop the program: it reports cond with its
+ * line and sets the program's own `failed` flag. */
+#define LSH_EXPECT(cond)                                                                           \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "%s: expected %s (line %d)\n", lsh_prog, #cond, __LINE__);                   \
+      failed = 1;                                                                                  \
+    }                                                                                              \
+  } while (0)
+
 /* Runs `self mode` in a fresh process with the environment variable var
  * set to value (unset when value is NULL); 0 when it exits with 0, else 1
  * with a line naming the mode. */
