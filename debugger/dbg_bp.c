@@ -141,7 +141,8 @@ static int bp_check(struct bp *b, const struct lsi_program *p, const char *file,
   if (how < 0) return how;
   b->checked = 1;
   b->at = b->line ? at : 0;
-  snprintf(b->note, sizeof(b->note), "%s", how == DBG_LINE_EXACT ? "" : msg);
+  snprintf(b->note, sizeof(b->note), "%.*s", (int)sizeof(b->note) - 1,
+           how == DBG_LINE_EXACT ? "" : msg);
   return how;
 }
 

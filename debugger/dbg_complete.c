@@ -33,8 +33,13 @@ static void offer_expr(const struct dbg_env *env, const char *word, const char *
   struct dbg_val v;
   if (env->type && !dbg_eval_type(env, word, &v, err, sizeof(err)) &&
       (v.kind == DBG_STRUCT || v.kind == DBG_VEC)) {
-    snprintf(glued, sizeof(glued), "%s%c", word, DBG_COMPLETE_GLUE);
-    word = glued;
+    size_t len = strlen(word);
+    if (len + 2 <= sizeof(glued)) {
+      memcpy(glued, word, len);
+      glued[len] = DBG_COMPLETE_GLUE;
+      glued[len + 1] = 0;
+      word = glued;
+    }
   }
   add(ctx, word);
 }

@@ -347,11 +347,11 @@ static void random_expr(unsigned *seed, int depth, char *buf, size_t n) {
   char a[512], b[512];
   random_expr(seed, depth - 1, a, sizeof(a));
   if (r == 1) {
-    snprintf(buf, n, "%s(%s)", pre[rand_r(seed) % (sizeof(pre) / sizeof(pre[0]))], a);
+    snprintf(buf, n, "%s(%.400s)", pre[rand_r(seed) % (sizeof(pre) / sizeof(pre[0]))], a);
     return;
   }
   random_expr(seed, depth - 1, b, sizeof(b));
-  snprintf(buf, n, "(%s %s %s)", a, ops[rand_r(seed) % (sizeof(ops) / sizeof(ops[0]))], b);
+  snprintf(buf, n, "(%.250s %s %.250s)", a, ops[rand_r(seed) % (sizeof(ops) / sizeof(ops[0]))], b);
 }
 
 START_TEST(random_conditions_agree) {
