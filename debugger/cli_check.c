@@ -29,8 +29,9 @@ int cmd_check(int argc, char **argv);
 static void check_usage(FILE *f) {
   fprintf(f, "usage: lockstep check [--races] [--uninit] [--keep-log FILE] -- PROGRAM [ARGS...]\n"
              "  Runs PROGRAM with the device's checkers on (all available ones when none is\n"
-             "  named) and invalid accesses reported, then sums up the reports. Exits 1 when\n"
-             "  anything was reported, else with PROGRAM's status.\n");
+             "  named) and invalid accesses reported, then sums up the reports. Exits with\n"
+             "  PROGRAM's status when it failed (128+N when signal N killed it), else 1\n"
+             "  when anything was reported, else 0.\n");
 }
 
 /* One report line of the log, split in place. */
@@ -151,7 +152,21 @@ static unsigned options(int argc, char **argv, int *first, const char **keep) {
     switch (c) {
     case 'r': want |= DEV_CHECK_RACES; break;
     case 'u': want |= DEV_CHECK_UNINIT; break;
-    case OPT_KEEP: *keep = optarg; break;
+    case OPT_KEEP:
+      /* getopt takes the next word whatever it is: `--keep-log -- ./prog`
+       * would log to a file named "--" and run the program without it. */
+      if (!optarg[0] || optarg[0] == '-') {
+        if (optarg[0])
+          fprintf(stderr,
+                  "lockstep check: --keep-log needs a FILE, not \"%s\" (./%s names a file)\n",
+                  optarg, optarg);
+        else
+          fprintf(stderr, "lockstep check: --keep-log needs a FILE\n");
+        check_usage(stderr);
+        return 0;
+      }
+      *keep = optarg;
+      break;
     case 'h': check_usage(stdout); return UINT32_MAX;
     default:
       fprintf(stderr, "lockstep check: unknown option %s\n", argv[optind - 1]);

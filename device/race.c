@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "compiler/cc_debug.h"
 #include "device/check.h"
 #include "device/simt_int.h"
 
@@ -416,9 +417,15 @@ static void place_text(struct simt_run *run, bool global, uint64_t addr, char *b
     if (k->args[j].kind == LSI_ARG_LOCAL && run->local_arg_off[j] <= off &&
         (best < 0 || run->local_arg_off[j] > run->local_arg_off[best]))
       best = (int)j;
+  /* A __local variable of the kernel's scope (the static block, before
+   * the arguments) is named from the symbol table when it knows it. */
+  const struct cc_symbol *s =
+      best < 0 ? cc_debug_symbol_at(k->debug, 0, 0, CC_SYM_LOCAL, off) : NULL;
   if (best >= 0)
     snprintf(buf, n, "local memory, argument '%s' offset %" PRIu64,
              k->args[best].name ? k->args[best].name : "?", off - run->local_arg_off[best]);
+  else if (s && s->name)
+    snprintf(buf, n, "local memory, variable '%s' offset %" PRIu64, s->name, off - s->offset);
   else
     snprintf(buf, n, "local memory, offset %" PRIu64, off);
 }

@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 racy="reduce_nobar global_ww warp_ww warp_rw benign wrong_fence byte_word plain_atomic plain_bar_atomic"
-racy+=" async_ww global_rows global_byte_word global_bytes_rows global_settled"
+racy+=" async_ww global_rows global_byte_word global_bytes_rows global_settled static_local"
 serial="global_settled" # on one compute unit: work-groups in order, a fixed count
 clean="reduce_ok atomics_ok global_bar_ok bytes_ok async_ok cas_ok global_rows_ok"
 
@@ -82,4 +82,12 @@ expect 0 "no reports" "$build/lockstep" check --uninit -- true
 expect 3 "exited with status 3" "$build/lockstep" check -- sh -c 'exit 3'
 expect 0 "no reports" "$build/lockstep" check -- true
 expect 127 "cannot run" "$build/lockstep" check -- /nonexistent/program
+expect 137 "killed by signal 9" "$build/lockstep" check -- sh -c 'kill -9 $$'
+# --keep-log takes a FILE: an option word after it is refused, not used as the log's name.
+expect 2 "--keep-log needs a FILE, not \"--\"" env -C "$tmp" "$build/lockstep" check --keep-log -- true
+if [ -e "$tmp/--" ]; then
+  echo "races: FAIL: lockstep check --keep-log -- wrote a log named --"
+  fail=1
+fi
+expect 2 "--keep-log needs a FILE" "$build/lockstep" check --keep-log= -- true
 exit $fail

@@ -207,3 +207,16 @@ __kernel void cas_ok(__global int *out, __local int *tmp) {
   barrier(CLK_LOCAL_MEM_FENCE);
   if (atomic_cmpxchg(&tmp[0], 0, l + 1) == 0) out[get_group_id(0)] = tmp[0];
 }
+
+/* A race on a kernel-scope __local array after another one: the report
+ * names the variable and the offset in it. */
+__kernel void static_local(__global int *out, __local int *tmp) {
+  __local int flag[4];
+  __local int tile[64];
+  int l = get_local_id(0);
+  if (l < 4) flag[l] = l;
+  tile[l] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  tile[l] += tile[(l + 1) % 64] + flag[l % 4];
+  out[get_global_id(0)] = tile[l];
+}
