@@ -288,7 +288,11 @@ static inline void slot_check(const struct race_ctx *x, uint32_t f, uint32_t bar
   bool others = x->whole || (f & RACE_MANY) || (f & RACE_ID) != x->t;
   bool atomic = x->kind >= SIMT_ACC_ATOMIC;
   if (!others || ((f & RACE_ATOM) && atomic) || ordered(x, f, bar, n)) return;
-  *h = (struct race_hit){true, f & RACE_ID, pc, okind, byte};
+  /* The slot names its first work-item; when that is this one, the others
+   * it stands for are the ones this access races with. */
+  uint32_t other = f & RACE_ID;
+  if (other == x->t && !x->whole) other = 0;
+  *h = (struct race_hit){true, other, pc, okind, byte};
 }
 
 /* Whether an atomic access must leave the slot's non-atomic record f (at

@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 racy="reduce_nobar global_ww warp_ww warp_rw benign wrong_fence byte_word plain_atomic plain_bar_atomic"
-racy+=" async_ww global_rows global_byte_word global_bytes_rows global_settled static_local"
+racy+=" async_ww global_rows global_byte_word global_bytes_rows global_settled static_local shared_word"
 serial="global_settled" # on one compute unit: work-groups in order, a fixed count
 clean="reduce_ok atomics_ok global_bar_ok bytes_ok async_ok cas_ok global_rows_ok"
 

@@ -220,3 +220,14 @@ __kernel void static_local(__global int *out, __local int *tmp) {
   tile[l] += tile[(l + 1) % 64] + flag[l % 4];
   out[get_global_id(0)] = tile[l];
 }
+
+/* Every work-item stores its work-group's id to one local word and reads it
+ * back with no barrier: each read races with the other work-items' stores.
+ * The word's record names its first writer, work-item 0, so work-item 0's
+ * own read races with the others it stands for ("other work-items"), never
+ * with itself. */
+__kernel void shared_word(__global int *out, __local int *tmp) {
+  volatile __local int *v = tmp; /* the read is not folded into the store */
+  v[0] = (int)get_group_id(0);
+  out[get_global_id(0)] = v[0];
+}
