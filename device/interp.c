@@ -480,7 +480,7 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
                          cu->st.st_bytes[LSI_ADDR_SPACE(a_[i]) & 7] += N);                         \
     if (__builtin_expect(run->check != 0, 0)) {                                                    \
       if (ATOMIC_KIND(ip->op) == SIMT_ACC_ATOMIC_READ && (wrote & act))                            \
-        simt_check_warp(cu, w, pc, wrote &act, a_, 0, N, SIMT_ACC_ATOMIC | SIMT_ACC_AFTER);        \
+        simt_check_warp(cu, w, pc, wrote & act, a_, 0, N, SIMT_ACC_ATOMIC | SIMT_ACC_AFTER);       \
       simt_check_atomic_done(cu, w, act);                                                          \
     }                                                                                              \
     cu->epoch += (uint64_t)changed; /* progress: memory changed */                                 \
