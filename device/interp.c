@@ -49,43 +49,75 @@ static bool others_may_move(struct simt_cu *cu) {
   return false;
 }
 
-/* Called at each yield of a warp (a loop that is not counted): whether the
- * warp makes no forward progress. Every SIMT_HANG_SAMPLE-th yield it hashes
- * the whole work-group's state - every warp's pc, active lanes, registers
- * and private memory, and the local memory - with the progress the other
- * compute units published. The same state for run->hang_ns means the loop
- * reads nothing that changes (a changed global value would show in the
- * register it was loaded into) and nothing else moves that could change
- * it, so it would spin forever - unless another compute unit may still
- * move (the host may simply not have scheduled it). A loop that is merely long changes its
- * state and is never stopped by this; a changed state counts as progress
- * for the loops of other work-groups that wait on this one. */
-static bool no_progress(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act) {
-  if (++w->yields % SIMT_HANG_SAMPLE) return false;
-  const struct simt_run *run = cu->run;
+/* The warp's own state at a yield: where it is, which lanes run, its
+ * registers and private memory. Taken at the warp's own yield, so a loop
+ * repeating its state every 1..16 iterations shows the same value at every
+ * sample (SIMT_HANG_SAMPLE). */
+static uint64_t warp_state_hash(const struct simt_run *run, const struct simt_warp *w, uint32_t pc,
+                                uint64_t act) {
   uint64_t h = hash_bytes(0xcbf29ce484222325ull, &pc, sizeof pc);
   h = hash_bytes(h, &act, sizeof act);
+  h = hash_bytes(h, w->reg, (size_t)run->k->nregs * run->W * sizeof *w->reg);
+  if (w->priv) h = hash_bytes(h, w->priv, (size_t)run->k->private_size * run->W);
+  return h;
+}
+
+/* The work-group's state once every running warp has sampled itself: each
+ * running warp's state at its last sample, where every other warp waits
+ * (barrier or exit), the local memory, and the progress the other compute
+ * units published. A warp's live state between yields is never read: it
+ * depends on where the scheduler's last slice happened to stop it, so with
+ * several warps it would differ from sample to sample of a loop that never
+ * changes. */
+static uint64_t group_state_hash(const struct simt_cu *cu) {
+  const struct simt_run *run = cu->run;
+  uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned i = 0; i < cu->nwarps; i++) {
     const struct simt_warp *o = &cu->warps[i];
-    h = hash_bytes(h, &o->pc, sizeof o->pc);
-    h = hash_bytes(h, &o->active, sizeof o->active);
-    h = hash_bytes(h, o->reg, (size_t)run->k->nregs * run->W * sizeof *o->reg);
-    if (o->priv) h = hash_bytes(h, o->priv, (size_t)run->k->private_size * run->W);
+    h = hash_bytes(h, &o->state, sizeof o->state);
+    if (o->state == SIMT_WARP_RUN) {
+      h = hash_bytes(h, &o->hang_own, sizeof o->hang_own);
+    } else {
+      h = hash_bytes(h, &o->pc, sizeof o->pc);
+      h = hash_bytes(h, &o->live, sizeof o->live);
+    }
   }
   if (cu->local) h = hash_bytes(h, cu->local, run->local_total);
   uint64_t beat = others_beat(cu);
-  h = hash_bytes(h, &beat, sizeof beat);
-  uint64_t now = dev_device_now_ns(run->dev);
-  if (h != w->hang_hash || pc != w->hang_pc || w->yields == SIMT_HANG_SAMPLE) {
+  return hash_bytes(h, &beat, sizeof beat);
+}
+
+/* Called at each yield of a warp (a loop that is not counted): whether the
+ * warp makes no forward progress. Every SIMT_HANG_SAMPLE-th yield the warp
+ * samples its own state; once every running warp of the work-group has
+ * sampled (a warp that runs without yielding leaves the round open: it
+ * moves), the round's group state is compared with the last round's. The
+ * same state for run->hang_ns means the loops read nothing that changes (a
+ * changed global value would show in the register it was loaded into) and
+ * nothing else moves that could change it, so they would spin forever -
+ * unless another compute unit may still move (the host may simply not have
+ * scheduled it). A loop that is merely long changes its state and is never
+ * stopped by this; a changed state counts as progress for the loops of
+ * other work-groups that wait on this one. */
+static bool no_progress(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act) {
+  if (++w->yields % SIMT_HANG_SAMPLE) return false;
+  const struct simt_run *run = cu->run;
+  w->hang_own = warp_state_hash(run, w, pc, act);
+  w->hang_round = cu->hang_round + 1; /* sampled in this round */
+  for (unsigned i = 0; i < cu->nwarps; i++)
+    if (cu->warps[i].state == SIMT_WARP_RUN && cu->warps[i].hang_round != cu->hang_round + 1)
+      return false;
+  uint64_t h = group_state_hash(cu), now = dev_device_now_ns(run->dev);
+  bool first = cu->hang_round++ == 0; /* the next round starts */
+  if (first || h != cu->hang_hash) {
     cu->epoch++;
     atomic_store_explicit(&cu->motion, SIMT_MOTION_RUN, memory_order_relaxed);
-    w->hang_hash = h;
-    w->hang_pc = pc;
-    w->hang_since_ns = now;
+    cu->hang_hash = h;
+    cu->hang_since_ns = now;
     return false;
   }
   atomic_store_explicit(&cu->motion, SIMT_MOTION_SPIN, memory_order_relaxed);
-  return now - w->hang_since_ns >= run->hang_ns && !others_may_move(cu);
+  return now - cu->hang_since_ns >= run->hang_ns && !others_may_move(cu);
 }
 
 /* Float to integer conversions saturate (NaN gives 0), never UB. */

@@ -568,8 +568,7 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   simt_deque_clear(&w->dq);
   w->state = SIMT_WARP_RUN;
   w->epoch = w->spins = 0;
-  w->yields = w->hang_hash = w->hang_since_ns = 0;
-  w->hang_pc = 0;
+  w->yields = w->hang_own = w->hang_round = 0;
   uint64_t lx = first % cu->group_size[0], yz = first / cu->group_size[0];
   uint64_t ly = yz % cu->group_size[1], lz = yz / cu->group_size[1];
   for (unsigned i = 0; i < W; i++) { /* local ids, counted without dividing */
@@ -719,7 +718,8 @@ bool simt_group_begin(struct simt_cu *cu, uint64_t g) {
   for (unsigned i = 0; i < cu->nwarps; i++)
     warp_init(cu, &cu->warps[i], i);
   if (run->check) simt_check_group(cu);
-  cu->epoch++; /* a new group is progress */
+  cu->epoch++;        /* a new group is progress */
+  cu->hang_round = 0; /* its progress is sampled afresh */
   atomic_store_explicit(&cu->motion, SIMT_MOTION_RUN, memory_order_relaxed);
   return true;
 }

@@ -232,8 +232,7 @@ static void warp_init1(struct simt_cu *cu, struct simt_warp *w, unsigned index) 
   simt_deque_clear(&w->dq);
   w->state = SIMT_WARP_RUN;
   w->epoch = w->spins = 0;
-  w->yields = w->hang_hash = w->hang_since_ns = 0;
-  w->hang_pc = 0;
+  w->yields = w->hang_own = w->hang_round = 0;
   uint64_t x = index % cu->group_size[0], yz = index / cu->group_size[0];
   w->lid[0][0] = (uint32_t)x;
   w->lid[1][0] = (uint32_t)(yz % cu->group_size[1]);

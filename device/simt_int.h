@@ -125,10 +125,10 @@ struct simt_warp {
   unsigned index;              /* warp number in its work-group */
   uint32_t lid[3][SIMT_MAX_W]; /* local id of each lane */
   uint64_t epoch, spins;       /* stack mode's forward-progress watchdog */
-  /* Forward progress (default mode): the warp's state at every
-   * SIMT_HANG_SAMPLE-th yield, and since when it has been the same. */
-  uint64_t yields, hang_hash, hang_since_ns;
-  uint32_t hang_pc;
+  /* Forward progress (default mode): the warp's own state at its last
+   * SIMT_HANG_SAMPLE-th yield, and the work-group's round it was taken in
+   * (simt_cu.hang_round + 1; 0: none yet). */
+  uint64_t yields, hang_own, hang_round;
 };
 
 /* Yields between two samples of a warp's state: a multiple of every loop
@@ -226,6 +226,10 @@ struct simt_cu {
   _Atomic uint64_t beat; /* epoch as other compute units see it, published after
                             every slice of a warp */
   _Atomic int motion;    /* enum simt_motion, for the forward-progress check */
+  /* Forward progress (default mode): rounds completed since the group began
+   * (a round ends when every running warp has sampled itself), the group's
+   * state at the last one, and since when it has been the same. */
+  uint64_t hang_round, hang_hash, hang_since_ns;
   bool faulted;
   struct dev_exception exc; /* its first fault (the launch keeps the first of all) */
   uint8_t *sink; /* LOCKSTEP_FAULTS=report: where a dropped access goes (zeroed for loads) */

@@ -1,9 +1,12 @@
 /*
  * faults.c - one device exception of each kind through the real ICD loader:
- *   faults [misaligned | barrier | watchdog | hang | spin]
+ *   faults [misaligned | barrier | watchdog | hang | hang8 | spin]
  * With no argument it runs itself once per kind, in a fresh process with the
  * setting that kind needs (watchdog: a short LOCKSTEP_WATCHDOG_MS; hang: the
- * defaults, which have no watchdog; spin: LOCKSTEP_RECONVERGENCE=stack).
+ * defaults, which have no watchdog; hang8: the same at warp width 8, two
+ * warps per group, with an alarm as a backstop so that a loop the progress
+ * check misses kills the case instead of hanging it; spin:
+ * LOCKSTEP_RECONVERGENCE=stack).
  * (Integer division by zero is no exception: tests/host/divzero.c.) For each: the event
  * gets a negative status, stderr gets exactly one report naming the kernel,
  * file:line, work-item and work-group, pfn_notify gets the same text, another
@@ -22,6 +25,7 @@ struct fault_case {
   const char *kind, *kernel, *line, *words;
   const char *src;
   const char *env, *env_value; /* what the device must be configured with */
+  unsigned backstop_s;         /* 0, or seconds after which only a regression still runs */
 };
 
 static const struct fault_case cases[] = {
@@ -55,6 +59,15 @@ static const struct fault_case cases[] = {
      "    out[(i + 1) % 16] += 0;\n"
      "}\n",
      NULL, NULL},
+    /* The same hang with two warps per group: the progress check must not
+     * take where the scheduler parked the other warp for a change. */
+    {"hang8", "forever", ".cl:", "no forward progress",
+     "__kernel void forever(__global int *out, int d) {\n"
+     "  int i = get_global_id(0);\n"
+     "  while (out[i] != 12345 + d)\n"
+     "    out[(i + 1) % 16] += 0;\n"
+     "}\n",
+     "LOCKSTEP_WARP_WIDTH", "8", 120},
     {"spin", "spinlock", ".cl:", "no forward progress",
      "__kernel void spinlock(__global int *lock, int d) {\n"
      "  while (atomic_cmpxchg(&lock[63], 0, 1) != 0)\n"
@@ -89,9 +102,10 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < NCASES; i++)
     if (strcmp(argv[1], cases[i].kind) == 0) c = &cases[i];
   if (!c) {
-    fprintf(stderr, "usage: faults misaligned|barrier|watchdog|hang|spin\n");
+    fprintf(stderr, "usage: faults misaligned|barrier|watchdog|hang|hang8|spin\n");
     return 2;
   }
+  if (c->backstop_s) alarm(c->backstop_s); /* SIGALRM ends the process: the case fails */
   int failed = 0;
 #define EXPECT(cond)                                                                               \
   do {                                                                                             \
