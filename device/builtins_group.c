@@ -107,7 +107,7 @@ bool simt_group_call(struct simt_cu *cu, uint32_t resume) {
   const struct lsi_builtin *bi = &lsi_builtins[ip->imm];
   const unsigned W = run->W, na = ip->b;
   const uint64_t n = cu->nitems;
-  struct simt_lane ln = {cu, &cu->warps[0], 0, resume - 1};
+  struct simt_lane ln = {cu, &cu->warps[0], 0, resume - 1, 0};
   uint64_t *buf = na <= MAX_GROUP_ARGS ? malloc(sizeof(uint64_t) * n * (na + 1)) : NULL;
   if (!buf) {
     simt_fault(cu, ln.w, 0, ln.pc, LSI_TRAP_UNSUPPORTED, 0,

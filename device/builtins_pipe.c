@@ -280,7 +280,7 @@ void bp_wg_commit(BP_ARGS) {
 /* ---- sub-group forms: once for the warp, which must arrive whole ---- */
 
 static bool whole_sub_group(struct simt_lane *ln, uint64_t act) {
-  uint64_t live = ln->w->live;
+  uint64_t live = ln->live;
   if (act == live) return true;
   char msg[128];
   snprintf(msg, sizeof msg,
@@ -293,7 +293,7 @@ static bool whole_sub_group(struct simt_lane *ln, uint64_t act) {
 void bp_sg_reserve(BP_WARGS) {
   struct pipe_view v;
   (void)W;
-  unsigned l = ln->lane;
+  unsigned l = (unsigned)__builtin_ctzll(act); /* arguments are uniform: the first lane's */
   if (!whole_sub_group(ln, act) || !view(ln, arg[0][l], arg[2][l], &v)) return;
   uint64_t id = reserve(&v, data, (uint32_t)arg[1][l]);
   for (uint64_t m = act; m; m &= m - 1)
@@ -303,7 +303,7 @@ void bp_sg_reserve(BP_WARGS) {
 void bp_sg_commit(BP_WARGS) {
   struct pipe_view v;
   (void)W, (void)res;
-  unsigned l = ln->lane;
+  unsigned l = (unsigned)__builtin_ctzll(act);
   if (whole_sub_group(ln, act) && view(ln, arg[0][l], arg[2][l], &v))
     commit(ln, &v, data, arg[1][l]);
 }

@@ -480,7 +480,7 @@ static inline __attribute__((always_inline)) void *mem_cached(struct simt_cu *cu
                          cu->st.st_bytes[LSI_ADDR_SPACE(a_[i]) & 7] += N);                         \
     if (__builtin_expect(run->check != 0, 0)) {                                                    \
       if (ATOMIC_KIND(ip->op) == SIMT_ACC_ATOMIC_READ && (wrote & act))                            \
-        simt_check_warp(cu, w, pc, wrote & act, a_, 0, N, SIMT_ACC_ATOMIC | SIMT_ACC_AFTER);       \
+        simt_check_warp(cu, w, pc, wrote &act, a_, 0, N, SIMT_ACC_ATOMIC | SIMT_ACC_AFTER);        \
       simt_check_atomic_done(cu, w, act);                                                          \
     }                                                                                              \
     cu->epoch += (uint64_t)changed; /* progress: memory changed */                                 \
@@ -588,7 +588,7 @@ static inline bool call_builtin(struct simt_cu *cu, struct simt_warp *w, unsigne
   unsigned n = ip->b;
   for (unsigned j = 0; j < n; j++)
     args[j] = R(al[j])[lane];
-  struct simt_lane ln = {cu, w, lane, pc};
+  struct simt_lane ln = {cu, w, lane, pc, 0};
   bi->fn(&ln, res, args, n, bi->data);
   if (cu->faulted) return false;
   for (unsigned j = 0; j < bi->nres; j++)
@@ -866,7 +866,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
             argr[j] = R(al[j]);
           for (unsigned j = 0; j < bi->nres && j < 16; j++)
             resr[j] = R(ip->d + j);
-          struct simt_lane ln = {cu, w, (unsigned)__builtin_ctzll(act), pc};
+          struct simt_lane ln = {cu, w, (unsigned)__builtin_ctzll(act), pc, w->live};
           bi->wfn(&ln, act, W, resr, argr, bi->data);
           if (cu->faulted) FAULT();
           pc++;

@@ -291,6 +291,17 @@ static void check_result(struct pass_ctx *c) {
   s->seen[s->nseen++] = *r;
 }
 
+/* A work-group pipe function's arrivals (builtins_pipe.c) as they stand in
+ * from, for the same group in to: a group stopped between the first and
+ * the last of its work-items' calls finishes the one call, with the one
+ * reservation, when it resumes (never a second one). */
+static void carry_pipe_wg(struct simt_cu *to, const struct simt_cu *from) {
+  const struct simt_pipe_wg *f = &from->pipe_wg;
+  bool mine = f->run == from->run && !memcmp(f->group, from->group_id, sizeof f->group);
+  to->pipe_wg = mine ? *f : (struct simt_pipe_wg){0};
+  to->pipe_wg.run = mine ? to->run : NULL;
+}
+
 /* Entry routine of an in-progress group: each lane takes its work-item's
  * saved registers and private frame, the group its local memory. The
  * warps' control state comes back as the last pass left it when no
@@ -307,6 +318,7 @@ static void restore(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, uint64_t
   struct simt_cu *hc = &G->cu;
   bool exact = G->ws && G->nws == cu->nwarps && G->ws_W == W;
   if (run->local_total) memcpy(cu->local, hc->local, run->local_total);
+  carry_pipe_wg(cu, hc);
   for (unsigned wi = 0; wi < cu->nwarps; wi++) {
     struct simt_warp *w = &cu->warps[wi];
     w->active = 0;
@@ -446,6 +458,7 @@ static void save(struct pass_ctx *c, struct simt_cu *cu, uint64_t g, const uint6
     return;
   }
   if (run->local_total) memcpy(hc->local, cu->local, run->local_total);
+  carry_pipe_wg(hc, cu);
   /* the item whose exception or assertion stopped the pass */
   uint64_t fault_item = cu->faulted && run->have_exc ? exc_item(run, &run->exc) : UINT64_MAX;
   for (unsigned wi = 0; wi < cu->nwarps; wi++) {

@@ -486,12 +486,13 @@ static int sg_sync(struct simt_dbg *s, uint64_t g, uint64_t j, struct dev_except
     return SIMT_DBG_HIT;
   }
   s->in_sync = false;
-  uint64_t act = 0;
+  uint64_t act = 0, livem = 0;
   unsigned live = 0;
   for (uint64_t m = first; m < first + n; m++) {
     struct simt_warp *mw = &cu->warps[m];
     if (mw->state == SIMT_WARP_DONE || mw->live == 0) continue;
     live++;
+    livem |= UINT64_C(1) << (m - first);
     if (mw->state == SIMT_WARP_RUN && mw->pc == pc) act |= UINT64_C(1) << (m - first);
   }
   unsigned arrived = (unsigned)__builtin_popcountll(act);
@@ -513,7 +514,7 @@ static int sg_sync(struct simt_dbg *s, uint64_t g, uint64_t j, struct dev_except
     }
     for (unsigned r = 0; r < nr; r++)
       resr[r] = rows + (size_t)(na + r) * sw;
-    struct simt_lane ln = {cu, &cu->warps[j], 0, pc};
+    struct simt_lane ln = {cu, &cu->warps[j], 0, pc, livem};
     bi->wfn(&ln, act, sw, resr, argr, bi->data);
     for (unsigned r = 0; r < nr; r++)
       for (uint64_t m = act; m; m &= m - 1)

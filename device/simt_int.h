@@ -250,6 +250,10 @@ struct simt_lane {
   struct simt_warp *w;
   unsigned lane;
   uint32_t pc;
+  /* whole-warp builtins only: the live work-items of the sub-group, as
+   * bits numbered like act's (the debugger runs each work-item as a warp
+   * of its own, so this is not always w->live) */
+  uint64_t live;
 };
 
 /* Records a device exception for that lane (first one of the launch wins)

@@ -48,7 +48,7 @@ static uint64_t call(struct worker *k, const char *name, uint64_t a1, uint64_t a
     args[2] = a2, args[3] = a3;
     args[4] = args[5] = 4;
   }
-  struct simt_lane ln = {&k->cu, &k->warp, 0, 0};
+  struct simt_lane ln = {&k->cu, &k->warp, 0, 0, 0};
   lsi_builtins[id].fn(&ln, res, args, n, lsi_builtins[id].data);
   ck_assert_msg(!k->cu.faulted, "%s faulted: %s", name, k->cu.exc.message);
   return res[0];
