@@ -23,25 +23,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   char *src = lsh_read_file(file, 0, NULL);
-  cl_device_id d = lsh_any_device();
+  cl_context ctx;
+  cl_command_queue q;
+  cl_program prog = lsh_build_on(lsh_any_device(), src, "", &ctx, &q);
   cl_int err;
-  cl_context ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
-  CHECK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, d, NULL, &err);
-  CHECK(err);
   int *host = calloc(g, sizeof(int));
   cl_mem out =
       clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, g * sizeof(int), host, &err);
   CHECK(err);
-  const char *srcs[1] = {src};
-  cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, NULL, &err);
-  CHECK(err);
-  if (clBuildProgram(prog, 1, &d, "", NULL, NULL) != CL_SUCCESS) {
-    char log[8192] = "";
-    clGetProgramBuildInfo(prog, d, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf(stderr, "racekern: %s does not build:\n%s\n", file, log);
-    return 1;
-  }
   cl_kernel k = clCreateKernel(prog, name, &err);
   CHECK(err);
   CHECK(clSetKernelArg(k, 0, sizeof out, &out));

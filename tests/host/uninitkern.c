@@ -26,12 +26,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   char *src = lsh_read_file(file, 0, NULL);
-  cl_device_id d = lsh_any_device();
+  cl_context ctx;
+  cl_command_queue q;
+  cl_program prog = lsh_build_on(lsh_any_device(), src, argc > 5 ? argv[5] : "-g", &ctx, &q);
   cl_int err;
-  cl_context ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
-  CHECK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, d, NULL, &err);
-  CHECK(err);
   int *host = calloc(g, sizeof(int));
   for (size_t i = 0; i < g; i++)
     host[i] = (int)(i % 8);
@@ -41,15 +39,6 @@ int main(int argc, char **argv) {
   cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_WRITE, g * sizeof(int), NULL, &err);
   CHECK(err);
   CHECK(clEnqueueWriteBuffer(q, in, CL_TRUE, 0, g / 2 * sizeof(int), host, 0, NULL, NULL));
-  const char *srcs[1] = {src};
-  cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, NULL, &err);
-  CHECK(err);
-  if (clBuildProgram(prog, 1, &d, argc > 5 ? argv[5] : "-g", NULL, NULL) != CL_SUCCESS) {
-    char log[8192] = "";
-    clGetProgramBuildInfo(prog, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-    fprintf(stderr, "uninitkern: build failed:\n%s\n", log);
-    return 1;
-  }
   cl_kernel k = clCreateKernel(prog, name, &err);
   CHECK(err);
   CHECK(clSetKernelArg(k, 0, sizeof out, &out));

@@ -135,11 +135,10 @@ static inline void lsh_build_program(cl_program p, cl_device_id dev, const char 
   }
 }
 
-/* A context and an in-order queue on the Lockstep device, and a program
- * built from src with options; a build failure prints the log and exits. */
-static inline cl_program lsh_build(const char *src, const char *options, cl_context *ctx,
-                                   cl_command_queue *q) {
-  cl_device_id dev = lsh_device();
+/* A context and an in-order queue on dev, and a program built from src
+ * with options; a build failure prints the log and exits. */
+static inline cl_program lsh_build_on(cl_device_id dev, const char *src, const char *options,
+                                      cl_context *ctx, cl_command_queue *q) {
   cl_int err;
   *ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
   LSH_CHECK(err);
@@ -149,6 +148,12 @@ static inline cl_program lsh_build(const char *src, const char *options, cl_cont
   LSH_CHECK(err);
   lsh_build_program(p, dev, options);
   return p;
+}
+
+/* lsh_build_on the Lockstep device. */
+static inline cl_program lsh_build(const char *src, const char *options, cl_context *ctx,
+                                   cl_command_queue *q) {
+  return lsh_build_on(lsh_device(), src, options, ctx, q);
 }
 
 /* The device of a context made by lsh_build. */
