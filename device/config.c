@@ -140,6 +140,16 @@ static void env_faults(struct dev_config *cfg) {
     bad("LOCKSTEP_FAULTS", s, "expected stop or report");
 }
 
+/* LOCKSTEP_ENGINE: native or interp (enum dev_engine). */
+static void env_engine(struct dev_config *cfg) {
+  const char *s = getenv("LOCKSTEP_ENGINE");
+  if (!s || !*s) return;
+  if (strcmp(s, "native") == 0 || strcmp(s, "interp") == 0)
+    cfg->engine = strcmp(s, "native") == 0 ? DEV_ENGINE_NATIVE : DEV_ENGINE_INTERP;
+  else
+    bad("LOCKSTEP_ENGINE", s, "expected native or interp");
+}
+
 /* LOCKSTEP_CHECK: the checkers (device/check.h). */
 static void env_check(struct dev_config *cfg) {
   const char *s = getenv("LOCKSTEP_CHECK");
@@ -172,6 +182,7 @@ void dev_config_load(struct dev_config *cfg) {
   env_uint("LOCKSTEP_PROGRESS_MS", &cfg->progress_ms, 1, 86400000, false);
   env_uint("LOCKSTEP_CHECK_DIVZERO", &cfg->check_divzero, 0, 1, false);
   env_check(cfg);
+  env_engine(cfg);
   /* Keep the limits consistent with each other. */
   if (cfg->max_alloc_size > cfg->global_mem_size) {
     fprintf(stderr, "lockstep: LOCKSTEP_MAX_ALLOC_SIZE exceeds the global memory size; "

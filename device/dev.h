@@ -30,6 +30,7 @@ struct dev_config {
   unsigned progress_ms;       /* LOCKSTEP_PROGRESS_MS: a loop in the same state this long faults */
   unsigned check_divzero;     /* LOCKSTEP_CHECK_DIVZERO: 1 = report integer division by zero */
   unsigned check;             /* LOCKSTEP_CHECK: enum dev_check bits (device/check.h) */
+  unsigned engine;            /* LOCKSTEP_ENGINE: enum dev_engine */
   /* Images (CL_DEVICE_IMAGE*): sizes and alignments in texels. */
   uint64_t image2d_max;       /* IMAGE2D_MAX_WIDTH/_HEIGHT (and 1D widths) */
   uint64_t image3d_max;       /* IMAGE3D_MAX_WIDTH/_HEIGHT/_DEPTH */
@@ -41,6 +42,15 @@ struct dev_config {
   unsigned max_read_images;   /* MAX_READ_IMAGE_ARGS */
   unsigned max_write_images;  /* MAX_WRITE_IMAGE_ARGS */
   unsigned max_rw_images;     /* MAX_READ_WRITE_IMAGE_ARGS */
+};
+
+/* What runs a kernel's warps (LOCKSTEP_ENGINE): the interpreter, the
+ * reference (device/interp.c), or native code compiled by LLVM's JIT
+ * (device/native*.c). The debugger and the checkers always use the
+ * interpreter. */
+enum dev_engine {
+  DEV_ENGINE_NATIVE,
+  DEV_ENGINE_INTERP,
 };
 
 /* Fills cfg with the defaults, then applies the LOCKSTEP_* environment

@@ -797,6 +797,7 @@ static void worker(void *arg, unsigned k) {
   s->yields += cu->st.yields;
   s->barrier_waits += cu->st.barrier_waits;
   s->recentres += cu->st.recentres;
+  s->native_slices += cu->st.native_slices;
   for (int j = 0; j < 8; j++) {
     s->ld_bytes[j] += cu->st.ld_bytes[j];
     s->st_bytes[j] += cu->st.st_bytes[j];
@@ -811,11 +812,11 @@ static void print_stats(const struct simt_run *run) {
           "lockstep stats: kernel %s: %" PRIu64 " warp instructions, %" PRIu64
           " lane instructions, %.2f active lanes per warp instruction (W=%u), %" PRIu64
           " divergent branches, %" PRIu64 " yields, %" PRIu64 " barrier waits, %" PRIu64
-          " deque re-centrings, %u pass%s\n",
+          " deque re-centrings, %u pass%s, %" PRIu64 " native warp slices\n",
           run->k->name ? run->k->name : "?", s->warp_insns, s->lane_insns,
           s->warp_insns ? (double)s->lane_insns / (double)s->warp_insns : 0.0, run->W,
           s->div_branches, s->yields, s->barrier_waits, s->recentres, run->passes,
-          run->passes == 1 ? "" : "es");
+          run->passes == 1 ? "" : "es", s->native_slices);
   for (int sp = LSI_SPACE_GLOBAL; sp <= LSI_SPACE_PRIVATE; sp++) { /* SVM (space 0) is global */
     int svm = sp == LSI_SPACE_GLOBAL;
     fprintf(stderr, "lockstep stats:   %-8s loaded %" PRIu64 " bytes, stored %" PRIu64 " bytes\n",

@@ -147,6 +147,7 @@ enum simt_motion {
 struct simt_stats {
   uint64_t warp_insns, lane_insns, div_branches, yields, barrier_waits, recentres;
   uint64_t ld_bytes[8], st_bytes[8]; /* by enum lsi_space of the address */
+  uint64_t native_slices;             /* warp slices the native engine ran */
 };
 
 /* One launch, shared by every worker running it. */
