@@ -579,6 +579,66 @@ static void yield_token(struct simt_cu *cu, struct simt_warp *w, uint64_t act, u
   cu->st.recentres += q->recentres - before;
 }
 
+/* ---- control flow, shared with the native engine (device/native_rt.c) ---- */
+
+bool simt_diverge(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t nt) {
+  const unsigned W = cu->run->W;
+  disable(w, nt, SIMT_TOK_DIV, pc + 1, W == 64 ? ~UINT64_C(0) : BIT(W) - 1, W);
+  w->pc = pc;
+  push_front(cu, w, simt_token_make(SIMT_TOK_DIV, nt, pc + 1));
+  if (cu->faulted) return false;
+  cu->st.div_branches++;
+  return true;
+}
+
+bool simt_push_token(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, unsigned op,
+                     uint64_t act, uint32_t target) {
+  unsigned ty = op == LSI_SSY ? SIMT_TOK_SYNC : op == LSI_PBRK ? SIMT_TOK_BRK : SIMT_TOK_CONT;
+  w->pc = pc;
+  push_front(cu, w, simt_token_make(ty, act, target));
+  return !cu->faulted;
+}
+
+bool simt_join(struct simt_cu *cu, struct simt_warp *w, unsigned op, uint64_t act,
+               uint32_t target) {
+  unsigned ty = op == LSI_SYNC ? SIMT_TOK_SYNC : op == LSI_BRK ? SIMT_TOK_BRK : SIMT_TOK_CONT;
+  if (!has_token(w, ty, target, act)) return false; /* the fallback: a plain branch (seed 004) */
+  const unsigned W = cu->run->W;
+  disable(w, act, ty, target, W == 64 ? ~UINT64_C(0) : BIT(W) - 1, W);
+  simt_unwind(cu, w);
+  return true;
+}
+
+bool simt_yield(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act) {
+  struct simt_run *run = cu->run;
+  const unsigned W = run->W;
+  if (no_progress(cu, w, pc, act)) {
+    simt_fault(cu, w, (unsigned)__builtin_ctzll(act), pc, LSI_TRAP_NO_FORWARD_PROGRESS, 0,
+               "no forward progress: lanes loop through the same state (registers, "
+               "private and local memory) for %llu ms, so nothing they read changes",
+               (unsigned long long)(run->hang_ns / 1000000u));
+    return false;
+  }
+  cu->st.yields++;
+  disable(w, act, SIMT_TOK_YIELD, pc + 1, W == 64 ? ~UINT64_C(0) : BIT(W) - 1, W);
+  yield_token(cu, w, act, pc + 1);
+  if (cu->faulted) return false;
+  simt_unwind(cu, w);
+  return true;
+}
+
+void simt_barrier_wait(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act) {
+  const unsigned W = cu->run->W;
+  disable(w, act, SIMT_REASON_BAR, pc + 1, W == 64 ? ~UINT64_C(0) : BIT(W) - 1, W);
+  simt_unwind(cu, w);
+}
+
+void simt_exit_lanes(struct simt_cu *cu, struct simt_warp *w, uint64_t act) {
+  w->live &= ~act;
+  cu->epoch++;
+  simt_unwind(cu, w);
+}
+
 /* One lane of CALLB. Returns false when the builtin faulted. */
 static inline bool call_builtin(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t pc,
                                 const lsi_insn *ip, uint64_t *reg, unsigned W) {
@@ -596,7 +656,9 @@ static inline bool call_builtin(struct simt_cu *cu, struct simt_warp *w, unsigne
   return true;
 }
 
-int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
+/* Runs w from its pc: until about budget branch points, or (one) for
+ * exactly one instruction. */
+static int warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget, const bool one) {
 #if LOCKSTEP_COMPUTED_GOTO
   static const void *const disp[LSI_NUM_OPS] = {
 #define LSI_OP(name, fmt, flags, sem) [LSI_##name] = &&L_##name,
@@ -611,7 +673,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
   const uint8_t *const stop_at = run->dbg_stop_at;
   /* the one test per instruction: a debugger pass, or the uninitialised-value
    * checker's shadow step before each instruction */
-  const bool slow = stop_at != NULL || (run->check & DEV_CHECK_UNINIT);
+  const bool slow = one || stop_at != NULL || (run->check & DEV_CHECK_UNINIT);
   uint64_t *const reg = w->reg;
   uint32_t pc = w->pc;
   uint64_t act = w->active;
@@ -625,6 +687,10 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
   fetch:
 #endif
     if (__builtin_expect(slow, 0)) {
+      if (one && nwarp) {
+        SAVE();
+        return SIMT_WARP_RUN;
+      }
       if (stop_at &&
           ((stop_at[pc] && nwarp) || atomic_load_explicit(&run->stop, memory_order_relaxed))) {
         SAVE(); /* a flagged pc, or a debugger pass stops every warp at its next instruction */
@@ -754,12 +820,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
         } else if (t == 0) {
           pc++;
         } else {
-          uint64_t nt = act & ~t;
-          disable(w, nt, SIMT_TOK_DIV, pc + 1, allw, W);
-          w->pc = pc;
-          push_front(cu, w, simt_token_make(SIMT_TOK_DIV, nt, pc + 1));
-          if (cu->faulted) FAULT();
-          cu->st.div_branches++;
+          if (!simt_diverge(cu, w, pc, act & ~t)) FAULT();
           act = t;
           nact = (unsigned)__builtin_popcountll(act);
           pc = (uint32_t)ip->imm;
@@ -768,27 +829,15 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
         vmbreak;
       }
       vmcase(SSY) vmcase(PBRK) vmcase(PCONT) {
-        unsigned ty = ip->op == LSI_SSY    ? SIMT_TOK_SYNC
-                      : ip->op == LSI_PBRK ? SIMT_TOK_BRK
-                                           : SIMT_TOK_CONT;
-        w->pc = pc;
-        push_front(cu, w, simt_token_make(ty, act, (uint32_t)ip->imm));
-        if (cu->faulted) FAULT();
+        if (!simt_push_token(cu, w, pc, ip->op, act, (uint32_t)ip->imm)) FAULT();
         pc++;
         vmbreak;
       }
       vmcase(SYNC) vmcase(BRK) vmcase(CONT) {
-        unsigned ty = ip->op == LSI_SYNC  ? SIMT_TOK_SYNC
-                      : ip->op == LSI_BRK ? SIMT_TOK_BRK
-                                          : SIMT_TOK_CONT;
-        uint32_t target = (uint32_t)ip->imm;
-        if (!has_token(w, ty, target, act)) {
-          pc = target; /* no token: the fallback is a plain branch (seed 004) */
-        } else {
-          disable(w, act, ty, target, allw, W);
-          simt_unwind(cu, w);
+        if (!simt_join(cu, w, ip->op, act, (uint32_t)ip->imm))
+          pc = (uint32_t)ip->imm; /* no token: a plain branch */
+        else
           RELOAD();
-        }
         TICK();
         vmbreak;
       }
@@ -806,26 +855,14 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
           }
           pc++;
         } else {
-          if (no_progress(cu, w, pc, act)) {
-            simt_fault(cu, w, (unsigned)__builtin_ctzll(act), pc, LSI_TRAP_NO_FORWARD_PROGRESS, 0,
-                       "no forward progress: lanes loop through the same state (registers, "
-                       "private and local memory) for %llu ms, so nothing they read changes",
-                       (unsigned long long)(run->hang_ns / 1000000u));
-            FAULT();
-          }
-          cu->st.yields++;
-          disable(w, act, SIMT_TOK_YIELD, pc + 1, allw, W);
-          yield_token(cu, w, act, pc + 1);
-          if (cu->faulted) FAULT();
-          simt_unwind(cu, w);
+          if (!simt_yield(cu, w, pc, act)) FAULT();
           RELOAD();
         }
         TICK();
         vmbreak;
       }
       vmcase(BAR) {
-        disable(w, act, SIMT_REASON_BAR, pc + 1, allw, W);
-        simt_unwind(cu, w);
+        simt_barrier_wait(cu, w, pc, act);
         RELOAD();
         vmbreak;
       }
@@ -843,9 +880,7 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
         vmbreak;
       }
       vmcase(EXIT) {
-        w->live &= ~act;
-        cu->epoch++;
-        simt_unwind(cu, w);
+        simt_exit_lanes(cu, w, act);
         RELOAD();
         vmbreak;
       }
@@ -890,4 +925,12 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
       }
     }
   }
+}
+
+int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
+  return warp_run(cu, w, budget, false);
+}
+
+int simt_warp_step(struct simt_cu *cu, struct simt_warp *w) {
+  return warp_run(cu, w, 1, true);
 }

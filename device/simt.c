@@ -22,6 +22,7 @@
 
 #include "device/builtins.h"
 #include "device/device.h"
+#include "device/native.h"
 #include "device/simt_int.h"
 
 #define SIMT_SLICE     256 /* branch points a warp runs before the next warp's turn */
@@ -735,7 +736,11 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
       struct simt_warp *w = &cu->warps[i];
       if (w->state == SIMT_WARP_RUN) {
         uint64_t t0 = spans ? dev_device_now_ns(run->dev) : 0;
-        simt_warp_run(cu, w, cu->nwarps == 1 ? SIMT_SLICE * 64 : SIMT_SLICE);
+        uint64_t budget = cu->nwarps == 1 ? SIMT_SLICE * 64 : SIMT_SLICE;
+        if (run->native)
+          native_warp_run(cu, w, run->native, budget);
+        else
+          simt_warp_run(cu, w, budget);
         atomic_store_explicit(&cu->beat, cu->epoch, memory_order_relaxed);
         if (spans)
           p->warp_span(p->arg, (unsigned)(cu - run->cus), g, i, t0, dev_device_now_ns(run->dev));
@@ -939,6 +944,12 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
     simt_close(run);
     return NULL;
   }
+  /* the native engine, unless a checker or the stack reconvergence mode
+   * needs the interpreter (or the kernel cannot be compiled) */
+  if (cfg->engine == DEV_ENGINE_NATIVE && !run->check && !run->stack_mode)
+    run->native = native_code(k, run->W, why, sizeof why);
+  if (cfg->engine == DEV_ENGINE_NATIVE && !run->native && run->print_stats)
+    fprintf(stderr, "lockstep stats: kernel %s runs on the interpreter: %s\n", k->name, why);
   *rcp = 0;
   return run;
 }

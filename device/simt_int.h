@@ -150,6 +150,8 @@ struct simt_stats {
   uint64_t native_slices;             /* warp slices the native engine ran */
 };
 
+struct native_ctx;
+
 /* One launch, shared by every worker running it. */
 struct simt_run {
   struct dev_device *dev;
@@ -195,6 +197,8 @@ struct simt_run {
    * runs) and each checker's launch state */
   unsigned check;
   struct simt_race_run *race;
+  /* the native engine's warp function (native.h), or NULL: the interpreter */
+  int (*native)(struct native_ctx *x, uint64_t *reg);
   const struct simt_check_stop *check_stop; /* the debugger's, or NULL */
 };
 
@@ -348,6 +352,27 @@ bool simt_group_call(struct simt_cu *cu, uint32_t resume);
 /* Runs warp w of cu until it exits, waits at a barrier, faults, or has run
  * about budget warp instructions. Returns its new state. */
 int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget);
+
+/* Runs exactly one instruction of w (the native engine's way to the
+ * interpreter for what it does not compile). Returns its new state. */
+int simt_warp_step(struct simt_cu *cu, struct simt_warp *w);
+
+/* The control flow both engines share (interp.c), act the active lanes at
+ * pc. Each returns false after reporting a fault unless it says otherwise.
+ * simt_diverge: lanes nt of a branch at pc fall through later (a token).
+ * simt_push_token: SSY, PBRK or PCONT (op) pushes its token.
+ * simt_join: SYNC, BRK or CONT (op); false when no token waits (the
+ *   instruction is a plain branch to target), true after unwinding.
+ * simt_yield: YIELD; unwinds. simt_barrier_wait: the lanes wait at a
+ * barrier; simt_exit_lanes: they finish; both unwind. */
+bool simt_diverge(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t nt);
+bool simt_push_token(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, unsigned op,
+                     uint64_t act, uint32_t target);
+bool simt_join(struct simt_cu *cu, struct simt_warp *w, unsigned op, uint64_t act,
+               uint32_t target);
+bool simt_yield(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act);
+void simt_barrier_wait(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act);
+void simt_exit_lanes(struct simt_cu *cu, struct simt_warp *w, uint64_t act);
 
 /* Disables the active lanes of w (their pc already in lane_pc) and unwinds
  * the deque (seed 004); sets w->pc/active or the warp's state. */

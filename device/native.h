@@ -1,0 +1,69 @@
+/*
+ * native.h - the native engine: each kernel's LSI compiled by LLVM's JIT
+ * into one function per warp width that runs a warp's instructions as
+ * vector operations over its W lanes under the active mask.
+ *
+ * The generated function keeps the interpreter's semantics exactly: its
+ * register file is the warp's (rows of W 64-bit lanes, written under the
+ * active mask), every memory access is checked against the same bounds,
+ * and control flow goes through the same token deque functions
+ * (simt_diverge, simt_join, simt_yield... in interp.c). What it does not
+ * compile - and every access whose fast check fails - it hands to the
+ * interpreter for one instruction (simt_warp_step), so faults, their
+ * reports and LOCKSTEP_FAULTS=report are the interpreter's own.
+ */
+#ifndef LOCKSTEP_DEVICE_NATIVE_H
+#define LOCKSTEP_DEVICE_NATIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device/simt_int.h"
+
+/* What a warp function returns. */
+enum native_ret {
+  NATIVE_RET_BUDGET, /* the slice is over: w->pc/active saved, state RUN */
+  NATIVE_RET_STATE,  /* w->state may have changed (unwound, done, barrier, fault) */
+  NATIVE_RET_INTERP, /* the interpreter runs the instruction at w->pc (w->active saved) */
+};
+
+/* One warp slice as the generated code sees it. Its fields are read and
+ * counted by the code at offsets taken from this definition. */
+struct native_ctx {
+  struct simt_cu *cu;
+  struct simt_warp *w;
+  uint8_t *priv;       /* the warp's private frames */
+  int64_t budget;      /* branch points left in the slice */
+  uint64_t epoch;      /* stores made (cu->epoch grows by it) */
+  uint64_t warp_insns; /* statistics, added to cu->st after the slice */
+  uint64_t lane_insns;
+  uint64_t ld_bytes[8], st_bytes[8];
+};
+
+typedef int (*native_fn)(struct native_ctx *x, uint64_t *reg);
+
+/* The kernel's warp function for warp width W, compiled on first use and
+ * kept with the kernel (freed with it). NULL when the kernel cannot be
+ * compiled (why says why: the interpreter runs it). Thread-safe. */
+native_fn native_code(const struct lsi_kernel *k, unsigned W, char *why, size_t n);
+
+/* Runs w like simt_warp_run with the kernel's native code fn. */
+int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint64_t budget);
+
+/* ---- native_gen.c: LSI to LLVM IR ---- */
+struct LLVMOpaqueModule;
+struct LLVMOpaqueContext;
+/* Generates function `name` for k at width W into module m; false (with
+ * why) for a kernel it does not handle. */
+bool native_gen(struct LLVMOpaqueContext *c, struct LLVMOpaqueModule *m, const char *name,
+                const struct lsi_kernel *k, unsigned W, char *why, size_t n);
+
+/* The runtime functions the generated code calls, by name (native_rt.c). */
+struct native_sym {
+  const char *name;
+  uintptr_t addr;
+};
+extern const struct native_sym native_syms[];
+extern const unsigned native_nsyms;
+
+#endif

@@ -1,0 +1,767 @@
+/*
+ * native_gen.c - LSI to LLVM IR for the native engine (native.h).
+ *
+ * One function per kernel and warp width:
+ *
+ *   int f(struct native_ctx *x, uint64_t *noalias reg)
+ *
+ * Every LSI register is a row of W i64 lanes in reg; an instruction loads
+ * its operand rows as <W x i64> vectors and stores its result row with the
+ * inactive lanes' old values kept (a select under the active mask). reg is
+ * noalias, so LLVM keeps rows in machine registers between instructions and
+ * across loops; it writes them back before every return and every call that
+ * is given reg (the interpreter step, which reads and writes rows).
+ *
+ * Each pc has a basic block. Control enters at a dispatch block that reads
+ * w->state, w->pc and w->active and switches on pc to the pcs a warp can
+ * resume at (the entry set: 0, branch and token targets, the pc after a
+ * branch or call). The deque operations are calls into interp.c's shared
+ * functions; after one that unwinds, control goes back to dispatch.
+ */
+#include <llvm-c/Core.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/native.h"
+
+struct gen {
+  LLVMContextRef c;
+  LLVMModuleRef m;
+  LLVMBuilderRef b;
+  const struct lsi_kernel *k;
+  unsigned W;
+  LLVMTypeRef i1, i8, i32, i64, ptr, f32, f64, iW, v1, v8, v16, v32, v64, vf, vd, vp;
+  LLVMValueRef fn, x, reg, w, act_slot, limit_slot;
+  LLVMBasicBlockRef *bb, dispatch;
+  uint8_t *entry; /* ninsns + 1 flags: a pc control can resume at */
+};
+
+/* ---- small builders ---- */
+
+static LLVMValueRef c64(struct gen *g, uint64_t v) {
+  return LLVMConstInt(g->i64, v, 0);
+}
+static LLVMValueRef c32(struct gen *g, uint32_t v) {
+  return LLVMConstInt(g->i32, v, 0);
+}
+static LLVMValueRef splat(struct gen *g, LLVMValueRef v) {
+  LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), g->W);
+  LLVMValueRef one = LLVMBuildInsertElement(g->b, LLVMGetPoison(vt), v, c32(g, 0), "");
+  LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(g->i32, g->W));
+  return LLVMBuildShuffleVector(g->b, one, LLVMGetPoison(vt), zeros, "");
+}
+static LLVMValueRef vc64(struct gen *g, uint64_t v) {
+  LLVMValueRef e[SIMT_MAX_W];
+  for (unsigned i = 0; i < g->W; i++)
+    e[i] = c64(g, v);
+  return LLVMConstVector(e, g->W);
+}
+/* <0, 1, ..., W-1> * step */
+static LLVMValueRef iota(struct gen *g, uint64_t step) {
+  LLVMValueRef e[SIMT_MAX_W];
+  for (unsigned i = 0; i < g->W; i++)
+    e[i] = c64(g, i * step);
+  return LLVMConstVector(e, g->W);
+}
+/* A field of a struct the code is given, by byte offset. */
+static LLVMValueRef field(struct gen *g, LLVMValueRef base, size_t off) {
+  LLVMValueRef idx = c64(g, off);
+  return LLVMBuildGEP2(g->b, g->i8, base, &idx, 1, "");
+}
+static LLVMValueRef load(struct gen *g, LLVMTypeRef t, LLVMValueRef p, unsigned align) {
+  LLVMValueRef v = LLVMBuildLoad2(g->b, t, p, "");
+  LLVMSetAlignment(v, align);
+  return v;
+}
+static void store(struct gen *g, LLVMValueRef v, LLVMValueRef p, unsigned align) {
+  LLVMSetAlignment(LLVMBuildStore(g->b, v, p), align);
+}
+static LLVMValueRef intrinsic(struct gen *g, const char *name, LLVMTypeRef *tys, unsigned nty,
+                              LLVMValueRef *args, unsigned nargs) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->m, id, tys, nty);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(g->c, id, tys, nty);
+  return LLVMBuildCall2(g->b, ft, f, args, nargs, "");
+}
+/* A call to a runtime function of native_rt.c: ret (args...). */
+static LLVMValueRef rt_call(struct gen *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args,
+                            unsigned n) {
+  LLVMTypeRef tys[8];
+  for (unsigned i = 0; i < n; i++)
+    tys[i] = LLVMTypeOf(args[i]);
+  LLVMTypeRef ft = LLVMFunctionType(ret, tys, n, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
+  if (!f) f = LLVMAddFunction(g->m, name, ft);
+  return LLVMBuildCall2(g->b, ft, f, args, n, "");
+}
+static LLVMBasicBlockRef block(struct gen *g) {
+  return LLVMAppendBasicBlockInContext(g->c, g->fn, "");
+}
+
+/* ---- registers, mask, counters ---- */
+
+static LLVMValueRef row_ptr(struct gen *g, uint32_t r) {
+  return field(g, g->reg, (size_t)r * g->W * 8);
+}
+static LLVMValueRef row(struct gen *g, uint32_t r) {
+  return load(g, g->v64, row_ptr(g, r), 8);
+}
+static LLVMValueRef act(struct gen *g) {
+  return load(g, g->i64, g->act_slot, 8);
+}
+static LLVMValueRef act_vec(struct gen *g) {
+  LLVMValueRef a = act(g);
+  if (g->W < 64) a = LLVMBuildTrunc(g->b, a, g->iW, "");
+  return LLVMBuildBitCast(g->b, a, g->v1, "");
+}
+/* Writes v to row r in the active lanes. */
+static void set_row(struct gen *g, uint32_t r, LLVMValueRef v) {
+  LLVMValueRef old = row(g, r);
+  store(g, LLVMBuildSelect(g->b, act_vec(g), v, old, ""), row_ptr(g, r), 8);
+}
+/* The lanes of a <W x i1> as a mask of bits. */
+static LLVMValueRef bits(struct gen *g, LLVMValueRef v1) {
+  LLVMValueRef m = LLVMBuildBitCast(g->b, v1, g->iW, "");
+  return g->W < 64 ? LLVMBuildZExt(g->b, m, g->i64, "") : m;
+}
+static LLVMValueRef popcount(struct gen *g, LLVMValueRef v) {
+  return intrinsic(g, "llvm.ctpop", &g->i64, 1, &v, 1);
+}
+static void add_to(struct gen *g, size_t off, LLVMValueRef n) {
+  LLVMValueRef p = field(g, g->x, off);
+  store(g, LLVMBuildAdd(g->b, load(g, g->i64, p, 8), n, ""), p, 8);
+}
+/* One more instruction ran (the interpreter's counts). */
+static void count(struct gen *g) {
+  add_to(g, offsetof(struct native_ctx, warp_insns), c64(g, 1));
+  add_to(g, offsetof(struct native_ctx, lane_insns), popcount(g, act(g)));
+}
+
+/* ---- leaving, and the interpreter's step ---- */
+
+static void save_pc(struct gen *g, LLVMValueRef pc) {
+  store(g, pc, field(g, g->w, offsetof(struct simt_warp, pc)), 4);
+  store(g, act(g), field(g, g->w, offsetof(struct simt_warp, active)), 8);
+}
+static void ret(struct gen *g, int code) {
+  LLVMBuildRet(g->b, LLVMConstInt(g->i32, (unsigned)code, 0));
+}
+/* A branch point to pc: the slice ends when the budget does. */
+static void go(struct gen *g, uint32_t pc) {
+  LLVMValueRef p = field(g, g->x, offsetof(struct native_ctx, budget));
+  LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
+  store(g, n, p, 8);
+  LLVMBasicBlockRef out = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), ""), out, g->bb[pc]);
+  LLVMPositionBuilderAtEnd(g->b, out);
+  save_pc(g, c32(g, pc));
+  ret(g, NATIVE_RET_BUDGET);
+}
+/* The interpreter runs the instruction at pc; control goes on at pc + 1
+ * when it did, else wherever the warp now is. */
+static void step(struct gen *g, uint32_t pc) {
+  LLVMValueRef a[4] = {g->x, g->reg, c32(g, pc), act(g)};
+  LLVMValueRef on = rt_call(g, "lsn_step", g->i32, a, 4);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, on, c32(g, 0), ""), g->bb[pc + 1],
+                  g->dispatch);
+}
+
+/* ---- arithmetic ---- */
+
+static LLVMValueRef as32(struct gen *g, LLVMValueRef v) {
+  return LLVMBuildTrunc(g->b, v, g->v32, "");
+}
+static LLVMValueRef from32(struct gen *g, LLVMValueRef v) {
+  return LLVMBuildZExt(g->b, v, g->v64, "");
+}
+static LLVMValueRef asf(struct gen *g, LLVMValueRef v, unsigned bitsz) {
+  return bitsz == 32 ? LLVMBuildBitCast(g->b, as32(g, v), g->vf, "")
+                     : LLVMBuildBitCast(g->b, v, g->vd, "");
+}
+static LLVMValueRef fromf(struct gen *g, LLVMValueRef v, unsigned bitsz) {
+  return bitsz == 32 ? from32(g, LLVMBuildBitCast(g->b, v, g->v32, ""))
+                     : LLVMBuildBitCast(g->b, v, g->v64, "");
+}
+static LLVMValueRef bool64(struct gen *g, LLVMValueRef v1) {
+  return LLVMBuildZExt(g->b, v1, g->v64, "");
+}
+
+/* Integer binary ops, in one table: op at 32 bits, its 64-bit twin is
+ * op + (LSI_ADD_I64 - LSI_ADD_I32). */
+enum ikind { I_BIN, I_CMP, I_MIN };
+static const struct iop {
+  uint16_t op;
+  uint8_t kind;
+  int code; /* LLVMOpcode, LLVMIntPredicate */
+} iops[] = {
+    {LSI_ADD_I32, I_BIN, LLVMAdd},     {LSI_SUB_I32, I_BIN, LLVMSub},
+    {LSI_MUL_I32, I_BIN, LLVMMul},     {LSI_AND_I32, I_BIN, LLVMAnd},
+    {LSI_OR_I32, I_BIN, LLVMOr},       {LSI_XOR_I32, I_BIN, LLVMXor},
+    {LSI_SHL_I32, I_BIN, LLVMShl},     {LSI_LSHR_I32, I_BIN, LLVMLShr},
+    {LSI_ASHR_I32, I_BIN, LLVMAShr},   {LSI_SMIN_I32, I_MIN, LLVMIntSLT},
+    {LSI_SMAX_I32, I_MIN, LLVMIntSGT}, {LSI_UMIN_I32, I_MIN, LLVMIntULT},
+    {LSI_UMAX_I32, I_MIN, LLVMIntUGT}, {LSI_EQ_I32, I_CMP, LLVMIntEQ},
+    {LSI_NE_I32, I_CMP, LLVMIntNE},    {LSI_ULT_I32, I_CMP, LLVMIntULT},
+    {LSI_ULE_I32, I_CMP, LLVMIntULE},  {LSI_UGT_I32, I_CMP, LLVMIntUGT},
+    {LSI_UGE_I32, I_CMP, LLVMIntUGE},  {LSI_SLT_I32, I_CMP, LLVMIntSLT},
+    {LSI_SLE_I32, I_CMP, LLVMIntSLE},  {LSI_SGT_I32, I_CMP, LLVMIntSGT},
+    {LSI_SGE_I32, I_CMP, LLVMIntSGE},
+};
+#define I64_DELTA (LSI_ADD_I64 - LSI_ADD_I32)
+
+static bool gen_int(struct gen *g, const lsi_insn *ip) {
+  for (size_t j = 0; j < sizeof iops / sizeof iops[0]; j++) {
+    bool wide = ip->op == iops[j].op + I64_DELTA;
+    if (ip->op != iops[j].op && !wide) continue;
+    LLVMValueRef a = row(g, ip->a), b = row(g, ip->b), r;
+    if (!wide) a = as32(g, a), b = as32(g, b);
+    if (iops[j].code == LLVMShl || iops[j].code == LLVMLShr || iops[j].code == LLVMAShr) {
+      LLVMValueRef m = wide ? vc64(g, 63) : as32(g, vc64(g, 31));
+      b = LLVMBuildAnd(g->b, b, m, "");
+    }
+    if (iops[j].kind == I_BIN) {
+      r = LLVMBuildBinOp(g->b, (LLVMOpcode)iops[j].code, a, b, "");
+    } else {
+      LLVMValueRef c = LLVMBuildICmp(g->b, (LLVMIntPredicate)iops[j].code, a, b, "");
+      r = iops[j].kind == I_CMP ? c : LLVMBuildSelect(g->b, c, a, b, "");
+    }
+    if (iops[j].kind == I_CMP)
+      r = bool64(g, r);
+    else if (!wide)
+      r = from32(g, r);
+    set_row(g, ip->d, r);
+    return true;
+  }
+  return false;
+}
+
+/* Division: a zero divisor in an active lane goes to the interpreter (its
+ * value and its LOCKSTEP_CHECK_DIVZERO note); MIN / -1 gives MIN, MIN % -1
+ * gives 0, as there. */
+static bool gen_div(struct gen *g, const lsi_insn *ip, uint32_t pc) {
+  static const uint16_t ops[4] = {LSI_UDIV_I32, LSI_SDIV_I32, LSI_UREM_I32, LSI_SREM_I32};
+  int j = 0;
+  bool wide = false;
+  for (; j < 4; j++)
+    if (ip->op == ops[j] || ip->op == ops[j] + I64_DELTA) break;
+  if (j == 4) return false;
+  wide = ip->op != ops[j];
+  LLVMValueRef a = row(g, ip->a), b = row(g, ip->b);
+  if (!wide) a = as32(g, a), b = as32(g, b);
+  LLVMTypeRef vt = wide ? g->v64 : g->v32;
+  LLVMValueRef zero = LLVMConstNull(vt), ones = LLVMConstAllOnes(vt);
+  LLVMValueRef z = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, b, zero, ""), act_vec(g), "");
+  LLVMValueRef anyz = intrinsic(g, "llvm.vector.reduce.or", &g->v1, 1, &z, 1);
+  LLVMBasicBlockRef slow = block(g), fast = block(g);
+  LLVMBuildCondBr(g->b, anyz, slow, fast);
+  LLVMPositionBuilderAtEnd(g->b, slow);
+  step(g, pc);
+  LLVMPositionBuilderAtEnd(g->b, fast);
+  /* inactive lanes divide by 1; signed MIN / -1 by 1 too (then fixed) */
+  LLVMValueRef safe = LLVMBuildSelect(g->b, act_vec(g), b, LLVMConstNull(vt), "");
+  LLVMValueRef one = wide ? vc64(g, 1) : as32(g, vc64(g, 1));
+  safe = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, safe, zero, ""), one, safe, "");
+  LLVMValueRef r;
+  if (j == 1 || j == 3) {
+    LLVMValueRef minv = wide ? vc64(g, UINT64_C(1) << 63) : as32(g, vc64(g, UINT64_C(1) << 31));
+    LLVMValueRef ovf = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, a, minv, ""),
+                                    LLVMBuildICmp(g->b, LLVMIntEQ, safe, ones, ""), "");
+    safe = LLVMBuildSelect(g->b, ovf, one, safe, "");
+    r = j == 1 ? LLVMBuildSDiv(g->b, a, safe, "") : LLVMBuildSRem(g->b, a, safe, "");
+    if (j == 1) r = LLVMBuildSelect(g->b, ovf, a, r, ""); /* MIN / -1 = MIN; MIN % -1 = 0 */
+  } else {
+    r = j == 0 ? LLVMBuildUDiv(g->b, a, safe, "") : LLVMBuildURem(g->b, a, safe, "");
+  }
+  set_row(g, ip->d, wide ? r : from32(g, r));
+  return true;
+}
+
+/* Floating point, one table for f32 (op) and f64 (op + F64_DELTA). */
+enum fkind { F_BIN, F_CMP, F_TOI, F_FROMI };
+static const struct fop {
+  uint16_t op;
+  uint8_t kind;
+  int code;       /* LLVMOpcode, LLVMRealPredicate; for conversions the integer bits */
+  bool is_signed; /* conversions */
+} fops[] = {
+    {LSI_FADD_F32, F_BIN, LLVMFAdd, 0},    {LSI_FSUB_F32, F_BIN, LLVMFSub, 0},
+    {LSI_FMUL_F32, F_BIN, LLVMFMul, 0},    {LSI_FDIV_F32, F_BIN, LLVMFDiv, 0},
+    {LSI_FREM_F32, F_BIN, LLVMFRem, 0},    {LSI_FOEQ_F32, F_CMP, LLVMRealOEQ, 0},
+    {LSI_FONE_F32, F_CMP, LLVMRealONE, 0}, {LSI_FOLT_F32, F_CMP, LLVMRealOLT, 0},
+    {LSI_FOLE_F32, F_CMP, LLVMRealOLE, 0}, {LSI_FOGT_F32, F_CMP, LLVMRealOGT, 0},
+    {LSI_FOGE_F32, F_CMP, LLVMRealOGE, 0}, {LSI_FORD_F32, F_CMP, LLVMRealORD, 0},
+    {LSI_FUEQ_F32, F_CMP, LLVMRealUEQ, 0}, {LSI_FUNE_F32, F_CMP, LLVMRealUNE, 0},
+    {LSI_FULT_F32, F_CMP, LLVMRealULT, 0}, {LSI_FULE_F32, F_CMP, LLVMRealULE, 0},
+    {LSI_FUGT_F32, F_CMP, LLVMRealUGT, 0}, {LSI_FUGE_F32, F_CMP, LLVMRealUGE, 0},
+    {LSI_FUNO_F32, F_CMP, LLVMRealUNO, 0}, {LSI_FPTOSI32_F32, F_TOI, 32, 1},
+    {LSI_FPTOSI64_F32, F_TOI, 64, 1},      {LSI_FPTOUI32_F32, F_TOI, 32, 0},
+    {LSI_FPTOUI64_F32, F_TOI, 64, 0},      {LSI_SI32TOFP_F32, F_FROMI, 32, 1},
+    {LSI_SI64TOFP_F32, F_FROMI, 64, 1},    {LSI_UI32TOFP_F32, F_FROMI, 32, 0},
+    {LSI_UI64TOFP_F32, F_FROMI, 64, 0},
+};
+#define F64_DELTA (LSI_FADD_F64 - LSI_FADD_F32)
+
+static bool gen_fp(struct gen *g, const lsi_insn *ip) {
+  for (size_t j = 0; j < sizeof fops / sizeof fops[0]; j++) {
+    const struct fop *f = &fops[j];
+    bool wide = ip->op == f->op + F64_DELTA;
+    if (ip->op != f->op && !wide) continue;
+    unsigned fb = wide ? 64 : 32;
+    LLVMTypeRef vt = wide ? g->vd : g->vf;
+    LLVMValueRef a = row(g, ip->a), r;
+    switch (f->kind) {
+    case F_BIN:
+      r = fromf(
+          g,
+          LLVMBuildBinOp(g->b, (LLVMOpcode)f->code, asf(g, a, fb), asf(g, row(g, ip->b), fb), ""),
+          fb);
+      break;
+    case F_CMP:
+      r = bool64(g, LLVMBuildFCmp(g->b, (LLVMRealPredicate)f->code, asf(g, a, fb),
+                                  asf(g, row(g, ip->b), fb), ""));
+      break;
+    case F_TOI: { /* saturating, NaN gives 0: the interpreter's d2i/d2u */
+      LLVMTypeRef it[2] = {f->code == 32 ? g->v32 : g->v64, vt};
+      LLVMValueRef src = asf(g, a, fb);
+      r = intrinsic(g, f->is_signed ? "llvm.fptosi.sat" : "llvm.fptoui.sat", it, 2, &src, 1);
+      if (f->code == 32) r = from32(g, r);
+      break;
+    }
+    default: { /* F_FROMI */
+      LLVMValueRef src = f->code == 32 ? as32(g, a) : a;
+      r = fromf(
+          g, f->is_signed ? LLVMBuildSIToFP(g->b, src, vt, "") : LLVMBuildUIToFP(g->b, src, vt, ""),
+          fb);
+    }
+    }
+    set_row(g, ip->d, r);
+    return true;
+  }
+  return false;
+}
+
+static bool gen_misc(struct gen *g, const lsi_insn *ip) {
+  LLVMValueRef r;
+  switch (ip->op) {
+  case LSI_NOP: return true;
+  case LSI_MOV: r = row(g, ip->a); break;
+  case LSI_MOVI: r = vc64(g, (uint64_t)ip->imm); break;
+  case LSI_SELECT:
+    r = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntNE, row(g, ip->a), vc64(g, 0), ""),
+                        row(g, ip->b), row(g, ip->c), "");
+    break;
+  case LSI_TRUNC: {
+    uint64_t m = ip->imm >= 64 || ip->imm <= 0 ? ~UINT64_C(0) : (UINT64_C(1) << ip->imm) - 1;
+    r = LLVMBuildAnd(g->b, row(g, ip->a), vc64(g, m), "");
+    break;
+  }
+  case LSI_SEXT: { /* the interpreter's sext(): from, to of 0 or > 64 mean 64 */
+    unsigned from = (unsigned)(ip->imm & 0xff), to = (unsigned)((ip->imm >> 8) & 0xff);
+    if (from == 0 || from > 64) from = 64;
+    if (to == 0 || to > 64) to = 64;
+    r = row(g, ip->a);
+    if (from < 64)
+      r = LLVMBuildAShr(g->b, LLVMBuildShl(g->b, r, vc64(g, 64 - from), ""), vc64(g, 64 - from),
+                        "");
+    if (to < 64) r = LLVMBuildAnd(g->b, r, vc64(g, (UINT64_C(1) << to) - 1), "");
+    break;
+  }
+  case LSI_ADDI: r = LLVMBuildAdd(g->b, row(g, ip->a), vc64(g, (uint64_t)ip->imm), ""); break;
+  case LSI_MADI:
+    r = LLVMBuildAdd(g->b, row(g, ip->a),
+                     LLVMBuildMul(g->b, row(g, ip->b), vc64(g, (uint64_t)ip->imm), ""), "");
+    break;
+  case LSI_FMA_F32:
+  case LSI_FMA_F64: {
+    unsigned fb = ip->op == LSI_FMA_F32 ? 32 : 64;
+    LLVMTypeRef vt = fb == 32 ? g->vf : g->vd;
+    LLVMValueRef a[3] = {asf(g, row(g, ip->a), fb), asf(g, row(g, ip->b), fb),
+                         asf(g, row(g, ip->c), fb)};
+    r = fromf(g, intrinsic(g, "llvm.fma", &vt, 1, a, 3), fb);
+    break;
+  }
+  case LSI_FNEG_F32: r = fromf(g, LLVMBuildFNeg(g->b, asf(g, row(g, ip->a), 32), ""), 32); break;
+  case LSI_FNEG_F64: r = fromf(g, LLVMBuildFNeg(g->b, asf(g, row(g, ip->a), 64), ""), 64); break;
+  case LSI_FPEXT:
+    r = fromf(g, LLVMBuildFPExt(g->b, asf(g, row(g, ip->a), 32), g->vd, ""), 64);
+    break;
+  case LSI_FPTRUNC:
+    r = fromf(g, LLVMBuildFPTrunc(g->b, asf(g, row(g, ip->a), 64), g->vf, ""), 32);
+    break;
+  case LSI_FTZ_F32: { /* (a & 0x7f800000) ? a : a & 0x80000000 */
+    LLVMValueRef a = row(g, ip->a);
+    LLVMValueRef e = LLVMBuildAnd(g->b, a, vc64(g, 0x7f800000u), "");
+    r = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntNE, e, vc64(g, 0), ""), a,
+                        LLVMBuildAnd(g->b, a, vc64(g, 0x80000000u), ""), "");
+    break;
+  }
+  case LSI_FENCE:
+    LLVMBuildFence(g->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+    return true;
+  default: return false;
+  }
+  set_row(g, ip->d, r);
+  return true;
+}
+
+/* SREG: the per-lane ids are a uniform base plus the warp's lid row; other
+ * registers but the linear ids are uniform. */
+static bool gen_sreg(struct gen *g, const lsi_insn *ip) {
+  unsigned s = (unsigned)ip->imm;
+  if (s == LSI_SREG_LOCAL_LINEAR_ID || s == LSI_SREG_GLOBAL_LINEAR_ID ||
+      s == LSI_SREG_SUB_GROUP_LOCAL_ID || s >= LSI_NUM_SREGS)
+    return false;
+  LLVMValueRef a[2] = {g->x, c32(g, s)};
+  LLVMValueRef v = splat(g, rt_call(g, "lsn_sreg", g->i64, a, 2));
+  if (s <= LSI_SREG_LOCAL_ID_Z) {
+    size_t off = offsetof(struct simt_warp, lid) + (size_t)(s % 3) * SIMT_MAX_W * 4;
+    v = LLVMBuildAdd(g->b, v, from32(g, load(g, g->v32, field(g, g->w, off), 4)), "");
+  }
+  set_row(g, ip->d, v);
+  return true;
+}
+
+/* ---- memory ---- */
+
+static unsigned mem_size(unsigned op) {
+  switch (op) {
+  case LSI_LD8:
+  case LSI_ST8: return 1;
+  case LSI_LD16:
+  case LSI_ST16: return 2;
+  case LSI_LD32:
+  case LSI_ST32: return 4;
+  default: return 8;
+  }
+}
+
+/* A load or store, checked like simt_mem: every active lane in the
+ * allocation of the first active lane, in bounds and aligned, else the
+ * interpreter makes (and reports) the access. Whole-warp contiguous
+ * accesses are one vector access, others a gather or scatter. */
+static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
+  bool st = ip->op >= LSI_ST8 && ip->op <= LSI_ST64;
+  if (!st && !(ip->op >= LSI_LD8 && ip->op <= LSI_LD64)) return false;
+  unsigned n = mem_size(ip->op);
+  LLVMTypeRef et = LLVMIntTypeInContext(g->c, n * 8), vt = LLVMVectorType(et, g->W);
+  LLVMValueRef addr = LLVMBuildAdd(g->b, row(g, ip->a), vc64(g, (uint64_t)ip->imm), "");
+  LLVMValueRef a = act(g), cz[2] = {a, LLVMConstInt(g->i1, 1, 0)};
+  LLVMValueRef lane0 =
+      LLVMBuildTrunc(g->b, intrinsic(g, "llvm.cttz", &g->i64, 1, cz, 2), g->i32, "");
+  LLVMValueRef addr0 = LLVMBuildExtractElement(g->b, addr, lane0, "");
+  LLVMValueRef args[4] = {g->x, addr0, c32(g, st), g->limit_slot};
+  LLVMValueRef base = rt_call(g, "lsn_base", g->ptr, args, 4);
+  LLVMBasicBlockRef slow = block(g), chk = block(g), fast = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, base, ""), slow, chk);
+  LLVMPositionBuilderAtEnd(g->b, slow);
+  step(g, pc);
+  LLVMPositionBuilderAtEnd(g->b, chk);
+  LLVMValueRef limit = load(g, g->i64, g->limit_slot, 8);
+  LLVMValueRef key = LLVMBuildLShr(g->b, addr, vc64(g, LSI_ADDR_ID_SHIFT), "");
+  LLVMValueRef key0 = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_ID_SHIFT), "");
+  LLVMValueRef off = LLVMBuildAnd(g->b, addr, vc64(g, LSI_ADDR_OFFSET_MASK), "");
+  LLVMValueRef bad = LLVMBuildICmp(g->b, LLVMIntNE, key, splat(g, key0), "");
+  LLVMValueRef end = LLVMBuildAdd(g->b, off, vc64(g, n), "");
+  bad = LLVMBuildOr(g->b, bad, LLVMBuildICmp(g->b, LLVMIntUGT, end, splat(g, limit), ""), "");
+  if (n > 1)
+    bad = LLVMBuildOr(
+        g->b, bad,
+        LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, off, vc64(g, n - 1), ""), vc64(g, 0), ""),
+        "");
+  bad = LLVMBuildAnd(g->b, bad, act_vec(g), "");
+  LLVMBuildCondBr(g->b, intrinsic(g, "llvm.vector.reduce.or", &g->v1, 1, &bad, 1), slow, fast);
+
+  LLVMPositionBuilderAtEnd(g->b, fast);
+  /* private frames are W apart: lane i's is at priv + i * private_size */
+  LLVMValueRef space = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_SPACE_SHIFT), "");
+  LLVMValueRef lane_off = off;
+  LLVMValueRef off0 = LLVMBuildExtractElement(g->b, off, c32(g, 0), "");
+  LLVMValueRef seq =
+      LLVMBuildICmp(g->b, LLVMIntEQ, off, LLVMBuildAdd(g->b, splat(g, off0), iota(g, n), ""), "");
+  uint64_t allw = g->W == 64 ? ~UINT64_C(0) : (UINT64_C(1) << g->W) - 1;
+  LLVMValueRef contig =
+      LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, a, c64(g, allw), ""),
+                   intrinsic(g, "llvm.vector.reduce.and", &g->v1, 1, &seq, 1), "");
+  if (g->k->private_size) {
+    LLVMValueRef is_priv = LLVMBuildICmp(g->b, LLVMIntEQ, space, c64(g, LSI_SPACE_PRIVATE), "");
+    LLVMValueRef pofs = LLVMBuildAdd(g->b, off, iota(g, g->k->private_size), "");
+    lane_off = LLVMBuildSelect(g->b, is_priv, pofs, off, "");
+    contig = LLVMBuildAnd(g->b, contig, LLVMBuildNot(g->b, is_priv, ""), "");
+  }
+  LLVMValueRef ptrs = LLVMBuildGEP2(g->b, g->i8, base, &lane_off, 1, "");
+  LLVMValueRef mask = act_vec(g);
+  LLVMValueRef val = st ? LLVMBuildTrunc(g->b, row(g, ip->b), vt, "") : NULL, v1 = NULL, v2 = NULL;
+  LLVMBasicBlockRef vec = block(g), sg = block(g), done = block(g);
+  LLVMBuildCondBr(g->b, contig, vec, sg);
+  LLVMPositionBuilderAtEnd(g->b, vec);
+  LLVMValueRef p0 = LLVMBuildGEP2(g->b, g->i8, base, &off0, 1, "");
+  if (st)
+    store(g, val, p0, n);
+  else
+    v1 = load(g, vt, p0, n);
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, sg);
+  LLVMTypeRef gt[2] = {vt, g->vp};
+  LLVMValueRef al = c32(g, n);
+  if (st) {
+    LLVMValueRef sa[4] = {val, ptrs, al, mask};
+    intrinsic(g, "llvm.masked.scatter", gt, 2, sa, 4);
+  } else {
+    LLVMValueRef ga[4] = {ptrs, al, mask, LLVMGetPoison(vt)};
+    v2 = intrinsic(g, "llvm.masked.gather", gt, 2, ga, 4);
+  }
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  if (!st) {
+    LLVMValueRef phi = LLVMBuildPhi(g->b, vt, "");
+    LLVMValueRef vals[2] = {v1, v2};
+    LLVMBasicBlockRef from[2] = {vec, sg};
+    LLVMAddIncoming(phi, vals, from, 2);
+    set_row(g, ip->d, LLVMBuildZExt(g->b, phi, g->v64, ""));
+  } else {
+    add_to(g, offsetof(struct native_ctx, epoch), c64(g, 1));
+  }
+  size_t arr = st ? offsetof(struct native_ctx, st_bytes) : offsetof(struct native_ctx, ld_bytes);
+  LLVMValueRef slot =
+      LLVMBuildAdd(g->b, c64(g, arr),
+                   LLVMBuildMul(g->b, LLVMBuildAnd(g->b, space, c64(g, 7), ""), c64(g, 8), ""), "");
+  LLVMValueRef sp = LLVMBuildGEP2(g->b, g->i8, g->x, &slot, 1, "");
+  store(g,
+        LLVMBuildAdd(g->b, load(g, g->i64, sp, 8),
+                     LLVMBuildMul(g->b, popcount(g, a), c64(g, n), ""), ""),
+        sp, 8);
+  return true;
+}
+
+/* ---- control flow ---- */
+
+/* After a call that unwound (w->pc and w->active set): a branch point,
+ * then back to dispatch. */
+static void redispatch(struct gen *g) {
+  LLVMValueRef p = field(g, g->x, offsetof(struct native_ctx, budget));
+  LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
+  store(g, n, p, 8);
+  LLVMBasicBlockRef out = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), ""), out, g->dispatch);
+  LLVMPositionBuilderAtEnd(g->b, out);
+  ret(g, NATIVE_RET_STATE);
+}
+
+static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
+  uint32_t target = (uint32_t)ip->imm;
+  LLVMValueRef nz = bits(g, LLVMBuildICmp(g->b, LLVMIntNE, row(g, ip->a), vc64(g, 0), ""));
+  LLVMValueRef a = act(g);
+  LLVMValueRef t = LLVMBuildAnd(g->b, nz, a, "");
+  if (ip->op == LSI_BRA_Z) t = LLVMBuildAnd(g->b, a, LLVMBuildNot(g->b, nz, ""), "");
+  LLVMBasicBlockRef taken = block(g), notall = block(g), fall = block(g), div = block(g),
+                    fault = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, t, a, ""), taken, notall);
+  LLVMPositionBuilderAtEnd(g->b, notall);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, t, c64(g, 0), ""), fall, div);
+  LLVMPositionBuilderAtEnd(g->b, div);
+  LLVMValueRef args[3] = {g->x, c32(g, pc), LLVMBuildAnd(g->b, a, LLVMBuildNot(g->b, t, ""), "")};
+  LLVMValueRef ok = rt_call(g, "lsn_diverge", g->i32, args, 3);
+  store(g, t, g->act_slot, 8);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, ok, c32(g, 0), ""), taken, fault);
+  LLVMPositionBuilderAtEnd(g->b, fault);
+  ret(g, NATIVE_RET_STATE);
+  LLVMPositionBuilderAtEnd(g->b, taken);
+  go(g, target);
+  LLVMPositionBuilderAtEnd(g->b, fall);
+  go(g, pc + 1);
+}
+
+/* YIELD: the interpreter takes every SIMT_HANG_SAMPLE-th one, whose
+ * forward-progress sample hashes the registers (so they must be in
+ * memory); the others call simt_yield directly. */
+static void gen_yield(struct gen *g, uint32_t pc) {
+  LLVMValueRef y = load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, yields)), 8);
+  LLVMValueRef due = LLVMBuildICmp(
+      g->b, LLVMIntEQ,
+      LLVMBuildURem(g->b, LLVMBuildAdd(g->b, y, c64(g, 1), ""), c64(g, SIMT_HANG_SAMPLE), ""),
+      c64(g, 0), "");
+  LLVMBasicBlockRef sample = block(g), plain = block(g);
+  LLVMBuildCondBr(g->b, due, sample, plain);
+  LLVMPositionBuilderAtEnd(g->b, sample);
+  step(g, pc);
+  LLVMPositionBuilderAtEnd(g->b, plain);
+  LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
+  count(g);
+  rt_call(g, "lsn_yield", g->i32, args, 3);
+  redispatch(g);
+}
+
+static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
+  unsigned op = ip->op;
+  if (op == LSI_BRA || op == LSI_BRA_P || op == LSI_BRA_Z || op == LSI_SSY || op == LSI_PBRK ||
+      op == LSI_PCONT || op == LSI_SYNC || op == LSI_BRK || op == LSI_CONT || op == LSI_BAR ||
+      op == LSI_EXIT)
+    count(g); /* before it leaves; YIELD counts on its own path */
+  switch (op) {
+  case LSI_BRA: go(g, (uint32_t)ip->imm); return true;
+  case LSI_BRA_P:
+  case LSI_BRA_Z: gen_branch(g, ip, pc); return true;
+  case LSI_SSY:
+  case LSI_PBRK:
+  case LSI_PCONT: {
+    LLVMValueRef args[5] = {g->x, c32(g, pc), c32(g, ip->op), act(g), c32(g, (uint32_t)ip->imm)};
+    LLVMValueRef ok = rt_call(g, "lsn_push", g->i32, args, 5);
+    LLVMBasicBlockRef fault = block(g);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, ok, c32(g, 0), ""), g->bb[pc + 1], fault);
+    LLVMPositionBuilderAtEnd(g->b, fault);
+    ret(g, NATIVE_RET_STATE);
+    return true;
+  }
+  case LSI_SYNC:
+  case LSI_BRK:
+  case LSI_CONT: {
+    LLVMValueRef args[4] = {g->x, c32(g, ip->op), act(g), c32(g, (uint32_t)ip->imm)};
+    LLVMValueRef unwound = rt_call(g, "lsn_join", g->i32, args, 4);
+    LLVMBasicBlockRef plain = block(g), re = block(g);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, unwound, c32(g, 0), ""), re, plain);
+    LLVMPositionBuilderAtEnd(g->b, plain);
+    go(g, (uint32_t)ip->imm);
+    LLVMPositionBuilderAtEnd(g->b, re);
+    redispatch(g);
+    return true;
+  }
+  case LSI_YIELD: gen_yield(g, pc); return true;
+  case LSI_BAR:
+  case LSI_EXIT: {
+    LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
+    rt_call(g, ip->op == LSI_BAR ? "lsn_bar" : "lsn_exit", LLVMVoidTypeInContext(g->c), args, 3);
+    LLVMBuildBr(g->b, g->dispatch); /* the interpreter's RELOAD: no branch point */
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* ---- the function ---- */
+
+static bool is_control(unsigned op) {
+  return (lsi_op_flags[op] & F_BRANCH) || op == LSI_SSY || op == LSI_PBRK || op == LSI_PCONT ||
+         op == LSI_CALLB;
+}
+
+/* Where control can resume: pc 0, every target, and the pc after every
+ * branch point or call (tokens, barriers and slices resume there). */
+static void entries(struct gen *g) {
+  const struct lsi_kernel *k = g->k;
+  g->entry[0] = 1;
+  for (uint32_t pc = 0; pc < k->ninsns; pc++) {
+    const lsi_insn *ip = &k->code[pc];
+    unsigned fmt = lsi_op_format[ip->op];
+    if ((fmt == FMT_BR || fmt == FMT_BRP) && (uint64_t)ip->imm <= k->ninsns) g->entry[ip->imm] = 1;
+    if (is_control(ip->op)) g->entry[pc + 1] = 1;
+  }
+}
+
+static void gen_insn(struct gen *g, uint32_t pc) {
+  const lsi_insn *ip = &g->k->code[pc];
+  if (gen_control(g, ip, pc)) return;
+  /* the instruction counts once it ran (an access that goes to the
+   * interpreter is counted there) */
+  if (ip->op == LSI_SREG ? gen_sreg(g, ip)
+                         : gen_int(g, ip) || gen_fp(g, ip) || gen_misc(g, ip) ||
+                               gen_div(g, ip, pc) || gen_mem(g, ip, pc)) {
+    count(g);
+    LLVMBuildBr(g->b, g->bb[pc + 1]);
+    return;
+  }
+  step(g, pc); /* everything else: the interpreter */
+}
+
+static void types(struct gen *g) {
+  LLVMContextRef c = g->c;
+  g->i1 = LLVMInt1TypeInContext(c);
+  g->i8 = LLVMInt8TypeInContext(c);
+  g->i32 = LLVMInt32TypeInContext(c);
+  g->i64 = LLVMInt64TypeInContext(c);
+  g->f32 = LLVMFloatTypeInContext(c);
+  g->f64 = LLVMDoubleTypeInContext(c);
+  g->ptr = LLVMPointerTypeInContext(c, 0);
+  g->iW = LLVMIntTypeInContext(c, g->W);
+  g->v1 = LLVMVectorType(g->i1, g->W);
+  g->v32 = LLVMVectorType(g->i32, g->W);
+  g->v64 = LLVMVectorType(g->i64, g->W);
+  g->vf = LLVMVectorType(g->f32, g->W);
+  g->vd = LLVMVectorType(g->f64, g->W);
+  g->vp = LLVMVectorType(g->ptr, g->W);
+}
+
+/* The entry and dispatch blocks. */
+static void prologue(struct gen *g) {
+  LLVMBasicBlockRef entry = block(g);
+  LLVMMoveBasicBlockBefore(entry, g->bb[0]); /* the function's entry */
+  g->dispatch = block(g);
+  LLVMPositionBuilderAtEnd(g->b, entry);
+  g->act_slot = LLVMBuildAlloca(g->b, g->i64, "act");
+  g->limit_slot = LLVMBuildAlloca(g->b, g->i64, "limit");
+  g->w = load(g, g->ptr, field(g, g->x, offsetof(struct native_ctx, w)), 8);
+  LLVMBuildBr(g->b, g->dispatch);
+  LLVMPositionBuilderAtEnd(g->b, g->dispatch);
+  LLVMValueRef st = load(g, g->i32, field(g, g->w, offsetof(struct simt_warp, state)), 4);
+  LLVMBasicBlockRef run = block(g), out = block(g), other = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, st, c32(g, SIMT_WARP_RUN), ""), run, out);
+  LLVMPositionBuilderAtEnd(g->b, out);
+  ret(g, NATIVE_RET_STATE);
+  LLVMPositionBuilderAtEnd(g->b, run);
+  LLVMValueRef pc = load(g, g->i32, field(g, g->w, offsetof(struct simt_warp, pc)), 4);
+  store(g, load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, active)), 8), g->act_slot, 8);
+  unsigned ncase = 0;
+  for (uint32_t p = 0; p < g->k->ninsns; p++)
+    ncase += g->entry[p];
+  LLVMValueRef sw = LLVMBuildSwitch(g->b, pc, other, ncase);
+  for (uint32_t p = 0; p < g->k->ninsns; p++)
+    if (g->entry[p]) LLVMAddCase(sw, c32(g, p), g->bb[p]);
+  LLVMPositionBuilderAtEnd(g->b, other); /* not an entry: the interpreter runs it */
+  ret(g, NATIVE_RET_INTERP);
+}
+
+bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struct lsi_kernel *k,
+                unsigned W, char *why, size_t n) {
+  if (W < 4 || W > SIMT_MAX_W || (W & (W - 1))) {
+    snprintf(why, n, "warp width %u", W);
+    return false;
+  }
+  for (uint32_t pc = 0; pc < k->ninsns; pc++)
+    if ((lsi_op_flags[k->code[pc].op] & F_WRITES_D) && k->code[pc].d < k->nconst) {
+      snprintf(why, n, "pc %u writes a constant register", pc);
+      return false;
+    }
+  struct gen g = {.c = c, .m = m, .k = k, .W = W};
+  types(&g);
+  LLVMTypeRef params[2] = {g.ptr, g.ptr};
+  g.fn = LLVMAddFunction(m, name, LLVMFunctionType(g.i32, params, 2, 0));
+  g.x = LLVMGetParam(g.fn, 0);
+  g.reg = LLVMGetParam(g.fn, 1);
+  unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+  LLVMAddAttributeAtIndex(g.fn, 2, LLVMCreateEnumAttribute(c, noalias, 0));
+  LLVMAddAttributeAtIndex(g.fn, 1, LLVMCreateEnumAttribute(c, noalias, 0));
+  g.bb = calloc(k->ninsns + 1, sizeof *g.bb);
+  g.entry = calloc(k->ninsns + 1, 1);
+  if (!g.bb || !g.entry) {
+    free(g.bb), free(g.entry);
+    snprintf(why, n, "out of host memory");
+    return false;
+  }
+  g.b = LLVMCreateBuilderInContext(c);
+  entries(&g);
+  for (uint32_t pc = 0; pc <= k->ninsns; pc++)
+    g.bb[pc] = LLVMAppendBasicBlockInContext(c, g.fn, "");
+  prologue(&g);
+  for (uint32_t pc = 0; pc < k->ninsns; pc++) {
+    LLVMPositionBuilderAtEnd(g.b, g.bb[pc]);
+    gen_insn(&g, pc);
+  }
+  /* falling off the end: the interpreter reports it as it would */
+  LLVMPositionBuilderAtEnd(g.b, g.bb[k->ninsns]);
+  save_pc(&g, c32(&g, k->ninsns));
+  ret(&g, NATIVE_RET_INTERP);
+  LLVMDisposeBuilder(g.b);
+  free(g.bb);
+  free(g.entry);
+  return true;
+}
