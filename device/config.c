@@ -62,6 +62,7 @@ void dev_config_defaults(struct dev_config *cfg) {
       .clock_mhz = 1000,
       .watchdog_ms = 0, /* off: a long kernel is not a hang; no progress still faults */
       .progress_ms = 2000,
+      .native_min = UINT64_C(1) << 26, /* about 60 ms interpreted: more than a compile */
       /* images: the OpenCL 3.0 minimums, which a small GPU reports */
       .image2d_max = 16384,
       .image3d_max = 2048,
@@ -183,6 +184,7 @@ void dev_config_load(struct dev_config *cfg) {
   env_uint("LOCKSTEP_CHECK_DIVZERO", &cfg->check_divzero, 0, 1, false);
   env_check(cfg);
   env_engine(cfg);
+  env_size("LOCKSTEP_NATIVE_MIN", &cfg->native_min, 0, UINT64_MAX);
   /* Keep the limits consistent with each other. */
   if (cfg->max_alloc_size > cfg->global_mem_size) {
     fprintf(stderr, "lockstep: LOCKSTEP_MAX_ALLOC_SIZE exceeds the global memory size; "

@@ -31,6 +31,8 @@ struct dev_config {
   unsigned check_divzero;     /* LOCKSTEP_CHECK_DIVZERO: 1 = report integer division by zero */
   unsigned check;             /* LOCKSTEP_CHECK: enum dev_check bits (device/check.h) */
   unsigned engine;            /* LOCKSTEP_ENGINE: enum dev_engine */
+  uint64_t native_min;        /* LOCKSTEP_NATIVE_MIN: lane instructions of a kernel's launches
+                                 (those run, and this one's estimate) before it is compiled */
   /* Images (CL_DEVICE_IMAGE*): sizes and alignments in texels. */
   uint64_t image2d_max;       /* IMAGE2D_MAX_WIDTH/_HEIGHT (and 1D widths) */
   uint64_t image3d_max;       /* IMAGE3D_MAX_WIDTH/_HEIGHT/_DEPTH */

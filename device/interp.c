@@ -620,6 +620,19 @@ bool simt_yield(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t a
     return false;
   }
   cu->st.yields++;
+  uint64_t waiting = 0;
+  for (unsigned r = 0; r < SIMT_NREASONS; r++)
+    waiting |= w->dis[r];
+  if (!waiting) {
+    /* No other lane can run: unwinding would pop every token as stale
+     * and resume these lanes at pc + 1. Do just that. */
+    yield_token(cu, w, act, pc + 1);
+    if (cu->faulted) return false;
+    w->dq.head = w->dq.tail;
+    w->pc = pc + 1;
+    w->active = act;
+    return true;
+  }
   disable(w, act, SIMT_TOK_YIELD, pc + 1, W == 64 ? ~UINT64_C(0) : BIT(W) - 1, W);
   yield_token(cu, w, act, pc + 1);
   if (cu->faulted) return false;

@@ -23,29 +23,40 @@
 /* What a warp function returns. */
 enum native_ret {
   NATIVE_RET_BUDGET, /* the slice is over: w->pc/active saved, state RUN */
-  NATIVE_RET_STATE,  /* w->state may have changed (unwound, done, barrier, fault) */
+  NATIVE_RET_STATE,  /* the deque moved the warp: w->state, pc and active say where it is */
   NATIVE_RET_INTERP, /* the interpreter runs the instruction at w->pc (w->active saved) */
 };
 
-/* One warp slice as the generated code sees it. Its fields are read and
- * counted by the code at offsets taken from this definition. */
+/* The warp a slice runs, as the generated code and the functions it calls
+ * see it. */
 struct native_ctx {
   struct simt_cu *cu;
   struct simt_warp *w;
-  uint8_t *priv;       /* the warp's private frames */
+  uint8_t *priv; /* the warp's private frames */
+};
+
+/* What the code counts in a slice: its own memory (never given to a call,
+ * so LLVM keeps it in registers), added to the compute unit's after it. */
+struct native_count {
   int64_t budget;      /* branch points left in the slice */
   uint64_t epoch;      /* stores made (cu->epoch grows by it) */
-  uint64_t warp_insns; /* statistics, added to cu->st after the slice */
+  uint64_t warp_insns; /* statistics */
   uint64_t lane_insns;
   uint64_t ld_bytes[8], st_bytes[8];
 };
 
-typedef int (*native_fn)(struct native_ctx *x, uint64_t *reg);
+typedef int (*native_fn)(struct native_ctx *x, uint64_t *reg, struct native_count *n);
 
-/* The kernel's warp function for warp width W, compiled on first use and
- * kept with the kernel (freed with it). NULL when the kernel cannot be
- * compiled (why says why: the interpreter runs it). Thread-safe. */
-native_fn native_code(const struct lsi_kernel *k, unsigned W, char *why, size_t n);
+/* The kernel's warp function for warp width W, or NULL: the interpreter
+ * runs this launch. A kernel is compiled (once per warp width, kept with
+ * the kernel and freed with it) once the lane instructions its launches
+ * ran (native_account) plus work, this launch's estimate, reach min: a
+ * kernel that runs for less than a compile takes is never compiled. why
+ * says why there is no code. Thread-safe. */
+native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uint64_t min,
+                      char *why, size_t n);
+/* A launch of k at width W the interpreter ran made lane_insns. */
+void native_account(const struct lsi_kernel *k, unsigned W, uint64_t lane_insns);
 
 /* Runs w like simt_warp_run with the kernel's native code fn. */
 int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint64_t budget);

@@ -12,17 +12,20 @@
  * across loops; it writes them back before every return and every call that
  * is given reg (the interpreter step, which reads and writes rows).
  *
- * Each pc has a basic block. Control enters at a dispatch block that reads
- * w->state, w->pc and w->active and switches on pc to the pcs a warp can
- * resume at (the entry set: 0, branch and token targets, the pc after a
- * branch or call). The deque operations are calls into interp.c's shared
- * functions; after one that unwinds, control goes back to dispatch.
+ * Each pc has a basic block. The entry block reads w->pc and w->active and
+ * switches to the pcs a warp can resume at (the entry set: 0, branch and
+ * token targets, the pc after a branch or call). The deque operations are
+ * calls into interp.c's shared functions; when the warp goes on where the
+ * instruction leads, control stays in the function, else it returns and
+ * its caller (native_rt.c) calls it again where the warp now is. What is
+ * not compiled here returns to the interpreter for one instruction.
  */
 #include <llvm-c/Core.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/builtins.h"
 #include "device/native.h"
 
 struct gen {
@@ -32,9 +35,9 @@ struct gen {
   const struct lsi_kernel *k;
   unsigned W;
   LLVMTypeRef i1, i8, i32, i64, ptr, f32, f64, iW, v1, v8, v16, v32, v64, vf, vd, vp;
-  LLVMValueRef fn, x, reg, w, act_slot, limit_slot;
-  LLVMBasicBlockRef *bb, dispatch;
-  uint8_t *entry; /* ninsns + 1 flags: a pc control can resume at */
+  LLVMValueRef fn, x, reg, cnt, w, act_slot, limit_slot, argbuf, resbuf;
+  LLVMBasicBlockRef *bb;
+  uint8_t *entry; /* ninsns + 1 flags: a pc control can come in at */
 };
 
 /* ---- small builders ---- */
@@ -129,13 +132,13 @@ static LLVMValueRef popcount(struct gen *g, LLVMValueRef v) {
   return intrinsic(g, "llvm.ctpop", &g->i64, 1, &v, 1);
 }
 static void add_to(struct gen *g, size_t off, LLVMValueRef n) {
-  LLVMValueRef p = field(g, g->x, off);
+  LLVMValueRef p = field(g, g->cnt, off);
   store(g, LLVMBuildAdd(g->b, load(g, g->i64, p, 8), n, ""), p, 8);
 }
 /* One more instruction ran (the interpreter's counts). */
 static void count(struct gen *g) {
-  add_to(g, offsetof(struct native_ctx, warp_insns), c64(g, 1));
-  add_to(g, offsetof(struct native_ctx, lane_insns), popcount(g, act(g)));
+  add_to(g, offsetof(struct native_count, warp_insns), c64(g, 1));
+  add_to(g, offsetof(struct native_count, lane_insns), popcount(g, act(g)));
 }
 
 /* ---- leaving, and the interpreter's step ---- */
@@ -147,9 +150,15 @@ static void save_pc(struct gen *g, LLVMValueRef pc) {
 static void ret(struct gen *g, int code) {
   LLVMBuildRet(g->b, LLVMConstInt(g->i32, (unsigned)code, 0));
 }
+/* Leaves for the interpreter, which runs the instruction at pc. */
+static void leave(struct gen *g, uint32_t pc) {
+  save_pc(g, c32(g, pc));
+  ret(g, NATIVE_RET_INTERP);
+}
+
 /* A branch point to pc: the slice ends when the budget does. */
 static void go(struct gen *g, uint32_t pc) {
-  LLVMValueRef p = field(g, g->x, offsetof(struct native_ctx, budget));
+  LLVMValueRef p = field(g, g->cnt, offsetof(struct native_count, budget));
   LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
   store(g, n, p, 8);
   LLVMBasicBlockRef out = block(g);
@@ -157,14 +166,6 @@ static void go(struct gen *g, uint32_t pc) {
   LLVMPositionBuilderAtEnd(g->b, out);
   save_pc(g, c32(g, pc));
   ret(g, NATIVE_RET_BUDGET);
-}
-/* The interpreter runs the instruction at pc; control goes on at pc + 1
- * when it did, else wherever the warp now is. */
-static void step(struct gen *g, uint32_t pc) {
-  LLVMValueRef a[4] = {g->x, g->reg, c32(g, pc), act(g)};
-  LLVMValueRef on = rt_call(g, "lsn_step", g->i32, a, 4);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, on, c32(g, 0), ""), g->bb[pc + 1],
-                  g->dispatch);
 }
 
 /* ---- arithmetic ---- */
@@ -256,7 +257,7 @@ static bool gen_div(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMBasicBlockRef slow = block(g), fast = block(g);
   LLVMBuildCondBr(g->b, anyz, slow, fast);
   LLVMPositionBuilderAtEnd(g->b, slow);
-  step(g, pc);
+  leave(g, pc);
   LLVMPositionBuilderAtEnd(g->b, fast);
   /* inactive lanes divide by 1; signed MIN / -1 by 1 too (then fixed) */
   LLVMValueRef safe = LLVMBuildSelect(g->b, act_vec(g), b, LLVMConstNull(vt), "");
@@ -455,7 +456,7 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMBasicBlockRef slow = block(g), chk = block(g), fast = block(g);
   LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, base, ""), slow, chk);
   LLVMPositionBuilderAtEnd(g->b, slow);
-  step(g, pc);
+  leave(g, pc);
   LLVMPositionBuilderAtEnd(g->b, chk);
   LLVMValueRef limit = load(g, g->i64, g->limit_slot, 8);
   LLVMValueRef key = LLVMBuildLShr(g->b, addr, vc64(g, LSI_ADDR_ID_SHIFT), "");
@@ -520,13 +521,14 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
     LLVMAddIncoming(phi, vals, from, 2);
     set_row(g, ip->d, LLVMBuildZExt(g->b, phi, g->v64, ""));
   } else {
-    add_to(g, offsetof(struct native_ctx, epoch), c64(g, 1));
+    add_to(g, offsetof(struct native_count, epoch), c64(g, 1));
   }
-  size_t arr = st ? offsetof(struct native_ctx, st_bytes) : offsetof(struct native_ctx, ld_bytes);
+  size_t arr =
+      st ? offsetof(struct native_count, st_bytes) : offsetof(struct native_count, ld_bytes);
   LLVMValueRef slot =
       LLVMBuildAdd(g->b, c64(g, arr),
                    LLVMBuildMul(g->b, LLVMBuildAnd(g->b, space, c64(g, 7), ""), c64(g, 8), ""), "");
-  LLVMValueRef sp = LLVMBuildGEP2(g->b, g->i8, g->x, &slot, 1, "");
+  LLVMValueRef sp = LLVMBuildGEP2(g->b, g->i8, g->cnt, &slot, 1, "");
   store(g,
         LLVMBuildAdd(g->b, load(g, g->i64, sp, 8),
                      LLVMBuildMul(g->b, popcount(g, a), c64(g, n), ""), ""),
@@ -535,18 +537,6 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
 }
 
 /* ---- control flow ---- */
-
-/* After a call that unwound (w->pc and w->active set): a branch point,
- * then back to dispatch. */
-static void redispatch(struct gen *g) {
-  LLVMValueRef p = field(g, g->x, offsetof(struct native_ctx, budget));
-  LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
-  store(g, n, p, 8);
-  LLVMBasicBlockRef out = block(g);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), ""), out, g->dispatch);
-  LLVMPositionBuilderAtEnd(g->b, out);
-  ret(g, NATIVE_RET_STATE);
-}
 
 static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   uint32_t target = (uint32_t)ip->imm;
@@ -572,6 +562,19 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   go(g, pc + 1);
 }
 
+/* After a deque call that returns 1 when the warp goes on at pc with its
+ * (reloaded) active lanes, and 0 when it is anywhere else (or stopped):
+ * then the slice ends and its caller looks where the warp is. */
+static void after_unwind(struct gen *g, LLVMValueRef on, uint32_t pc) {
+  LLVMBasicBlockRef here = block(g), out = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, on, c32(g, 0), ""), here, out);
+  LLVMPositionBuilderAtEnd(g->b, out);
+  ret(g, NATIVE_RET_STATE);
+  LLVMPositionBuilderAtEnd(g->b, here);
+  store(g, load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, active)), 8), g->act_slot, 8);
+  go(g, pc);
+}
+
 /* YIELD: the interpreter takes every SIMT_HANG_SAMPLE-th one, whose
  * forward-progress sample hashes the registers (so they must be in
  * memory); the others call simt_yield directly. */
@@ -584,12 +587,29 @@ static void gen_yield(struct gen *g, uint32_t pc) {
   LLVMBasicBlockRef sample = block(g), plain = block(g);
   LLVMBuildCondBr(g->b, due, sample, plain);
   LLVMPositionBuilderAtEnd(g->b, sample);
-  step(g, pc);
+  leave(g, pc);
   LLVMPositionBuilderAtEnd(g->b, plain);
-  LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
   count(g);
-  rt_call(g, "lsn_yield", g->i32, args, 3);
-  redispatch(g);
+  LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
+  after_unwind(g, rt_call(g, "lsn_yield", g->i32, args, 3), pc + 1);
+}
+
+/* CALLB of a builtin that is not a work-group function: its argument rows
+ * go to a buffer, the builtin runs on the active lanes (lsn_callb), its
+ * results come back from another. */
+static void gen_callb(struct gen *g, const lsi_insn *ip, uint32_t pc) {
+  const struct lsi_builtin *bi = &lsi_builtins[ip->imm];
+  for (uint32_t j = 0; j < ip->b; j++)
+    store(g, row(g, g->k->arglist[ip->a + j]), field(g, g->argbuf, (size_t)j * g->W * 8), 8);
+  LLVMValueRef args[5] = {g->x, c32(g, pc), act(g), g->argbuf, g->resbuf};
+  LLVMValueRef ok = rt_call(g, "lsn_callb", g->i32, args, 5);
+  LLVMBasicBlockRef done = block(g), fault = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, ok, c32(g, 0), ""), done, fault);
+  LLVMPositionBuilderAtEnd(g->b, fault);
+  ret(g, NATIVE_RET_STATE);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  for (uint32_t j = 0; j < bi->nres; j++)
+    set_row(g, ip->d + j, load(g, g->v64, field(g, g->resbuf, (size_t)j * g->W * 8), 8));
 }
 
 static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
@@ -617,13 +637,7 @@ static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   case LSI_BRK:
   case LSI_CONT: {
     LLVMValueRef args[4] = {g->x, c32(g, ip->op), act(g), c32(g, (uint32_t)ip->imm)};
-    LLVMValueRef unwound = rt_call(g, "lsn_join", g->i32, args, 4);
-    LLVMBasicBlockRef plain = block(g), re = block(g);
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, unwound, c32(g, 0), ""), re, plain);
-    LLVMPositionBuilderAtEnd(g->b, plain);
-    go(g, (uint32_t)ip->imm);
-    LLVMPositionBuilderAtEnd(g->b, re);
-    redispatch(g);
+    after_unwind(g, rt_call(g, "lsn_join", g->i32, args, 4), (uint32_t)ip->imm);
     return true;
   }
   case LSI_YIELD: gen_yield(g, pc); return true;
@@ -631,9 +645,15 @@ static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   case LSI_EXIT: {
     LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
     rt_call(g, ip->op == LSI_BAR ? "lsn_bar" : "lsn_exit", LLVMVoidTypeInContext(g->c), args, 3);
-    LLVMBuildBr(g->b, g->dispatch); /* the interpreter's RELOAD: no branch point */
+    ret(g, NATIVE_RET_STATE);
     return true;
   }
+  case LSI_CALLB:
+    if (lsi_builtins[ip->imm].flags & (LSI_BI_GROUP | LSI_BI_BARRIER)) return false;
+    gen_callb(g, ip, pc);
+    count(g);
+    LLVMBuildBr(g->b, g->bb[pc + 1]);
+    return true;
   default: return false;
   }
 }
@@ -645,7 +665,7 @@ static bool is_control(unsigned op) {
          op == LSI_CALLB;
 }
 
-/* Where control can resume: pc 0, every target, and the pc after every
+/* Where control can come in: pc 0, every target, and the pc after every
  * branch point or call (tokens, barriers and slices resume there). */
 static void entries(struct gen *g) {
   const struct lsi_kernel *k = g->k;
@@ -653,7 +673,8 @@ static void entries(struct gen *g) {
   for (uint32_t pc = 0; pc < k->ninsns; pc++) {
     const lsi_insn *ip = &k->code[pc];
     unsigned fmt = lsi_op_format[ip->op];
-    if ((fmt == FMT_BR || fmt == FMT_BRP) && (uint64_t)ip->imm <= k->ninsns) g->entry[ip->imm] = 1;
+    if ((fmt == FMT_BR || fmt == FMT_BRP) && ip->imm >= 0 && (uint64_t)ip->imm <= k->ninsns)
+      g->entry[ip->imm] = 1;
     if (is_control(ip->op)) g->entry[pc + 1] = 1;
   }
 }
@@ -670,7 +691,7 @@ static void gen_insn(struct gen *g, uint32_t pc) {
     LLVMBuildBr(g->b, g->bb[pc + 1]);
     return;
   }
-  step(g, pc); /* everything else: the interpreter */
+  leave(g, pc); /* everything else: the interpreter */
 }
 
 static void types(struct gen *g) {
@@ -691,28 +712,22 @@ static void types(struct gen *g) {
   g->vp = LLVMVectorType(g->ptr, g->W);
 }
 
-/* The entry and dispatch blocks. */
-static void prologue(struct gen *g) {
+/* The entry block: where the warp is, then a switch to its pc. */
+static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   LLVMBasicBlockRef entry = block(g);
   LLVMMoveBasicBlockBefore(entry, g->bb[0]); /* the function's entry */
-  g->dispatch = block(g);
   LLVMPositionBuilderAtEnd(g->b, entry);
   g->act_slot = LLVMBuildAlloca(g->b, g->i64, "act");
   g->limit_slot = LLVMBuildAlloca(g->b, g->i64, "limit");
+  g->argbuf = LLVMBuildArrayAlloca(g->b, g->i64, c32(g, (maxargs ? maxargs : 1) * g->W), "args");
+  g->resbuf = LLVMBuildArrayAlloca(g->b, g->i64, c32(g, (maxres ? maxres : 1) * g->W), "res");
   g->w = load(g, g->ptr, field(g, g->x, offsetof(struct native_ctx, w)), 8);
-  LLVMBuildBr(g->b, g->dispatch);
-  LLVMPositionBuilderAtEnd(g->b, g->dispatch);
-  LLVMValueRef st = load(g, g->i32, field(g, g->w, offsetof(struct simt_warp, state)), 4);
-  LLVMBasicBlockRef run = block(g), out = block(g), other = block(g);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, st, c32(g, SIMT_WARP_RUN), ""), run, out);
-  LLVMPositionBuilderAtEnd(g->b, out);
-  ret(g, NATIVE_RET_STATE);
-  LLVMPositionBuilderAtEnd(g->b, run);
   LLVMValueRef pc = load(g, g->i32, field(g, g->w, offsetof(struct simt_warp, pc)), 4);
   store(g, load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, active)), 8), g->act_slot, 8);
   unsigned ncase = 0;
   for (uint32_t p = 0; p < g->k->ninsns; p++)
     ncase += g->entry[p];
+  LLVMBasicBlockRef other = block(g);
   LLVMValueRef sw = LLVMBuildSwitch(g->b, pc, other, ncase);
   for (uint32_t p = 0; p < g->k->ninsns; p++)
     if (g->entry[p]) LLVMAddCase(sw, c32(g, p), g->bb[p]);
@@ -733,13 +748,20 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
     }
   struct gen g = {.c = c, .m = m, .k = k, .W = W};
   types(&g);
-  LLVMTypeRef params[2] = {g.ptr, g.ptr};
-  g.fn = LLVMAddFunction(m, name, LLVMFunctionType(g.i32, params, 2, 0));
+  LLVMTypeRef params[3] = {g.ptr, g.ptr, g.ptr};
+  g.fn = LLVMAddFunction(m, name, LLVMFunctionType(g.i32, params, 3, 0));
   g.x = LLVMGetParam(g.fn, 0);
   g.reg = LLVMGetParam(g.fn, 1);
+  g.cnt = LLVMGetParam(g.fn, 2);
   unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
-  LLVMAddAttributeAtIndex(g.fn, 2, LLVMCreateEnumAttribute(c, noalias, 0));
-  LLVMAddAttributeAtIndex(g.fn, 1, LLVMCreateEnumAttribute(c, noalias, 0));
+  for (unsigned i = 1; i <= 3; i++)
+    LLVMAddAttributeAtIndex(g.fn, i, LLVMCreateEnumAttribute(c, noalias, 0));
+  unsigned maxargs = 0, maxres = 0;
+  for (uint32_t pc = 0; pc < k->ninsns; pc++)
+    if (k->code[pc].op == LSI_CALLB) {
+      if (k->code[pc].b > maxargs) maxargs = k->code[pc].b;
+      if (lsi_builtins[k->code[pc].imm].nres > maxres) maxres = lsi_builtins[k->code[pc].imm].nres;
+    }
   g.bb = calloc(k->ninsns + 1, sizeof *g.bb);
   g.entry = calloc(k->ninsns + 1, 1);
   if (!g.bb || !g.entry) {
@@ -751,7 +773,7 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
   entries(&g);
   for (uint32_t pc = 0; pc <= k->ninsns; pc++)
     g.bb[pc] = LLVMAppendBasicBlockInContext(c, g.fn, "");
-  prologue(&g);
+  prologue(&g, maxargs, maxres);
   for (uint32_t pc = 0; pc < k->ninsns; pc++) {
     LLVMPositionBuilderAtEnd(g.b, g.bb[pc]);
     gen_insn(&g, pc);

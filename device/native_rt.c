@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "device/builtins.h"
 #include "device/native.h"
 
 /* ---- what the generated code calls ---- */
@@ -49,19 +51,6 @@ static uint8_t *lsn_base(struct native_ctx *x, uint64_t addr, uint32_t kind, uin
   }
 }
 
-/* The interpreter runs the instruction at pc with lanes act. Returns 1
- * when the warp simply goes on at pc + 1 with the same lanes. */
-static int32_t lsn_step(struct native_ctx *x, uint64_t *reg, uint32_t pc, uint64_t act) {
-  (void)reg; /* given so that the caller's rows are in memory */
-  struct simt_warp *w = x->w;
-  w->pc = pc;
-  w->active = act;
-  x->cu->epoch += x->epoch;
-  x->epoch = 0;
-  if (simt_warp_step(x->cu, w) != SIMT_WARP_RUN) return 0;
-  return w->pc == pc + 1 && w->active == act;
-}
-
 static void fault_at(struct native_ctx *x, uint32_t pc, uint64_t act) {
   x->w->pc = pc;
   x->w->active = act;
@@ -82,14 +71,27 @@ static int32_t lsn_push(struct native_ctx *x, uint32_t pc, uint32_t op, uint64_t
   return 0;
 }
 
+/* After a deque operation: 1 when the warp runs on at pc (its active
+ * lanes in w->active), 0 when it is elsewhere or stopped. */
+static int32_t goes_on_at(const struct simt_warp *w, uint32_t pc) {
+  return w->state == SIMT_WARP_RUN && w->pc == pc;
+}
+
 static int32_t lsn_join(struct native_ctx *x, uint32_t op, uint64_t act, uint32_t target) {
-  return simt_join(x->cu, x->w, op, act, target);
+  struct simt_warp *w = x->w;
+  if (!simt_join(x->cu, w, op, act, target)) { /* no token: a plain branch */
+    w->pc = target;
+    w->active = act;
+  }
+  return goes_on_at(w, target);
 }
 
 static int32_t lsn_yield(struct native_ctx *x, uint32_t pc, uint64_t act) {
-  if (simt_yield(x->cu, x->w, pc, act)) return 1;
-  fault_at(x, pc, act);
-  return 0;
+  if (!simt_yield(x->cu, x->w, pc, act)) {
+    fault_at(x, pc, act);
+    return 0;
+  }
+  return goes_on_at(x->w, pc + 1);
 }
 
 static void lsn_bar(struct native_ctx *x, uint32_t pc, uint64_t act) {
@@ -98,9 +100,43 @@ static void lsn_bar(struct native_ctx *x, uint32_t pc, uint64_t act) {
 
 static void lsn_exit(struct native_ctx *x, uint32_t pc, uint64_t act) {
   (void)pc;
-  x->cu->epoch += x->epoch;
-  x->epoch = 0;
   simt_exit_lanes(x->cu, x->w, act);
+}
+
+/* CALLB at pc of a builtin that is not a work-group function, on lanes
+ * act: argument j of lane i at args[j * W + i], result j to res[j * W + i].
+ * Returns 0 after a fault. */
+static int32_t lsn_callb(struct native_ctx *x, uint32_t pc, uint64_t act, const uint64_t *args,
+                         uint64_t *res) {
+  struct simt_cu *cu = x->cu;
+  const struct lsi_kernel *k = cu->run->k;
+  const lsi_insn *ip = &k->code[pc];
+  const struct lsi_builtin *bi = &lsi_builtins[ip->imm];
+  const unsigned W = cu->run->W, n = ip->b;
+  if (bi->flags & LSI_BI_WARP) { /* the whole warp at once */
+    const uint64_t *argr[64];
+    uint64_t *resr[16];
+    for (unsigned j = 0; j < n && j < 64; j++)
+      argr[j] = args + (size_t)j * W;
+    for (unsigned j = 0; j < bi->nres && j < 16; j++)
+      resr[j] = res + (size_t)j * W;
+    struct simt_lane ln = {cu, x->w, (unsigned)__builtin_ctzll(act), pc, x->w->live};
+    bi->wfn(&ln, act, W, resr, argr, bi->data);
+  } else {
+    for (uint64_t m = act; m && !cu->faulted; m &= m - 1) {
+      unsigned i = (unsigned)__builtin_ctzll(m);
+      uint64_t a[64], r[16];
+      for (unsigned j = 0; j < n && j < 64; j++)
+        a[j] = args[(size_t)j * W + i];
+      struct simt_lane ln = {cu, x->w, i, pc, 0};
+      bi->fn(&ln, r, a, n, bi->data);
+      for (unsigned j = 0; j < bi->nres && j < 16; j++)
+        res[(size_t)j * W + i] = r[j];
+    }
+  }
+  if (!cu->faulted) return 1;
+  fault_at(x, pc, act);
+  return 0;
 }
 
 /* The uniform part of special register s: the whole value, or for the
@@ -116,7 +152,7 @@ static uint64_t lsn_sreg(struct native_ctx *x, uint32_t s) {
   { #f, (uintptr_t)f }
 const struct native_sym native_syms[] = {
     SYM(lsn_base),
-    SYM(lsn_step),
+    SYM(lsn_callb),
     SYM(lsn_diverge),
     SYM(lsn_push),
     SYM(lsn_join),
@@ -195,7 +231,10 @@ static void jit_init(void) {
 struct native_code {
   struct native_code *next;
   unsigned W;
-  native_fn fn; /* NULL: not compiled (why) */
+  bool tried;    /* compile() ran */
+  uint64_t work; /* lane instructions the interpreter ran for it */
+  double ms;     /* how long the compile took */
+  native_fn fn;  /* NULL: not compiled (why) */
   LLVMOrcResourceTrackerRef rt;
   char why[160];
 };
@@ -235,6 +274,13 @@ static void compile(const struct lsi_kernel *k, struct native_code *c) {
     ok = !llvm_failed(LLVMRunPasses(m, "default<O2>", J.tm, po), c->why, sizeof c->why);
     LLVMDisposePassBuilderOptions(po);
   }
+  const char *dump = getenv("LOCKSTEP_NATIVE_DUMP"); /* the optimised IR, appended */
+  if (ok && dump && *dump) {
+    FILE *f = fopen(dump, "a");
+    char *ir = LLVMPrintModuleToString(m);
+    if (f) fputs(ir, f), fclose(f);
+    LLVMDisposeMessage(ir);
+  }
   if (!ok) {
     LLVMDisposeModule(m);
     LLVMOrcDisposeThreadSafeContext(tsc);
@@ -252,45 +298,79 @@ static void compile(const struct lsi_kernel *k, struct native_code *c) {
   c->fn = (native_fn)(uintptr_t)addr;
 }
 
-native_fn native_code(const struct lsi_kernel *k, unsigned W, char *why, size_t n) {
-  pthread_once(&J.once, jit_init);
-  if (!J.jit) {
-    snprintf(why, n, "%s", J.err);
-    return NULL;
-  }
+/* k's entry for width W, made when missing (under J.mu). */
+static struct native_code *entry_for(const struct lsi_kernel *k, unsigned W) {
   struct lsi_kernel *mk = (struct lsi_kernel *)k; /* the cache is the kernel's */
-  pthread_mutex_lock(&J.mu);
   struct native_code *c = mk->native;
   while (c && c->W != W)
     c = c->next;
   if (!c && (c = calloc(1, sizeof *c)) != NULL) {
     c->W = W;
-    compile(k, c);
     c->next = mk->native;
     mk->native = c;
     mk->native_free = native_free;
   }
+  return c;
+}
+
+native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uint64_t min,
+                      char *why, size_t n) {
+  pthread_once(&J.once, jit_init);
+  if (!J.jit) {
+    snprintf(why, n, "%s", J.err);
+    return NULL;
+  }
+  pthread_mutex_lock(&J.mu);
+  struct native_code *c = entry_for(k, W);
+  if (c && !c->tried && c->work + work >= min) {
+    c->tried = true;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    compile(k, c);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    c->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+  }
   native_fn fn = c ? c->fn : NULL;
-  snprintf(why, n, "%s", c ? c->why : "out of host memory");
+  if (!c)
+    snprintf(why, n, "out of host memory");
+  else if (!c->tried)
+    snprintf(why, n, "%" PRIu64 " lane instructions so far, below LOCKSTEP_NATIVE_MIN",
+             c->work + work);
+  else if (fn)
+    snprintf(why, n, "compiled in %.1f ms", c->ms);
+  else
+    snprintf(why, n, "%s", c->why);
   pthread_mutex_unlock(&J.mu);
   return fn;
+}
+
+void native_account(const struct lsi_kernel *k, unsigned W, uint64_t lane_insns) {
+  pthread_mutex_lock(&J.mu);
+  struct native_code *c = entry_for(k, W);
+  if (c) c->work = c->work + lane_insns < c->work ? UINT64_MAX : c->work + lane_insns;
+  pthread_mutex_unlock(&J.mu);
 }
 
 /* ---- the warp slice ---- */
 
 int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint64_t budget) {
-  if (w->state != SIMT_WARP_RUN) return (int)w->state;
   struct native_ctx x = {.cu = cu, .w = w, .priv = w->priv};
-  x.budget = budget > INT64_MAX ? INT64_MAX : (int64_t)budget;
-  while (fn(&x, w->reg) == NATIVE_RET_INTERP && simt_warp_step(cu, w) == SIMT_WARP_RUN &&
-         x.budget > 0)
-    ;
-  cu->epoch += x.epoch;
-  cu->st.warp_insns += x.warp_insns;
-  cu->st.lane_insns += x.lane_insns;
+  struct native_count n = {.budget = budget > INT64_MAX ? INT64_MAX : (int64_t)budget};
+  while (w->state == SIMT_WARP_RUN && n.budget > 0) {
+    int r = fn(&x, w->reg, &n);
+    if (r == NATIVE_RET_BUDGET) break;
+    if (r == NATIVE_RET_INTERP) {
+      cu->epoch += n.epoch; /* the interpreter's stores count on */
+      n.epoch = 0;
+      simt_warp_step(cu, w);
+    }
+  }
+  cu->epoch += n.epoch;
+  cu->st.warp_insns += n.warp_insns;
+  cu->st.lane_insns += n.lane_insns;
   for (int j = 0; j < 8; j++) {
-    cu->st.ld_bytes[j] += x.ld_bytes[j];
-    cu->st.st_bytes[j] += x.st_bytes[j];
+    cu->st.ld_bytes[j] += n.ld_bytes[j];
+    cu->st.st_bytes[j] += n.st_bytes[j];
   }
   cu->st.native_slices++;
   return (int)w->state;

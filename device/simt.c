@@ -946,10 +946,15 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
   }
   /* the native engine, unless a checker or the stack reconvergence mode
    * needs the interpreter (or the kernel cannot be compiled) */
-  if (cfg->engine == DEV_ENGINE_NATIVE && !run->check && !run->stack_mode)
-    run->native = native_code(k, run->W, why, sizeof why);
-  if (cfg->engine == DEV_ENGINE_NATIVE && !run->native && run->print_stats)
-    fprintf(stderr, "lockstep stats: kernel %s runs on the interpreter: %s\n", k->name, why);
+  run->native_ok = cfg->engine == DEV_ENGINE_NATIVE && !run->check && !run->stack_mode;
+  if (run->native_ok) {
+    uint64_t items = l->global[0] * l->global[1] * l->global[2];
+    uint64_t work = k->ninsns && items > UINT64_MAX / k->ninsns ? UINT64_MAX : items * k->ninsns;
+    run->native = native_code(k, run->W, work, cfg->native_min, why, sizeof why);
+    if (run->print_stats)
+      fprintf(stderr, "lockstep stats: kernel %s: %s engine (%s)\n", k->name,
+              run->native ? "native" : "interpreter", why);
+  }
   *rcp = 0;
   return run;
 }
@@ -1000,6 +1005,7 @@ int simt_run_pass(struct simt_run *run, struct dev_exception *exc, struct simt_p
 void simt_close(struct simt_run *run) {
   if (!run) return;
   if (run->print_stats && run->passes) print_stats(run);
+  if (run->native_ok && !run->native) native_account(run->k, run->W, run->stats.lane_insns);
   simt_check_close(run);
   for (unsigned i = 0; i < run->ncus; i++)
     cu_release(&run->cus[i]);

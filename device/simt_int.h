@@ -147,10 +147,11 @@ enum simt_motion {
 struct simt_stats {
   uint64_t warp_insns, lane_insns, div_branches, yields, barrier_waits, recentres;
   uint64_t ld_bytes[8], st_bytes[8]; /* by enum lsi_space of the address */
-  uint64_t native_slices;             /* warp slices the native engine ran */
+  uint64_t native_slices;            /* warp slices the native engine ran */
 };
 
 struct native_ctx;
+struct native_count;
 
 /* One launch, shared by every worker running it. */
 struct simt_run {
@@ -197,8 +198,10 @@ struct simt_run {
    * runs) and each checker's launch state */
   unsigned check;
   struct simt_race_run *race;
-  /* the native engine's warp function (native.h), or NULL: the interpreter */
-  int (*native)(struct native_ctx *x, uint64_t *reg);
+  /* the native engine's warp function (native.h), or NULL: the interpreter;
+   * native_ok: the launch may use it (its interpreted work is accounted) */
+  bool native_ok;
+  int (*native)(struct native_ctx *x, uint64_t *reg, struct native_count *n);
   const struct simt_check_stop *check_stop; /* the debugger's, or NULL */
 };
 
@@ -368,8 +371,7 @@ int simt_warp_step(struct simt_cu *cu, struct simt_warp *w);
 bool simt_diverge(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t nt);
 bool simt_push_token(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, unsigned op,
                      uint64_t act, uint32_t target);
-bool simt_join(struct simt_cu *cu, struct simt_warp *w, unsigned op, uint64_t act,
-               uint32_t target);
+bool simt_join(struct simt_cu *cu, struct simt_warp *w, unsigned op, uint64_t act, uint32_t target);
 bool simt_yield(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act);
 void simt_barrier_wait(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act);
 void simt_exit_lanes(struct simt_cu *cu, struct simt_warp *w, uint64_t act);
