@@ -87,14 +87,6 @@ bool simt_deque_push_back(struct simt_deque *q, simt_token t) {
 }
 
 /* The lanes of m whose remembered resume pc is pc. */
-static uint64_t lanes_at(const struct simt_warp *w, uint64_t m, uint32_t pc) {
-  uint64_t r = 0;
-  for (; m; m &= m - 1) {
-    unsigned i = (unsigned)__builtin_ctzll(m);
-    if (w->lane_pc[i] == pc) r |= UINT64_C(1) << i;
-  }
-  return r;
-}
 
 static void activate(struct simt_warp *w, unsigned reason, uint64_t m, uint32_t pc) {
   w->dis[reason] &= ~m;
@@ -111,10 +103,10 @@ void simt_unwind(struct simt_cu *cu, struct simt_warp *w) {
     unsigned ty = simt_token_type(t);
     uint32_t pc = simt_token_pc(t);
     if (ty >= SIMT_REASON_BAR) continue;
-    uint64_t m = lanes_at(w, t.mask & w->dis[ty], pc);
+    uint64_t m = simt_lanes_at(w, t.mask & w->dis[ty], pc);
     if (!m) continue; /* stale: none of its lanes waits for it */
     if (ty == SIMT_TOK_SYNC || ty == SIMT_TOK_BRK || ty == SIMT_TOK_CONT)
-      m |= lanes_at(w, w->dis[ty] & ~m, pc); /* same place, same reason: join */
+      m |= simt_lanes_at(w, w->dis[ty] & ~m, pc); /* same place, same reason: join */
     activate(w, ty, m, pc);
     return;
   }
@@ -127,7 +119,7 @@ void simt_unwind(struct simt_cu *cu, struct simt_warp *w) {
     uint32_t pc = w->lane_pc[__builtin_ctzll(waiting)];
     uint64_t all = 0;
     for (unsigned r = 0; r < SIMT_REASON_BAR; r++) {
-      uint64_t m = lanes_at(w, w->dis[r], pc);
+      uint64_t m = simt_lanes_at(w, w->dis[r], pc);
       w->dis[r] &= ~m;
       all |= m;
     }
@@ -143,7 +135,7 @@ void simt_unwind(struct simt_cu *cu, struct simt_warp *w) {
   if (sg) {
     unsigned lane = (unsigned)__builtin_ctzll(sg);
     uint32_t pc = w->lane_pc[lane];
-    if (sg == w->live && lanes_at(w, sg, pc) == sg) {
+    if (sg == w->live && simt_lanes_at(w, sg, pc) == sg) {
       __atomic_thread_fence(__ATOMIC_SEQ_CST);
       if (cu->run->check) simt_check_sgbarrier(cu, w, pc);
       activate(w, SIMT_REASON_SGBAR, sg, pc);
@@ -151,7 +143,7 @@ void simt_unwind(struct simt_cu *cu, struct simt_warp *w) {
     }
     simt_fault(cu, w, lane, pc - 1, LSI_TRAP_BARRIER_DIVERGENCE, 0,
                "sub-group barrier reached by %u of %u live work-items of the sub-group",
-               (unsigned)__builtin_popcountll(lanes_at(w, sg, pc)),
+               (unsigned)__builtin_popcountll(simt_lanes_at(w, sg, pc)),
                (unsigned)__builtin_popcountll(w->live));
     w->state = SIMT_WARP_FAULT;
     return;

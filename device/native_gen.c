@@ -36,7 +36,12 @@ struct gen {
   unsigned W;
   LLVMTypeRef i1, i8, i32, i64, ptr, f32, f64, iW, v1, v8, v16, v32, v64, vf, vd, vp;
   LLVMValueRef fn, x, reg, cnt, w, act_slot, limit_slot, argbuf, resbuf;
-  LLVMBasicBlockRef *bb;
+  /* Each instruction is generated twice: for a warp whose W lanes are all
+   * active (full: no mask anywhere) and for any other mask. bb is the
+   * variant being generated, bbv[full] each. */
+  bool full;
+  uint64_t allw;
+  LLVMBasicBlockRef *bb, *bbv[2];
   uint8_t *entry; /* ninsns + 1 flags: a pc control can come in at */
 };
 
@@ -111,17 +116,24 @@ static LLVMValueRef row(struct gen *g, uint32_t r) {
   return load(g, g->v64, row_ptr(g, r), 8);
 }
 static LLVMValueRef act(struct gen *g) {
-  return load(g, g->i64, g->act_slot, 8);
+  return g->full ? c64(g, g->allw) : load(g, g->i64, g->act_slot, 8);
 }
 static LLVMValueRef act_vec(struct gen *g) {
+  if (g->full) return LLVMConstAllOnes(g->v1);
   LLVMValueRef a = act(g);
   if (g->W < 64) a = LLVMBuildTrunc(g->b, a, g->iW, "");
   return LLVMBuildBitCast(g->b, a, g->v1, "");
 }
 /* Writes v to row r in the active lanes. */
 static void set_row(struct gen *g, uint32_t r, LLVMValueRef v) {
-  LLVMValueRef old = row(g, r);
-  store(g, LLVMBuildSelect(g->b, act_vec(g), v, old, ""), row_ptr(g, r), 8);
+  if (!g->full) v = LLVMBuildSelect(g->b, act_vec(g), v, row(g, r), "");
+  store(g, v, row_ptr(g, r), 8);
+}
+/* Goes on at pc with lanes a (a value: the variant is chosen by it). */
+static void jump_with(struct gen *g, LLVMValueRef a, uint32_t pc) {
+  store(g, a, g->act_slot, 8);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, a, c64(g, g->allw), ""), g->bbv[1][pc],
+                  g->bbv[0][pc]);
 }
 /* The lanes of a <W x i1> as a mask of bits. */
 static LLVMValueRef bits(struct gen *g, LLVMValueRef v1) {
@@ -552,10 +564,17 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMPositionBuilderAtEnd(g->b, div);
   LLVMValueRef args[3] = {g->x, c32(g, pc), LLVMBuildAnd(g->b, a, LLVMBuildNot(g->b, t, ""), "")};
   LLVMValueRef ok = rt_call(g, "lsn_diverge", g->i32, args, 3);
-  store(g, t, g->act_slot, 8);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, ok, c32(g, 0), ""), taken, fault);
+  LLVMBasicBlockRef split = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, ok, c32(g, 0), ""), split, fault);
   LLVMPositionBuilderAtEnd(g->b, fault);
   ret(g, NATIVE_RET_STATE);
+  LLVMPositionBuilderAtEnd(g->b, split); /* fewer lanes: the masked variant */
+  bool full = g->full;
+  LLVMBasicBlockRef *bb = g->bb;
+  g->full = false, g->bb = g->bbv[0];
+  store(g, t, g->act_slot, 8);
+  go(g, target);
+  g->full = full, g->bb = bb;
   LLVMPositionBuilderAtEnd(g->b, taken);
   go(g, target);
   LLVMPositionBuilderAtEnd(g->b, fall);
@@ -571,8 +590,15 @@ static void after_unwind(struct gen *g, LLVMValueRef on, uint32_t pc) {
   LLVMPositionBuilderAtEnd(g->b, out);
   ret(g, NATIVE_RET_STATE);
   LLVMPositionBuilderAtEnd(g->b, here);
-  store(g, load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, active)), 8), g->act_slot, 8);
-  go(g, pc);
+  LLVMValueRef p = field(g, g->cnt, offsetof(struct native_count, budget));
+  LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
+  store(g, n, p, 8);
+  LLVMBasicBlockRef stay = block(g), slice = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), ""), slice, stay);
+  LLVMPositionBuilderAtEnd(g->b, slice); /* w->pc and w->active are where the warp is */
+  ret(g, NATIVE_RET_BUDGET);
+  LLVMPositionBuilderAtEnd(g->b, stay);
+  jump_with(g, load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, active)), 8), pc);
 }
 
 /* YIELD: the interpreter takes every SIMT_HANG_SAMPLE-th one, whose
@@ -715,7 +741,7 @@ static void types(struct gen *g) {
 /* The entry block: where the warp is, then a switch to its pc. */
 static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   LLVMBasicBlockRef entry = block(g);
-  LLVMMoveBasicBlockBefore(entry, g->bb[0]); /* the function's entry */
+  LLVMMoveBasicBlockBefore(entry, g->bbv[0][0]); /* the function's entry */
   LLVMPositionBuilderAtEnd(g->b, entry);
   g->act_slot = LLVMBuildAlloca(g->b, g->i64, "act");
   g->limit_slot = LLVMBuildAlloca(g->b, g->i64, "limit");
@@ -723,14 +749,19 @@ static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   g->resbuf = LLVMBuildArrayAlloca(g->b, g->i64, c32(g, (maxres ? maxres : 1) * g->W), "res");
   g->w = load(g, g->ptr, field(g, g->x, offsetof(struct native_ctx, w)), 8);
   LLVMValueRef pc = load(g, g->i32, field(g, g->w, offsetof(struct simt_warp, pc)), 4);
-  store(g, load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, active)), 8), g->act_slot, 8);
+  LLVMValueRef a = load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, active)), 8);
+  store(g, a, g->act_slot, 8);
   unsigned ncase = 0;
   for (uint32_t p = 0; p < g->k->ninsns; p++)
     ncase += g->entry[p];
-  LLVMBasicBlockRef other = block(g);
-  LLVMValueRef sw = LLVMBuildSwitch(g->b, pc, other, ncase);
-  for (uint32_t p = 0; p < g->k->ninsns; p++)
-    if (g->entry[p]) LLVMAddCase(sw, c32(g, p), g->bb[p]);
+  LLVMBasicBlockRef other = block(g), sw_of[2] = {block(g), block(g)};
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, a, c64(g, g->allw), ""), sw_of[1], sw_of[0]);
+  for (int v = 0; v < 2; v++) {
+    LLVMPositionBuilderAtEnd(g->b, sw_of[v]);
+    LLVMValueRef sw = LLVMBuildSwitch(g->b, pc, other, ncase);
+    for (uint32_t p = 0; p < g->k->ninsns; p++)
+      if (g->entry[p]) LLVMAddCase(sw, c32(g, p), g->bbv[v][p]);
+  }
   LLVMPositionBuilderAtEnd(g->b, other); /* not an entry: the interpreter runs it */
   ret(g, NATIVE_RET_INTERP);
 }
@@ -762,28 +793,34 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
       if (k->code[pc].b > maxargs) maxargs = k->code[pc].b;
       if (lsi_builtins[k->code[pc].imm].nres > maxres) maxres = lsi_builtins[k->code[pc].imm].nres;
     }
-  g.bb = calloc(k->ninsns + 1, sizeof *g.bb);
+  g.allw = W == 64 ? ~UINT64_C(0) : (UINT64_C(1) << W) - 1;
+  g.bbv[0] = calloc(k->ninsns + 1, sizeof *g.bb);
+  g.bbv[1] = calloc(k->ninsns + 1, sizeof *g.bb);
   g.entry = calloc(k->ninsns + 1, 1);
-  if (!g.bb || !g.entry) {
-    free(g.bb), free(g.entry);
+  if (!g.bbv[0] || !g.bbv[1] || !g.entry) {
+    free(g.bbv[0]), free(g.bbv[1]), free(g.entry);
     snprintf(why, n, "out of host memory");
     return false;
   }
   g.b = LLVMCreateBuilderInContext(c);
   entries(&g);
-  for (uint32_t pc = 0; pc <= k->ninsns; pc++)
-    g.bb[pc] = LLVMAppendBasicBlockInContext(c, g.fn, "");
+  for (int v = 0; v < 2; v++)
+    for (uint32_t pc = 0; pc <= k->ninsns; pc++)
+      g.bbv[v][pc] = LLVMAppendBasicBlockInContext(c, g.fn, "");
   prologue(&g, maxargs, maxres);
-  for (uint32_t pc = 0; pc < k->ninsns; pc++) {
-    LLVMPositionBuilderAtEnd(g.b, g.bb[pc]);
-    gen_insn(&g, pc);
+  for (int v = 0; v < 2; v++) {
+    g.full = v, g.bb = g.bbv[v];
+    for (uint32_t pc = 0; pc < k->ninsns; pc++) {
+      LLVMPositionBuilderAtEnd(g.b, g.bb[pc]);
+      gen_insn(&g, pc);
+    }
+    /* falling off the end: the interpreter reports it as it would */
+    LLVMPositionBuilderAtEnd(g.b, g.bb[k->ninsns]);
+    save_pc(&g, c32(&g, k->ninsns));
+    ret(&g, NATIVE_RET_INTERP);
   }
-  /* falling off the end: the interpreter reports it as it would */
-  LLVMPositionBuilderAtEnd(g.b, g.bb[k->ninsns]);
-  save_pc(&g, c32(&g, k->ninsns));
-  ret(&g, NATIVE_RET_INTERP);
   LLVMDisposeBuilder(g.b);
-  free(g.bb);
+  free(g.bbv[0]), free(g.bbv[1]);
   free(g.entry);
   return true;
 }

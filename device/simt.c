@@ -644,15 +644,11 @@ bool simt_barrier_release(struct simt_cu *cu) {
       why = "others finished the kernel without reaching it";
       continue;
     }
-    for (uint64_t m = w->dis[SIMT_REASON_BAR]; m; m &= m - 1) {
-      uint32_t p = w->lane_pc[__builtin_ctzll(m)];
-      if (bar_pc == UINT32_MAX)
-        bar_pc = p;
-      else if (p != bar_pc) {
-        bad = w;
-        why = "others wait at a different barrier";
-        break;
-      }
+    uint64_t m = w->dis[SIMT_REASON_BAR];
+    if (m && bar_pc == UINT32_MAX) bar_pc = w->lane_pc[__builtin_ctzll(m)];
+    if (simt_lanes_at(w, m, bar_pc) != m) {
+      bad = w;
+      why = "others wait at a different barrier";
     }
   }
   if (why) {

@@ -12,6 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "device/check.h"
 #include "device/dev.h"
@@ -130,6 +133,29 @@ struct simt_warp {
    * (simt_cu.hang_round + 1; 0: none yet). */
   uint64_t yields, hang_own, hang_round;
 };
+
+/* The lanes of m whose resume pc is pc: four lanes per compare where the
+ * host has SSE2, up to m's last lane. */
+static inline uint64_t simt_lanes_at(const struct simt_warp *w, uint64_t m, uint32_t pc) {
+  if (!(m & (m - 1))) return m && w->lane_pc[__builtin_ctzll(m)] == pc ? m : 0;
+#if defined(__SSE2__)
+  unsigned n = 64 - (unsigned)__builtin_clzll(m);
+  __m128i p = _mm_set1_epi32((int)pc);
+  uint64_t r = 0;
+  for (unsigned i = 0; i < n; i += 4) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(w->lane_pc + i));
+    r |= (uint64_t)(unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, p))) << i;
+  }
+  return r & m;
+#else
+  uint64_t r = 0;
+  for (; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    if (w->lane_pc[i] == pc) r |= UINT64_C(1) << i;
+  }
+  return r;
+#endif
+}
 
 /* Yields between two samples of a warp's state: a multiple of every loop
  * period up to 16 (their least common multiple), so a loop repeating its
