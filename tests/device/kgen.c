@@ -7,7 +7,9 @@
  * saturate, shift counts are reduced by the language, loops are bounded by a
  * small constant, array indices are masked into range, barriers sit only in
  * uniform control flow before any return, and atomics only combine values
- * in ways whose final result does not depend on their order.
+ * in ways whose final result does not depend on their order. No result
+ * depends on a NaN's sign or payload (which IEEE 754 leaves open): there is
+ * no copysign, signbit or as_type of a float.
  */
 #include "kgen.h"
 
@@ -148,8 +150,17 @@ static char *float_const(struct gen *g, int t) {
   static const double edge[] = {0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 1e30, -1e-30, 0x1p-140, 65536.0};
   double v = chance(g, 40) ? edge[rn(g, sizeof edge / sizeof edge[0])]
                            : ((double)rn(g, 20001) - 10000.0) / (double)(1u << rn(g, 12));
-  if (t == TF) return xs("(%af)", (double)(float)v);
-  return xs("(%a)", v);
+  if (t == TF) v = (double)(float)v;
+  /* a hexadecimal literal spelt here, not by printf's %a (whose spelling
+   * varies between C libraries): the same text on every machine */
+  uint64_t u;
+  memcpy(&u, &v, 8);
+  const char *sign = u >> 63 ? "-" : "", *suffix = t == TF ? "f" : "";
+  int e = (int)(u >> 52 & 0x7ff);
+  uint64_t frac = u & ((UINT64_C(1) << 52) - 1);
+  if (e == 0 && frac == 0) return xs("(%s0x0p+0%s)", sign, suffix);
+  /* no constant is subnormal as a double */
+  return xs("(%s0x1.%013llxp%+d%s)", sign, (unsigned long long)frac, e - 1023, suffix);
 }
 
 static char *constant(struct gen *g, int t) {

@@ -108,9 +108,10 @@ static void *xdup(const void *p, size_t n) {
   return q;
 }
 
-/* The initial contents for geometry gm, the same for both engines. */
+/* The initial contents for seed and a global size, the same for both
+ * engines and every configuration. */
 static void bufs_init(struct bufs *b, const struct kgen_kernel *k, unsigned seed, unsigned global) {
-  uint64_t rng = (uint64_t)seed << 20 ^ global;
+  uint64_t rng = ((uint64_t)seed << 20) ^ global;
   b->nin = (size_t)global * KGEN_IN, b->noi = (size_t)global * k->ni;
   b->nof = (size_t)global * k->nf, b->nscr = (size_t)global * KGEN_SCR;
   b->in = malloc(b->nin * 8), b->oi = malloc(b->noi * 8);
@@ -371,12 +372,12 @@ static void run_kind(enum kgen_kind kind, unsigned dflt_count, const char *what)
 }
 
 START_TEST(straight_line) {
-  run_kind(KGEN_STRAIGHT, 12, "straight-line");
+  run_kind(KGEN_STRAIGHT, 32, "straight-line");
 }
 END_TEST
 
 START_TEST(branchy) {
-  run_kind(KGEN_BRANCHY, 12, "branchy");
+  run_kind(KGEN_BRANCHY, 32, "branchy");
 }
 END_TEST
 
@@ -450,7 +451,7 @@ static void fault_case(unsigned seed, enum kgen_fault f) {
 
 START_TEST(exceptions) {
   unsigned first, n;
-  seed_range(2, &first, &n);
+  seed_range(3, &first, &n);
   devs_open();
   for (unsigned s = first; s < first + n; s++)
     for (int f = KGEN_NO_FAULT + 1; f < KGEN_NFAULTS; f++)
