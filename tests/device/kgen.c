@@ -396,6 +396,8 @@ static void block(struct gen *g, int depth, unsigned n);
 static void assign(struct gen *g) {
   struct var *v = pick_var(g, -1, true);
   char *e = expr(g, v->type, 3);
+  while (!strcmp(e, v->name)) /* no x = x */
+    free(e), e = expr(g, v->type, 3);
   emit(g, "%s = %s;", v->name, e);
   free(e);
 }
@@ -569,9 +571,17 @@ static void local_phase(struct gen *g) {
   g->st->atomics++;
   g->st->branches += 2;
   g->lm = true;
+  /* one read of each kind, then statements that may read more */
+  struct var *x = pick_var(g, -1, true);
+  char *e = conv(g, x->type,
+                 xs("((lmu[(lid + %s) %% lsz] ^ lcnt) + convert_uint_sat(lmf[(lid + %uu) %% lsz]))",
+                    g->lm_round ? "r + 1u" : "1u", rn(g, 70)),
+                 TU);
+  emit(g, "%s = %s;", x->name, e);
+  free(e);
   bool ret = g->may_return;
   g->may_return = false;
-  unsigned n = 1 + rn(g, 3);
+  unsigned n = rn(g, 3);
   for (unsigned i = 0; i < n; i++)
     if (chance(g, 25))
       stmt_if(g, 1);
