@@ -9,7 +9,10 @@
  * uniform control flow before any return, and atomics only combine values
  * in ways whose final result does not depend on their order. No result
  * depends on a NaN's sign or payload (which IEEE 754 leaves open): there is
- * no copysign, signbit or as_type of a float.
+ * no copysign, signbit or as_type of a float. At most one random choice is
+ * made among the operands or arguments of one expression: C leaves their
+ * order unspecified, and the text must not depend on the compiler that
+ * built the generator.
  */
 #include "kgen.h"
 
@@ -79,26 +82,31 @@ static bool chance(struct gen *g, unsigned pct) {
   return rn(g, 100) < pct;
 }
 
-/* A malloc'd printf; the test fails on out of memory by crashing loudly. */
+static char *vxs(const char *f, va_list ap) {
+  va_list aq;
+  va_copy(aq, ap);
+  int n = vsnprintf(NULL, 0, f, aq);
+  va_end(aq);
+  char *s = malloc((size_t)n + 1);
+  if (!s) abort(); /* out of host memory in the test itself: fail loudly */
+  vsnprintf(s, (size_t)n + 1, f, ap);
+  return s;
+}
+
+/* A malloc'd printf. */
 static char *xs(const char *f, ...) {
   va_list ap;
   va_start(ap, f);
-  int n = vsnprintf(NULL, 0, f, ap);
-  va_end(ap);
-  char *s = malloc((size_t)n + 1);
-  if (!s) abort();
-  va_start(ap, f);
-  vsnprintf(s, (size_t)n + 1, f, ap);
+  char *s = vxs(f, ap);
   va_end(ap);
   return s;
 }
 
 /* Appends one line at the current indentation. */
 static void emit(struct gen *g, const char *f, ...) {
-  char line[4096];
   va_list ap;
   va_start(ap, f);
-  vsnprintf(line, sizeof line, f, ap);
+  char *line = vxs(f, ap);
   va_end(ap);
   size_t need = g->len + (size_t)g->indent * 2 + strlen(line) + 2;
   if (need > g->cap) {
@@ -109,6 +117,7 @@ static void emit(struct gen *g, const char *f, ...) {
   for (int i = 0; i < g->indent; i++)
     g->len += (size_t)sprintf(g->src + g->len, "  ");
   g->len += (size_t)sprintf(g->src + g->len, "%s\n", line);
+  free(line);
   g->st->lines++;
 }
 
@@ -148,8 +157,11 @@ static char *int_const(struct gen *g, int t) {
 
 static char *float_const(struct gen *g, int t) {
   static const double edge[] = {0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 1e30, -1e-30, 0x1p-140, 65536.0};
-  double v = chance(g, 40) ? edge[rn(g, sizeof edge / sizeof edge[0])]
-                           : ((double)rn(g, 20001) - 10000.0) / (double)(1u << rn(g, 12));
+  double v = edge[rn(g, sizeof edge / sizeof edge[0])];
+  if (!chance(g, 40)) {
+    v = (double)rn(g, 20001) - 10000.0;
+    v /= (double)(1u << rn(g, 12));
+  }
   if (t == TF) v = (double)(float)v;
   /* a hexadecimal literal spelt here, not by printf's %a (whose spelling
    * varies between C libraries): the same text on every machine */
@@ -370,11 +382,13 @@ static char *cond(struct gen *g, int depth) {
   case 2:
   case 3:
     b = conv(g, TU, a, s), a = NULL;
-    r = xs("((%s & %uu) %s %uu)", b, 1u << rn(g, 3), chance(g, 50) ? "==" : "!=", 0u);
+    unsigned bit = 1u << rn(g, 3);
+    r = xs("((%s & %uu) %s 0u)", b, bit, chance(g, 50) ? "==" : "!=");
     break;
   case 4:
     b = cond(g, depth - 1);
-    r = xs("(%s %s (%s & 3u) != 0u)", b, chance(g, 50) ? "&&" : "||", (a = conv(g, TU, a, s)));
+    a = conv(g, TU, a, s);
+    r = xs("(%s %s (%s & 3u) != 0u)", b, chance(g, 50) ? "&&" : "||", a);
     g->st->branches++;
     break;
   default:

@@ -341,7 +341,7 @@ static void differential(unsigned seed, enum kgen_kind kind) {
       if (c == 0)
         bufs_copy(&ref, &b[INTERP]);
       else if (first_difference(&b[INTERP], &ref, &k, "this", "first", diff, sizeof diff))
-        differ(&k, seed, "the results depend on the configuration (a generator bug)", what, diff);
+        differ(&k, seed, "the interpreter's results depend on the configuration", what, diff);
       for (unsigned e = 0; e < NENGINES; e++)
         bufs_free(&b[e]);
     }
