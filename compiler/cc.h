@@ -109,6 +109,15 @@ void cc_dump(FILE *f, const struct lsi_program *p, const char *source);
 /* One instruction in listing form, without newline. */
 void cc_format_insn(char *buf, size_t len, const struct lsi_kernel *k, uint32_t pc);
 
+/* The build cache, for what else is kept there (the native engine's
+ * code): the path of file name in the cache folder (made when missing);
+ * -1 when LOCKSTEP_CACHE turns the cache off or there is no folder. */
+int cc_cache_path(const char *name, char *path, size_t len);
+/* Which build of Lockstep this is (its library's size and time). */
+const char *cc_build_stamp(void);
+/* The 40-digit hex BLAKE3 hash of n parts into hex (41 bytes). */
+void cc_hash_hex(const void *const *parts, const size_t *lens, unsigned n, char *hex);
+
 /* Version string of the compiler (part of the cache key and the binary). */
 const char *cc_version(void);
 

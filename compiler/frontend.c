@@ -673,6 +673,13 @@ static int cache_dir(char *buf, size_t len) {
   return 0;
 }
 
+int cc_cache_path(const char *name, char *path, size_t len) {
+  char dir[4096];
+  if (!cache_enabled() || cache_dir(dir, sizeof dir) != 0) return -1;
+  snprintf(path, len, "%s/%s", dir, name);
+  return 0;
+}
+
 /* Which build of the compiler this is: its file's size and modification
  * time. A cached executable translated by an earlier build (before a fix
  * to the translator) must not be served, and the format version does not
@@ -687,13 +694,13 @@ static void stamp_once(void) {
   else
     snprintf(build_stamp, sizeof build_stamp, "unknown");
 }
-static const char *cc_build_stamp(void) {
+const char *cc_build_stamp(void) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, stamp_once);
   return build_stamp;
 }
 
-static void hash_hex(const void *const *parts, const size_t *lens, unsigned n, char *hex) {
+void cc_hash_hex(const void *const *parts, const size_t *lens, unsigned n, char *hex) {
   llvm_blake3_hasher h;
   llvm_blake3_hasher_init(&h);
   for (unsigned i = 0; i < n; i++)
@@ -729,7 +736,7 @@ static void cache_key(const char *source, const char *filename, const char *opti
     p[i] = parts[i];
     lens[i] = strlen(parts[i]) + 1;
   }
-  hash_hex(p, lens, NPARTS, hex);
+  cc_hash_hex(p, lens, NPARTS, hex);
   free(ext);
   free(args);
 }
@@ -743,7 +750,7 @@ static void file_hash(const char *path, char *hex) {
     return;
   }
   const void *p[1] = {d};
-  hash_hex(p, &len, 1, hex);
+  cc_hash_hex(p, &len, 1, hex);
   free(d);
 }
 

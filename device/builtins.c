@@ -899,7 +899,8 @@ enum lsi_builtin_role lsi_builtin_role(const struct lsi_builtin *bi) {
   SHS(t, 2, 8, "Dv8_" #t)                                                                          \
   SHS(t, 2, 16, "Dv16_" #t)                                                                        \
   SHS(t, 4, 2, "Dv2_" #t)                                                                          \
-  SHS(t, 4, 4, "S_") SHS(t, 4, 8, "Dv8_" #t) SHS(t, 4, 16, "Dv16_" #t) SHS(t, 8, 2, "Dv2_" #t)     \
+  SHS(t, 4, 4, "S_")                                                                               \
+  SHS(t, 4, 8, "Dv8_" #t) SHS(t, 4, 16, "Dv16_" #t) SHS(t, 8, 2, "Dv2_" #t)                        \
       SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_") SHS(t, 8, 16, "Dv16_" #t)                         \
           SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t) SHS(t, 16, 8, "Dv8_" #t)               \
               SHS(t, 16, 16, "S_")
@@ -918,8 +919,9 @@ enum lsi_builtin_role lsi_builtin_role(const struct lsi_builtin *bi) {
   CV1(name, s, 2, di, mode, sat)                                                                   \
   CV1(name, t, 3, di, mode, sat)                                                                   \
   CV1(name, i, 4, di, mode, sat)                                                                   \
-  CV1(name, j, 5, di, mode, sat) CV1(name, l, 6, di, mode, sat) CV1(name, m, 7, di, mode, sat)     \
-      CV1(name, f, 8, di, mode, sat) CV1(name, d, 9, di, mode, sat)
+  CV1(name, j, 5, di, mode, sat)                                                                   \
+  CV1(name, l, 6, di, mode, sat) CV1(name, m, 7, di, mode, sat) CV1(name, f, 8, di, mode, sat)     \
+      CV1(name, d, 9, di, mode, sat)
 #define CVM(l1, d, sfx, di, sat)                                                                   \
   CVS("_Z" l1 "convert_" #d sfx "_rte", di, 1, sat)                                                \
   CVS("_Z" l1 "convert_" #d sfx "_rtz", di, 2, sat)                                                \
@@ -992,8 +994,8 @@ enum lsi_builtin_role lsi_builtin_role(const struct lsi_builtin *bi) {
   VS_GO(stem, vec, N, t, 2)                                                                        \
   VS_GO(stem, vec, N, i, 4)                                                                        \
   VS_GO(stem, vec, N, j, 4)                                                                        \
-  VS_GO(stem, vec, N, l, 8) VS_GO(stem, vec, N, m, 8) VS_GO(stem, vec, N, f, 4)                    \
-      VS_GO(stem, vec, N, d, 8)
+  VS_GO(stem, vec, N, l, 8)                                                                        \
+  VS_GO(stem, vec, N, m, 8) VS_GO(stem, vec, N, f, 4) VS_GO(stem, vec, N, d, 8)
 #define VS_GO(stem, vec, N, t, sz)                                                                 \
   BI(#stem #vec #t "mP" #t, 0, N + 2, LSI_BI_MEM, N | (sz << 8), bi_vstore)
 #define VLOAD_HALF(stem, N, aligned)                                                               \

@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "compiler/cc.h"
 #include "device/builtins.h"
 #include "device/native.h"
 
@@ -177,9 +179,9 @@ static struct {
   LLVMOrcLLJITRef jit;
   LLVMOrcJITDylibRef jd;
   LLVMTargetMachineRef tm;
-  char *triple;
+  char *triple, *cpu, *features;
   char err[256];
-  unsigned serial;
+  struct native_obj *objs;
 } J = {PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER};
 
 static bool llvm_failed(LLVMErrorRef e, char *buf, size_t n) {
@@ -215,63 +217,78 @@ static void jit_init(void) {
   J.jd = LLVMOrcLLJITGetMainJITDylib(jit);
   J.triple = LLVMGetDefaultTargetTriple();
   LLVMTargetRef t;
-  char *msg = NULL, *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
+  char *msg = NULL;
+  J.cpu = LLVMGetHostCPUName();
+  J.features = LLVMGetHostCPUFeatures();
   if (LLVMGetTargetFromTriple(J.triple, &t, &msg) == 0)
-    J.tm = LLVMCreateTargetMachine(t, J.triple, cpu, feat, LLVMCodeGenLevelDefault,
+    J.tm = LLVMCreateTargetMachine(t, J.triple, J.cpu, J.features, LLVMCodeGenLevelDefault,
                                    LLVMRelocDefault, LLVMCodeModelJITDefault);
   else
     snprintf(J.err, sizeof J.err, "%s", msg ? msg : "no target");
   LLVMDisposeMessage(msg);
-  LLVMDisposeMessage(cpu);
-  LLVMDisposeMessage(feat);
   if (!J.tm || !define_syms()) J.jit = NULL; /* the interpreter runs everything */
 }
 
-/* One kernel's code at one warp width; a list per kernel. */
+/* Compiled code, one per kernel content and warp width, kept for the
+ * process (identical kernels of programs built again share it). */
+struct native_obj {
+  struct native_obj *next;
+  char key[48];
+  native_fn fn; /* NULL: not compiled (why) */
+  char why[160];
+};
+
+/* A kernel's launches at one warp width; a list per kernel. */
 struct native_code {
   struct native_code *next;
   unsigned W;
-  bool tried;    /* compile() ran */
-  uint64_t work; /* lane instructions the interpreter ran for it */
-  double ms;     /* how long the compile took */
-  native_fn fn;  /* NULL: not compiled (why) */
-  LLVMOrcResourceTrackerRef rt;
-  char why[160];
+  uint64_t work;                /* lane instructions the interpreter ran for it */
+  const struct native_obj *obj; /* its code, once asked for */
 };
 
 static void native_free(void *p) {
   for (struct native_code *c = p, *next; c; c = next) {
     next = c->next;
-    if (c->rt) {
-      LLVMErrorRef e = LLVMOrcResourceTrackerRemove(c->rt);
-      if (e) LLVMConsumeError(e);
-      LLVMOrcReleaseResourceTracker(c->rt);
-    }
     free(c);
   }
 }
 
-/* Builds, checks, optimises and adds the module of k at width W. */
-static void compile(const struct lsi_kernel *k, struct native_code *c) {
-  char name[32];
-  snprintf(name, sizeof name, "lsn_warp_%u", ++J.serial);
-  LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-  LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+/* What the code of k at width W is made from: this build, the host CPU,
+ * the width and every part of the kernel the generator reads. */
+static void obj_key(const struct lsi_kernel *k, unsigned W, char *hex) {
+  uint32_t shape[5] = {W, k->ninsns, k->nregs, k->nconst, k->private_size};
+  const void *p[] = {cc_build_stamp(), J.cpu, J.features, shape, k->code, k->arglist};
+  size_t lens[] = {strlen(cc_build_stamp()),
+                   strlen(J.cpu),
+                   strlen(J.features),
+                   sizeof shape,
+                   (size_t)k->ninsns * sizeof *k->code,
+                   (size_t)k->narglist * sizeof *k->arglist};
+  cc_hash_hex(p, lens, sizeof lens / sizeof lens[0], hex);
+}
+
+/* Generates, checks and optimises k's code and emits it as an object
+ * file, or NULL (with o->why). */
+static LLVMMemoryBufferRef emit(const struct lsi_kernel *k, unsigned W, const char *name,
+                                struct native_obj *o) {
+  LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = LLVMModuleCreateWithNameInContext(name, ctx);
   LLVMSetTarget(m, J.triple);
   LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(J.tm);
   LLVMSetModuleDataLayout(m, dl);
   LLVMDisposeTargetData(dl);
   char *msg = NULL;
-  bool ok = native_gen(ctx, m, name, k, c->W, c->why, sizeof c->why);
+  LLVMMemoryBufferRef buf = NULL;
+  bool ok = native_gen(ctx, m, name, k, W, o->why, sizeof o->why);
   if (ok && LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-    snprintf(c->why, sizeof c->why, "generated code does not verify: %.100s", msg);
+    snprintf(o->why, sizeof o->why, "generated code does not verify: %.100s", msg);
     ok = false;
   }
   LLVMDisposeMessage(msg);
+  msg = NULL;
   if (ok) {
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    ok = !llvm_failed(LLVMRunPasses(m, "default<O2>", J.tm, po), c->why, sizeof c->why);
+    ok = !llvm_failed(LLVMRunPasses(m, "default<O2>", J.tm, po), o->why, sizeof o->why);
     LLVMDisposePassBuilderOptions(po);
   }
   const char *dump = getenv("LOCKSTEP_NATIVE_DUMP"); /* the optimised IR, appended */
@@ -281,26 +298,86 @@ static void compile(const struct lsi_kernel *k, struct native_code *c) {
     if (f) fputs(ir, f), fclose(f);
     LLVMDisposeMessage(ir);
   }
-  if (!ok) {
-    LLVMDisposeModule(m);
-    LLVMOrcDisposeThreadSafeContext(tsc);
-    return;
+  if (ok && LLVMTargetMachineEmitToMemoryBuffer(J.tm, m, LLVMObjectFile, &msg, &buf)) {
+    snprintf(o->why, sizeof o->why, "code generation failed: %.100s", msg ? msg : "");
+    buf = NULL;
   }
-  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
-  LLVMOrcDisposeThreadSafeContext(tsc);
-  c->rt = LLVMOrcJITDylibCreateResourceTracker(J.jd);
+  LLVMDisposeMessage(msg);
+  LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  return buf;
+}
+
+/* The cached object file of key, or NULL. */
+static LLVMMemoryBufferRef cache_read(const char *key) {
+  char name[96], path[4200];
+  snprintf(name, sizeof name, "native-%s.o", key);
+  if (cc_cache_path(name, path, sizeof path) != 0) return NULL;
+  LLVMMemoryBufferRef buf = NULL;
+  char *msg = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) buf = NULL;
+  LLVMDisposeMessage(msg);
+  return buf;
+}
+
+/* Keeps an object file for later processes (written aside, then renamed
+ * into place, so a reader never sees part of one). */
+static void cache_write(const char *key, LLVMMemoryBufferRef buf) {
+  char name[96], path[4200], tmp[4300];
+  snprintf(name, sizeof name, "native-%s.o", key);
+  if (cc_cache_path(name, path, sizeof path) != 0) return;
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f) return;
+  size_t n = LLVMGetBufferSize(buf);
+  bool ok = fwrite(LLVMGetBufferStart(buf), 1, n, f) == n;
+  ok = fclose(f) == 0 && ok;
+  if (!ok || rename(tmp, path) != 0) remove(tmp);
+}
+
+/* Loads an object file (taking buf) and finds its function. */
+static native_fn load(LLVMMemoryBufferRef buf, const char *name, struct native_obj *o) {
+  if (llvm_failed(LLVMOrcLLJITAddObjectFile(J.jit, J.jd, buf), o->why, sizeof o->why)) return NULL;
   LLVMOrcExecutorAddress addr = 0;
-  if (llvm_failed(LLVMOrcLLJITAddLLVMIRModuleWithRT(J.jit, c->rt, tsm), c->why, sizeof c->why)) {
-    LLVMOrcDisposeThreadSafeModule(tsm);
-    return;
+  if (llvm_failed(LLVMOrcLLJITLookup(J.jit, &addr, name), o->why, sizeof o->why)) return NULL;
+  return (native_fn)(uintptr_t)addr;
+}
+
+/* The code of k at width W: made once per process, from the cache or
+ * (when compile says so) compiled; NULL when neither (under J.mu). */
+static const struct native_obj *obj_for(const struct lsi_kernel *k, unsigned W, bool compile) {
+  char key[48];
+  obj_key(k, W, key);
+  for (struct native_obj *o = J.objs; o; o = o->next)
+    if (!strcmp(o->key, key)) return o;
+  LLVMMemoryBufferRef buf = cache_read(key);
+  if (!buf && !compile) return NULL;
+  struct native_obj *o = calloc(1, sizeof *o);
+  if (!o) {
+    if (buf) LLVMDisposeMemoryBuffer(buf);
+    return NULL;
   }
-  if (llvm_failed(LLVMOrcLLJITLookup(J.jit, &addr, name), c->why, sizeof c->why)) return;
-  c->fn = (native_fn)(uintptr_t)addr;
+  snprintf(o->key, sizeof o->key, "%s", key);
+  char name[64];
+  snprintf(name, sizeof name, "lsn_%.24s", key);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  bool cached = buf != NULL;
+  if (!buf) buf = emit(k, W, name, o);
+  if (buf && !cached) cache_write(key, buf);
+  if (buf) o->fn = load(buf, name, o);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (o->fn)
+    snprintf(o->why, sizeof o->why, "%s in %.1f ms", cached ? "loaded from the cache" : "compiled",
+             (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+  o->next = J.objs;
+  J.objs = o;
+  return o;
 }
 
 /* k's entry for width W, made when missing (under J.mu). */
 static struct native_code *entry_for(const struct lsi_kernel *k, unsigned W) {
-  struct lsi_kernel *mk = (struct lsi_kernel *)k; /* the cache is the kernel's */
+  struct lsi_kernel *mk = (struct lsi_kernel *)k; /* the accounting is the kernel's */
   struct native_code *c = mk->native;
   while (c && c->W != W)
     c = c->next;
@@ -322,24 +399,16 @@ native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uin
   }
   pthread_mutex_lock(&J.mu);
   struct native_code *c = entry_for(k, W);
-  if (c && !c->tried && c->work + work >= min) {
-    c->tried = true;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    compile(k, c);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    c->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-  }
-  native_fn fn = c ? c->fn : NULL;
-  if (!c)
+  bool worth = c && c->work + work >= min; /* else only what is already compiled */
+  if (c && !c->obj) c->obj = obj_for(k, W, worth);
+  native_fn fn = c && c->obj ? c->obj->fn : NULL;
+  if (!c || (worth && !c->obj))
     snprintf(why, n, "out of host memory");
-  else if (!c->tried)
+  else if (!c->obj)
     snprintf(why, n, "%" PRIu64 " lane instructions so far, below LOCKSTEP_NATIVE_MIN",
              c->work + work);
-  else if (fn)
-    snprintf(why, n, "compiled in %.1f ms", c->ms);
   else
-    snprintf(why, n, "%s", c->why);
+    snprintf(why, n, "%s", c->obj->why);
   pthread_mutex_unlock(&J.mu);
   return fn;
 }

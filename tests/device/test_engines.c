@@ -61,6 +61,7 @@ static void devs_open(void) {
       cfg.warp_width = configs[c][0];
       cfg.host_threads = configs[c][1];
       cfg.engine = engine_of[e];
+      cfg.native_min = 0; /* compile every kernel, however small its launch */
       devs[c][e] = dev_device_new(&cfg);
       ck_assert_ptr_nonnull(devs[c][e]);
     }
