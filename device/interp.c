@@ -602,6 +602,18 @@ bool simt_push_token(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, unsig
 bool simt_join(struct simt_cu *cu, struct simt_warp *w, unsigned op, uint64_t act,
                uint32_t target) {
   unsigned ty = op == LSI_SYNC ? SIMT_TOK_SYNC : op == LSI_BRK ? SIMT_TOK_BRK : SIMT_TOK_CONT;
+  struct simt_deque *q = &w->dq;
+  if (simt_deque_size(q) && !w->dis[ty]) {
+    /* The token in front is this one and no other lane waits for it:
+     * unwinding would pop it and resume these lanes at target. */
+    simt_token t = q->buf[q->head];
+    if (simt_token_type(t) == ty && simt_token_pc(t) == target && (t.mask & act)) {
+      q->head++;
+      w->pc = target;
+      w->active = act;
+      return true;
+    }
+  }
   if (!has_token(w, ty, target, act)) return false; /* the fallback: a plain branch (seed 004) */
   const unsigned W = cu->run->W;
   disable(w, act, ty, target, W == 64 ? ~UINT64_C(0) : BIT(W) - 1, W);
@@ -626,8 +638,6 @@ bool simt_yield(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t a
   if (!waiting) {
     /* No other lane can run: unwinding would pop every token as stale
      * and resume these lanes at pc + 1. Do just that. */
-    yield_token(cu, w, act, pc + 1);
-    if (cu->faulted) return false;
     w->dq.head = w->dq.tail;
     w->pc = pc + 1;
     w->active = act;
@@ -643,7 +653,18 @@ bool simt_yield(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t a
 void simt_barrier_wait(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act) {
   const unsigned W = cu->run->W;
   disable(w, act, SIMT_REASON_BAR, pc + 1, W == 64 ? ~UINT64_C(0) : BIT(W) - 1, W);
-  simt_unwind(cu, w);
+  uint64_t waiting = 0;
+  for (unsigned r = 0; r < SIMT_REASON_BAR; r++)
+    waiting |= w->dis[r];
+  if (waiting || w->dis[SIMT_REASON_SGBAR]) {
+    simt_unwind(cu, w);
+    return;
+  }
+  /* No other lane can run: unwinding would pop every token as stale and
+   * leave the warp at the barrier. */
+  w->dq.head = w->dq.tail;
+  w->active = 0;
+  w->state = SIMT_WARP_BARRIER;
 }
 
 void simt_exit_lanes(struct simt_cu *cu, struct simt_warp *w, uint64_t act) {
