@@ -900,10 +900,10 @@ enum lsi_builtin_role lsi_builtin_role(const struct lsi_builtin *bi) {
   SHS(t, 2, 16, "Dv16_" #t)                                                                        \
   SHS(t, 4, 2, "Dv2_" #t)                                                                          \
   SHS(t, 4, 4, "S_")                                                                               \
-  SHS(t, 4, 8, "Dv8_" #t) SHS(t, 4, 16, "Dv16_" #t) SHS(t, 8, 2, "Dv2_" #t)                        \
-      SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_") SHS(t, 8, 16, "Dv16_" #t)                         \
-          SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t) SHS(t, 16, 8, "Dv8_" #t)               \
-              SHS(t, 16, 16, "S_")
+  SHS(t, 4, 8, "Dv8_" #t)                                                                          \
+  SHS(t, 4, 16, "Dv16_" #t) SHS(t, 8, 2, "Dv2_" #t) SHS(t, 8, 4, "Dv4_" #t) SHS(t, 8, 8, "S_")     \
+      SHS(t, 8, 16, "Dv16_" #t) SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t)                  \
+          SHS(t, 16, 8, "Dv8_" #t) SHS(t, 16, 16, "S_")
 #define PREF(t)                                                                                    \
   BI("_Z8prefetchPU3AS1K" #t "m", 0, 2, 0, 0, bx_prefetch)                                         \
   BI("_Z8prefetchPU3AS1KDv2_" #t "m", 0, 2, 0, 0, bx_prefetch)                                     \
@@ -920,8 +920,8 @@ enum lsi_builtin_role lsi_builtin_role(const struct lsi_builtin *bi) {
   CV1(name, t, 3, di, mode, sat)                                                                   \
   CV1(name, i, 4, di, mode, sat)                                                                   \
   CV1(name, j, 5, di, mode, sat)                                                                   \
-  CV1(name, l, 6, di, mode, sat) CV1(name, m, 7, di, mode, sat) CV1(name, f, 8, di, mode, sat)     \
-      CV1(name, d, 9, di, mode, sat)
+  CV1(name, l, 6, di, mode, sat)                                                                   \
+  CV1(name, m, 7, di, mode, sat) CV1(name, f, 8, di, mode, sat) CV1(name, d, 9, di, mode, sat)
 #define CVM(l1, d, sfx, di, sat)                                                                   \
   CVS("_Z" l1 "convert_" #d sfx "_rte", di, 1, sat)                                                \
   CVS("_Z" l1 "convert_" #d sfx "_rtz", di, 2, sat)                                                \

@@ -32,7 +32,8 @@ enum native_ret {
 struct native_ctx {
   struct simt_cu *cu;
   struct simt_warp *w;
-  uint8_t *priv; /* the warp's private frames */
+  uint8_t *priv;              /* the warp's private frames */
+  struct simt_ncache *ncache; /* cu->ncache */
 };
 
 /* What the code counts in a slice: its own memory (never given to a call,

@@ -449,6 +449,42 @@ static unsigned mem_size(unsigned op) {
   }
 }
 
+/* The base and size an access of kind st at addr0 is checked against:
+ * the work-group's cache entry when it has the allocation, else
+ * lsn_base's answer; control goes on at chk, or at slow when there is
+ * none. */
+static void base_of(struct gen *g, LLVMValueRef addr0, bool st, LLVMValueRef *base,
+                    LLVMValueRef *limit, LLVMBasicBlockRef slow, LLVMBasicBlockRef chk) {
+  LLVMValueRef key0 = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_ID_SHIFT), "");
+  LLVMValueRef idx = LLVMBuildAnd(g->b, key0, c64(g, SIMT_NCACHE - 1), "");
+  idx = LLVMBuildAdd(g->b, idx, c64(g, st ? SIMT_NCACHE : 0), "");
+  LLVMValueRef off = LLVMBuildMul(g->b, idx, c64(g, sizeof(struct simt_ncache)), "");
+  LLVMValueRef cache = load(g, g->ptr, field(g, g->x, offsetof(struct native_ctx, ncache)), 8);
+  LLVMValueRef ent = LLVMBuildGEP2(g->b, g->i8, cache, &off, 1, "");
+  LLVMValueRef hit = LLVMBuildICmp(g->b, LLVMIntEQ, load(g, g->i64, ent, 8), key0, "");
+  LLVMBasicBlockRef cached = block(g), ask = block(g), asked = block(g), join = block(g);
+  LLVMBuildCondBr(g->b, hit, cached, ask);
+  LLVMPositionBuilderAtEnd(g->b, cached);
+  LLVMValueRef cb = load(g, g->ptr, field(g, ent, offsetof(struct simt_ncache, host)), 8);
+  LLVMValueRef cl = load(g, g->i64, field(g, ent, offsetof(struct simt_ncache, size)), 8);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, ask);
+  LLVMValueRef args[4] = {g->x, addr0, c32(g, st), g->limit_slot};
+  LLVMValueRef ab = rt_call(g, "lsn_base", g->ptr, args, 4);
+  LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, ab, ""), slow, asked);
+  LLVMPositionBuilderAtEnd(g->b, asked);
+  LLVMValueRef al = load(g, g->i64, g->limit_slot, 8);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMValueRef pb = LLVMBuildPhi(g->b, g->ptr, ""), pl = LLVMBuildPhi(g->b, g->i64, "");
+  LLVMValueRef vb[2] = {cb, ab}, vl[2] = {cl, al};
+  LLVMBasicBlockRef in[2] = {cached, asked};
+  LLVMAddIncoming(pb, vb, in, 2);
+  LLVMAddIncoming(pl, vl, in, 2);
+  *base = pb, *limit = pl;
+  LLVMBuildBr(g->b, chk);
+}
+
 /* A load or store, checked like simt_mem: every active lane in the
  * allocation of the first active lane, in bounds and aligned, else the
  * interpreter makes (and reports) the access. Whole-warp contiguous
@@ -463,14 +499,12 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMValueRef lane0 =
       LLVMBuildTrunc(g->b, intrinsic(g, "llvm.cttz", &g->i64, 1, cz, 2), g->i32, "");
   LLVMValueRef addr0 = LLVMBuildExtractElement(g->b, addr, lane0, "");
-  LLVMValueRef args[4] = {g->x, addr0, c32(g, st), g->limit_slot};
-  LLVMValueRef base = rt_call(g, "lsn_base", g->ptr, args, 4);
+  LLVMValueRef base, limit;
   LLVMBasicBlockRef slow = block(g), chk = block(g), fast = block(g);
-  LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, base, ""), slow, chk);
+  base_of(g, addr0, st, &base, &limit, slow, chk);
   LLVMPositionBuilderAtEnd(g->b, slow);
   leave(g, pc);
   LLVMPositionBuilderAtEnd(g->b, chk);
-  LLVMValueRef limit = load(g, g->i64, g->limit_slot, 8);
   LLVMValueRef key = LLVMBuildLShr(g->b, addr, vc64(g, LSI_ADDR_ID_SHIFT), "");
   LLVMValueRef key0 = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_ID_SHIFT), "");
   LLVMValueRef off = LLVMBuildAnd(g->b, addr, vc64(g, LSI_ADDR_OFFSET_MASK), "");

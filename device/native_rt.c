@@ -26,6 +26,19 @@
 
 /* ---- what the generated code calls ---- */
 
+/* Keeps what an access of kind at addr was checked against for the rest
+ * of the work-group (the generated code looks there first). */
+static uint8_t *remember(struct native_ctx *x, uint64_t addr, uint32_t kind, uint8_t *host,
+                         uint64_t size, uint64_t *limit) {
+  struct simt_ncache *c =
+      &x->ncache[(kind ? SIMT_NCACHE : 0) + ((addr >> LSI_ADDR_ID_SHIFT) & (SIMT_NCACHE - 1))];
+  c->key = addr >> LSI_ADDR_ID_SHIFT;
+  c->host = host;
+  c->size = size;
+  *limit = size;
+  return host;
+}
+
 /* The host base and size of the memory an access at addr is checked
  * against (the allocation, the local block, the private frames), or NULL:
  * the interpreter makes the access. kind: 0 load, 1 store. */
@@ -38,13 +51,11 @@ static uint8_t *lsn_base(struct native_ctx *x, uint64_t addr, uint32_t kind, uin
     if (!e || atomic_load_explicit(&e->state, memory_order_acquire) != DEV_MEM_LIVE ||
         (kind && e->read_only))
       return NULL;
-    *limit = e->size;
-    return e->host;
+    return remember(x, addr, kind, e->host, e->size, limit);
   }
   case LSI_SPACE_LOCAL:
     if (LSI_ADDR_ID(addr) != 0 || !x->cu->local) return NULL;
-    *limit = run->local_total;
-    return x->cu->local;
+    return remember(x, addr, kind, x->cu->local, run->local_total, limit);
   case LSI_SPACE_PRIVATE:
     if (LSI_ADDR_ID(addr) != 0 || !x->priv) return NULL;
     *limit = run->k->private_size;
@@ -423,7 +434,7 @@ void native_account(const struct lsi_kernel *k, unsigned W, uint64_t lane_insns)
 /* ---- the warp slice ---- */
 
 int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint64_t budget) {
-  struct native_ctx x = {.cu = cu, .w = w, .priv = w->priv};
+  struct native_ctx x = {.cu = cu, .w = w, .priv = w->priv, .ncache = &cu->ncache[0][0]};
   struct native_count n = {.budget = budget > INT64_MAX ? INT64_MAX : (int64_t)budget};
   while (w->state == SIMT_WARP_RUN && n.budget > 0) {
     int r = fn(&x, w->reg, &n);

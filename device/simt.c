@@ -554,6 +554,24 @@ static void cu_release(struct simt_cu *cu) {
   free(cu->sink);
 }
 
+/* Local ids of w's lanes from (lx, ly, lz), counted without dividing. */
+static void warp_lids(struct simt_cu *cu, struct simt_warp *w, uint64_t lx, uint64_t ly,
+                      uint64_t lz) {
+  const unsigned W = cu->run->W;
+  for (unsigned i = 0; i < W; i++) { /* local ids, counted without dividing */
+    w->lid[0][i] = (uint32_t)lx;
+    w->lid[1][i] = (uint32_t)ly;
+    w->lid[2][i] = (uint32_t)lz;
+    if (++lx == cu->group_size[0]) {
+      lx = 0;
+      if (++ly == cu->group_size[1]) {
+        ly = 0;
+        lz++;
+      }
+    }
+  }
+}
+
 static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   struct simt_run *run = cu->run;
   const struct lsi_kernel *k = run->k;
@@ -572,17 +590,14 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   w->yields = w->hang_own = w->hang_round = 0;
   uint64_t lx = first % cu->group_size[0], yz = first / cu->group_size[0];
   uint64_t ly = yz % cu->group_size[1], lz = yz / cu->group_size[1];
-  for (unsigned i = 0; i < W; i++) { /* local ids, counted without dividing */
-    w->lid[0][i] = (uint32_t)lx;
-    w->lid[1][i] = (uint32_t)ly;
-    w->lid[2][i] = (uint32_t)lz;
-    if (++lx == cu->group_size[0]) {
-      lx = 0;
-      if (++ly == cu->group_size[1]) {
-        ly = 0;
-        lz++;
-      }
+  if (lx + W <= cu->group_size[0]) { /* the common case: no lane wraps to the next row */
+    for (unsigned i = 0; i < W; i++) {
+      w->lid[0][i] = (uint32_t)(lx + i);
+      w->lid[1][i] = (uint32_t)ly;
+      w->lid[2][i] = (uint32_t)lz;
     }
+  } else {
+    warp_lids(cu, w, lx, ly, lz);
   }
   /* constants, with relocation against the program's data segment */
   for (uint32_t r = 0; r < k->nconst; r++) {
@@ -712,6 +727,7 @@ bool simt_group_begin(struct simt_cu *cu, uint64_t g) {
     return false;
   }
   if (run->local_total) memset(cu->local, 0, run->local_total);
+  memset(cu->ncache, 0xff, sizeof cu->ncache); /* checked afresh for each group */
   for (unsigned i = 0; i < cu->nwarps; i++)
     warp_init(cu, &cu->warps[i], i);
   if (run->check) simt_check_group(cu);

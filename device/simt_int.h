@@ -247,8 +247,18 @@ struct simt_pipe_wg {
   uint64_t rid;     /* the group's reserve id */
 };
 
+/* The native engine's cache of the allocations a work-group's accesses
+ * were checked against (by access kind, then allocation id & 3). */
+struct simt_ncache {
+  uint64_t key; /* address >> LSI_ADDR_ID_SHIFT; ~0: empty */
+  uint8_t *host;
+  uint64_t size;
+};
+#define SIMT_NCACHE 4
+
 struct simt_cu {
   struct simt_run *run;
+  struct simt_ncache ncache[2][SIMT_NCACHE];
   uint64_t group_id[3];
   uint64_t group_size[3]; /* this group's (non-uniform aware) local size */
   uint64_t nitems;
