@@ -36,16 +36,6 @@ struct native_ctx {
   struct simt_ncache *ncache; /* cu->ncache */
 };
 
-/* What the code counts in a slice: its own memory (never given to a call,
- * so LLVM keeps it in registers), added to the compute unit's after it. */
-struct native_count {
-  int64_t budget;      /* branch points left in the slice */
-  uint64_t epoch;      /* stores made (cu->epoch grows by it) */
-  uint64_t warp_insns; /* statistics */
-  uint64_t lane_insns;
-  uint64_t ld_bytes[8], st_bytes[8];
-};
-
 typedef int (*native_fn)(struct native_ctx *x, uint64_t *reg, struct native_count *n);
 
 /* The kernel's warp function for warp width W, or NULL: the interpreter
@@ -59,7 +49,8 @@ native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uin
 /* A launch of k at width W the interpreter ran made lane_insns. */
 void native_account(const struct lsi_kernel *k, unsigned W, uint64_t lane_insns);
 
-/* Runs w like simt_warp_run with the kernel's native code fn. */
+/* Runs w like simt_warp_run with the kernel's native code fn. Its counts
+ * go to cu->nc, added to cu->st by simt_native_fold (simt_int.h). */
 int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint64_t budget);
 
 /* ---- native_gen.c: LSI to LLVM IR ---- */

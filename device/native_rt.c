@@ -435,23 +435,31 @@ void native_account(const struct lsi_kernel *k, unsigned W, uint64_t lane_insns)
 
 int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint64_t budget) {
   struct native_ctx x = {.cu = cu, .w = w, .priv = w->priv, .ncache = &cu->ncache[0][0]};
-  struct native_count n = {.budget = budget > INT64_MAX ? INT64_MAX : (int64_t)budget};
-  while (w->state == SIMT_WARP_RUN && n.budget > 0) {
-    int r = fn(&x, w->reg, &n);
+  struct native_count *n = &cu->nc;
+  n->budget = budget > INT64_MAX ? INT64_MAX : (int64_t)budget;
+  while (w->state == SIMT_WARP_RUN && n->budget > 0) {
+    int r = fn(&x, w->reg, n);
     if (r == NATIVE_RET_BUDGET) break;
     if (r == NATIVE_RET_INTERP) {
-      cu->epoch += n.epoch; /* the interpreter's stores count on */
-      n.epoch = 0;
+      cu->epoch += n->epoch; /* the interpreter's stores count on */
+      n->epoch = 0;
       simt_warp_step(cu, w);
     }
   }
-  cu->epoch += n.epoch;
-  cu->st.warp_insns += n.warp_insns;
-  cu->st.lane_insns += n.lane_insns;
-  for (int j = 0; j < 8; j++) {
-    cu->st.ld_bytes[j] += n.ld_bytes[j];
-    cu->st.st_bytes[j] += n.st_bytes[j];
-  }
-  cu->st.native_slices++;
+  cu->epoch += n->epoch;
+  n->epoch = 0;
+  n->slices++;
   return (int)w->state;
+}
+
+void simt_native_fold(struct simt_cu *cu) {
+  struct native_count *n = &cu->nc;
+  cu->st.warp_insns += n->warp_insns;
+  cu->st.lane_insns += n->lane_insns;
+  for (int j = 0; j < 8; j++) {
+    cu->st.ld_bytes[j] += n->ld_bytes[j];
+    cu->st.st_bytes[j] += n->st_bytes[j];
+  }
+  cu->st.native_slices += n->slices;
+  memset(n, 0, sizeof *n);
 }

@@ -806,6 +806,7 @@ static void worker(void *arg, unsigned k) {
       p->group_done(p->arg, k, g, t0, dev_device_now_ns(run->dev));
   }
   atomic_store_explicit(&cu->motion, SIMT_MOTION_IDLE, memory_order_relaxed);
+  simt_native_fold(cu);
   pthread_mutex_lock(&run->mu);
   struct simt_stats *s = &run->stats;
   s->warp_insns += cu->st.warp_insns;

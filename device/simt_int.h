@@ -247,6 +247,18 @@ struct simt_pipe_wg {
   uint64_t rid;     /* the group's reserve id */
 };
 
+/* What the native engine's code counts (native.h), in its own memory
+ * (never given to a call, so LLVM keeps it in registers); added to the
+ * unit's statistics when its pass ends (simt_native_fold). */
+struct native_count {
+  int64_t budget;      /* branch points left in the slice */
+  uint64_t epoch;      /* stores made (cu->epoch grows by it after each slice) */
+  uint64_t warp_insns; /* statistics */
+  uint64_t lane_insns;
+  uint64_t ld_bytes[8], st_bytes[8];
+  uint64_t slices;
+};
+
 /* The native engine's cache of the allocations a work-group's accesses
  * were checked against (by access kind, then allocation id & 3). */
 struct simt_ncache {
@@ -259,6 +271,7 @@ struct simt_ncache {
 struct simt_cu {
   struct simt_run *run;
   struct simt_ncache ncache[2][SIMT_NCACHE];
+  struct native_count nc;
   uint64_t group_id[3];
   uint64_t group_size[3]; /* this group's (non-uniform aware) local size */
   uint64_t nitems;
@@ -391,6 +404,9 @@ bool simt_group_call(struct simt_cu *cu, uint32_t resume);
 /* Runs warp w of cu until it exits, waits at a barrier, faults, or has run
  * about budget warp instructions. Returns its new state. */
 int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget);
+
+/* Adds what the native engine counted on cu to its statistics. */
+void simt_native_fold(struct simt_cu *cu);
 
 /* Runs exactly one instruction of w (the native engine's way to the
  * interpreter for what it does not compile). Returns its new state. */
