@@ -61,6 +61,11 @@ struct LLVMOpaqueContext;
 bool native_gen(struct LLVMOpaqueContext *c, struct LLVMOpaqueModule *m, const char *name,
                 const struct lsi_kernel *k, unsigned W, char *why, size_t n);
 
+/* native_live.c: the registers live after each instruction, a bitset of
+ * *words 64-bit words per pc (ninsns + 1 of them); NULL when out of
+ * memory. The caller frees it. */
+uint64_t *native_liveness(const struct lsi_kernel *k, size_t *words);
+
 /* The runtime functions the generated code calls, by name (native_rt.c). */
 struct native_sym {
   const char *name;

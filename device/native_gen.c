@@ -43,6 +43,9 @@ struct gen {
   uint64_t allw;
   LLVMBasicBlockRef *bb, *bbv[2];
   uint8_t *entry; /* ninsns + 1 flags: a pc control can come in at */
+  uint64_t *live; /* native_liveness: registers live after each pc */
+  size_t lw;
+  uint32_t pc; /* the instruction being generated */
 };
 
 /* ---- small builders ---- */
@@ -124,8 +127,9 @@ static LLVMValueRef act_vec(struct gen *g) {
   if (g->W < 64) a = LLVMBuildTrunc(g->b, a, g->iW, "");
   return LLVMBuildBitCast(g->b, a, g->v1, "");
 }
-/* Writes v to row r in the active lanes. */
+/* Writes v to row r in the active lanes - unless no path reads it. */
 static void set_row(struct gen *g, uint32_t r, LLVMValueRef v) {
+  if (!(g->live[(size_t)g->pc * g->lw + r / 64] & (UINT64_C(1) << (r % 64)))) return;
   if (!g->full) v = LLVMBuildSelect(g->b, act_vec(g), v, row(g, r), "");
   store(g, v, row_ptr(g, r), 8);
 }
@@ -741,6 +745,7 @@ static void entries(struct gen *g) {
 
 static void gen_insn(struct gen *g, uint32_t pc) {
   const lsi_insn *ip = &g->k->code[pc];
+  g->pc = pc;
   if (gen_control(g, ip, pc)) return;
   /* the instruction counts once it ran (an access that goes to the
    * interpreter is counted there) */
@@ -831,8 +836,9 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
   g.bbv[0] = calloc(k->ninsns + 1, sizeof *g.bb);
   g.bbv[1] = calloc(k->ninsns + 1, sizeof *g.bb);
   g.entry = calloc(k->ninsns + 1, 1);
-  if (!g.bbv[0] || !g.bbv[1] || !g.entry) {
-    free(g.bbv[0]), free(g.bbv[1]), free(g.entry);
+  g.live = native_liveness(k, &g.lw);
+  if (!g.bbv[0] || !g.bbv[1] || !g.entry || !g.live) {
+    free(g.bbv[0]), free(g.bbv[1]), free(g.entry), free(g.live);
     snprintf(why, n, "out of host memory");
     return false;
   }
@@ -856,5 +862,6 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
   LLVMDisposeBuilder(g.b);
   free(g.bbv[0]), free(g.bbv[1]);
   free(g.entry);
+  free(g.live);
   return true;
 }

@@ -1,0 +1,101 @@
+/*
+ * native_live.c - which registers each instruction's result must reach
+ * memory for (native.h): the registers live after it.
+ *
+ * Every lane follows the kernel's control-flow graph, even while its warp
+ * runs other lanes: a lane left behind by a branch resumes at the branch's
+ * other successor, one at a barrier or yield at the next instruction, one
+ * waiting for reconvergence at the join's target. So a register no path
+ * from an instruction reads before writing it is dead there for every
+ * lane, and the native code need not store it: the lanes that wrote it
+ * never read it, and the others keep their old values in memory.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/builtins.h"
+#include "device/native.h"
+
+/* Calls f on each register ip reads. */
+static void each_use(const struct lsi_kernel *k, const lsi_insn *ip, uint64_t *set) {
+#define USE(r) (set[(r) / 64] |= UINT64_C(1) << ((r) % 64))
+  switch (lsi_op_format[ip->op]) {
+  case FMT_RRRR:
+  case FMT_ATOM: USE(ip->c); /* fall through */
+  case FMT_RRR:
+  case FMT_RRRI:
+  case FMT_ST: USE(ip->b); /* fall through */
+  case FMT_RR:
+  case FMT_RRI:
+  case FMT_LD:
+  case FMT_BRP: USE(ip->a); break;
+  case FMT_CALL:
+    for (uint32_t j = 0; j < ip->b; j++)
+      USE(k->arglist[ip->a + j]);
+    break;
+  default: break;
+  }
+  if (ip->op == LSI_TRAP) USE(ip->a);
+  if (ip->op == LSI_MEMCPY || ip->op == LSI_MEMSET) USE(ip->d); /* an address */
+#undef USE
+}
+
+/* The registers ip writes: first and count. */
+static uint32_t defs(const lsi_insn *ip, uint32_t *first) {
+  *first = ip->d;
+  if (ip->op == LSI_CALLB) return lsi_builtins[ip->imm].nres;
+  return (lsi_op_flags[ip->op] & F_WRITES_D) && ip->op != LSI_MEMCPY && ip->op != LSI_MEMSET;
+}
+
+/* The successors of pc (at most two). */
+static unsigned succs(const struct lsi_kernel *k, uint32_t pc, uint32_t *s) {
+  const lsi_insn *ip = &k->code[pc];
+  uint32_t t = (uint32_t)ip->imm;
+  switch (ip->op) {
+  case LSI_BRA:
+  case LSI_SYNC:
+  case LSI_BRK:
+  case LSI_CONT: s[0] = t; return 1;
+  case LSI_BRA_P:
+  case LSI_BRA_Z: s[0] = t, s[1] = pc + 1; return 2;
+  case LSI_EXIT:
+  case LSI_TRAP: return 0;
+  default: s[0] = pc + 1; return 1;
+  }
+}
+
+uint64_t *native_liveness(const struct lsi_kernel *k, size_t *words) {
+  size_t nw = (k->nregs + 63) / 64, n = k->ninsns;
+  uint64_t *out = calloc((n + 1) * nw, 8), *in = calloc((n + 1) * nw, 8);
+  uint64_t *use = calloc(nw, 8);
+  if (!out || !in || !use) {
+    free(out), free(in), free(use);
+    return NULL;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t pc = n; pc-- > 0;) {
+      uint64_t *o = out + pc * nw, *i = in + pc * nw;
+      uint32_t s[2];
+      unsigned ns = succs(k, (uint32_t)pc, s);
+      for (unsigned j = 0; j < ns; j++)
+        if (s[j] <= n)
+          for (size_t w = 0; w < nw; w++)
+            o[w] |= in[s[j] * nw + w];
+      /* in = use | (out - def) */
+      memset(use, 0, nw * 8);
+      each_use(k, &k->code[pc], use);
+      uint32_t d0, nd = defs(&k->code[pc], &d0);
+      for (size_t w = 0; w < nw; w++) {
+        uint64_t keep = o[w];
+        for (uint32_t r = d0; r < d0 + nd; r++)
+          if (r / 64 == w) keep &= ~(UINT64_C(1) << (r % 64));
+        uint64_t v = use[w] | keep;
+        if (v != i[w]) i[w] = v, changed = true;
+      }
+    }
+  }
+  free(in), free(use);
+  *words = nw;
+  return out;
+}
