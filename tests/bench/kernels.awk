@@ -13,18 +13,20 @@ function ms(x) { return x == "" ? "-" : sprintf("%.1f", x) }
   if ($2 != "build" && $2 != "rebuild" && !($2 in seen)) { seen[$2] = 1; order[nk++] = $2 }
 }
 END {
-  printf "%-15s %9s %9s %9s %10s %11s %15s %8s %8s %8s %13s\n", "kernel", "native s",
-         "interp s", "pocl s", "oclgrind s", "native/pocl", "oclgrind/native", "1T s", "2T s",
-         "1T/2T", "native slices"
+  printf "%-15s %9s %9s %9s %10s %11s %15s %9s %9s %8s %13s\n", "kernel", "native s",
+         "interp s", "pocl s", "oclgrind s", "native/pocl", "oclgrind/native", "1 thr s",
+         "2 thr s", "speed-up", "native slices"
   for (i = 0; i < nk; i++) {
     k = order[i]; split(k, w, " ")
     n = cell("native", k); p = cell("pocl", k); o = cell("oclgrind", k)
     a = cell("t1", k); b = cell("t2", k)
-    printf "%-15s %9s %9s %9s %10s %11s %15s %8s %8s %8s %13s\n", k, secs(n),
+    printf "%-15s %9s %9s %9s %10s %11s %15s %9s %9s %8s %13s\n", k, secs(n),
            secs(cell("interp", k)), secs(p), secs(o), ratio(n, p, "%.2fx"),
            ratio(o, n, "%.0fx"), secs(a), secs(b), ratio(a, b, "%.2fx"),
            (w[1] in sl) ? sl[w[1]] : "-"
   }
+  printf "(median seconds; speed-up: the native engine's 1-thread time / 2-thread time; native\n"
+  printf " slices: warp slices it ran in a warm-up and one launch, 0 when it ran the interpreter)\n"
   printf "\nclBuildProgram of the benchmark program, ms\n"
   printf "  Lockstep cold (LOCKSTEP_CACHE=0)           %10s\n", ms(cell("native", "build"))
   printf "  Lockstep first build, empty cache (stores) %10s\n", ms(cell("interp", "build"))
