@@ -50,6 +50,7 @@ figures() {
   grep -i 'error\|skipped' "$tmp/out" >&2 || true
 }
 : >"$tmp/t"
+load0=$(cut -d" " -f1-3 /proc/loadavg)
 for test in "${tests[@]}"; do
   echo "clpeak.sh: $test on Lockstep" >&2
   figures lockstep "$test"
@@ -76,3 +77,5 @@ awk -F'\t' '
         printf "  clpeak %-20s Lockstep %8s   pocl %8s\n", substr(order[i], 6),
                v["lockstep", order[i]], v["pocl", order[i]] == "" ? "-" : v["pocl", order[i]]
   }' "$tmp/t"
+# a shared machine's other work shows in the times
+echo "$(nproc) cores; load average $load0 at the start, $(cut -d" " -f1-3 /proc/loadavg) at the end"

@@ -40,6 +40,7 @@ run() {
     "$tmp/err" >>"$tmp/t"
 }
 : >"$tmp/t"
+load0=$(cut -d" " -f1-3 /proc/loadavg)
 lockstep=(OCL_ICD_VENDORS="$tmp/l" BENCH_PLATFORMS=lockstep)
 run native "${lockstep[@]}" LOCKSTEP_ENGINE=native LOCKSTEP_CACHE=0
 # An empty build cache: the first build stores, the rebuild and every later
@@ -54,4 +55,6 @@ run stats "${lockstep[@]}" LOCKSTEP_ENGINE=native LOCKSTEP_STATS=1 BENCH_RUNS=1 
 [ -n "$oclgrind_icd" ] && run oclgrind OCL_ICD_VENDORS="$tmp/o" BENCH_PLATFORMS=oclgrind
 
 awk -F'\t' -f "$top/tests/bench/kernels.awk" "$tmp/t"
+# a shared machine's other work shows in the times (and in the speed-up)
+echo "$(nproc) cores; load average $load0 at the start, $(cut -d" " -f1-3 /proc/loadavg) at the end"
 exit $status
