@@ -267,6 +267,7 @@ static void bench_release(struct bench *b) {
 static int vecadd_setup(struct bench *b) {
   float *a = b->host[0] = malloc(NVEC * 4), *bb = b->host[1] = malloc(NVEC * 4);
   b->host[2] = malloc(NVEC * 4);
+  if (!a || !bb || !b->host[2]) return 1;
   for (unsigned i = 0; i < NVEC; i++)
     a[i] = (float)(i % 1000), bb[i] = (float)(i % 777) * 0.5f;
   b->m[0] = buffer(b->r, NVEC * 4, a), b->m[1] = buffer(b->r, NVEC * 4, bb);
@@ -299,6 +300,7 @@ static int matmul_setup(struct bench *b) {
   size_t n = NMAT, bytes = n * n * 4;
   float *a = b->host[0] = malloc(bytes), *bb = b->host[1] = malloc(bytes);
   b->host[2] = malloc(bytes);
+  if (!a || !bb || !b->host[2]) return 1;
   for (size_t i = 0; i < n * n; i++)
     a[i] = (float)(i % 7) - 3.0f, bb[i] = (float)(i % 5) * 0.25f;
   b->m[0] = buffer(b->r, bytes, a), b->m[1] = buffer(b->r, bytes, bb);
@@ -338,6 +340,7 @@ static int matmul_check(struct bench *b) {
 static int reduce_setup(struct bench *b) {
   float *in = b->host[0] = malloc(NRED * 4);
   b->host[1] = malloc(NRED / RED_LOCAL * 4);
+  if (!in || !b->host[1]) return 1;
   for (unsigned i = 0; i < NRED; i++)
     in[i] = (float)(i % 16);
   b->m[0] = buffer(b->r, NRED * 4, in), b->m[1] = buffer(b->r, NRED / RED_LOCAL * 4, NULL);
@@ -372,6 +375,7 @@ static int reduce_check(struct bench *b) {
 
 static int mandelbrot_setup(struct bench *b) {
   b->host[0] = malloc(MW * MH * 4);
+  if (!b->host[0]) return 1;
   b->m[0] = buffer(b->r, MW * MH * 4, NULL);
   if (!b->m[0] || kernels(b, 1, (const char *[]){"mandelbrot"})) return 1;
   int w = MW, h = MH, maxit = MAXIT;
@@ -417,6 +421,7 @@ static int mandelbrot_check(struct bench *b) {
 static int scan_setup(struct bench *b) {
   int *in = b->host[0] = malloc(NSCAN * 4);
   b->host[1] = malloc(NSCAN * 4);
+  if (!in || !b->host[1]) return 1;
   for (unsigned i = 0; i < NSCAN; i++)
     in[i] = (int)((i * 2654435761u) >> 28); /* 0..15 */
   unsigned blocks = NSCAN / (2 * SCAN_LOCAL), nb = blocks;
@@ -465,6 +470,7 @@ static int scan_check(struct bench *b) {
 static int sort_setup(struct bench *b) {
   uint32_t *in = b->host[0] = malloc(NSORT * 4);
   b->host[1] = malloc(NSORT * 4);
+  if (!in || !b->host[1]) return 1;
   uint64_t x = 88172645463325252ull; /* xorshift64 */
   for (unsigned i = 0; i < NSORT; i++) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
