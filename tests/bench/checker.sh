@@ -4,8 +4,9 @@
 # and with LOCKSTEP_CHECK=CHECKER, and on Oclgrind with its own checker of
 # that kind (races: --data-races, uninit: --uninitialized, both: the two
 # and LOCKSTEP_CHECK=uninit,races), in one run. Lockstep runs RUNS times
-# (default 3), off and on in turn, and each kernel's median is kept (the
-# machine may be shared); Oclgrind, minutes a run, once.
+# (default 3), off and on in turn, each a warm-up launch and BENCH_RUNS
+# timed ones (1), and each kernel's median is kept (the machine may be
+# shared); Oclgrind, minutes a run, once. BENCH_ONLY picks other kernels.
 # Prints each kernel's seconds and the ratios checker-on/off and
 # Oclgrind/Lockstep-checker-on. On demand (run.sh runs it for each
 # checker and both), never by the test command.
@@ -35,7 +36,8 @@ oclgrind_icd=$(dpkg -L oclgrind 2>/dev/null | grep 'liboclgrind-rt-icd.so$' | he
 times() { # label env... -> "label kernel seconds" lines
   local label=$1
   shift
-  env "$@" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_kernels" 2>&1 >/dev/null |
+  env BENCH_ONLY="${BENCH_ONLY:-vecadd,matmul,reduce,mandelbrot}" BENCH_RUNS="${BENCH_RUNS:-1}" \
+    "$@" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_kernels" 2>&1 >/dev/null |
     sed -n "s/^bench: [a-z]* \(.*\) \([0-9.]*\) s$/$label\t\1\t\2/p" || true
 }
 {

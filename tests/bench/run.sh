@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Benchmarks Lockstep beside pocl and Oclgrind on this machine, in one run.
 # Installs the two peers (Debian's pocl-opencl-icd and oclgrind) when missing,
-# builds Lockstep without sanitizers, and runs tests/bench/bench.c on all three,
-# then the stream-switch cost benchmark (tests/bench/switch.c) on Lockstep,
+# builds Lockstep without sanitizers, and runs tests/bench/bench.c's kernels
+# on Lockstep (native engine, interpreter, 1 and 2 host threads), pocl and
+# Oclgrind (kernels.sh; BENCH_OCLGRIND=0 leaves Oclgrind out, it takes
+# minutes), then clpeak on Lockstep and pocl (clpeak.sh; BENCH_CLPEAK=0 leaves
+# it out), then the stream-switch cost benchmark (tests/bench/switch.c) on Lockstep,
 # then the cost of a breakpoint condition under `lockstep debug` (cond.sh)
 # and of each device checker, and both, beside Oclgrind's (checker.sh races,
 # uninit, both).
-#   tests/bench/run.sh [build-dir]
+#   [BENCH_OCLGRIND=0] [BENCH_CLPEAK=0] [BENCH_RUNS=N] tests/bench/run.sh [build-dir]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build}
@@ -28,7 +31,8 @@ cp "$build/vendors/lockstep.icd" "$vendors/"
 # Debian's oclgrind ships its ICD library without an .icd file.
 oclgrind_icd=$(dpkg -L oclgrind 2>/dev/null | grep 'liboclgrind-rt-icd.so$' | head -n 1)
 [ -n "$oclgrind_icd" ] && echo "$oclgrind_icd" > "$vendors/oclgrind.icd"
-OCL_ICD_VENDORS="$vendors" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_kernels"
+bash "$top/tests/bench/kernels.sh" "$build"
+[ "${BENCH_CLPEAK:-1}" = 0 ] || bash "$top/tests/bench/clpeak.sh" "$build"
 OCL_ICD_VENDORS="$vendors" LOCKSTEP_CACHE=0 "$build/tests/bench/bench_switch"
 LOCKSTEP_CACHE=0 bash "$top/tests/bench/cond.sh" "$build"
 bash "$top/tests/bench/checker.sh" races "$build"
