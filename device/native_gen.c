@@ -46,6 +46,13 @@ struct gen {
   uint64_t *live; /* native_liveness: registers live after each pc */
   size_t lw;
   uint32_t pc; /* the instruction being generated */
+  /* Rows along a straight run of instructions (each block's only
+   * predecessor the one before): the value of each row read or written
+   * (NULL: in memory), and which were written and not yet stored. They
+   * are stored where the run ends - before a branch, a call into the
+   * deque or a return - if live there. */
+  LLVMValueRef *val;
+  uint8_t *dirty;
 };
 
 /* ---- small builders ---- */
@@ -116,7 +123,26 @@ static LLVMValueRef row_ptr(struct gen *g, uint32_t r) {
   return field(g, g->reg, (size_t)r * g->W * 8);
 }
 static LLVMValueRef row(struct gen *g, uint32_t r) {
-  return load(g, g->v64, row_ptr(g, r), 8);
+  if (!g->val[r]) g->val[r] = load(g, g->v64, row_ptr(g, r), 8);
+  return g->val[r];
+}
+static bool is_live(const struct gen *g, uint32_t pc, uint32_t r) {
+  return (g->live[(size_t)pc * g->lw + r / 64] >> (r % 64)) & 1;
+}
+/* Stores the rows written in this run that are live after pc (UINT32_MAX:
+ * before the run's first instruction, when nothing is written yet). */
+static void flush(struct gen *g, uint32_t pc) {
+  for (uint32_t r = 0; r < g->k->nregs && pc != UINT32_MAX; r++)
+    if (g->dirty[r] && is_live(g, pc, r)) store(g, g->val[r], row_ptr(g, r), 8);
+}
+/* Where the instruction at pc begins a run: everything is in memory. */
+static void forget(struct gen *g) {
+  memset(g->val, 0, g->k->nregs * sizeof *g->val);
+  memset(g->dirty, 0, g->k->nregs);
+}
+/* The live-out set that holds before the instruction being generated. */
+static uint32_t before(const struct gen *g) {
+  return g->pc == 0 ? UINT32_MAX : g->pc - 1;
 }
 static LLVMValueRef act(struct gen *g) {
   return g->full ? c64(g, g->allw) : load(g, g->i64, g->act_slot, 8);
@@ -129,9 +155,10 @@ static LLVMValueRef act_vec(struct gen *g) {
 }
 /* Writes v to row r in the active lanes - unless no path reads it. */
 static void set_row(struct gen *g, uint32_t r, LLVMValueRef v) {
-  if (!(g->live[(size_t)g->pc * g->lw + r / 64] & (UINT64_C(1) << (r % 64)))) return;
+  if (!is_live(g, g->pc, r)) return;
   if (!g->full) v = LLVMBuildSelect(g->b, act_vec(g), v, row(g, r), "");
-  store(g, v, row_ptr(g, r), 8);
+  g->val[r] = v;
+  g->dirty[r] = 1;
 }
 /* Goes on at pc with lanes a (a value: the variant is chosen by it). */
 static void jump_with(struct gen *g, LLVMValueRef a, uint32_t pc) {
@@ -168,6 +195,7 @@ static void ret(struct gen *g, int code) {
 }
 /* Leaves for the interpreter, which runs the instruction at pc. */
 static void leave(struct gen *g, uint32_t pc) {
+  flush(g, before(g));
   save_pc(g, c32(g, pc));
   ret(g, NATIVE_RET_INTERP);
 }
@@ -716,6 +744,7 @@ static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
     if (lsi_builtins[ip->imm].flags & (LSI_BI_GROUP | LSI_BI_BARRIER)) return false;
     gen_callb(g, ip, pc);
     count(g);
+    flush(g, pc);
     LLVMBuildBr(g->b, g->bb[pc + 1]);
     return true;
   default: return false;
@@ -743,9 +772,17 @@ static void entries(struct gen *g) {
   }
 }
 
+/* Whether the instruction at pc continues the run of the one before:
+ * control comes to it only from there. */
+static bool continues(const struct gen *g, uint32_t pc) {
+  return pc > 0 && !g->entry[pc] && !is_control(g->k->code[pc - 1].op); /* targets are entries */
+}
+
 static void gen_insn(struct gen *g, uint32_t pc) {
   const lsi_insn *ip = &g->k->code[pc];
   g->pc = pc;
+  if (!continues(g, pc)) forget(g);
+  if (is_control(ip->op)) flush(g, before(g)); /* it may leave, or branch */
   if (gen_control(g, ip, pc)) return;
   /* the instruction counts once it ran (an access that goes to the
    * interpreter is counted there) */
@@ -753,6 +790,7 @@ static void gen_insn(struct gen *g, uint32_t pc) {
                          : gen_int(g, ip) || gen_fp(g, ip) || gen_misc(g, ip) ||
                                gen_div(g, ip, pc) || gen_mem(g, ip, pc)) {
     count(g);
+    if (!continues(g, pc + 1)) flush(g, pc);
     LLVMBuildBr(g->b, g->bb[pc + 1]);
     return;
   }
@@ -837,8 +875,11 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
   g.bbv[1] = calloc(k->ninsns + 1, sizeof *g.bb);
   g.entry = calloc(k->ninsns + 1, 1);
   g.live = native_liveness(k, &g.lw);
-  if (!g.bbv[0] || !g.bbv[1] || !g.entry || !g.live) {
+  g.val = calloc(k->nregs + 1, sizeof *g.val);
+  g.dirty = calloc(k->nregs + 1, 1);
+  if (!g.bbv[0] || !g.bbv[1] || !g.entry || !g.live || !g.val || !g.dirty) {
     free(g.bbv[0]), free(g.bbv[1]), free(g.entry), free(g.live);
+    free(g.val), free(g.dirty);
     snprintf(why, n, "out of host memory");
     return false;
   }
@@ -863,5 +904,6 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
   free(g.bbv[0]), free(g.bbv[1]);
   free(g.entry);
   free(g.live);
+  free(g.val), free(g.dirty);
   return true;
 }
