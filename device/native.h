@@ -34,6 +34,7 @@ struct native_ctx {
   struct simt_warp *w;
   uint8_t *priv;              /* the warp's private frames */
   struct simt_ncache *ncache; /* cu->ncache */
+  const uint64_t *sregs;      /* cu->nsreg (native_group_sregs) */
 };
 
 typedef int (*native_fn)(struct native_ctx *x, uint64_t *reg, struct native_count *n);
@@ -46,6 +47,11 @@ typedef int (*native_fn)(struct native_ctx *x, uint64_t *reg, struct native_coun
  * says why there is no code. Thread-safe. */
 native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uint64_t min,
                       char *why, size_t n);
+/* Fills cu->nsreg for its new work-group: each special register the same
+ * for the whole group, and for the per-lane ids what is added to a lane's
+ * local id. */
+void native_group_sregs(struct simt_cu *cu);
+
 /* A launch of k at width W the interpreter ran made lane_insns. */
 void native_account(const struct lsi_kernel *k, unsigned W, uint64_t lane_insns);
 

@@ -457,8 +457,15 @@ static bool gen_sreg(struct gen *g, const lsi_insn *ip) {
   if (s == LSI_SREG_LOCAL_LINEAR_ID || s == LSI_SREG_GLOBAL_LINEAR_ID ||
       s == LSI_SREG_SUB_GROUP_LOCAL_ID || s >= LSI_NUM_SREGS)
     return false;
-  LLVMValueRef a[2] = {g->x, c32(g, s)};
-  LLVMValueRef v = splat(g, rt_call(g, "lsn_sreg", g->i64, a, 2));
+  LLVMValueRef u;
+  if (s >= LSI_SREG_SUB_GROUP_ID && s <= LSI_SREG_NUM_SUB_GROUPS) { /* the warp's */
+    LLVMValueRef a[2] = {g->x, c32(g, s)};
+    u = rt_call(g, "lsn_sreg", g->i64, a, 2);
+  } else { /* the work-group's (native_group_sregs) */
+    LLVMValueRef sr = load(g, g->ptr, field(g, g->x, offsetof(struct native_ctx, sregs)), 8);
+    u = load(g, g->i64, field(g, sr, (size_t)s * 8), 8);
+  }
+  LLVMValueRef v = splat(g, u);
   if (s <= LSI_SREG_LOCAL_ID_Z) {
     size_t off = offsetof(struct simt_warp, lid) + (size_t)(s % 3) * SIMT_MAX_W * 4;
     v = LLVMBuildAdd(g->b, v, from32(g, load(g, g->v32, field(g, g->w, off), 4)), "");

@@ -152,6 +152,21 @@ static int32_t lsn_callb(struct native_ctx *x, uint32_t pc, uint64_t act, const 
   return 0;
 }
 
+void native_group_sregs(struct simt_cu *cu) {
+  const struct dev_launch *l = cu->run->l;
+  for (unsigned s = 0; s < LSI_NUM_SREGS; s++) {
+    unsigned k = s % 3;
+    if (s <= LSI_SREG_GLOBAL_ID_Z)
+      cu->nsreg[s] = l->offset[k] + cu->group_id[k] * l->local[k];
+    else if (s <= LSI_SREG_LOCAL_ID_Z || s == LSI_SREG_LOCAL_LINEAR_ID ||
+             s == LSI_SREG_GLOBAL_LINEAR_ID ||
+             (s >= LSI_SREG_SUB_GROUP_ID && s <= LSI_SREG_NUM_SUB_GROUPS))
+      cu->nsreg[s] = 0; /* per lane or per warp: not read from here */
+    else
+      cu->nsreg[s] = simt_sreg(cu, NULL, 0, s);
+  }
+}
+
 /* The uniform part of special register s: the whole value, or for the
  * per-lane ids what is added to the warp's local id row. */
 static uint64_t lsn_sreg(struct native_ctx *x, uint32_t s) {
@@ -434,7 +449,8 @@ void native_account(const struct lsi_kernel *k, unsigned W, uint64_t lane_insns)
 /* ---- the warp slice ---- */
 
 int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint64_t budget) {
-  struct native_ctx x = {.cu = cu, .w = w, .priv = w->priv, .ncache = &cu->ncache[0][0]};
+  struct native_ctx x = {
+      .cu = cu, .w = w, .priv = w->priv, .ncache = &cu->ncache[0][0], .sregs = cu->nsreg};
   struct native_count *n = &cu->nc;
   n->budget = budget > INT64_MAX ? INT64_MAX : (int64_t)budget;
   while (w->state == SIMT_WARP_RUN && n->budget > 0) {

@@ -272,6 +272,7 @@ struct simt_cu {
   struct simt_run *run;
   struct simt_ncache ncache[2][SIMT_NCACHE];
   struct native_count nc;
+  uint64_t nsreg[LSI_NUM_SREGS];
   uint64_t group_id[3];
   uint64_t group_size[3]; /* this group's (non-uniform aware) local size */
   uint64_t nitems;
