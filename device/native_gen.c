@@ -711,6 +711,56 @@ static void gen_callb(struct gen *g, const lsi_insn *ip, uint32_t pc) {
     set_row(g, ip->d + j, load(g, g->v64, field(g, g->resbuf, (size_t)j * g->W * 8), 8));
 }
 
+/* Builtins computed in line, each exactly as its C function in
+ * builtins.c computes it (the same IEEE operation, correctly rounded):
+ * name, LLVM intrinsic (NULL: mad, a multiply then an add, as mad_f's
+ * a * b + c is compiled without contraction), float width. */
+static const struct inline_bi {
+  const char *name, *intrinsic;
+  unsigned bits;
+} inline_bis[] = {
+    {"_Z3madfff", NULL, 32},
+    {"_Z3madddd", NULL, 64},
+    {"_Z3fmafff", "llvm.fma", 32},
+    {"_Z3fmaddd", "llvm.fma", 64},
+    {"_Z4sqrtf", "llvm.sqrt", 32},
+    {"_Z4sqrtd", "llvm.sqrt", 64},
+    {"_Z11native_sqrtf", "llvm.sqrt", 32},
+    {"_Z11native_sqrtd", "llvm.sqrt", 64},
+    {"_Z4fabsf", "llvm.fabs", 32},
+    {"_Z4fabsd", "llvm.fabs", 64},
+    {"_Z5floorf", "llvm.floor", 32},
+    {"_Z5floord", "llvm.floor", 64},
+    {"_Z4ceilf", "llvm.ceil", 32},
+    {"_Z4ceild", "llvm.ceil", 64},
+    {"_Z5truncf", "llvm.trunc", 32},
+    {"_Z5truncd", "llvm.trunc", 64},
+    {"_Z4rintf", "llvm.rint", 32},
+    {"_Z4rintd", "llvm.rint", 64},
+};
+
+/* The in-line form of a CALLB, or NULL. */
+static const struct inline_bi *inline_of(const lsi_insn *ip) {
+  if (ip->op != LSI_CALLB) return NULL;
+  for (size_t j = 0; j < sizeof inline_bis / sizeof inline_bis[0]; j++)
+    if (!strcmp(lsi_builtins[ip->imm].name, inline_bis[j].name)) return &inline_bis[j];
+  return NULL;
+}
+
+static bool gen_inline_builtin(struct gen *g, const lsi_insn *ip) {
+  const struct inline_bi *ib = inline_of(ip);
+  if (!ib) return false;
+  LLVMTypeRef vt = ib->bits == 32 ? g->vf : g->vd;
+  LLVMValueRef a[3];
+  for (uint32_t i = 0; i < ip->b && i < 3; i++)
+    a[i] = asf(g, row(g, g->k->arglist[ip->a + i]), ib->bits);
+  LLVMValueRef r = ib->intrinsic
+                       ? intrinsic(g, ib->intrinsic, &vt, 1, a, ip->b)
+                       : LLVMBuildFAdd(g->b, LLVMBuildFMul(g->b, a[0], a[1], ""), a[2], "");
+  set_row(g, ip->d, fromf(g, r, ib->bits));
+  return true;
+}
+
 static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   unsigned op = ip->op;
   if (op == LSI_BRA || op == LSI_BRA_P || op == LSI_BRA_Z || op == LSI_SSY || op == LSI_PBRK ||
@@ -760,9 +810,10 @@ static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
 
 /* ---- the function ---- */
 
-static bool is_control(unsigned op) {
+static bool is_control(const lsi_insn *ip) {
+  unsigned op = ip->op;
   return (lsi_op_flags[op] & F_BRANCH) || op == LSI_SSY || op == LSI_PBRK || op == LSI_PCONT ||
-         op == LSI_CALLB;
+         (op == LSI_CALLB && !inline_of(ip));
 }
 
 /* Where control can come in: pc 0, every target, and the pc after every
@@ -775,21 +826,27 @@ static void entries(struct gen *g) {
     unsigned fmt = lsi_op_format[ip->op];
     if ((fmt == FMT_BR || fmt == FMT_BRP) && ip->imm >= 0 && (uint64_t)ip->imm <= k->ninsns)
       g->entry[ip->imm] = 1;
-    if (is_control(ip->op)) g->entry[pc + 1] = 1;
+    if (is_control(ip)) g->entry[pc + 1] = 1;
   }
 }
 
 /* Whether the instruction at pc continues the run of the one before:
  * control comes to it only from there. */
 static bool continues(const struct gen *g, uint32_t pc) {
-  return pc > 0 && !g->entry[pc] && !is_control(g->k->code[pc - 1].op); /* targets are entries */
+  return pc > 0 && !g->entry[pc] && !is_control(&g->k->code[pc - 1]); /* targets are entries */
 }
 
 static void gen_insn(struct gen *g, uint32_t pc) {
   const lsi_insn *ip = &g->k->code[pc];
   g->pc = pc;
   if (!continues(g, pc)) forget(g);
-  if (is_control(ip->op)) flush(g, before(g)); /* it may leave, or branch */
+  if (ip->op == LSI_CALLB && gen_inline_builtin(g, ip)) {
+    count(g);
+    if (!continues(g, pc + 1)) flush(g, pc);
+    LLVMBuildBr(g->b, g->bb[pc + 1]);
+    return;
+  }
+  if (is_control(ip)) flush(g, before(g)); /* it may leave, or branch */
   if (gen_control(g, ip, pc)) return;
   /* the instruction counts once it ran (an access that goes to the
    * interpreter is counted there) */
