@@ -53,6 +53,20 @@ struct gen {
    * deque or a return - if live there. */
   LLVMValueRef *val;
   uint8_t *dirty;
+  /* What the run knows about the addresses in each row, per access kind
+   * (load, store): computed at its first access, used by the next ones
+   * with the same base register (struct mfacts). */
+  struct mfacts *mf[2];
+};
+
+/* The active lanes' addresses in a row: the allocation of the first one
+ * (key0, and base and size: base NULL when there is none), whether every
+ * lane is in it, the least and greatest offset, the OR of all offsets (for
+ * alignment), and whether the lanes are consecutive for accesses of n
+ * bytes (contig, once asked for n). */
+struct mfacts {
+  LLVMValueRef key0, samekey, minoff, maxoff, orbits, base, limit, off, space, lane_off, contig;
+  unsigned n; /* contig's access size, 0: not asked yet */
 };
 
 /* ---- small builders ---- */
@@ -139,6 +153,8 @@ static void flush(struct gen *g, uint32_t pc) {
 static void forget(struct gen *g) {
   memset(g->val, 0, g->k->nregs * sizeof *g->val);
   memset(g->dirty, 0, g->k->nregs);
+  for (int kind = 0; kind < 2; kind++)
+    memset(g->mf[kind], 0, g->k->nregs * sizeof *g->mf[kind]);
 }
 /* The live-out set that holds before the instruction being generated. */
 static uint32_t before(const struct gen *g) {
@@ -159,6 +175,7 @@ static void set_row(struct gen *g, uint32_t r, LLVMValueRef v) {
   if (!g->full) v = LLVMBuildSelect(g->b, act_vec(g), v, row(g, r), "");
   g->val[r] = v;
   g->dirty[r] = 1;
+  g->mf[0][r].key0 = g->mf[1][r].key0 = NULL; /* its addresses changed */
 }
 /* Goes on at pc with lanes a (a value: the variant is chosen by it). */
 static void jump_with(struct gen *g, LLVMValueRef a, uint32_t pc) {
@@ -490,10 +507,9 @@ static unsigned mem_size(unsigned op) {
 
 /* The base and size an access of kind st at addr0 is checked against:
  * the work-group's cache entry when it has the allocation, else
- * lsn_base's answer; control goes on at chk, or at slow when there is
- * none. */
+ * lsn_base's answer (NULL base and 0 size when there is none). */
 static void base_of(struct gen *g, LLVMValueRef addr0, bool st, LLVMValueRef *base,
-                    LLVMValueRef *limit, LLVMBasicBlockRef slow, LLVMBasicBlockRef chk) {
+                    LLVMValueRef *limit) {
   LLVMValueRef key0 = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_ID_SHIFT), "");
   LLVMValueRef idx = LLVMBuildAnd(g->b, key0, c64(g, SIMT_NCACHE - 1), "");
   idx = LLVMBuildAdd(g->b, idx, c64(g, st ? SIMT_NCACHE : 0), "");
@@ -501,27 +517,79 @@ static void base_of(struct gen *g, LLVMValueRef addr0, bool st, LLVMValueRef *ba
   LLVMValueRef cache = load(g, g->ptr, field(g, g->x, offsetof(struct native_ctx, ncache)), 8);
   LLVMValueRef ent = LLVMBuildGEP2(g->b, g->i8, cache, &off, 1, "");
   LLVMValueRef hit = LLVMBuildICmp(g->b, LLVMIntEQ, load(g, g->i64, ent, 8), key0, "");
-  LLVMBasicBlockRef cached = block(g), ask = block(g), asked = block(g), join = block(g);
+  LLVMBasicBlockRef cached = block(g), ask = block(g), join = block(g);
   LLVMBuildCondBr(g->b, hit, cached, ask);
   LLVMPositionBuilderAtEnd(g->b, cached);
   LLVMValueRef cb = load(g, g->ptr, field(g, ent, offsetof(struct simt_ncache, host)), 8);
   LLVMValueRef cl = load(g, g->i64, field(g, ent, offsetof(struct simt_ncache, size)), 8);
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, ask);
+  store(g, c64(g, 0), g->limit_slot, 8);
   LLVMValueRef args[4] = {g->x, addr0, c32(g, st), g->limit_slot};
   LLVMValueRef ab = rt_call(g, "lsn_base", g->ptr, args, 4);
-  LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, ab, ""), slow, asked);
-  LLVMPositionBuilderAtEnd(g->b, asked);
   LLVMValueRef al = load(g, g->i64, g->limit_slot, 8);
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
   LLVMValueRef pb = LLVMBuildPhi(g->b, g->ptr, ""), pl = LLVMBuildPhi(g->b, g->i64, "");
   LLVMValueRef vb[2] = {cb, ab}, vl[2] = {cl, al};
-  LLVMBasicBlockRef in[2] = {cached, asked};
+  LLVMBasicBlockRef in[2] = {cached, ask};
   LLVMAddIncoming(pb, vb, in, 2);
   LLVMAddIncoming(pl, vl, in, 2);
   *base = pb, *limit = pl;
-  LLVMBuildBr(g->b, chk);
+}
+
+static LLVMValueRef reduce(struct gen *g, const char *op, LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return intrinsic(g, op, &t, 1, &v, 1);
+}
+
+/* The facts of row r for accesses of kind st (computed once per run). */
+static struct mfacts *facts(struct gen *g, uint32_t r, bool st) {
+  struct mfacts *f = &g->mf[st][r];
+  if (f->key0) return f;
+  LLVMValueRef a = row(g, r), m = act_vec(g), cz[2] = {act(g), LLVMConstInt(g->i1, 1, 0)};
+  LLVMValueRef lane0 =
+      LLVMBuildTrunc(g->b, intrinsic(g, "llvm.cttz", &g->i64, 1, cz, 2), g->i32, "");
+  LLVMValueRef addr0 = LLVMBuildExtractElement(g->b, a, lane0, "");
+  f->key0 = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_ID_SHIFT), "");
+  LLVMValueRef key = LLVMBuildLShr(g->b, a, vc64(g, LSI_ADDR_ID_SHIFT), "");
+  LLVMValueRef other =
+      LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntNE, key, splat(g, f->key0), ""), m, "");
+  f->samekey = LLVMBuildNot(g->b, reduce(g, "llvm.vector.reduce.or", other), "");
+  f->off = LLVMBuildAnd(g->b, a, vc64(g, LSI_ADDR_OFFSET_MASK), "");
+  f->minoff = reduce(g, "llvm.vector.reduce.umin",
+                     LLVMBuildSelect(g->b, m, f->off, vc64(g, LSI_ADDR_OFFSET_MASK), ""));
+  f->maxoff =
+      reduce(g, "llvm.vector.reduce.umax", LLVMBuildSelect(g->b, m, f->off, vc64(g, 0), ""));
+  f->orbits = reduce(g, "llvm.vector.reduce.or", LLVMBuildSelect(g->b, m, f->off, vc64(g, 0), ""));
+  base_of(g, addr0, st, &f->base, &f->limit);
+  /* private frames are W apart: lane i's is at priv + i * private_size */
+  f->space = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_SPACE_SHIFT), "");
+  f->lane_off = f->off;
+  if (g->k->private_size) {
+    LLVMValueRef is_priv = LLVMBuildICmp(g->b, LLVMIntEQ, f->space, c64(g, LSI_SPACE_PRIVATE), "");
+    f->lane_off = LLVMBuildSelect(
+        g->b, is_priv, LLVMBuildAdd(g->b, f->off, iota(g, g->k->private_size), ""), f->off, "");
+  }
+  f->n = 0;
+  return f;
+}
+
+/* Whether the facts' lanes are consecutive for n-byte accesses (a whole
+ * warp, not private). */
+static LLVMValueRef contiguous(struct gen *g, struct mfacts *f, unsigned n) {
+  if (f->n == n) return f->contig;
+  LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
+  LLVMValueRef seq = LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
+                                   LLVMBuildAdd(g->b, splat(g, off0), iota(g, n), ""), "");
+  LLVMValueRef c = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, act(g), c64(g, g->allw), ""),
+                                reduce(g, "llvm.vector.reduce.and", seq), "");
+  if (g->k->private_size)
+    c = LLVMBuildAnd(g->b, c,
+                     LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
+  f->n = n;
+  f->contig = c;
+  return c;
 }
 
 /* A load or store, checked like simt_mem: every active lane in the
@@ -532,56 +600,37 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   bool st = ip->op >= LSI_ST8 && ip->op <= LSI_ST64;
   if (!st && !(ip->op >= LSI_LD8 && ip->op <= LSI_LD64)) return false;
   unsigned n = mem_size(ip->op);
+  int64_t imm = ip->imm;
   LLVMTypeRef et = LLVMIntTypeInContext(g->c, n * 8), vt = LLVMVectorType(et, g->W);
-  LLVMValueRef addr = LLVMBuildAdd(g->b, row(g, ip->a), vc64(g, (uint64_t)ip->imm), "");
-  LLVMValueRef a = act(g), cz[2] = {a, LLVMConstInt(g->i1, 1, 0)};
-  LLVMValueRef lane0 =
-      LLVMBuildTrunc(g->b, intrinsic(g, "llvm.cttz", &g->i64, 1, cz, 2), g->i32, "");
-  LLVMValueRef addr0 = LLVMBuildExtractElement(g->b, addr, lane0, "");
-  LLVMValueRef base, limit;
-  LLVMBasicBlockRef slow = block(g), chk = block(g), fast = block(g);
-  base_of(g, addr0, st, &base, &limit, slow, chk);
+  struct mfacts *f = facts(g, ip->a, st);
+  /* every active lane in the allocation, in bounds and aligned: offsets
+   * stay below 2^40, so these sums cannot wrap */
+  LLVMValueRef lo = LLVMBuildAdd(g->b, f->minoff, c64(g, (uint64_t)imm), "");
+  LLVMValueRef hi = LLVMBuildAdd(g->b, f->maxoff, c64(g, (uint64_t)imm + n), "");
+  LLVMValueRef ok = LLVMBuildAnd(g->b, f->samekey, LLVMBuildIsNotNull(g->b, f->base, ""), "");
+  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSGE, lo, c64(g, 0), ""), "");
+  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSLE, hi, f->limit, ""), "");
+  if (n > 1) { /* an offset not a multiple of n: the interpreter decides */
+    LLVMValueRef low = LLVMBuildAnd(g->b, LLVMBuildOr(g->b, f->orbits, c64(g, (uint64_t)imm), ""),
+                                    c64(g, n - 1), "");
+    ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntEQ, low, c64(g, 0), ""), "");
+  }
+  LLVMBasicBlockRef slow = block(g), fast = block(g);
+  LLVMBuildCondBr(g->b, ok, fast, slow);
   LLVMPositionBuilderAtEnd(g->b, slow);
   leave(g, pc);
-  LLVMPositionBuilderAtEnd(g->b, chk);
-  LLVMValueRef key = LLVMBuildLShr(g->b, addr, vc64(g, LSI_ADDR_ID_SHIFT), "");
-  LLVMValueRef key0 = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_ID_SHIFT), "");
-  LLVMValueRef off = LLVMBuildAnd(g->b, addr, vc64(g, LSI_ADDR_OFFSET_MASK), "");
-  LLVMValueRef bad = LLVMBuildICmp(g->b, LLVMIntNE, key, splat(g, key0), "");
-  LLVMValueRef end = LLVMBuildAdd(g->b, off, vc64(g, n), "");
-  bad = LLVMBuildOr(g->b, bad, LLVMBuildICmp(g->b, LLVMIntUGT, end, splat(g, limit), ""), "");
-  if (n > 1)
-    bad = LLVMBuildOr(
-        g->b, bad,
-        LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, off, vc64(g, n - 1), ""), vc64(g, 0), ""),
-        "");
-  bad = LLVMBuildAnd(g->b, bad, act_vec(g), "");
-  LLVMBuildCondBr(g->b, intrinsic(g, "llvm.vector.reduce.or", &g->v1, 1, &bad, 1), slow, fast);
-
   LLVMPositionBuilderAtEnd(g->b, fast);
-  /* private frames are W apart: lane i's is at priv + i * private_size */
-  LLVMValueRef space = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_SPACE_SHIFT), "");
-  LLVMValueRef lane_off = off;
-  LLVMValueRef off0 = LLVMBuildExtractElement(g->b, off, c32(g, 0), "");
-  LLVMValueRef seq =
-      LLVMBuildICmp(g->b, LLVMIntEQ, off, LLVMBuildAdd(g->b, splat(g, off0), iota(g, n), ""), "");
-  uint64_t allw = g->W == 64 ? ~UINT64_C(0) : (UINT64_C(1) << g->W) - 1;
-  LLVMValueRef contig =
-      LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, a, c64(g, allw), ""),
-                   intrinsic(g, "llvm.vector.reduce.and", &g->v1, 1, &seq, 1), "");
-  if (g->k->private_size) {
-    LLVMValueRef is_priv = LLVMBuildICmp(g->b, LLVMIntEQ, space, c64(g, LSI_SPACE_PRIVATE), "");
-    LLVMValueRef pofs = LLVMBuildAdd(g->b, off, iota(g, g->k->private_size), "");
-    lane_off = LLVMBuildSelect(g->b, is_priv, pofs, off, "");
-    contig = LLVMBuildAnd(g->b, contig, LLVMBuildNot(g->b, is_priv, ""), "");
-  }
-  LLVMValueRef ptrs = LLVMBuildGEP2(g->b, g->i8, base, &lane_off, 1, "");
+  LLVMValueRef contig = contiguous(g, f, n);
+  LLVMValueRef lane_off = LLVMBuildAdd(g->b, f->lane_off, vc64(g, (uint64_t)imm), "");
+  LLVMValueRef ptrs = LLVMBuildGEP2(g->b, g->i8, f->base, &lane_off, 1, "");
   LLVMValueRef mask = act_vec(g);
   LLVMValueRef val = st ? LLVMBuildTrunc(g->b, row(g, ip->b), vt, "") : NULL, v1 = NULL, v2 = NULL;
+  LLVMValueRef off0 = LLVMBuildAdd(g->b, LLVMBuildExtractElement(g->b, f->off, c32(g, 0), ""),
+                                   c64(g, (uint64_t)imm), "");
   LLVMBasicBlockRef vec = block(g), sg = block(g), done = block(g);
   LLVMBuildCondBr(g->b, contig, vec, sg);
   LLVMPositionBuilderAtEnd(g->b, vec);
-  LLVMValueRef p0 = LLVMBuildGEP2(g->b, g->i8, base, &off0, 1, "");
+  LLVMValueRef p0 = LLVMBuildGEP2(g->b, g->i8, f->base, &off0, 1, "");
   if (st)
     store(g, val, p0, n);
   else
@@ -610,13 +659,13 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   }
   size_t arr =
       st ? offsetof(struct native_count, st_bytes) : offsetof(struct native_count, ld_bytes);
-  LLVMValueRef slot =
-      LLVMBuildAdd(g->b, c64(g, arr),
-                   LLVMBuildMul(g->b, LLVMBuildAnd(g->b, space, c64(g, 7), ""), c64(g, 8), ""), "");
+  LLVMValueRef slot = LLVMBuildAdd(
+      g->b, c64(g, arr),
+      LLVMBuildMul(g->b, LLVMBuildAnd(g->b, f->space, c64(g, 7), ""), c64(g, 8), ""), "");
   LLVMValueRef sp = LLVMBuildGEP2(g->b, g->i8, g->cnt, &slot, 1, "");
   store(g,
         LLVMBuildAdd(g->b, load(g, g->i64, sp, 8),
-                     LLVMBuildMul(g->b, popcount(g, a), c64(g, n), ""), ""),
+                     LLVMBuildMul(g->b, popcount(g, act(g)), c64(g, n), ""), ""),
         sp, 8);
   return true;
 }
@@ -941,9 +990,11 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
   g.live = native_liveness(k, &g.lw);
   g.val = calloc(k->nregs + 1, sizeof *g.val);
   g.dirty = calloc(k->nregs + 1, 1);
-  if (!g.bbv[0] || !g.bbv[1] || !g.entry || !g.live || !g.val || !g.dirty) {
+  g.mf[0] = calloc(k->nregs + 1, sizeof *g.mf[0]);
+  g.mf[1] = calloc(k->nregs + 1, sizeof *g.mf[1]);
+  if (!g.bbv[0] || !g.bbv[1] || !g.entry || !g.live || !g.val || !g.dirty || !g.mf[0] || !g.mf[1]) {
     free(g.bbv[0]), free(g.bbv[1]), free(g.entry), free(g.live);
-    free(g.val), free(g.dirty);
+    free(g.val), free(g.dirty), free(g.mf[0]), free(g.mf[1]);
     snprintf(why, n, "out of host memory");
     return false;
   }
@@ -968,6 +1019,6 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
   free(g.bbv[0]), free(g.bbv[1]);
   free(g.entry);
   free(g.live);
-  free(g.val), free(g.dirty);
+  free(g.val), free(g.dirty), free(g.mf[0]), free(g.mf[1]);
   return true;
 }
