@@ -173,9 +173,10 @@ native_ran() { # PROGRAM...
 skipped=0
 case $kind in
   suite | host)
-    while IFS= read -r config; do
+    mapfile -t all < <(configs "$kind")
+    for config in "${all[@]}"; do
       "one_$kind" "$config" "$@"
-    done < <(configs "$kind")
+    done
     ;;
   native-ran) native_ran "$@" ;;
   *)
