@@ -6,6 +6,9 @@
 #               (tests/conformance/piglit.sh; minutes, not part of check)
 #   make check-suites  the same build, then every suite and host program
 #               under both checkers at both warp widths (minutes)
+#   make check-engines the same build, then every suite and host program on
+#               both engines at warp widths 32 and 8 with 1 and 2 host
+#               threads (tests/util/engines.sh; about 10 minutes)
 #   make ffmpeg build, then compare ffmpeg's OpenCL filters with pocl and
 #               Oclgrind (tests/conformance/ffmpeg.sh; about a minute)
 BUILD ?= build
@@ -13,7 +16,7 @@ CHECK_BUILD ?= build-check
 JOBS ?= $(shell nproc)
 ICD_ENV = OCL_ICD_VENDORS=$(CURDIR)/$(BUILD)/vendors
 
-.PHONY: run check check-suites deps build conformance hashcat ffmpeg
+.PHONY: run check check-suites check-engines deps build conformance hashcat ffmpeg
 deps:
 	@bash .ci/deps
 
@@ -41,6 +44,15 @@ check-suites: deps
 	cmake --build $(CHECK_BUILD) -j$(JOBS)
 	LOCKSTEP_CHECK_SUITES=all ctest --test-dir $(CHECK_BUILD) --output-on-failure \
 	  -R '^device_check_suites$$' --timeout 7200
+
+# The engine matrix: the tests labelled `engines` (tests/util/engines.sh)
+# over the product of engines, warp widths 32 and 8 and 1 and 2 host
+# threads; `make check` runs them in one configuration each.
+check-engines: deps
+	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLOCKSTEP_SANITIZE=ON
+	cmake --build $(CHECK_BUILD) -j$(JOBS)
+	LOCKSTEP_CHECK_ENGINES=all ctest --test-dir $(CHECK_BUILD) --output-on-failure -j$(JOBS) \
+	  -L '^engines$$' --timeout 7200 --repeat until-pass:2
 
 # piglit's OpenCL suite through the ICD loader; fails on any non-pass not in
 # tests/conformance/piglit-expected.txt.

@@ -11,6 +11,7 @@
 
 #include "compiler/cc.h"
 #include "debugger/cli_line.h"
+#include "device/dev.h"
 
 static void usage(FILE *f) {
   fprintf(f, "usage: lockstep COMMAND [OPTIONS] [ARGS]\n"
@@ -95,14 +96,23 @@ static int cmd_version(int argc, char **argv) {
   optind = 0;
   for (int c; (c = getopt_long(argc, argv, "+h", opts, NULL)) != -1;) {
     if (c != 'h') return cli_bad_option(argv[0]);
-    printf("usage: lockstep version\nPrints the version of Lockstep and of its compiler.\n");
+    printf("usage: lockstep version\n"
+           "Prints the version of Lockstep and of its compiler, and the engines\n"
+           "LOCKSTEP_ENGINE can choose in this build.\n");
     return 0;
   }
   if (optind < argc) {
     fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[optind]);
     return cli_bad_option(argv[0]);
   }
-  printf("lockstep %s (%s)\n", LOCKSTEP_VERSION, cc_version());
+  printf("lockstep %s (%s)\nengines:", LOCKSTEP_VERSION, cc_version());
+  static const struct {
+    unsigned engine;
+    const char *name; /* as LOCKSTEP_ENGINE spells it */
+  } engines[] = {{DEV_ENGINE_NATIVE, "native"}, {DEV_ENGINE_INTERP, "interp"}};
+  for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
+    if (dev_engine_available(engines[i].engine)) printf(" %s", engines[i].name);
+  printf("\n");
   return 0;
 }
 

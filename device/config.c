@@ -151,6 +151,10 @@ static void env_engine(struct dev_config *cfg) {
     bad("LOCKSTEP_ENGINE", s, "expected native or interp");
 }
 
+bool dev_engine_available(unsigned e) {
+  return e == DEV_ENGINE_INTERP; /* the native engine is not built in yet */
+}
+
 /* LOCKSTEP_CHECK: the checkers (device/check.h). */
 static void env_check(struct dev_config *cfg) {
   const char *s = getenv("LOCKSTEP_CHECK");

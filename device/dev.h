@@ -54,6 +54,11 @@ enum dev_engine {
   DEV_ENGINE_NATIVE,
   DEV_ENGINE_INTERP,
 };
+/* Whether this build has engine e: LOCKSTEP_ENGINE=native runs the
+ * interpreter while the native engine is not built in. `lockstep version`
+ * lists the engines, and the tests require native warp slices once native
+ * is listed (tests/util/engines.sh). */
+bool dev_engine_available(unsigned e);
 
 /* Fills cfg with the defaults, then applies the LOCKSTEP_* environment
  * variables. A bad value prints one clear message to stderr and keeps the

@@ -24,6 +24,8 @@ for cmd in "" compile debug dap version; do
   [ -s "$tmp/err" ] && bad "lockstep $cmd --help wrote to stderr: $(cat "$tmp/err")"
 done
 "$ls" debug -h | grep -q -- "--source-dir=DIR" || bad "lockstep debug -h does not list --source-dir"
+# version names the engines LOCKSTEP_ENGINE can choose: the interpreter always
+"$ls" version | grep -qE '^engines:( native)? interp$' || bad "lockstep version: $("$ls" version)"
 
 # unknown options and missing values: a message naming them, exit 2
 expect2() { # WANT-IN-STDERR ARGS...

@@ -16,6 +16,7 @@ set -u
 build=$1
 mode=${2:-${LOCKSTEP_CHECK_SUITES:-}}
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../util/run_lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LOCKSTEP_CHECK=uninit,races CK_VERBOSITY=silent
@@ -25,10 +26,9 @@ probe() { # kind program args... : the checker of kind must report
   local kind=$1
   shift
   : >"$tmp/probe"
-  (cd "$here/../host" && LOCKSTEP_CHECK_LOG="$tmp/probe" "$@" >"$tmp/out" 2>&1)
+  lsr_run "$tmp/out" "$here/../host" LOCKSTEP_CHECK_LOG="$tmp/probe" -- "$@"
   if ! grep -q "^$kind	" "$tmp/probe"; then
-    echo "check_suites: FAIL: no $kind report on a buggy kernel"
-    cat "$tmp/out"
+    lsr_fail check_suites "$tmp/out" "no $kind report on a buggy kernel"
     fail=1
   fi
 }
@@ -40,9 +40,8 @@ run() { # name width dir program... : passes and reports nothing
   local name=$1 W=$2 dir=$3
   shift 3
   : >"$tmp/log"
-  if ! (cd "$dir" && LOCKSTEP_WARP_WIDTH=$W LOCKSTEP_CHECK_LOG="$tmp/log" "$@" >"$tmp/out" 2>&1); then
-    echo "check_suites: FAIL: $name fails with the checkers on:"
-    tail -20 "$tmp/out"
+  if ! lsr_run "$tmp/out" "$dir" LOCKSTEP_WARP_WIDTH=$W LOCKSTEP_CHECK_LOG="$tmp/log" -- "$@"; then
+    lsr_fail check_suites "$tmp/out" "$name fails with the checkers on:"
     fail=1
   elif grep -qE '^(races|uninit)	' "$tmp/log"; then
     echo "check_suites: FAIL: $name: reports on correct kernels:"

@@ -180,12 +180,22 @@ static inline int kh_run_config(Suite *(*make)(void), unsigned w, unsigned threa
   waitpid(pid, &st, 0);
   return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
+/* Runs the suite once per configuration: warp widths 32 and 8 with 1 and 2
+ * host threads, or only those KH_CONFIGS lists ("W/threads ..."; the engine
+ * matrix, tests/util/engines.sh, runs one at a time). The engine is the
+ * environment's (LOCKSTEP_ENGINE). */
 static inline int kh_main(Suite *(*make)(void)) {
-  int rc = 0;
-  rc |= kh_run_config(make, 32, 1);
-  rc |= kh_run_config(make, 8, 2);
-  rc |= kh_run_config(make, 32, 2);
-  rc |= kh_run_config(make, 8, 1);
+  const char *list = getenv("KH_CONFIGS");
+  if (!list || !*list) list = "32/1 8/2 32/2 8/1";
+  int rc = 0, used = 0;
+  for (const char *p = list; *p; p += used) {
+    unsigned w = 0, threads = 0;
+    if (sscanf(p, " %u/%u %n", &w, &threads, &used) != 2 || !w || (w & (w - 1))) {
+      fprintf(stderr, "kharness: bad KH_CONFIGS \"%s\": expected W/threads ...\n", list);
+      return 1;
+    }
+    rc |= kh_run_config(make, w, threads);
+  }
   return rc;
 }
 #define KH_ADD(tc, fn) tcase_add_test((tc), fn)

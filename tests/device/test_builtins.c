@@ -15,6 +15,8 @@
 #include "device/simt_int.h"
 #include "util/check_util.h"
 
+#include "kconfig.h"
+
 static uint64_t call(const char *name, const uint64_t *args, uint64_t *res) {
   int id = lsi_builtin_lookup(name);
   ck_assert_msg(id >= 0, "missing %s", name);
@@ -155,6 +157,7 @@ static int run_collective(unsigned W, const char *name, uint32_t *out, unsigned 
   c.compute_units = 1;
   c.warp_width = W;
   c.host_threads = 1;
+  c.engine = kc_engine();
   c.local_mem_size = 65536;
   c.max_wg_size = 1024;
   struct dev_device *d = dev_device_new(&c);

@@ -23,6 +23,8 @@
 #include "device/simt.h"
 #include "util/check_util.h"
 
+#include "kconfig.h"
+
 static const unsigned configs[4][2] = {{32, 1}, {8, 1}, {32, 2}, {8, 2}};
 
 static struct dev_device *mkdev(unsigned W, unsigned threads, bool report) {
@@ -31,6 +33,7 @@ static struct dev_device *mkdev(unsigned W, unsigned threads, bool report) {
   c.compute_units = 2;
   c.warp_width = W;
   c.host_threads = threads;
+  c.engine = kc_engine();
   c.local_mem_size = 65536;
   c.max_wg_size = 1024;
   c.faults_report = report;

@@ -21,6 +21,7 @@
 #include "device/mem.h"
 #include "util/check_util.h"
 
+#include "kconfig.h"
 #include "kern_asm.h"
 
 #define NJOBS       8
@@ -169,6 +170,7 @@ static struct dev_device *mkdev(void) {
   dev_config_defaults(&c);
   c.host_threads = 2;
   c.warp_width = 8;
+  c.engine = kc_engine();
   struct dev_device *d = dev_device_new(&c);
   ck_assert_ptr_nonnull(d);
   return d;

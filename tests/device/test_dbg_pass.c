@@ -17,6 +17,7 @@
 #include "device/simt_int.h"
 #include "util/check_util.h"
 
+#include "kconfig.h"
 #include "kern_asm.h"
 
 static const struct dev_launch *kern_launch(struct kern *kk, uint64_t global, uint64_t local) {
@@ -38,6 +39,7 @@ static struct dev_device *mkdev(unsigned W, unsigned threads) {
   c.compute_units = 2;
   c.warp_width = W;
   c.host_threads = threads;
+  c.engine = kc_engine();
   c.local_mem_size = 65536;
   c.max_wg_size = 1024;
   struct dev_device *d = dev_device_new(&c);

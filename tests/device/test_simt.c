@@ -20,6 +20,7 @@
 
 #define CL_OUT_OF_RESOURCES_ (-5)
 
+#include "kconfig.h"
 #include "kern_asm.h"
 
 static struct dev_device *mkdev(unsigned W, unsigned threads, unsigned watchdog_ms) {
@@ -28,6 +29,7 @@ static struct dev_device *mkdev(unsigned W, unsigned threads, unsigned watchdog_
   c.compute_units = 2;
   c.warp_width = W;
   c.host_threads = threads;
+  c.engine = kc_engine();
   c.local_mem_size = 65536;
   c.max_wg_size = 1024;
   c.watchdog_ms = watchdog_ms;
@@ -154,6 +156,7 @@ START_TEST(test_divzero) {
     struct dev_config c;
     memset(&c, 0, sizeof(c));
     c.compute_units = 2, c.warp_width = 8, c.host_threads = 1, c.max_wg_size = 64;
+    c.engine = kc_engine();
     c.check_divzero = (unsigned)check;
     struct dev_device *d = dev_device_new(&c);
     ck_assert_ptr_nonnull(d);
