@@ -15,6 +15,7 @@
 
 #include "device/check.h"
 #include "device/dev.h"
+#include "device/native.h"
 
 /* The largest global memory and allocation the device can address (an
  * allocation's offset has 40 bits). */
@@ -152,7 +153,7 @@ static void env_engine(struct dev_config *cfg) {
 }
 
 bool dev_engine_available(unsigned e) {
-  return e == DEV_ENGINE_INTERP; /* the native engine is not built in yet */
+  return e == DEV_ENGINE_INTERP || (e == DEV_ENGINE_NATIVE && native_available());
 }
 
 /* LOCKSTEP_CHECK: the checkers (device/check.h). */

@@ -55,6 +55,10 @@ void native_group_sregs(struct simt_cu *cu);
 /* A launch of k at width W the interpreter ran made lane_insns. */
 void native_account(const struct lsi_kernel *k, unsigned W, uint64_t lane_insns);
 
+/* Whether LLVM's JIT works on this host (else the interpreter runs every
+ * kernel). */
+bool native_available(void);
+
 /* Runs w like simt_warp_run with the kernel's native code fn. Its counts
  * go to cu->nc, added to cu->st by simt_native_fold (simt_int.h). */
 int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint64_t budget);

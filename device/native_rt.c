@@ -416,6 +416,11 @@ static struct native_code *entry_for(const struct lsi_kernel *k, unsigned W) {
   return c;
 }
 
+bool native_available(void) {
+  pthread_once(&J.once, jit_init);
+  return J.jit != NULL;
+}
+
 native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uint64_t min,
                       char *why, size_t n) {
   pthread_once(&J.once, jit_init);

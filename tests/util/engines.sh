@@ -92,7 +92,8 @@ run() {
   local engine=$1 config
   read -ra config <<<"$2"
   shift 2
-  lsr_run "$tmp/$engine" "$dir" LOCKSTEP_ENGINE="$engine" "${config[@]}" -- "$@"
+  # LOCKSTEP_NATIVE_MIN=0: the native engine compiles every kernel, however small
+  lsr_run "$tmp/$engine" "$dir" LOCKSTEP_ENGINE="$engine" LOCKSTEP_NATIVE_MIN=0 "${config[@]}" -- "$@"
 }
 
 one_suite() { # CONFIG PROGRAM...
