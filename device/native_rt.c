@@ -153,18 +153,22 @@ static int32_t lsn_callb(struct native_ctx *x, uint32_t pc, uint64_t act, const 
 }
 
 void native_group_sregs(struct simt_cu *cu) {
-  const struct dev_launch *l = cu->run->l;
-  for (unsigned s = 0; s < LSI_NUM_SREGS; s++) {
-    unsigned k = s % 3;
-    if (s <= LSI_SREG_GLOBAL_ID_Z)
-      cu->nsreg[s] = l->offset[k] + cu->group_id[k] * l->local[k];
-    else if (s <= LSI_SREG_LOCAL_ID_Z || s == LSI_SREG_LOCAL_LINEAR_ID ||
-             s == LSI_SREG_GLOBAL_LINEAR_ID ||
-             (s >= LSI_SREG_SUB_GROUP_ID && s <= LSI_SREG_NUM_SUB_GROUPS))
-      cu->nsreg[s] = 0; /* per lane or per warp: not read from here */
-    else
-      cu->nsreg[s] = simt_sreg(cu, NULL, 0, s);
+  const struct simt_run *run = cu->run;
+  const struct dev_launch *l = run->l;
+  uint64_t *r = cu->nsreg;
+  for (unsigned k = 0; k < 3; k++) {
+    r[LSI_SREG_GLOBAL_ID_X + k] = l->offset[k] + cu->group_id[k] * l->local[k];
+    r[LSI_SREG_LOCAL_ID_X + k] = 0; /* what is added to the lane's local id */
+    r[LSI_SREG_GROUP_ID_X + k] = cu->group_id[k];
+    r[LSI_SREG_GLOBAL_SIZE_X + k] = l->global[k];
+    r[LSI_SREG_LOCAL_SIZE_X + k] = cu->group_size[k];
+    r[LSI_SREG_ENQ_LOCAL_SIZE_X + k] = l->local[k];
+    r[LSI_SREG_NUM_GROUPS_X + k] = run->ngroups[k];
+    r[LSI_SREG_GLOBAL_OFFSET_X + k] = l->offset[k];
   }
+  r[LSI_SREG_WORK_DIM] = l->work_dim;
+  r[LSI_SREG_PRIVATE_BASE] = LSI_ADDR(LSI_SPACE_PRIVATE, 0, 0);
+  /* the per-lane linear ids and the sub-group registers are not read here */
 }
 
 /* The uniform part of special register s: the whole value, or for the
