@@ -365,6 +365,12 @@ static void cache_write(const char *key, LLVMMemoryBufferRef buf) {
   if (!ok || rename(tmp, path) != 0) remove(tmp);
 }
 
+static void cache_drop(const char *key) {
+  char name[96], path[4200];
+  snprintf(name, sizeof name, "native-%s.o", key);
+  if (cc_cache_path(name, path, sizeof path) == 0) remove(path);
+}
+
 /* Loads an object file (taking buf) and finds its function. */
 static native_fn load(LLVMMemoryBufferRef buf, const char *name, struct native_obj *o) {
   if (llvm_failed(LLVMOrcLLJITAddObjectFile(J.jit, J.jd, buf), o->why, sizeof o->why)) return NULL;
@@ -392,10 +398,21 @@ static const struct native_obj *obj_for(const struct lsi_kernel *k, unsigned W, 
   snprintf(name, sizeof name, "lsn_%.24s", key);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  bool cached = buf != NULL;
-  if (!buf) buf = emit(k, W, name, o);
-  if (buf && !cached) cache_write(key, buf);
-  if (buf) o->fn = load(buf, name, o);
+  bool cached = buf != NULL, dropped = false;
+  if (cached && !(o->fn = load(buf, name, o))) {
+    /* a cached file that does not load (damaged): dropped, and the code
+     * compiled again under another name (the first may be half defined);
+     * the next process writes the cache */
+    cache_drop(key);
+    snprintf(name, sizeof name, "lsn_%.24s_again", key);
+    cached = false;
+    dropped = true;
+  }
+  if (!cached) {
+    buf = emit(k, W, name, o);
+    if (buf && !dropped) cache_write(key, buf);
+    if (buf) o->fn = load(buf, name, o);
+  }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (o->fn)
     snprintf(o->why, sizeof o->why, "%s in %.1f ms", cached ? "loaded from the cache" : "compiled",
