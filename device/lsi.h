@@ -245,6 +245,19 @@ struct lsi_program {
   char *source, *options;
 };
 
+/* Bytes a load or store (LD8..LD64, ST8..ST64) accesses. */
+static inline unsigned lsi_mem_size(unsigned op) {
+  switch (op) {
+  case LSI_LD8:
+  case LSI_ST8: return 1;
+  case LSI_LD16:
+  case LSI_ST16: return 2;
+  case LSI_LD32:
+  case LSI_ST32: return 4;
+  default: return 8;
+  }
+}
+
 /* Alignment of a __local pointer argument's block in the work-group's local
  * memory: its pointee's, at least 16; 128 (the widest OpenCL type, long16)
  * when the pointee is unknown (void). */

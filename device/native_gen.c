@@ -493,18 +493,6 @@ static bool gen_sreg(struct gen *g, const lsi_insn *ip) {
 
 /* ---- memory ---- */
 
-static unsigned mem_size(unsigned op) {
-  switch (op) {
-  case LSI_LD8:
-  case LSI_ST8: return 1;
-  case LSI_LD16:
-  case LSI_ST16: return 2;
-  case LSI_LD32:
-  case LSI_ST32: return 4;
-  default: return 8;
-  }
-}
-
 /* The base and size an access of kind st at addr0 is checked against:
  * the work-group's cache entry when it has the allocation, else
  * lsn_base's answer (NULL base and 0 size when there is none). */
@@ -599,7 +587,7 @@ static LLVMValueRef contiguous(struct gen *g, struct mfacts *f, unsigned n) {
 static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   bool st = ip->op >= LSI_ST8 && ip->op <= LSI_ST64;
   if (!st && !(ip->op >= LSI_LD8 && ip->op <= LSI_LD64)) return false;
-  unsigned n = mem_size(ip->op);
+  unsigned n = lsi_mem_size(ip->op);
   int64_t imm = ip->imm;
   LLVMTypeRef et = LLVMIntTypeInContext(g->c, n * 8), vt = LLVMVectorType(et, g->W);
   struct mfacts *f = facts(g, ip->a, st);

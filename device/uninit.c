@@ -740,18 +740,6 @@ static void op_generic(struct ctx *x) {
   }
 }
 
-static unsigned mem_size(unsigned op) {
-  switch (op) {
-  case LSI_LD8:
-  case LSI_ST8: return 1;
-  case LSI_LD16:
-  case LSI_ST16: return 2;
-  case LSI_LD32:
-  case LSI_ST32: return 4;
-  default: return 8;
-  }
-}
-
 void simt_uninit_step(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act) {
   struct simt_uninit_cu *uc = cu->uninit;
   if (!uc || w->index >= uc->cap || !act) return;
@@ -801,11 +789,11 @@ void simt_uninit_step(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint
   case LSI_LD8:
   case LSI_LD16:
   case LSI_LD32:
-  case LSI_LD64: op_load(&x, mem_size(ip->op), ip->imm); break;
+  case LSI_LD64: op_load(&x, lsi_mem_size(ip->op), ip->imm); break;
   case LSI_ST8:
   case LSI_ST16:
   case LSI_ST32:
-  case LSI_ST64: op_store(&x, mem_size(ip->op)); break;
+  case LSI_ST64: op_store(&x, lsi_mem_size(ip->op)); break;
   case LSI_MEMCPY: op_memcpy(&x); break;
   case LSI_MEMSET: op_memset(&x); break;
   case LSI_BRA_P:
