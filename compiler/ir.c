@@ -612,7 +612,6 @@ void cc_program_free(struct lsi_program *p) {
   if (!p) return;
   for (uint32_t i = 0; i < p->nkernels; i++) {
     struct lsi_kernel *k = &p->kernels[i];
-    if (k->native_free) k->native_free(k->native);
     free(k->name);
     free(k->attributes);
     free(k->consts);

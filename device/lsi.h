@@ -222,10 +222,6 @@ struct lsi_kernel {
   uint64_t wg_size_hint[3]; /* 0 = none */
   struct lsi_line *lines;   /* ninsns entries: source position of each PC */
   void *debug;              /* compiler-owned debug tables (cc_debug), may be NULL */
-  /* the native engine's code for this kernel (device/native.h), made on its
-   * first launch and freed with the kernel by native_free */
-  void *native;
-  void (*native_free)(void *native);
 };
 
 struct lsi_program {

@@ -40,20 +40,22 @@ struct native_ctx {
 typedef int (*native_fn)(struct native_ctx *x, uint64_t *reg, struct native_count *n);
 
 /* The kernel's warp function for warp width W, or NULL: the interpreter
- * runs this launch. A kernel is compiled (once per warp width, kept with
- * the kernel and freed with it) once the lane instructions its launches
- * ran (native_account) plus work, this launch's estimate, reach min: a
- * kernel that runs for less than a compile takes is never compiled. why
- * says why there is no code. Thread-safe. */
+ * runs this launch. A kernel is compiled (once per content and warp
+ * width: identical kernels share the code, kept for the process and in
+ * the build cache) once the lane instructions its launches ran
+ * (native_account) plus work, this launch's estimate, reach min: a kernel
+ * that runs for less than a compile takes is never compiled, but code
+ * already made is always used. *acct is what native_account takes; why
+ * says which engine runs the launch and why. Thread-safe. */
 native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uint64_t min,
-                      char *why, size_t n);
+                      void **acct, char *why, size_t n);
+/* A launch the interpreter ran (acct from native_code) made lane_insns. */
+void native_account(void *acct, uint64_t lane_insns);
+
 /* Fills cu->nsreg for its new work-group: each special register the same
  * for the whole group, and for the per-lane ids what is added to a lane's
  * local id. */
 void native_group_sregs(struct simt_cu *cu);
-
-/* A launch of k at width W the interpreter ran made lane_insns. */
-void native_account(const struct lsi_kernel *k, unsigned W, uint64_t lane_insns);
 
 /* Whether LLVM's JIT works on this host (else the interpreter runs every
  * kernel). */

@@ -203,6 +203,8 @@ const unsigned native_nsyms = sizeof native_syms / sizeof native_syms[0];
 
 /* ---- the JIT ---- */
 
+#define NATIVE_BUCKETS 1024 /* J.table: entries by key */
+
 static struct {
   pthread_once_t once;
   pthread_mutex_t mu;
@@ -211,7 +213,7 @@ static struct {
   LLVMTargetMachineRef tm;
   char *triple, *cpu, *features;
   char err[256];
-  struct native_obj *objs;
+  struct native_obj *table[NATIVE_BUCKETS];
 } J = {PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER};
 
 static bool llvm_failed(LLVMErrorRef e, char *buf, size_t n) {
@@ -259,29 +261,19 @@ static void jit_init(void) {
   if (!J.tm || !define_syms()) J.jit = NULL; /* the interpreter runs everything */
 }
 
-/* Compiled code, one per kernel content and warp width, kept for the
- * process (identical kernels of programs built again share it). */
+/* A kernel's code at one warp width, by content (identical kernels of
+ * programs built again share it), kept for the process in J.table: the
+ * lane instructions the interpreter ran for it so far, and its function
+ * once there is one. */
 struct native_obj {
   struct native_obj *next;
   char key[48];
-  native_fn fn; /* NULL: not compiled (why) */
+  uint64_t work;
+  bool probed; /* the build cache was looked in */
+  bool tried;  /* loaded or compiled (fn NULL: it failed, why) */
+  native_fn fn;
   char why[160];
 };
-
-/* A kernel's launches at one warp width; a list per kernel. */
-struct native_code {
-  struct native_code *next;
-  unsigned W;
-  uint64_t work;                /* lane instructions the interpreter ran for it */
-  const struct native_obj *obj; /* its code, once asked for */
-};
-
-static void native_free(void *p) {
-  for (struct native_code *c = p, *next; c; c = next) {
-    next = c->next;
-    free(c);
-  }
-}
 
 /* What the code of k at width W is made from: this build, the host CPU,
  * the width and every part of the kernel the generator reads. */
@@ -379,23 +371,32 @@ static native_fn load(LLVMMemoryBufferRef buf, const char *name, struct native_o
   return (native_fn)(uintptr_t)addr;
 }
 
-/* The code of k at width W: made once per process, from the cache or
- * (when compile says so) compiled; NULL when neither (under J.mu). */
-static const struct native_obj *obj_for(const struct lsi_kernel *k, unsigned W, bool compile) {
-  char key[48];
-  obj_key(k, W, key);
-  for (struct native_obj *o = J.objs; o; o = o->next)
-    if (!strcmp(o->key, key)) return o;
-  LLVMMemoryBufferRef buf = cache_read(key);
-  if (!buf && !compile) return NULL;
-  struct native_obj *o = calloc(1, sizeof *o);
-  if (!o) {
-    if (buf) LLVMDisposeMemoryBuffer(buf);
-    return NULL;
+/* The entry of key, made when missing (NULL: out of memory). */
+static struct native_obj *entry(const char *key) {
+  unsigned b = 0;
+  for (const char *c = key; *c; c++)
+    b = b * 31 + (unsigned char)*c;
+  b %= NATIVE_BUCKETS;
+  struct native_obj *o = J.table[b];
+  while (o && strcmp(o->key, key) != 0)
+    o = o->next;
+  if (!o && (o = calloc(1, sizeof *o)) != NULL) {
+    snprintf(o->key, sizeof o->key, "%s", key);
+    o->next = J.table[b];
+    J.table[b] = o;
   }
-  snprintf(o->key, sizeof o->key, "%s", key);
+  return o;
+}
+
+/* Gives o its function: from the build cache, or (when compile says so)
+ * compiled. */
+static void make(struct native_obj *o, const struct lsi_kernel *k, unsigned W, bool compile) {
+  LLVMMemoryBufferRef buf = o->probed ? NULL : cache_read(o->key);
+  o->probed = true;
+  if (!buf && !compile) return;
+  o->tried = true;
   char name[64];
-  snprintf(name, sizeof name, "lsn_%.24s", key);
+  snprintf(name, sizeof name, "lsn_%.24s", o->key);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   bool cached = buf != NULL, dropped = false;
@@ -403,38 +404,20 @@ static const struct native_obj *obj_for(const struct lsi_kernel *k, unsigned W, 
     /* a cached file that does not load (damaged): dropped, and the code
      * compiled again under another name (the first may be half defined);
      * the next process writes the cache */
-    cache_drop(key);
-    snprintf(name, sizeof name, "lsn_%.24s_again", key);
+    cache_drop(o->key);
+    snprintf(name, sizeof name, "lsn_%.24s_again", o->key);
     cached = false;
     dropped = true;
   }
   if (!cached) {
     buf = emit(k, W, name, o);
-    if (buf && !dropped) cache_write(key, buf);
+    if (buf && !dropped) cache_write(o->key, buf);
     if (buf) o->fn = load(buf, name, o);
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (o->fn)
     snprintf(o->why, sizeof o->why, "%s in %.1f ms", cached ? "loaded from the cache" : "compiled",
              (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
-  o->next = J.objs;
-  J.objs = o;
-  return o;
-}
-
-/* k's entry for width W, made when missing (under J.mu). */
-static struct native_code *entry_for(const struct lsi_kernel *k, unsigned W) {
-  struct lsi_kernel *mk = (struct lsi_kernel *)k; /* the accounting is the kernel's */
-  struct native_code *c = mk->native;
-  while (c && c->W != W)
-    c = c->next;
-  if (!c && (c = calloc(1, sizeof *c)) != NULL) {
-    c->W = W;
-    c->next = mk->native;
-    mk->native = c;
-    mk->native_free = native_free;
-  }
-  return c;
 }
 
 bool native_available(void) {
@@ -443,32 +426,36 @@ bool native_available(void) {
 }
 
 native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uint64_t min,
-                      char *why, size_t n) {
-  pthread_once(&J.once, jit_init);
-  if (!J.jit) {
+                      void **acct, char *why, size_t n) {
+  *acct = NULL;
+  if (!native_available()) {
     snprintf(why, n, "%s", J.err);
     return NULL;
   }
+  char key[48];
+  obj_key(k, W, key);
   pthread_mutex_lock(&J.mu);
-  struct native_code *c = entry_for(k, W);
-  bool worth = c && c->work + work >= min; /* else only what is already compiled */
-  if (c && !c->obj) c->obj = obj_for(k, W, worth);
-  native_fn fn = c && c->obj ? c->obj->fn : NULL;
-  if (!c || (worth && !c->obj))
+  struct native_obj *o = entry(key);
+  bool worth = o && o->work + work >= min; /* else only what is already compiled */
+  if (o && !o->tried) make(o, k, W, worth);
+  native_fn fn = o ? o->fn : NULL;
+  if (!o)
     snprintf(why, n, "out of host memory");
-  else if (!c->obj)
+  else if (!o->tried)
     snprintf(why, n, "%" PRIu64 " lane instructions so far, below LOCKSTEP_NATIVE_MIN",
-             c->work + work);
+             o->work + work);
   else
-    snprintf(why, n, "%s", c->obj->why);
+    snprintf(why, n, "%s", o->why);
+  *acct = o;
   pthread_mutex_unlock(&J.mu);
   return fn;
 }
 
-void native_account(const struct lsi_kernel *k, unsigned W, uint64_t lane_insns) {
+void native_account(void *acct, uint64_t lane_insns) {
+  struct native_obj *o = acct;
+  if (!o) return;
   pthread_mutex_lock(&J.mu);
-  struct native_code *c = entry_for(k, W);
-  if (c) c->work = c->work + lane_insns < c->work ? UINT64_MAX : c->work + lane_insns;
+  o->work = o->work + lane_insns < o->work ? UINT64_MAX : o->work + lane_insns;
   pthread_mutex_unlock(&J.mu);
 }
 

@@ -964,7 +964,7 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
   if (run->native_ok) {
     uint64_t items = l->global[0] * l->global[1] * l->global[2];
     uint64_t work = k->ninsns && items > UINT64_MAX / k->ninsns ? UINT64_MAX : items * k->ninsns;
-    run->native = native_code(k, run->W, work, cfg->native_min, why, sizeof why);
+    run->native = native_code(k, run->W, work, cfg->native_min, &run->native_acct, why, sizeof why);
     if (run->print_stats)
       fprintf(stderr, "lockstep stats: kernel %s: %s engine (%s)\n", k->name,
               run->native ? "native" : "interpreter", why);
@@ -1019,7 +1019,7 @@ int simt_run_pass(struct simt_run *run, struct dev_exception *exc, struct simt_p
 void simt_close(struct simt_run *run) {
   if (!run) return;
   if (run->print_stats && run->passes) print_stats(run);
-  if (run->native_ok && !run->native) native_account(run->k, run->W, run->stats.lane_insns);
+  if (run->native_ok && !run->native) native_account(run->native_acct, run->stats.lane_insns);
   simt_check_close(run);
   for (unsigned i = 0; i < run->ncus; i++)
     cu_release(&run->cus[i]);

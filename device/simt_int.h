@@ -227,6 +227,7 @@ struct simt_run {
   /* the native engine's warp function (native.h), or NULL: the interpreter;
    * native_ok: the launch may use it (its interpreted work is accounted) */
   bool native_ok;
+  void *native_acct; /* where its interpreted work is accounted (native_code) */
   int (*native)(struct native_ctx *x, uint64_t *reg, struct native_count *n);
   const struct simt_check_stop *check_stop; /* the debugger's, or NULL */
 };
