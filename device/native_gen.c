@@ -3,14 +3,17 @@
  *
  * One function per kernel and warp width:
  *
- *   int f(struct native_ctx *x, uint64_t *noalias reg)
+ *   int f(struct native_ctx *x, uint64_t *noalias reg, struct native_count *noalias n)
  *
- * Every LSI register is a row of W i64 lanes in reg; an instruction loads
- * its operand rows as <W x i64> vectors and stores its result row with the
- * inactive lanes' old values kept (a select under the active mask). reg is
- * noalias, so LLVM keeps rows in machine registers between instructions and
- * across loops; it writes them back before every return and every call that
- * is given reg (the interpreter step, which reads and writes rows).
+ * Every LSI register is a row of W i64 lanes in reg; an instruction works
+ * on its operand rows as <W x i64> vectors and writes its result row with
+ * the inactive lanes' old values kept (a select under the active mask;
+ * none in the variant for a warp whose lanes are all active). Along a
+ * straight run of instructions rows stay in LLVM values; where the run
+ * ends, the rows it wrote that are live (native_live.c) are stored, so the
+ * memory rows are the truth at every return - the interpreter, the
+ * forward-progress sample and the next slice read them there. No call the
+ * code makes is given reg or n.
  *
  * Each pc has a basic block. The entry block reads w->pc and w->active and
  * switches to the pcs a warp can resume at (the entry set: 0, branch and
