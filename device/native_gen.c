@@ -592,6 +592,8 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   if (!st && !(ip->op >= LSI_LD8 && ip->op <= LSI_LD64)) return false;
   unsigned n = lsi_mem_size(ip->op);
   int64_t imm = ip->imm;
+  if (imm <= -(INT64_C(1) << LSI_ADDR_ID_SHIFT) || imm >= INT64_C(1) << LSI_ADDR_ID_SHIFT)
+    return false; /* no allocation is that large: the interpreter reports it */
   LLVMTypeRef et = LLVMIntTypeInContext(g->c, n * 8), vt = LLVMVectorType(et, g->W);
   struct mfacts *f = facts(g, ip->a, st);
   /* every active lane in the allocation, in bounds and aligned: offsets

@@ -472,6 +472,28 @@ START_TEST(test_missing_token_fallback) {
 }
 END_TEST
 
+/* A store whose offset no allocation can have: a device exception on
+ * either engine at that instruction, the buffer untouched (the native
+ * engine's bounds sums must not wrap into a host address). */
+START_TEST(test_huge_offset_faults) {
+  struct dev_device *d = mkdev(32, 1, 0);
+  uint32_t buf[32] = {0};
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 7));
+  emit(&kk, OP(ST32, 0, 0, 1, 0, INT64_MAX - 3));
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
+  struct dev_exception exc;
+  ck_assert_int_ne(launch(d, &kk, 32, 32, &exc, NULL), 0);
+  ck_assert_msg(strstr(exc.message, "not a device address") != NULL, "%s", exc.message);
+  ck_assert_uint_eq(exc.pc, 1);
+  for (int i = 0; i < 32; i++)
+    ck_assert_uint_eq(buf[i], 0);
+  dev_device_free(d);
+}
+END_TEST
+
 /* 40 nested sync tokens overflow the initial deque; 39 of them go stale. */
 START_TEST(test_overflow_recentre) {
   struct dev_device *d = mkdev(32, 1, 0);
@@ -920,6 +942,7 @@ int main(void) {
   CU_ADD(s, test_uniform_branch);
   CU_ADD(s, test_missing_token_fallback);
   CU_ADD(s, test_overflow_recentre);
+  CU_ADD(s, test_huge_offset_faults);
   CU_ADD(s, test_yield_merge);
   CU_ADD(s, test_spinlock_yield);
   CU_ADD(s, test_spinlock_stack_mode);
