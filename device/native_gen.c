@@ -677,8 +677,9 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMPositionBuilderAtEnd(g->b, notall);
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, t, c64(g, 0), ""), fall, div);
   LLVMPositionBuilderAtEnd(g->b, div);
-  LLVMValueRef args[3] = {g->x, c32(g, pc), LLVMBuildAnd(g->b, a, LLVMBuildNot(g->b, t, ""), "")};
-  LLVMValueRef ok = rt_call(g, "lsn_diverge", g->i32, args, 3);
+  LLVMValueRef args[4] = {g->x, c32(g, pc), a,
+                          LLVMBuildAnd(g->b, a, LLVMBuildNot(g->b, t, ""), "")};
+  LLVMValueRef ok = rt_call(g, "lsn_diverge", g->i32, args, 4);
   LLVMBasicBlockRef split = block(g);
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, ok, c32(g, 0), ""), split, fault);
   LLVMPositionBuilderAtEnd(g->b, fault);

@@ -70,8 +70,7 @@ static void fault_at(struct native_ctx *x, uint32_t pc, uint64_t act) {
   x->w->state = SIMT_WARP_FAULT;
 }
 
-static int32_t lsn_diverge(struct native_ctx *x, uint32_t pc, uint64_t nt) {
-  uint64_t act = x->w->active;
+static int32_t lsn_diverge(struct native_ctx *x, uint32_t pc, uint64_t act, uint64_t nt) {
   if (simt_diverge(x->cu, x->w, pc, nt)) return 1;
   fault_at(x, pc, act);
   return 0;

@@ -69,7 +69,7 @@ int main(void) {
   CHECK(clBuildProgram(prog, 1, &d, "", NULL, NULL));
   cl_kernel k = clCreateKernel(prog, "spin", &err);
   CHECK(err);
-  int iters = 2000;
+  int iters = 20000; /* long enough to overlap on the native engine too */
   CHECK(clSetKernelArg(k, 1, sizeof iters, &iters));
   cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096 * sizeof(float), NULL, &err);
   CHECK(err);
