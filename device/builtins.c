@@ -904,7 +904,8 @@ enum lsi_builtin_role lsi_builtin_role(const struct lsi_builtin *bi) {
   SHS(t, 4, 16, "Dv16_" #t)                                                                        \
   SHS(t, 8, 2, "Dv2_" #t)                                                                          \
   SHS(t, 8, 4, "Dv4_" #t)                                                                          \
-  SHS(t, 8, 8, "S_") SHS(t, 8, 16, "Dv16_" #t) SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t)   \
+  SHS(t, 8, 8, "S_")                                                                               \
+  SHS(t, 8, 16, "Dv16_" #t) SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t)                      \
       SHS(t, 16, 8, "Dv8_" #t) SHS(t, 16, 16, "S_")
 #define PREF(t)                                                                                    \
   BI("_Z8prefetchPU3AS1K" #t "m", 0, 2, 0, 0, bx_prefetch)                                         \

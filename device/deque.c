@@ -112,9 +112,7 @@ void simt_unwind(struct simt_cu *cu, struct simt_warp *w) {
   }
   /* Queue empty: lanes still waiting for any reason but a barrier resume at
    * their own pc (lowest waiting lane first, with every lane waiting there). */
-  uint64_t waiting = 0;
-  for (unsigned r = 0; r < SIMT_REASON_BAR; r++)
-    waiting |= w->dis[r];
+  uint64_t waiting = simt_waiting(w, SIMT_REASON_BAR);
   if (waiting) {
     uint32_t pc = w->lane_pc[__builtin_ctzll(waiting)];
     uint64_t all = 0;

@@ -583,7 +583,7 @@ static void yield_token(struct simt_cu *cu, struct simt_warp *w, uint64_t act, u
 
 bool simt_diverge(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t nt) {
   const unsigned W = cu->run->W;
-  disable(w, nt, SIMT_TOK_DIV, pc + 1, W == 64 ? ~UINT64_C(0) : BIT(W) - 1, W);
+  disable(w, nt, SIMT_TOK_DIV, pc + 1, simt_lanes_mask(W), W);
   w->pc = pc;
   push_front(cu, w, simt_token_make(SIMT_TOK_DIV, nt, pc + 1));
   if (cu->faulted) return false;
@@ -616,7 +616,7 @@ bool simt_join(struct simt_cu *cu, struct simt_warp *w, unsigned op, uint64_t ac
   }
   if (!has_token(w, ty, target, act)) return false; /* the fallback: a plain branch (seed 004) */
   const unsigned W = cu->run->W;
-  disable(w, act, ty, target, W == 64 ? ~UINT64_C(0) : BIT(W) - 1, W);
+  disable(w, act, ty, target, simt_lanes_mask(W), W);
   simt_unwind(cu, w);
   return true;
 }
@@ -632,10 +632,7 @@ bool simt_yield(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t a
     return false;
   }
   cu->st.yields++;
-  uint64_t waiting = 0;
-  for (unsigned r = 0; r < SIMT_NREASONS; r++)
-    waiting |= w->dis[r];
-  if (!waiting) {
+  if (!simt_waiting(w, SIMT_NREASONS)) {
     /* No other lane can run: unwinding would pop every token as stale
      * and resume these lanes at pc + 1. Do just that. */
     w->dq.head = w->dq.tail;
@@ -643,7 +640,7 @@ bool simt_yield(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t a
     w->active = act;
     return true;
   }
-  disable(w, act, SIMT_TOK_YIELD, pc + 1, W == 64 ? ~UINT64_C(0) : BIT(W) - 1, W);
+  disable(w, act, SIMT_TOK_YIELD, pc + 1, simt_lanes_mask(W), W);
   yield_token(cu, w, act, pc + 1);
   if (cu->faulted) return false;
   simt_unwind(cu, w);
@@ -652,11 +649,8 @@ bool simt_yield(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t a
 
 void simt_barrier_wait(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t act) {
   const unsigned W = cu->run->W;
-  disable(w, act, SIMT_REASON_BAR, pc + 1, W == 64 ? ~UINT64_C(0) : BIT(W) - 1, W);
-  uint64_t waiting = 0;
-  for (unsigned r = 0; r < SIMT_REASON_BAR; r++)
-    waiting |= w->dis[r];
-  if (waiting || w->dis[SIMT_REASON_SGBAR]) {
+  disable(w, act, SIMT_REASON_BAR, pc + 1, simt_lanes_mask(W), W);
+  if (simt_waiting(w, SIMT_REASON_BAR) || w->dis[SIMT_REASON_SGBAR]) {
     simt_unwind(cu, w);
     return;
   }
@@ -690,9 +684,9 @@ static inline bool call_builtin(struct simt_cu *cu, struct simt_warp *w, unsigne
   return true;
 }
 
-/* Runs w from its pc: until about budget branch points, or (one) for
- * exactly one instruction. */
-static int warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget, const bool one) {
+/* Runs w from its pc: until about budget branch points, or (left not
+ * NULL) for exactly one instruction, then the budget left in *left. */
+static int warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget, uint64_t *left) {
 #if LOCKSTEP_COMPUTED_GOTO
   static const void *const disp[LSI_NUM_OPS] = {
 #define LSI_OP(name, fmt, flags, sem) [LSI_##name] = &&L_##name,
@@ -702,12 +696,12 @@ static int warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget, co
 #endif
   struct simt_run *run = cu->run;
   const unsigned W = run->W;
-  const uint64_t allw = W == 64 ? ~UINT64_C(0) : (BIT(W) - 1);
+  const uint64_t allw = simt_lanes_mask(W);
   const lsi_insn *const code = run->k->code;
   const uint8_t *const stop_at = run->dbg_stop_at;
   /* the one test per instruction: a debugger pass, or the uninitialised-value
    * checker's shadow step before each instruction */
-  const bool slow = one || stop_at != NULL || (run->check & DEV_CHECK_UNINIT);
+  const bool slow = left || stop_at != NULL || (run->check & DEV_CHECK_UNINIT);
   uint64_t *const reg = w->reg;
   uint32_t pc = w->pc;
   uint64_t act = w->active;
@@ -721,8 +715,9 @@ static int warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget, co
   fetch:
 #endif
     if (__builtin_expect(slow, 0)) {
-      if (one && nwarp) {
+      if (left && nwarp) {
         SAVE();
+        *left = budget;
         return SIMT_WARP_RUN;
       }
       if (stop_at &&
@@ -962,9 +957,12 @@ static int warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget, co
 }
 
 int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget) {
-  return warp_run(cu, w, budget, false);
+  return warp_run(cu, w, budget, NULL);
 }
 
-int simt_warp_step(struct simt_cu *cu, struct simt_warp *w) {
-  return warp_run(cu, w, 1, true);
+int simt_warp_step(struct simt_cu *cu, struct simt_warp *w, unsigned *ticks) {
+  uint64_t left = 2; /* one branch point leaves 1, and the step ends before the next */
+  int st = warp_run(cu, w, 2, &left);
+  *ticks = (unsigned)(2 - left);
+  return st;
 }

@@ -977,7 +977,7 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
       if (k->code[pc].b > maxargs) maxargs = k->code[pc].b;
       if (lsi_builtins[k->code[pc].imm].nres > maxres) maxres = lsi_builtins[k->code[pc].imm].nres;
     }
-  g.allw = W == 64 ? ~UINT64_C(0) : (UINT64_C(1) << W) - 1;
+  g.allw = simt_lanes_mask(W);
   g.bbv[0] = calloc(k->ninsns + 1, sizeof *g.bb);
   g.bbv[1] = calloc(k->ninsns + 1, sizeof *g.bb);
   g.entry = calloc(k->ninsns + 1, 1);

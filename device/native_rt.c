@@ -471,10 +471,9 @@ int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint6
     if (r == NATIVE_RET_INTERP) {
       cu->epoch += n->epoch; /* the interpreter's stores count on */
       n->epoch = 0;
-      unsigned op = w->pc < cu->run->k->ninsns ? cu->run->k->code[w->pc].op : LSI_NOP;
-      simt_warp_step(cu, w);
-      n->budget -= op == LSI_YIELD || ((lsi_op_flags[op] & F_BRANCH) && op != LSI_BAR &&
-                                       op != LSI_SGBAR && op != LSI_EXIT && op != LSI_TRAP);
+      unsigned ticks;
+      simt_warp_step(cu, w, &ticks);
+      n->budget -= ticks; /* a branch point there is one here */
     }
   }
   cu->epoch += n->epoch;

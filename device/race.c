@@ -779,7 +779,7 @@ static bool warp_block(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uin
   unsigned W = run->W;
   uint64_t a0 = base[0] + (uint64_t)imm, off = LSI_ADDR_OFFSET(a0);
   if (size != 4 || kind > SIMT_ACC_WRITE || !r->global_on || off % r->bw ||
-      act != (W >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << W) - 1) || sync_get(r))
+      act != simt_lanes_mask(W) || sync_get(r))
     return false;
   for (unsigned i = 1; i < W; i++)
     if (base[i] + (uint64_t)imm != a0 + 4 * (uint64_t)i) return false;

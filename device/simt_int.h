@@ -134,6 +134,19 @@ struct simt_warp {
   uint64_t yields, hang_own, hang_round;
 };
 
+/* Every lane of a warp of width W. */
+static inline uint64_t simt_lanes_mask(unsigned W) {
+  return W >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << W) - 1;
+}
+
+/* The lanes disabled for any of the first n reasons (enum simt_tok). */
+static inline uint64_t simt_waiting(const struct simt_warp *w, unsigned n) {
+  uint64_t m = 0;
+  for (unsigned r = 0; r < n; r++)
+    m |= w->dis[r];
+  return m;
+}
+
 /* The lanes of m whose resume pc is pc: four lanes per compare where the
  * host has SSE2, up to m's last lane. */
 static inline uint64_t simt_lanes_at(const struct simt_warp *w, uint64_t m, uint32_t pc) {
@@ -411,8 +424,10 @@ int simt_warp_run(struct simt_cu *cu, struct simt_warp *w, uint64_t budget);
 void simt_native_fold(struct simt_cu *cu);
 
 /* Runs exactly one instruction of w (the native engine's way to the
- * interpreter for what it does not compile). Returns its new state. */
-int simt_warp_step(struct simt_cu *cu, struct simt_warp *w);
+ * interpreter for what it does not compile). Returns its new state; *ticks
+ * is the branch points it used (0 or 1), which the caller's slice counts
+ * as the interpreter's would. */
+int simt_warp_step(struct simt_cu *cu, struct simt_warp *w, unsigned *ticks);
 
 /* The control flow both engines share (interp.c), act the active lanes at
  * pc. Each returns false after reporting a fault unless it says otherwise.

@@ -745,7 +745,7 @@ void simt_uninit_step(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint
   if (!uc || w->index >= uc->cap || !act) return;
   const struct simt_run *run = cu->run;
   size_t rows = (size_t)run->k->nregs * run->W;
-  uint64_t allw = run->W == 64 ? ~UINT64_C(0) : (UINT64_C(1) << run->W) - 1;
+  uint64_t allw = simt_lanes_mask(run->W);
   struct ctx x;
   x.cu = cu, x.w = w, x.ip = &run->k->code[pc], x.pc = pc, x.act = act, x.W = run->W;
   x.rs = uc->rsh + w->index * rows, x.og = uc->org + w->index * rows, x.reg = w->reg;
