@@ -78,12 +78,4 @@ bool native_gen(struct LLVMOpaqueContext *c, struct LLVMOpaqueModule *m, const c
  * memory. The caller frees it. */
 uint64_t *native_liveness(const struct lsi_kernel *k, size_t *words);
 
-/* The runtime functions the generated code calls, by name (native_rt.c). */
-struct native_sym {
-  const char *name;
-  uintptr_t addr;
-};
-extern const struct native_sym native_syms[];
-extern const unsigned native_nsyms;
-
 #endif

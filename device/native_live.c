@@ -16,7 +16,7 @@
 #include "device/builtins.h"
 #include "device/native.h"
 
-/* Calls f on each register ip reads. */
+/* Adds the registers ip reads to set. */
 static void each_use(const struct lsi_kernel *k, const lsi_insn *ip, uint64_t *set) {
 #define USE(r) (set[(r) / 64] |= UINT64_C(1) << ((r) % 64))
   switch (lsi_op_format[ip->op]) {

@@ -181,7 +181,11 @@ static uint64_t lsn_sreg(struct native_ctx *x, uint32_t s) {
 
 #define SYM(f)                                                                                     \
   { #f, (uintptr_t)f }
-const struct native_sym native_syms[] = {
+/* The functions the generated code calls, by name. */
+static const struct {
+  const char *name;
+  uintptr_t addr;
+} native_syms[] = {
     SYM(lsn_base),
     SYM(lsn_callb),
     SYM(lsn_diverge),
@@ -198,7 +202,7 @@ const struct native_sym native_syms[] = {
     SYM(memset),
     SYM(memmove),
 };
-const unsigned native_nsyms = sizeof native_syms / sizeof native_syms[0];
+static const unsigned native_nsyms = sizeof native_syms / sizeof native_syms[0];
 
 /* ---- the JIT ---- */
 
