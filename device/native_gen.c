@@ -31,6 +31,19 @@
 #include "device/builtins.h"
 #include "device/native.h"
 
+/* Loads at consecutive pcs from one base row, n bytes each, all within
+ * k * n bytes of the least offset imm0 (a vector's components): where the
+ * whole warp's lanes are k * n bytes apart (a vector per lane), one
+ * block load of W * k elements and a shuffle per load replace k gathers.
+ * ok: the block's check passed (every member's check then passes too). */
+struct ilv {
+  uint32_t reg, first, last;
+  unsigned n, k;
+  int64_t imm0;
+  LLVMValueRef ok, block;
+};
+#define ILV_MAX_K 8 /* wider shuffles cost more than the gathers */
+
 struct gen {
   LLVMContextRef c;
   LLVMModuleRef m;
@@ -60,6 +73,7 @@ struct gen {
    * (load, store): computed at its first access, used by the next ones
    * with the same base register (struct mfacts). */
   struct mfacts *mf[2];
+  struct ilv ilv;
 };
 
 /* The active lanes' addresses in a row: the allocation of the first one
@@ -158,6 +172,7 @@ static void forget(struct gen *g) {
   memset(g->dirty, 0, g->k->nregs);
   for (int kind = 0; kind < 2; kind++)
     memset(g->mf[kind], 0, g->k->nregs * sizeof *g->mf[kind]);
+  memset(&g->ilv, 0, sizeof g->ilv);
 }
 /* The live-out set that holds before the instruction being generated. */
 static uint32_t before(const struct gen *g) {
@@ -583,6 +598,81 @@ static LLVMValueRef contiguous(struct gen *g, struct mfacts *f, unsigned n) {
   return c;
 }
 
+static bool continues(const struct gen *g, uint32_t pc);
+
+/* The group of loads that begins at pc, if one does (struct ilv). */
+static bool ilv_group(struct gen *g, uint32_t pc, struct ilv *v) {
+  const lsi_insn *ip = &g->k->code[pc];
+  int64_t lo = ip->imm, hi = ip->imm, lim = INT64_C(1) << LSI_ADDR_ID_SHIFT;
+  unsigned n = lsi_mem_size(ip->op);
+  uint32_t last = pc;
+  for (uint32_t q = pc; q < g->k->ninsns && q - pc < 2 * ILV_MAX_K; q++) {
+    const lsi_insn *m = &g->k->code[q];
+    if (m->op != ip->op || m->a != ip->a || (q > pc && !continues(g, q))) break;
+    if (m->imm <= -lim || m->imm >= lim || (m->imm - ip->imm) % (int64_t)n) break;
+    int64_t nlo = m->imm < lo ? m->imm : lo, nhi = m->imm > hi ? m->imm : hi;
+    if ((nhi - nlo) / (int64_t)n >= ILV_MAX_K) break;
+    lo = nlo, hi = nhi, last = q;
+    if (m->d == ip->a) break; /* the base changes after it */
+  }
+  unsigned k = 2, span = (unsigned)((hi - lo) / (int64_t)n) + 1;
+  while (k < span)
+    k *= 2;
+  if (last == pc || span < 2) return false;
+  *v = (struct ilv){.reg = ip->a, .first = pc, .last = last, .n = n, .k = k, .imm0 = lo};
+  return true;
+}
+
+/* At a group's first load: the check of the whole block, and the block
+ * where it passes (poison where it does not). */
+static void ilv_begin(struct gen *g, struct mfacts *f) {
+  struct ilv *v = &g->ilv;
+  uint64_t step = (uint64_t)v->k * v->n;
+  LLVMValueRef lo = LLVMBuildAdd(g->b, f->minoff, c64(g, (uint64_t)v->imm0), "");
+  LLVMValueRef hi = LLVMBuildAdd(g->b, f->maxoff, c64(g, (uint64_t)v->imm0 + step), "");
+  LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
+  LLVMValueRef seq = LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
+                                   LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""), "");
+  LLVMValueRef low = LLVMBuildAnd(g->b, LLVMBuildOr(g->b, f->orbits, c64(g, (uint64_t)v->imm0), ""),
+                                  c64(g, v->n - 1), "");
+  LLVMValueRef c[] = {
+      f->samekey,
+      LLVMBuildIsNotNull(g->b, f->base, ""),
+      LLVMBuildICmp(g->b, LLVMIntSGE, lo, c64(g, 0), ""),
+      LLVMBuildICmp(g->b, LLVMIntSLE, hi, f->limit, ""),
+      LLVMBuildICmp(g->b, LLVMIntEQ, low, c64(g, 0), ""),
+      reduce(g, "llvm.vector.reduce.and", seq),
+      LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""),
+  };
+  LLVMValueRef ok = c[0];
+  for (unsigned i = 1; i < sizeof c / sizeof c[0]; i++)
+    ok = LLVMBuildAnd(g->b, ok, c[i], "");
+  LLVMTypeRef bt = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), g->W * v->k);
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), ld = block(g), join = block(g);
+  LLVMBuildCondBr(g->b, ok, ld, join);
+  LLVMPositionBuilderAtEnd(g->b, ld);
+  LLVMValueRef at = LLVMBuildAdd(g->b, off0, c64(g, (uint64_t)v->imm0), "");
+  LLVMValueRef blk = load(g, bt, LLVMBuildGEP2(g->b, g->i8, f->base, &at, 1, ""), v->n);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMValueRef phi = LLVMBuildPhi(g->b, bt, "");
+  LLVMValueRef vals[2] = {blk, LLVMGetPoison(bt)};
+  LLVMBasicBlockRef in[2] = {ld, from};
+  LLVMAddIncoming(phi, vals, in, 2);
+  v->ok = ok, v->block = phi;
+}
+
+/* A group member's lanes out of the block. */
+static LLVMValueRef ilv_take(struct gen *g, int64_t imm) {
+  const struct ilv *v = &g->ilv;
+  LLVMValueRef idx[SIMT_MAX_W];
+  unsigned j = (unsigned)((imm - v->imm0) / (int64_t)v->n);
+  for (unsigned i = 0; i < g->W; i++)
+    idx[i] = c32(g, i * v->k + j);
+  return LLVMBuildShuffleVector(g->b, v->block, LLVMGetPoison(LLVMTypeOf(v->block)),
+                                LLVMConstVector(idx, g->W), "");
+}
+
 /* A load or store, checked like simt_mem: every active lane in the
  * allocation of the first active lane, in bounds and aligned, else the
  * interpreter makes (and reports) the access. Whole-warp contiguous
@@ -596,6 +686,20 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
     return false; /* no allocation is that large: the interpreter reports it */
   LLVMTypeRef et = LLVMIntTypeInContext(g->c, n * 8), vt = LLVMVectorType(et, g->W);
   struct mfacts *f = facts(g, ip->a, st);
+  /* a group of loads, in the variant where the whole warp runs */
+  if (!st && g->full && (!g->ilv.block || pc > g->ilv.last) && ilv_group(g, pc, &g->ilv))
+    ilv_begin(g, f);
+  bool member = !st && g->full && g->ilv.block && pc >= g->ilv.first && pc <= g->ilv.last;
+  LLVMBasicBlockRef blk = NULL, chk = NULL, done = block(g);
+  LLVMValueRef v3 = NULL, contig = contiguous(g, f, n); /* here, where the next access sees it */
+  if (member) {
+    blk = block(g), chk = block(g);
+    LLVMBuildCondBr(g->b, g->ilv.ok, blk, chk);
+    LLVMPositionBuilderAtEnd(g->b, blk);
+    v3 = ilv_take(g, imm);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, chk);
+  }
   /* every active lane in the allocation, in bounds and aligned: offsets
    * stay below 2^40, so these sums cannot wrap */
   LLVMValueRef lo = LLVMBuildAdd(g->b, f->minoff, c64(g, (uint64_t)imm), "");
@@ -613,14 +717,13 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMPositionBuilderAtEnd(g->b, slow);
   leave(g, pc);
   LLVMPositionBuilderAtEnd(g->b, fast);
-  LLVMValueRef contig = contiguous(g, f, n);
   LLVMValueRef lane_off = LLVMBuildAdd(g->b, f->lane_off, vc64(g, (uint64_t)imm), "");
   LLVMValueRef ptrs = LLVMBuildGEP2(g->b, g->i8, f->base, &lane_off, 1, "");
   LLVMValueRef mask = act_vec(g);
   LLVMValueRef val = st ? LLVMBuildTrunc(g->b, row(g, ip->b), vt, "") : NULL, v1 = NULL, v2 = NULL;
   LLVMValueRef off0 = LLVMBuildAdd(g->b, LLVMBuildExtractElement(g->b, f->off, c32(g, 0), ""),
                                    c64(g, (uint64_t)imm), "");
-  LLVMBasicBlockRef vec = block(g), sg = block(g), done = block(g);
+  LLVMBasicBlockRef vec = block(g), sg = block(g);
   LLVMBuildCondBr(g->b, contig, vec, sg);
   LLVMPositionBuilderAtEnd(g->b, vec);
   LLVMValueRef p0 = LLVMBuildGEP2(g->b, g->i8, f->base, &off0, 1, "");
@@ -643,9 +746,9 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMPositionBuilderAtEnd(g->b, done);
   if (!st) {
     LLVMValueRef phi = LLVMBuildPhi(g->b, vt, "");
-    LLVMValueRef vals[2] = {v1, v2};
-    LLVMBasicBlockRef from[2] = {vec, sg};
-    LLVMAddIncoming(phi, vals, from, 2);
+    LLVMValueRef vals[3] = {v1, v2, v3};
+    LLVMBasicBlockRef from[3] = {vec, sg, blk};
+    LLVMAddIncoming(phi, vals, from, member ? 3 : 2);
     set_row(g, ip->d, LLVMBuildZExt(g->b, phi, g->v64, ""));
   } else {
     add_to(g, offsetof(struct native_count, epoch), c64(g, 1));

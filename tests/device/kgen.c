@@ -671,6 +671,23 @@ static void prologue(struct gen *g) {
   emit(g, "%s %s = ka;", ti[TI].name, add_var(g, "v", TI, true)->name);
   emit(g, "%s %s = kf;", ti[TF].name, add_var(g, "v", TF, true)->name);
   emit(g, "%s %s = (uint)gid;", ti[TU].name, add_var(g, "v", TU, true)->name);
+  /* vector loads: whole-warp blocks of 16 bytes per lane (also with a
+   * padding element), and components 48 bytes apart (used as vectors, so
+   * that they stay one load of consecutive components) */
+  static const char *const vecs[][2] = {
+      {"uint4 q = ((__global const uint4 *)in)[gid] * (uint4)(1u, 3u, 5u, 7u)",
+       "q.s0 ^ q.s1 ^ q.s2 ^ q.s3"},
+      {"uint3 q = ((__global const uint3 *)in)[gid + 1u] * (uint3)(1u, 3u, 5u)",
+       "q.s0 ^ q.s1 ^ q.s2"},
+      {"uint4 q = ((__global const uint4 *)in)[gid * 3u + 1u] * (uint4)(1u, 3u, 5u, 7u)",
+       "q.s0 ^ q.s1 ^ q.s2 ^ q.s3"},
+      {"ulong2 q = ((__global const ulong2 *)in)[gid + 2u] * (ulong2)(1u, 3u)",
+       "(uint)(q.s0 ^ q.s1 >> 7)"},
+  };
+  for (unsigned j = 0; j < sizeof vecs / sizeof vecs[0]; j++) {
+    emit(g, "%s %s;", ti[TU].name, add_var(g, "v", TU, true)->name);
+    emit(g, "{ %s; %s = %s; }", vecs[j][0], g->vars[g->nvars - 1].name, vecs[j][1]);
+  }
   if (!g->branchy) return;
   emit(g, "__local uint lmu[%u], lcnt;", KGEN_LMAX);
   emit(g, "__local float lmf[%u];", KGEN_LMAX);

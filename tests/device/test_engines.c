@@ -480,7 +480,7 @@ START_TEST(generator) {
       "in[",         "select(",  " ? ",         "_sat", "mad(",     "fma(",     " >> ",
       " << ",        " / ",      " % ",         "min(", "sqrt(",    "(double)", "(float)"};
   unsigned seen[sizeof words / sizeof words[0]] = {0};
-  for (unsigned seed = 1; seed <= 12; seed++) {
+  for (unsigned seed = 1; seed <= 24; seed++) {
     kgen_make(&a, seed, KGEN_BRANCHY, KGEN_NO_FAULT, 0);
     ck_assert(a.ni > 0 && a.nf > 0 && a.st.lines > 20);
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
@@ -488,7 +488,7 @@ START_TEST(generator) {
     kgen_free(&a);
   }
   for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
-    ck_assert_msg(seen[w] > 0, "no branchy kernel of 12 has '%s'", words[w]);
+    ck_assert_msg(seen[w] > 0, "no branchy kernel of 24 has '%s'", words[w]);
 }
 END_TEST
 
