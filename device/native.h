@@ -39,14 +39,24 @@ struct native_ctx {
 
 typedef int (*native_fn)(struct native_ctx *x, uint64_t *reg, struct native_count *n);
 
+/* What a compile of one instruction costs, in the lane instructions the
+ * interpreter runs in that time: a compile takes 1-6 ms per instruction,
+ * the interpreter 0.3-0.6 ns per lane instruction on each host thread. */
+#define NATIVE_INSN_WORK (UINT64_C(4) << 20)
+/* The longest kernel compiled: a compile's time and memory grow faster
+ * than the kernel (one of 33,714 instructions took minutes and 0.5 GiB). */
+#define NATIVE_MAX_INSNS 8192
+
 /* The kernel's warp function for warp width W, or NULL: the interpreter
  * runs this launch. A kernel is compiled (once per content and warp
  * width: identical kernels share the code, kept for the process and in
  * the build cache) once the lane instructions its launches ran
- * (native_account) plus work, this launch's estimate, reach min: a kernel
- * that runs for less than a compile takes is never compiled, but code
- * already made is always used. *acct is what native_account takes; why
- * says which engine runs the launch and why. Thread-safe. */
+ * (native_account) plus work, this launch's estimate, reach both min and
+ * what its compile costs (NATIVE_INSN_WORK per instruction; min 0 skips
+ * both): a kernel that runs for less time than its compile takes is
+ * never compiled, but code already made is always used. A kernel longer
+ * than NATIVE_MAX_INSNS is never compiled. *acct is what native_account
+ * takes; why says which engine runs the launch and why. Thread-safe. */
 native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uint64_t min,
                       void **acct, char *why, size_t n);
 /* A launch the interpreter ran (acct from native_code) made lane_insns. */

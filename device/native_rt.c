@@ -437,16 +437,23 @@ native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uin
   }
   char key[48];
   obj_key(k, W, key);
+  uint64_t cost = (uint64_t)k->ninsns * NATIVE_INSN_WORK, need = min && cost > min ? cost : min;
+  bool fits = k->ninsns <= NATIVE_MAX_INSNS;
   pthread_mutex_lock(&J.mu);
   struct native_obj *o = entry(key);
-  bool worth = o && o->work + work >= min; /* else only what is already compiled */
+  bool worth = o && fits && o->work + work >= need; /* else only what is already compiled */
   if (o && !o->tried) make(o, k, W, worth);
   native_fn fn = o ? o->fn : NULL;
   if (!o)
     snprintf(why, n, "out of host memory");
+  else if (!o->tried && !fits)
+    snprintf(why, n, "%u instructions: the native engine compiles at most %u", k->ninsns,
+             NATIVE_MAX_INSNS);
   else if (!o->tried)
-    snprintf(why, n, "%" PRIu64 " lane instructions so far, below LOCKSTEP_NATIVE_MIN",
-             o->work + work);
+    snprintf(why, n,
+             "%" PRIu64 " lane instructions so far, below the %" PRIu64
+             " a compile of its %u instructions is worth (LOCKSTEP_NATIVE_MIN)",
+             o->work + work, need, k->ninsns);
   else
     snprintf(why, n, "%s", o->why);
   *acct = o;

@@ -5,8 +5,9 @@
 #   and its object file kept in the build cache; a second process loads it;
 # - a damaged cache file is dropped and the kernel compiled again, with the
 #   right result; the process after that writes a good file again;
-# - above LOCKSTEP_NATIVE_MIN's threshold nothing is compiled, and the
-#   interpreter runs it (no native warp slice); cached code is used anyway;
+# - below LOCKSTEP_NATIVE_MIN's threshold, or below what the kernel's
+#   compile costs, nothing is compiled, and the interpreter runs it (no
+#   native warp slice); cached code is used anyway;
 # - LOCKSTEP_ENGINE=interp, a checker or a bad LOCKSTEP_ENGINE value: the
 #   interpreter (the last with a message).
 #   native_engine.sh BUILD
@@ -64,9 +65,16 @@ expect reload 'vecadd: native engine \(loaded from the cache in' "the cache is n
 
 rm -rf "$tmp/cache"
 run below LOCKSTEP_NATIVE_MIN=1G
-expect below 'vecadd: interpreter engine \([0-9]+ lane instructions so far, below LOCKSTEP_NATIVE_MIN\)' \
+expect below 'vecadd: interpreter engine \([0-9]+ lane instructions so far, below the 1073741824 a compile of its [0-9]+ instructions is worth \(LOCKSTEP_NATIVE_MIN\)\)' \
   "a kernel below the threshold is compiled"
 [ "$(slices below)" = 0 ] || { echo "native_engine: FAIL: below ran native slices"; fail=1; }
+# a threshold below what the compile costs: the compile's cost counts
+# (host_vecadd's 20 instructions are worth 20 x 4Mi lane instructions,
+# more than its launch of about 20M)
+run cost LOCKSTEP_NATIVE_MIN=1
+expect cost 'vecadd: interpreter engine \([0-9]+ lane instructions so far, below the 83886080 a compile of its 20 instructions is worth' \
+  "a kernel worth less than its compile is compiled"
+[ "$(slices cost)" = 0 ] || { echo "native_engine: FAIL: cost ran native slices"; fail=1; }
 run compiled LOCKSTEP_NATIVE_MIN=0
 run cached_below LOCKSTEP_NATIVE_MIN=1G
 expect cached_below 'vecadd: native engine \(loaded from the cache' "cached code is not used below the threshold"

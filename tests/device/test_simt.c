@@ -14,6 +14,7 @@
 #include "device/builtins.h"
 #include "device/device.h"
 #include "device/mem.h"
+#include "device/native.h"
 #include "device/simt.h"
 #include "device/simt_int.h"
 #include "util/check_util.h"
@@ -494,6 +495,26 @@ START_TEST(test_huge_offset_faults) {
 }
 END_TEST
 
+/* A kernel longer than the native engine compiles is left to the
+ * interpreter, even where every launch is to be compiled (min 0), and
+ * the launch says why. */
+START_TEST(test_native_size_limit) {
+  if (!native_available()) return;
+  uint32_t n = NATIVE_MAX_INSNS + 1;
+  lsi_insn *code = calloc(n, sizeof *code);
+  ck_assert_ptr_nonnull(code);
+  for (uint32_t i = 0; i + 1 < n; i++)
+    code[i] = OP(MOVI, 1, 0, 0, 0, i);
+  code[n - 1] = OP(EXIT, 0, 0, 0, 0, 0);
+  struct lsi_kernel k = {.name = "long", .code = code, .ninsns = n, .nregs = 2};
+  void *acct = NULL;
+  char why[256] = "";
+  ck_assert_ptr_null(native_code(&k, 32, UINT64_MAX, 0, &acct, why, sizeof why));
+  ck_assert_str_eq(why, "8193 instructions: the native engine compiles at most 8192");
+  free(code);
+}
+END_TEST
+
 /* 40 nested sync tokens overflow the initial deque; 39 of them go stale. */
 START_TEST(test_overflow_recentre) {
   struct dev_device *d = mkdev(32, 1, 0);
@@ -943,6 +964,7 @@ int main(void) {
   CU_ADD(s, test_missing_token_fallback);
   CU_ADD(s, test_overflow_recentre);
   CU_ADD(s, test_huge_offset_faults);
+  CU_ADD(s, test_native_size_limit);
   CU_ADD(s, test_yield_merge);
   CU_ADD(s, test_spinlock_yield);
   CU_ADD(s, test_spinlock_stack_mode);
