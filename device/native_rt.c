@@ -211,13 +211,21 @@ static const unsigned native_nsyms = sizeof native_syms / sizeof native_syms[0];
 static struct {
   pthread_once_t once;
   pthread_mutex_t mu;
+  /* one compile at a time (the target machine is shared), and how many
+   * background compiles are under way (the process waits for them at
+   * exit, before LLVM's own destructors run) */
+  pthread_mutex_t emit_mu;
+  pthread_cond_t idle;
+  unsigned pending;
+  bool compiled; /* a compile finished in this process */
   LLVMOrcLLJITRef jit;
   LLVMOrcJITDylibRef jd;
   LLVMTargetMachineRef tm;
   char *triple, *cpu, *features;
   char err[256];
   struct native_obj *table[NATIVE_BUCKETS];
-} J = {PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER};
+} J = {PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+       PTHREAD_COND_INITIALIZER};
 
 static bool llvm_failed(LLVMErrorRef e, char *buf, size_t n) {
   if (!e) return false;
@@ -272,8 +280,9 @@ struct native_obj {
   struct native_obj *next;
   char key[48];
   uint64_t work;
-  bool probed; /* the build cache was looked in */
-  bool tried;  /* loaded or compiled (fn NULL: it failed, why) */
+  bool probed;    /* the build cache was looked in */
+  bool tried;     /* loaded or compiled (fn NULL: it failed, why) */
+  bool compiling; /* in the background */
   native_fn fn;
   char why[160];
 };
@@ -296,6 +305,7 @@ static void obj_key(const struct lsi_kernel *k, unsigned W, char *hex) {
  * file, or NULL (with o->why). */
 static LLVMMemoryBufferRef emit(const struct lsi_kernel *k, unsigned W, const char *name,
                                 struct native_obj *o) {
+  pthread_mutex_lock(&J.emit_mu);
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = LLVMModuleCreateWithNameInContext(name, ctx);
   LLVMSetTarget(m, J.triple);
@@ -330,6 +340,7 @@ static LLVMMemoryBufferRef emit(const struct lsi_kernel *k, unsigned W, const ch
   LLVMDisposeMessage(msg);
   LLVMDisposeModule(m);
   LLVMContextDispose(ctx);
+  pthread_mutex_unlock(&J.emit_mu);
   return buf;
 }
 
@@ -391,6 +402,41 @@ static struct native_obj *entry(const char *key) {
   return o;
 }
 
+static void drain(void) {
+  pthread_mutex_lock(&J.mu);
+  while (J.pending)
+    pthread_cond_wait(&J.idle, &J.mu);
+  pthread_mutex_unlock(&J.mu);
+}
+/* A child forked during a compile has no compile thread: nothing is
+ * pending there, and a kernel left half made is compiled again. */
+static void fork_prepare(void) {
+  pthread_mutex_lock(&J.mu);
+}
+static void fork_parent(void) {
+  pthread_mutex_unlock(&J.mu);
+}
+static void fork_child(void) {
+  for (unsigned b = 0; b < NATIVE_BUCKETS; b++)
+    for (struct native_obj *o = J.table[b]; o; o = o->next)
+      o->compiling = false;
+  J.pending = 0;
+  pthread_mutex_init(&J.emit_mu, NULL);
+  pthread_mutex_unlock(&J.mu);
+}
+/* exit() runs its handlers last registered first, and LLVM registers
+ * destructors for some of its tables when a compile first uses them: so
+ * the first compile of the process runs before its launch (never in the
+ * background), and the wait is registered again after every compile,
+ * after whatever that compile registered (J.mu held). */
+static void wait_at_exit(void) {
+  static bool forks;
+  J.compiled = true;
+  atexit(drain);
+  if (!forks) pthread_atfork(fork_prepare, fork_parent, fork_child);
+  forks = true;
+}
+
 /* Gives o its function: from the build cache, or (when compile says so)
  * compiled. */
 static void make(struct native_obj *o, const struct lsi_kernel *k, unsigned W, bool compile) {
@@ -416,11 +462,78 @@ static void make(struct native_obj *o, const struct lsi_kernel *k, unsigned W, b
     buf = emit(k, W, name, o);
     if (buf && !dropped) cache_write(o->key, buf);
     if (buf) o->fn = load(buf, name, o);
+    wait_at_exit();
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (o->fn)
     snprintf(o->why, sizeof o->why, "%s in %.1f ms", cached ? "loaded from the cache" : "compiled",
              (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+}
+
+/* ---- compiling in the background ---- */
+
+/* A compile's own copy of what it reads of the kernel (the program may
+ * be released meanwhile). */
+struct job {
+  struct native_obj *o;
+  struct lsi_kernel k;
+  unsigned W;
+};
+
+static void *compile_job(void *arg) {
+  struct job *j = arg;
+  struct native_obj *o = j->o;
+  char name[64], why[sizeof o->why] = "";
+  snprintf(name, sizeof name, "lsn_%.24s", o->key);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  struct native_obj scratch = {0}; /* emit's reasons, until o is locked */
+  LLVMMemoryBufferRef buf = emit(&j->k, j->W, name, &scratch);
+  if (buf) cache_write(o->key, buf);
+  pthread_mutex_lock(&J.mu);
+  snprintf(o->why, sizeof o->why, "%s", scratch.why);
+  if (buf) o->fn = load(buf, name, o);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (o->fn)
+    snprintf(why, sizeof why, "compiled in the background in %.1f ms",
+             (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+  if (*why) snprintf(o->why, sizeof o->why, "%s", why);
+  o->tried = true;
+  o->compiling = false;
+  wait_at_exit();
+  if (--J.pending == 0) pthread_cond_broadcast(&J.idle);
+  pthread_mutex_unlock(&J.mu);
+  free(j->k.code), free(j->k.arglist), free(j);
+  return NULL;
+}
+
+/* Starts compiling k on a thread of its own (J.mu held); false when it
+ * cannot (out of memory or threads). */
+static bool start_job(struct native_obj *o, const struct lsi_kernel *k, unsigned W) {
+  struct job *j = calloc(1, sizeof *j);
+  if (!j) return false;
+  j->o = o, j->W = W;
+  j->k.ninsns = k->ninsns, j->k.nregs = k->nregs, j->k.nconst = k->nconst;
+  j->k.private_size = k->private_size, j->k.narglist = k->narglist;
+  j->k.code = malloc((size_t)k->ninsns * sizeof *k->code + 1);
+  j->k.arglist = malloc((size_t)k->narglist * sizeof *k->arglist + 1);
+  pthread_attr_t at;
+  pthread_t t;
+  bool ok = j->k.code && j->k.arglist && pthread_attr_init(&at) == 0;
+  if (ok) {
+    memcpy(j->k.code, k->code, (size_t)k->ninsns * sizeof *k->code);
+    if (k->narglist) memcpy(j->k.arglist, k->arglist, (size_t)k->narglist * sizeof *k->arglist);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    ok = pthread_create(&t, &at, compile_job, j) == 0;
+    pthread_attr_destroy(&at);
+  }
+  if (!ok) {
+    free(j->k.code), free(j->k.arglist), free(j);
+    return false;
+  }
+  o->compiling = true;
+  J.pending++;
+  return true;
 }
 
 bool native_available(void) {
@@ -442,10 +555,17 @@ native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uin
   pthread_mutex_lock(&J.mu);
   struct native_obj *o = entry(key);
   bool worth = o && fits && o->work + work >= need; /* else only what is already compiled */
-  if (o && !o->tried) make(o, k, W, worth);
+  if (o && !o->tried && !o->compiling) {
+    /* min 0: compiled before this launch runs; else on a thread of its
+     * own while the interpreter runs the launches */
+    make(o, k, W, worth && (!min || !J.compiled));
+    if (!o->tried && worth && !start_job(o, k, W)) make(o, k, W, true);
+  }
   native_fn fn = o ? o->fn : NULL;
   if (!o)
     snprintf(why, n, "out of host memory");
+  else if (o->compiling)
+    snprintf(why, n, "being compiled in the background");
   else if (!o->tried && !fits)
     snprintf(why, n, "%u instructions: the native engine compiles at most %u", k->ninsns,
              NATIVE_MAX_INSNS);

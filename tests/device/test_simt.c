@@ -515,6 +515,31 @@ START_TEST(test_native_size_limit) {
 }
 END_TEST
 
+/* The first compile of a process comes before its launch runs; a later
+ * one runs in the background while the interpreter runs the launches,
+ * and its code is used once it is made. */
+START_TEST(test_native_background) {
+  if (!native_available()) return;
+  setenv("LOCKSTEP_CACHE", "0", 1); /* compiled here, not loaded */
+  lsi_insn a[2] = {OP(MOVI, 1, 0, 0, 0, 11), OP(EXIT, 0, 0, 0, 0, 0)};
+  lsi_insn b[2] = {OP(MOVI, 1, 0, 0, 0, 12), OP(EXIT, 0, 0, 0, 0, 0)};
+  struct lsi_kernel ka = {.name = "a", .code = a, .ninsns = 2, .nregs = 2};
+  struct lsi_kernel kb = {.name = "b", .code = b, .ninsns = 2, .nregs = 2};
+  void *acct = NULL;
+  char why[256] = "";
+  uint64_t work = UINT64_C(1) << 30; /* worth compiling at the first launch */
+  ck_assert_ptr_nonnull(native_code(&ka, 32, work, 1, &acct, why, sizeof why));
+  ck_assert_msg(strncmp(why, "compiled in ", 12) == 0, "%s", why);
+  ck_assert_ptr_null(native_code(&kb, 32, work, 1, &acct, why, sizeof why));
+  ck_assert_str_eq(why, "being compiled in the background");
+  native_fn fb = NULL;
+  for (int i = 0; i < 12000 && !fb; i++)
+    if ((fb = native_code(&kb, 32, 0, 1, &acct, why, sizeof why)) == NULL) usleep(10000);
+  ck_assert_ptr_nonnull(fb);
+  ck_assert_msg(strncmp(why, "compiled in the background in ", 30) == 0, "%s", why);
+}
+END_TEST
+
 /* 40 nested sync tokens overflow the initial deque; 39 of them go stale. */
 START_TEST(test_overflow_recentre) {
   struct dev_device *d = mkdev(32, 1, 0);
@@ -965,6 +990,7 @@ int main(void) {
   CU_ADD(s, test_overflow_recentre);
   CU_ADD(s, test_huge_offset_faults);
   CU_ADD(s, test_native_size_limit);
+  CU_ADD(s, test_native_background);
   CU_ADD(s, test_yield_merge);
   CU_ADD(s, test_spinlock_yield);
   CU_ADD(s, test_spinlock_stack_mode);
