@@ -84,6 +84,10 @@ struct gen {
 struct mfacts {
   LLVMValueRef key0, samekey, minoff, maxoff, orbits, base, limit, off, space, lane_off, contig;
   unsigned n; /* contig's access size, 0: not asked yet */
+  /* in the variant where the whole warp runs: whether lane i's address
+   * is lane 0's plus i * step (the facts then follow from lane 0's) */
+  LLVMValueRef lin;
+  unsigned step;
 };
 
 /* ---- small builders ---- */
@@ -549,25 +553,41 @@ static LLVMValueRef reduce(struct gen *g, const char *op, LLVMValueRef v) {
   return intrinsic(g, op, &t, 1, &v, 1);
 }
 
-/* The facts of row r for accesses of kind st (computed once per run). */
-static struct mfacts *facts(struct gen *g, uint32_t r, bool st) {
+/* The facts that take a pass over every active lane. */
+static void lane_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, LLVMValueRef v[4]) {
+  LLVMValueRef m = act_vec(g);
+  LLVMValueRef key = LLVMBuildLShr(g->b, a, vc64(g, LSI_ADDR_ID_SHIFT), "");
+  LLVMValueRef other =
+      LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntNE, key, splat(g, f->key0), ""), m, "");
+  v[0] = LLVMBuildNot(g->b, reduce(g, "llvm.vector.reduce.or", other), "");
+  v[1] = reduce(g, "llvm.vector.reduce.umin",
+                LLVMBuildSelect(g->b, m, f->off, vc64(g, LSI_ADDR_OFFSET_MASK), ""));
+  v[2] = reduce(g, "llvm.vector.reduce.umax", LLVMBuildSelect(g->b, m, f->off, vc64(g, 0), ""));
+  v[3] = reduce(g, "llvm.vector.reduce.or", LLVMBuildSelect(g->b, m, f->off, vc64(g, 0), ""));
+}
+
+/* The same facts where the whole warp's lanes are step bytes apart, from
+ * lane 0's offset: one allocation (the bounds check sees to that), the
+ * least and greatest offset, and for alignment the offset's low bits
+ * (with every bit from step's up to 8 bytes' set, where lanes differ). */
+static void linear_facts(struct gen *g, LLVMValueRef off0, unsigned step, LLVMValueRef v[4]) {
+  v[0] = LLVMConstInt(g->i1, 1, 0);
+  v[1] = off0;
+  v[2] = LLVMBuildAdd(g->b, off0, c64(g, (uint64_t)(g->W - 1) * step), "");
+  v[3] = LLVMBuildOr(g->b, off0, c64(g, step < 8 ? ~(uint64_t)(step - 1) & 7 : 0), "");
+}
+
+/* The facts of row r for accesses of kind st (computed once per run);
+ * step: how far apart the lanes of the first access are expected. */
+static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
   struct mfacts *f = &g->mf[st][r];
   if (f->key0) return f;
-  LLVMValueRef a = row(g, r), m = act_vec(g), cz[2] = {act(g), LLVMConstInt(g->i1, 1, 0)};
+  LLVMValueRef a = row(g, r), cz[2] = {act(g), LLVMConstInt(g->i1, 1, 0)};
   LLVMValueRef lane0 =
       LLVMBuildTrunc(g->b, intrinsic(g, "llvm.cttz", &g->i64, 1, cz, 2), g->i32, "");
   LLVMValueRef addr0 = LLVMBuildExtractElement(g->b, a, lane0, "");
   f->key0 = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_ID_SHIFT), "");
-  LLVMValueRef key = LLVMBuildLShr(g->b, a, vc64(g, LSI_ADDR_ID_SHIFT), "");
-  LLVMValueRef other =
-      LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntNE, key, splat(g, f->key0), ""), m, "");
-  f->samekey = LLVMBuildNot(g->b, reduce(g, "llvm.vector.reduce.or", other), "");
   f->off = LLVMBuildAnd(g->b, a, vc64(g, LSI_ADDR_OFFSET_MASK), "");
-  f->minoff = reduce(g, "llvm.vector.reduce.umin",
-                     LLVMBuildSelect(g->b, m, f->off, vc64(g, LSI_ADDR_OFFSET_MASK), ""));
-  f->maxoff =
-      reduce(g, "llvm.vector.reduce.umax", LLVMBuildSelect(g->b, m, f->off, vc64(g, 0), ""));
-  f->orbits = reduce(g, "llvm.vector.reduce.or", LLVMBuildSelect(g->b, m, f->off, vc64(g, 0), ""));
   base_of(g, addr0, st, &f->base, &f->limit);
   /* private frames are W apart: lane i's is at priv + i * private_size */
   f->space = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_SPACE_SHIFT), "");
@@ -577,7 +597,33 @@ static struct mfacts *facts(struct gen *g, uint32_t r, bool st) {
     f->lane_off = LLVMBuildSelect(
         g->b, is_priv, LLVMBuildAdd(g->b, f->off, iota(g, g->k->private_size), ""), f->off, "");
   }
-  f->n = 0;
+  f->n = 0, f->lin = NULL, f->step = 0;
+  LLVMValueRef v[4], *out[4] = {&f->samekey, &f->minoff, &f->maxoff, &f->orbits};
+  if (!g->full) {
+    lane_facts(g, f, a, v);
+    for (int i = 0; i < 4; i++)
+      *out[i] = v[i];
+    return f;
+  }
+  /* the whole warp: a pass over the lanes only where they are not step
+   * bytes apart */
+  LLVMValueRef seq =
+      LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMBuildAdd(g->b, splat(g, addr0), iota(g, step), ""), "");
+  f->lin = reduce(g, "llvm.vector.reduce.and", seq), f->step = step;
+  LLVMValueRef w[4];
+  linear_facts(g, LLVMBuildAnd(g->b, addr0, c64(g, LSI_ADDR_OFFSET_MASK), ""), step, w);
+  LLVMBasicBlockRef lin = LLVMGetInsertBlock(g->b), pass = block(g), join = block(g);
+  LLVMBuildCondBr(g->b, f->lin, join, pass);
+  LLVMPositionBuilderAtEnd(g->b, pass);
+  lane_facts(g, f, a, v);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  for (int i = 0; i < 4; i++) {
+    *out[i] = LLVMBuildPhi(g->b, LLVMTypeOf(v[i]), "");
+    LLVMValueRef in[2] = {w[i], v[i]};
+    LLVMBasicBlockRef from[2] = {lin, pass};
+    LLVMAddIncoming(*out[i], in, from, 2);
+  }
   return f;
 }
 
@@ -585,11 +631,16 @@ static struct mfacts *facts(struct gen *g, uint32_t r, bool st) {
  * warp, not private). */
 static LLVMValueRef contiguous(struct gen *g, struct mfacts *f, unsigned n) {
   if (f->n == n) return f->contig;
-  LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
-  LLVMValueRef seq = LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
-                                   LLVMBuildAdd(g->b, splat(g, off0), iota(g, n), ""), "");
-  LLVMValueRef c = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, act(g), c64(g, g->allw), ""),
-                                reduce(g, "llvm.vector.reduce.and", seq), "");
+  LLVMValueRef c;
+  if (f->lin && f->step == n) {
+    c = f->lin;
+  } else {
+    LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
+    LLVMValueRef seq = LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
+                                     LLVMBuildAdd(g->b, splat(g, off0), iota(g, n), ""), "");
+    c = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, act(g), c64(g, g->allw), ""),
+                     reduce(g, "llvm.vector.reduce.and", seq), "");
+  }
   if (g->k->private_size)
     c = LLVMBuildAnd(g->b, c,
                      LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
@@ -631,8 +682,12 @@ static void ilv_begin(struct gen *g, struct mfacts *f) {
   LLVMValueRef lo = LLVMBuildAdd(g->b, f->minoff, c64(g, (uint64_t)v->imm0), "");
   LLVMValueRef hi = LLVMBuildAdd(g->b, f->maxoff, c64(g, (uint64_t)v->imm0 + step), "");
   LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
-  LLVMValueRef seq = LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
-                                   LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""), "");
+  LLVMValueRef seq =
+      f->lin && f->step == step
+          ? f->lin
+          : reduce(g, "llvm.vector.reduce.and",
+                   LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
+                                 LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""), ""));
   LLVMValueRef low = LLVMBuildAnd(g->b, LLVMBuildOr(g->b, f->orbits, c64(g, (uint64_t)v->imm0), ""),
                                   c64(g, v->n - 1), "");
   LLVMValueRef c[] = {
@@ -641,7 +696,7 @@ static void ilv_begin(struct gen *g, struct mfacts *f) {
       LLVMBuildICmp(g->b, LLVMIntSGE, lo, c64(g, 0), ""),
       LLVMBuildICmp(g->b, LLVMIntSLE, hi, f->limit, ""),
       LLVMBuildICmp(g->b, LLVMIntEQ, low, c64(g, 0), ""),
-      reduce(g, "llvm.vector.reduce.and", seq),
+      seq,
       LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""),
   };
   LLVMValueRef ok = c[0];
@@ -685,10 +740,10 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   if (imm <= -(INT64_C(1) << LSI_ADDR_ID_SHIFT) || imm >= INT64_C(1) << LSI_ADDR_ID_SHIFT)
     return false; /* no allocation is that large: the interpreter reports it */
   LLVMTypeRef et = LLVMIntTypeInContext(g->c, n * 8), vt = LLVMVectorType(et, g->W);
-  struct mfacts *f = facts(g, ip->a, st);
   /* a group of loads, in the variant where the whole warp runs */
-  if (!st && g->full && (!g->ilv.block || pc > g->ilv.last) && ilv_group(g, pc, &g->ilv))
-    ilv_begin(g, f);
+  bool group = !st && g->full && (!g->ilv.block || pc > g->ilv.last) && ilv_group(g, pc, &g->ilv);
+  struct mfacts *f = facts(g, ip->a, st, group ? g->ilv.k * n : n);
+  if (group) ilv_begin(g, f);
   bool member = !st && g->full && g->ilv.block && pc >= g->ilv.first && pc <= g->ilv.last;
   LLVMBasicBlockRef blk = NULL, chk = NULL, done = block(g);
   LLVMValueRef v3 = NULL, contig = contiguous(g, f, n); /* here, where the next access sees it */

@@ -614,9 +614,21 @@ static void local_phase(struct gen *g) {
  * atomic, so the optimiser cannot drop it as dead. */
 static void fault_stmt(struct gen *g, enum kgen_fault f, unsigned fg) {
   char *i = expr(g, TU, 1), *v = expr(g, TU, 1);
+  bool load = chance(g, 50);
+  if (f == KGEN_WARP_OOB) { /* work-items fg and after of the first group (every one runs it) */
+    emit(g, "if (get_group_id(0) == 0u) {");
+    g->indent++;
+    if (load)
+      emit(g, "atomic_xor(&cnt[4], scr[get_global_size(0) * %uu - %uu + gid]);", KGEN_SCR, fg);
+    else
+      emit(g, "scr[get_global_size(0) * %uu - %uu + gid] = %s;", KGEN_SCR, fg, v);
+    g->indent--;
+    emit(g, "}");
+    free(i), free(v);
+    return;
+  }
   emit(g, "if (gid == (size_t)%uu) {", fg);
   g->indent++;
-  bool load = chance(g, 50);
   switch (f) {
   case KGEN_GLOBAL_OOB:
     if (load)

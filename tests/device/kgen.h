@@ -38,6 +38,7 @@ enum kgen_fault {
   KGEN_MISALIGNED,        /* a 4-byte global access at an odd address */
   KGEN_DIVERGENT_BARRIER, /* a barrier only one work-item of its group reaches */
   KGEN_PRIVATE_OOB,       /* a private array indexed far past its end */
+  KGEN_WARP_OOB,          /* whole warps' consecutive accesses running past a buffer's end */
   KGEN_NFAULTS
 };
 

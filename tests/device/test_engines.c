@@ -390,6 +390,7 @@ static const int fault_trap[KGEN_NFAULTS] = {
     [KGEN_MISALIGNED] = LSI_TRAP_MISALIGNED,
     [KGEN_DIVERGENT_BARRIER] = LSI_TRAP_BARRIER_DIVERGENCE,
     [KGEN_PRIVATE_OOB] = LSI_TRAP_OUT_OF_BOUNDS,
+    [KGEN_WARP_OOB] = LSI_TRAP_OUT_OF_BOUNDS,
 };
 
 static bool same_str(const char *a, const char *b) {
