@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "device/builtins.h"
@@ -540,6 +542,53 @@ START_TEST(test_native_background) {
 }
 END_TEST
 
+/* The native code files in dir. */
+static unsigned native_files(const char *dir) {
+  unsigned n = 0;
+  DIR *d = opendir(dir);
+  for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+    n += strncmp(e->d_name, "native-", 7) == 0;
+  if (d) closedir(d);
+  return n;
+}
+
+/* A process that exits while a compile runs in the background waits for
+ * it (exits normally, and the compile's object file is in the cache). */
+START_TEST(test_native_exit_waits) {
+  if (!native_available()) return;
+  char dir[] = "/tmp/lockstep-native-XXXXXX", sub[64];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(sub, sizeof sub, "%s/lockstep", dir);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    setenv("XDG_CACHE_HOME", dir, 1);
+    setenv("LOCKSTEP_CACHE", "1", 1);
+    uint32_t n = 1500; /* long enough that exit comes first */
+    lsi_insn first[2] = {OP(MOVI, 1, 0, 0, 0, 21), OP(EXIT, 0, 0, 0, 0, 0)};
+    lsi_insn *code = calloc(n, sizeof *code);
+    for (uint32_t i = 0; code && i + 1 < n; i++)
+      code[i] = OP(MOVI, 1 + i % 7, 0, 0, 0, i);
+    if (code) code[n - 1] = OP(EXIT, 0, 0, 0, 0, 0);
+    struct lsi_kernel ka = {.name = "a", .code = first, .ninsns = 2, .nregs = 2};
+    struct lsi_kernel kb = {.name = "b", .code = code, .ninsns = n, .nregs = 8};
+    void *acct;
+    char why[256];
+    bool ok = code && native_code(&ka, 32, UINT64_MAX, 1, &acct, why, sizeof why) &&
+              !native_code(&kb, 32, UINT64_MAX, 1, &acct, why, sizeof why) &&
+              !strcmp(why, "being compiled in the background");
+    exit(ok ? 0 : 3);
+  }
+  int status = 0;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status 0x%x", status);
+  ck_assert_uint_eq(native_files(sub), 2);
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* 40 nested sync tokens overflow the initial deque; 39 of them go stale. */
 START_TEST(test_overflow_recentre) {
   struct dev_device *d = mkdev(32, 1, 0);
@@ -991,6 +1040,7 @@ int main(void) {
   CU_ADD(s, test_huge_offset_faults);
   CU_ADD(s, test_native_size_limit);
   CU_ADD(s, test_native_background);
+  CU_ADD(s, test_native_exit_waits);
   CU_ADD(s, test_yield_merge);
   CU_ADD(s, test_spinlock_yield);
   CU_ADD(s, test_spinlock_stack_mode);
