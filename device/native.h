@@ -87,5 +87,9 @@ bool native_gen(struct LLVMOpaqueContext *c, struct LLVMOpaqueModule *m, const c
  * *words 64-bit words per pc (ninsns + 1 of them); NULL when out of
  * memory. The caller frees it. */
 uint64_t *native_liveness(const struct lsi_kernel *k, size_t *words);
+/* Whether no instruction of k writes a constant or argument register: a
+ * warp's rows of them then keep their values from one work-group of a
+ * launch to the next. */
+bool native_rows_fixed(const struct lsi_kernel *k);
 
 #endif

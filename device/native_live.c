@@ -99,3 +99,18 @@ uint64_t *native_liveness(const struct lsi_kernel *k, size_t *words) {
   *words = nw;
   return out;
 }
+
+bool native_rows_fixed(const struct lsi_kernel *k) {
+  for (uint32_t pc = 0; pc < k->ninsns; pc++) {
+    uint32_t d0, nd = defs(&k->code[pc], &d0);
+    for (uint32_t r = d0; r < d0 + nd; r++) {
+      if (r < k->nconst) return false;
+      for (uint32_t j = 0; j < k->nargs; j++) {
+        const struct lsi_arg *a = &k->args[j];
+        uint32_t n = a->kind == LSI_ARG_VALUE ? a->nregs : 1;
+        if (r >= a->reg && r - a->reg < n) return false;
+      }
+    }
+  }
+  return true;
+}

@@ -599,8 +599,12 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   } else {
     warp_lids(cu, w, lx, ly, lz);
   }
+  /* constants and arguments: a row no instruction writes keeps its value
+   * from the warp's last work-group of the launch (run->keep_rows) */
+  bool keep = run->keep_rows && w->rows_set;
+  w->rows_set = true;
   /* constants, with relocation against the program's data segment */
-  for (uint32_t r = 0; r < k->nconst; r++) {
+  for (uint32_t r = 0; r < k->nconst && !keep; r++) {
     uint64_t v = k->consts[r].value + (k->consts[r].reloc == LSI_CONST_DATA ? l->data_base : 0);
     uint64_t *row = w->reg + (size_t)r * W;
     for (unsigned i = 0; i < W; i++)
@@ -619,7 +623,7 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
       v = LSI_ADDR(LSI_SPACE_PRIVATE, 0, a->priv_offset);
       break;
     case LSI_ARG_VALUE:
-      for (uint32_t e = 0; e < a->nregs; e++) {
+      for (uint32_t e = 0; e < a->nregs && !keep; e++) {
         uint64_t x = 0;
         memcpy(&x, src + (size_t)e * a->elem_size, a->elem_size);
         uint64_t *row = w->reg + (size_t)(a->reg + e) * W;
@@ -629,6 +633,7 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
       continue;
     default: memcpy(&v, src, 8); break;
     }
+    if (keep) continue;
     uint64_t *row = w->reg + (size_t)a->reg * W;
     for (unsigned i = 0; i < W; i++)
       row[i] = v;
@@ -965,6 +970,7 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
     uint64_t items = l->global[0] * l->global[1] * l->global[2];
     uint64_t work = k->ninsns && items > UINT64_MAX / k->ninsns ? UINT64_MAX : items * k->ninsns;
     run->native = native_code(k, run->W, work, cfg->native_min, &run->native_acct, why, sizeof why);
+    run->keep_rows = run->native && native_rows_fixed(k);
     if (run->print_stats)
       fprintf(stderr, "lockstep stats: kernel %s: %s engine (%s)\n", k->name,
               run->native ? "native" : "interpreter", why);

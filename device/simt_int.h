@@ -126,6 +126,7 @@ struct simt_warp {
   uint64_t *reg;               /* nregs rows of W lanes */
   uint8_t *priv;               /* W private frames */
   unsigned index;              /* warp number in its work-group */
+  bool rows_set;               /* its constant and argument rows are this launch's */
   uint32_t lid[3][SIMT_MAX_W]; /* local id of each lane */
   uint64_t epoch, spins;       /* stack mode's forward-progress watchdog */
   /* Forward progress (default mode): the warp's own state at its last
@@ -242,6 +243,9 @@ struct simt_run {
   bool native_ok;
   void *native_acct; /* where its interpreted work is accounted (native_code) */
   int (*native)(struct native_ctx *x, uint64_t *reg, struct native_count *n);
+  /* the native engine's launch: no instruction writes a constant or
+   * argument register (native_rows_fixed), so warps keep those rows */
+  bool keep_rows;
   const struct simt_check_stop *check_stop; /* the debugger's, or NULL */
 };
 

@@ -542,6 +542,30 @@ START_TEST(test_native_background) {
 }
 END_TEST
 
+/* A kernel that writes its argument's register: every work-group still
+ * starts with the argument's value (a warp's rows are kept from one
+ * group to the next only where no instruction writes them). */
+START_TEST(test_written_argument) {
+  struct dev_device *d = mkdev(32, 1, 0);
+  uint32_t buf[128] = {0};
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit_gid_addr(&kk);
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 7));
+  emit(&kk, OP(ST32, 0, 22, 1, 0, 0));
+  emit(&kk, OP(ADDI, 0, 0, 0, 0, 4096)); /* the argument's register */
+  emit(&kk, OP(BRA, 0, 0, 0, 0, 6));     /* r0 is live across the branch */
+  emit(&kk, OP(ADD_I64, 3, 0, 0, 0, 0)); /* 6 */
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
+  struct dev_exception exc;
+  ck_assert_int_eq(launch(d, &kk, 128, 32, &exc, NULL), 0);
+  for (int i = 0; i < 128; i++)
+    ck_assert_uint_eq(buf[i], 7);
+  dev_device_free(d);
+}
+END_TEST
+
 /* The native code files in dir. */
 static unsigned native_files(const char *dir) {
   unsigned n = 0;
@@ -1041,6 +1065,7 @@ int main(void) {
   CU_ADD(s, test_native_size_limit);
   CU_ADD(s, test_native_background);
   CU_ADD(s, test_native_exit_waits);
+  CU_ADD(s, test_written_argument);
   CU_ADD(s, test_yield_merge);
   CU_ADD(s, test_spinlock_yield);
   CU_ADD(s, test_spinlock_stack_mode);
