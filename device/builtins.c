@@ -278,13 +278,15 @@ static inline uint64_t int_mad_hi(uint64_t a, uint64_t b, uint64_t c, unsigned n
   return (int_mul_hi(a, b, 0, n, sg) + c) & imask(n);
 }
 static inline uint64_t int_mad_sat(uint64_t a, uint64_t b, uint64_t c, unsigned n, int sg) {
-  if (n == 64) { /* the product may not fit 128 bits after the add: clamp in steps */
+  if (n == 64) { /* the product, or its sum with c, may not fit 128 bits: clamp in steps */
     __int128 x = iw(a, n, sg), y = iw(b, n, sg);
-    __int128 p;
+    __int128 p, sum;
     if (__builtin_mul_overflow(x, y, &p))
       return (x < 0) != (y < 0) && sg ? (uint64_t)INT64_MIN
                                       : (sg ? (uint64_t)INT64_MAX : UINT64_MAX);
-    return isat(p + iw(c, n, sg), n, sg);
+    if (__builtin_add_overflow(p, iw(c, n, sg), &sum)) /* both far past the range */
+      return p < 0 ? (uint64_t)INT64_MIN : (sg ? (uint64_t)INT64_MAX : UINT64_MAX);
+    return isat(sum, n, sg);
   }
   return isat(iw(a, n, sg) * iw(b, n, sg) + iw(c, n, sg), n, sg);
 }
@@ -905,8 +907,8 @@ enum lsi_builtin_role lsi_builtin_role(const struct lsi_builtin *bi) {
   SHS(t, 8, 2, "Dv2_" #t)                                                                          \
   SHS(t, 8, 4, "Dv4_" #t)                                                                          \
   SHS(t, 8, 8, "S_")                                                                               \
-  SHS(t, 8, 16, "Dv16_" #t) SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t)                      \
-      SHS(t, 16, 8, "Dv8_" #t) SHS(t, 16, 16, "S_")
+  SHS(t, 8, 16, "Dv16_" #t)                                                                        \
+  SHS(t, 16, 2, "Dv2_" #t) SHS(t, 16, 4, "Dv4_" #t) SHS(t, 16, 8, "Dv8_" #t) SHS(t, 16, 16, "S_")
 #define PREF(t)                                                                                    \
   BI("_Z8prefetchPU3AS1K" #t "m", 0, 2, 0, 0, bx_prefetch)                                         \
   BI("_Z8prefetchPU3AS1KDv2_" #t "m", 0, 2, 0, 0, bx_prefetch)                                     \

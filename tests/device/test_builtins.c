@@ -123,6 +123,23 @@ END_TEST
 /* The device-side enqueue builtins under the names clang 19 gives them for
  * spir64 (read from its -emit-llvm output; the table had retain_event as
  * _Z13...). */
+/* 64-bit mad_sat whose product fits the 128-bit intermediate but whose
+ * sum with c does not: saturated, like every other overflow. */
+START_TEST(test_mad_sat_wide) {
+  const uint64_t top = UINT64_C(1) << 63;
+  uint64_t a[][3] = {{UINT64_MAX, top, top}, {UINT64_MAX, top, UINT64_MAX}, {3, 5, 7}};
+  ck_assert_uint_eq(call("_Z7mad_satmmm", a[0], NULL), UINT64_MAX);
+  ck_assert_uint_eq(call("_Z7mad_satmmm", a[1], NULL), UINT64_MAX);
+  ck_assert_uint_eq(call("_Z7mad_satmmm", a[2], NULL), 22);
+  uint64_t l[][3] = {{(uint64_t)INT64_MIN, (uint64_t)INT64_MIN, (uint64_t)INT64_MAX},
+                     {(uint64_t)INT64_MIN, 1, (uint64_t)-1},
+                     {(uint64_t)-3, 5, 7}};
+  ck_assert_uint_eq(call("_Z7mad_satlll", l[0], NULL), (uint64_t)INT64_MAX);
+  ck_assert_uint_eq(call("_Z7mad_satlll", l[1], NULL), (uint64_t)INT64_MIN);
+  ck_assert_uint_eq(call("_Z7mad_satlll", l[2], NULL), (uint64_t)-8);
+}
+END_TEST
+
 START_TEST(test_enqueue_names) {
   static const char *const names[] = {"_Z10ndrange_1Dm",
                                       "_Z10ndrange_1Dmm",
@@ -308,6 +325,7 @@ int main(void) {
   CU_ADD(s, test_convert);
   CU_ADD(s, test_select_shuffle);
   CU_ADD(s, test_double_forms);
+  CU_ADD(s, test_mad_sat_wide);
   CU_ADD(s, test_enqueue_names);
   CU_ADD(s, test_subgroup_collectives);
   CU_ADD(s, test_subgroup_any_all);
