@@ -410,10 +410,12 @@ static void drain(void) {
 }
 /* A child forked during a compile has no compile thread: nothing is
  * pending there, and a kernel left half made is compiled again. */
-static void fork_prepare(void) {
+static void fork_prepare(void) { /* no compile is then in LLVM */
   pthread_mutex_lock(&J.mu);
+  pthread_mutex_lock(&J.emit_mu);
 }
 static void fork_parent(void) {
+  pthread_mutex_unlock(&J.emit_mu);
   pthread_mutex_unlock(&J.mu);
 }
 static void fork_child(void) {
@@ -421,20 +423,22 @@ static void fork_child(void) {
     for (struct native_obj *o = J.table[b]; o; o = o->next)
       o->compiling = false;
   J.pending = 0;
-  pthread_mutex_init(&J.emit_mu, NULL);
+  pthread_cond_init(&J.idle, NULL);
+  pthread_mutex_unlock(&J.emit_mu);
   pthread_mutex_unlock(&J.mu);
 }
 /* exit() runs its handlers last registered first, and LLVM registers
  * destructors for some of its tables when a compile first uses them: so
  * the first compile of the process runs before its launch (never in the
- * background), and the wait is registered again after every compile,
- * after whatever that compile registered (J.mu held). */
-static void wait_at_exit(void) {
-  static bool forks;
+ * background), and the wait is registered after it and again after each
+ * background compile, after whatever that compile registered (J.mu
+ * held). A table a background compile is the first to use is destroyed
+ * before the wait if the process exits during that compile. */
+static void wait_at_exit(bool background) {
+  if (J.compiled && !background) return;
+  if (!J.compiled) pthread_atfork(fork_prepare, fork_parent, fork_child);
   J.compiled = true;
   atexit(drain);
-  if (!forks) pthread_atfork(fork_prepare, fork_parent, fork_child);
-  forks = true;
 }
 
 /* Gives o its function: from the build cache, or (when compile says so)
@@ -462,7 +466,7 @@ static void make(struct native_obj *o, const struct lsi_kernel *k, unsigned W, b
     buf = emit(k, W, name, o);
     if (buf && !dropped) cache_write(o->key, buf);
     if (buf) o->fn = load(buf, name, o);
-    wait_at_exit();
+    wait_at_exit(false);
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (o->fn)
@@ -500,8 +504,9 @@ static void *compile_job(void *arg) {
   if (*why) snprintf(o->why, sizeof o->why, "%s", why);
   o->tried = true;
   o->compiling = false;
-  wait_at_exit();
-  if (--J.pending == 0) pthread_cond_broadcast(&J.idle);
+  wait_at_exit(true);
+  J.pending--;
+  pthread_cond_broadcast(&J.idle); /* drain, and min 0 launches waiting for it */
   pthread_mutex_unlock(&J.mu);
   free(j->k.code), free(j->k.arglist), free(j);
   return NULL;
@@ -555,6 +560,8 @@ native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uin
   pthread_mutex_lock(&J.mu);
   struct native_obj *o = entry(key);
   bool worth = o && fits && o->work + work >= need; /* else only what is already compiled */
+  while (o && !min && o->compiling)                 /* min 0: never a launch before the code */
+    pthread_cond_wait(&J.idle, &J.mu);
   if (o && !o->tried && !o->compiling) {
     /* min 0: compiled before this launch runs; else on a thread of its
      * own while the interpreter runs the launches */

@@ -610,8 +610,9 @@ static void local_phase(struct gen *g) {
   }
 }
 
-/* The one deliberate fault, in work-item fg only. A faulting load feeds an
- * atomic, so the optimiser cannot drop it as dead. */
+/* The one deliberate fault, in work-item fg only (KGEN_WARP_OOB: in
+ * every work-item of the first group from fg on). A faulting load feeds
+ * an atomic, so the optimiser cannot drop it as dead. */
 static void fault_stmt(struct gen *g, enum kgen_fault f, unsigned fg) {
   char *i = expr(g, TU, 1), *v = expr(g, TU, 1);
   bool load = chance(g, 50);

@@ -120,9 +120,6 @@ START_TEST(test_double_forms) {
 }
 END_TEST
 
-/* The device-side enqueue builtins under the names clang 19 gives them for
- * spir64 (read from its -emit-llvm output; the table had retain_event as
- * _Z13...). */
 /* 64-bit mad_sat whose product fits the 128-bit intermediate but whose
  * sum with c does not: saturated, like every other overflow. */
 START_TEST(test_mad_sat_wide) {
@@ -140,6 +137,9 @@ START_TEST(test_mad_sat_wide) {
 }
 END_TEST
 
+/* The device-side enqueue builtins under the names clang 19 gives them for
+ * spir64 (read from its -emit-llvm output; the table had retain_event as
+ * _Z13...). */
 START_TEST(test_enqueue_names) {
   static const char *const names[] = {"_Z10ndrange_1Dm",
                                       "_Z10ndrange_1Dmm",

@@ -433,9 +433,12 @@ static void fault_case(unsigned seed, enum kgen_fault f) {
     for (unsigned e = 0; e < NENGINES; e++)
       dev_exception_format(&o[e].exc, rep[e], sizeof rep[e]);
     const char *d = exception_difference(&o[NATIVE].exc, &o[INTERP].exc);
-    bool bad = o[INTERP].rc == 0 || o[NATIVE].rc != o[INTERP].rc || d ||
-               o[INTERP].exc.trap != fault_trap[f] || o[INTERP].exc.line == 0 ||
-               (f != KGEN_DIVERGENT_BARRIER && o[INTERP].exc.global_id[0] != fg);
+    bool bad =
+        o[INTERP].rc == 0 || o[NATIVE].rc != o[INTERP].rc || d ||
+        o[INTERP].exc.trap != fault_trap[f] || o[INTERP].exc.line == 0 ||
+        (f != KGEN_DIVERGENT_BARRIER && f != KGEN_WARP_OOB && o[INTERP].exc.global_id[0] != fg) ||
+        (f == KGEN_WARP_OOB &&
+         (o[INTERP].exc.global_id[0] < fg || o[INTERP].exc.global_id[0] >= gm.local));
     if (bad) {
       fprintf(stderr, "device exceptions differ or are not the one made: %s\n", what);
       print_source(k.src);
