@@ -205,7 +205,10 @@ exec 3>&-
 # being typed is dropped ----
 type() { printf '%b' "$1" >&3; }
 # waits until the line editor showed its Nth prompt (type only then: what
-# is typed before a prompt shows is echoed by the terminal, not the editor)
+# is typed before a prompt shows is echoed by the terminal, not the editor).
+# Without TERM the editor redraws a line by printing the prompt again, so
+# the count can run ahead: the ^D that ends the session waits for the
+# result too (typed while the program still runs, it would be its input)
 prompts() {
   for _ in $(seq 600); do
     [ "$(grep -oF '(lockstep) ' "$tmp/out" | wc -l)" -ge "$1" ] && return 0
@@ -232,7 +235,8 @@ terminal() { # name result-line debug-arguments...
       type '\003'
       prompts 2 && type 'info breakpoints\r' && prompts 3 && type 'run\r' &&
         await spinning 600 && type '\003' && prompts 4 && type 'set var stop = 3\r' &&
-        prompts 5 && type 'continue\r' && prompts 6 && type '\004' && ok=1
+        prompts 5 && type 'continue\r' && await "$result" 600 && prompts 6 && type '\004' &&
+        ok=1
     fi
   fi
   finish "$name"
