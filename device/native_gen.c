@@ -37,7 +37,7 @@
  * block load of W * k elements and a shuffle per load replace k gathers.
  * ok: the block's check passed (every member's check then passes too). */
 struct ilv {
-  uint32_t reg, first, last;
+  uint32_t first, last;
   unsigned n, k;
   int64_t imm0;
   LLVMValueRef ok, block;
@@ -649,6 +649,24 @@ static LLVMValueRef contiguous(struct gen *g, struct mfacts *f, unsigned n) {
   return c;
 }
 
+/* Whether every active lane's access of the bytes [imm, imm + end) from
+ * its address is in the first lane's allocation and n-aligned: offsets
+ * stay below 2^40, so these sums cannot wrap. */
+static LLVMValueRef in_bounds(struct gen *g, struct mfacts *f, int64_t imm, uint64_t end,
+                              unsigned n) {
+  LLVMValueRef lo = LLVMBuildAdd(g->b, f->minoff, c64(g, (uint64_t)imm), "");
+  LLVMValueRef hi = LLVMBuildAdd(g->b, f->maxoff, c64(g, (uint64_t)imm + end), "");
+  LLVMValueRef ok = LLVMBuildAnd(g->b, f->samekey, LLVMBuildIsNotNull(g->b, f->base, ""), "");
+  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSGE, lo, c64(g, 0), ""), "");
+  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSLE, hi, f->limit, ""), "");
+  if (n > 1) { /* an offset not a multiple of n: the interpreter decides */
+    LLVMValueRef low = LLVMBuildAnd(g->b, LLVMBuildOr(g->b, f->orbits, c64(g, (uint64_t)imm), ""),
+                                    c64(g, n - 1), "");
+    ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntEQ, low, c64(g, 0), ""), "");
+  }
+  return ok;
+}
+
 static bool continues(const struct gen *g, uint32_t pc);
 
 /* The group of loads that begins at pc, if one does (struct ilv). */
@@ -670,7 +688,7 @@ static bool ilv_group(struct gen *g, uint32_t pc, struct ilv *v) {
   while (k < span)
     k *= 2;
   if (last == pc || span < 2) return false;
-  *v = (struct ilv){.reg = ip->a, .first = pc, .last = last, .n = n, .k = k, .imm0 = lo};
+  *v = (struct ilv){.first = pc, .last = last, .n = n, .k = k, .imm0 = lo};
   return true;
 }
 
@@ -679,8 +697,6 @@ static bool ilv_group(struct gen *g, uint32_t pc, struct ilv *v) {
 static void ilv_begin(struct gen *g, struct mfacts *f) {
   struct ilv *v = &g->ilv;
   uint64_t step = (uint64_t)v->k * v->n;
-  LLVMValueRef lo = LLVMBuildAdd(g->b, f->minoff, c64(g, (uint64_t)v->imm0), "");
-  LLVMValueRef hi = LLVMBuildAdd(g->b, f->maxoff, c64(g, (uint64_t)v->imm0 + step), "");
   LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
   LLVMValueRef seq =
       f->lin && f->step == step
@@ -688,20 +704,9 @@ static void ilv_begin(struct gen *g, struct mfacts *f) {
           : reduce(g, "llvm.vector.reduce.and",
                    LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
                                  LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""), ""));
-  LLVMValueRef low = LLVMBuildAnd(g->b, LLVMBuildOr(g->b, f->orbits, c64(g, (uint64_t)v->imm0), ""),
-                                  c64(g, v->n - 1), "");
-  LLVMValueRef c[] = {
-      f->samekey,
-      LLVMBuildIsNotNull(g->b, f->base, ""),
-      LLVMBuildICmp(g->b, LLVMIntSGE, lo, c64(g, 0), ""),
-      LLVMBuildICmp(g->b, LLVMIntSLE, hi, f->limit, ""),
-      LLVMBuildICmp(g->b, LLVMIntEQ, low, c64(g, 0), ""),
-      seq,
-      LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""),
-  };
-  LLVMValueRef ok = c[0];
-  for (unsigned i = 1; i < sizeof c / sizeof c[0]; i++)
-    ok = LLVMBuildAnd(g->b, ok, c[i], "");
+  LLVMValueRef ok = LLVMBuildAnd(g->b, in_bounds(g, f, v->imm0, step, v->n), seq, "");
+  ok = LLVMBuildAnd(g->b, ok,
+                    LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
   LLVMTypeRef bt = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), g->W * v->k);
   LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), ld = block(g), join = block(g);
   LLVMBuildCondBr(g->b, ok, ld, join);
@@ -755,18 +760,7 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
     LLVMBuildBr(g->b, done);
     LLVMPositionBuilderAtEnd(g->b, chk);
   }
-  /* every active lane in the allocation, in bounds and aligned: offsets
-   * stay below 2^40, so these sums cannot wrap */
-  LLVMValueRef lo = LLVMBuildAdd(g->b, f->minoff, c64(g, (uint64_t)imm), "");
-  LLVMValueRef hi = LLVMBuildAdd(g->b, f->maxoff, c64(g, (uint64_t)imm + n), "");
-  LLVMValueRef ok = LLVMBuildAnd(g->b, f->samekey, LLVMBuildIsNotNull(g->b, f->base, ""), "");
-  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSGE, lo, c64(g, 0), ""), "");
-  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSLE, hi, f->limit, ""), "");
-  if (n > 1) { /* an offset not a multiple of n: the interpreter decides */
-    LLVMValueRef low = LLVMBuildAnd(g->b, LLVMBuildOr(g->b, f->orbits, c64(g, (uint64_t)imm), ""),
-                                    c64(g, n - 1), "");
-    ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntEQ, low, c64(g, 0), ""), "");
-  }
+  LLVMValueRef ok = in_bounds(g, f, imm, n, n);
   LLVMBasicBlockRef slow = block(g), fast = block(g);
   LLVMBuildCondBr(g->b, ok, fast, slow);
   LLVMPositionBuilderAtEnd(g->b, slow);

@@ -732,8 +732,10 @@ bool simt_group_begin(struct simt_cu *cu, uint64_t g) {
     return false;
   }
   if (run->local_total) memset(cu->local, 0, run->local_total);
-  memset(cu->ncache, 0xff, sizeof cu->ncache); /* checked afresh for each group */
-  if (run->native) native_group_sregs(cu);
+  if (run->native) {
+    memset(cu->ncache, 0xff, sizeof cu->ncache); /* checked afresh for each group */
+    native_group_sregs(cu);
+  }
   for (unsigned i = 0; i < cu->nwarps; i++)
     warp_init(cu, &cu->warps[i], i);
   if (run->check) simt_check_group(cu);

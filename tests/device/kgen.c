@@ -236,6 +236,12 @@ static char *wrap(int t, const char *op, const char *a, const char *b) {
   return xs("((%s)((%s)%s %s (%s)%s))", ti[t].name, ti[t].uname, a, op, ti[t].uname, b);
 }
 
+/* An expression of another type, converted to t. */
+static char *retyped(struct gen *g, int t, int d) {
+  int s = rn(g, NT);
+  return conv(g, t, expr(g, s, d), s);
+}
+
 static char *int_expr(struct gen *g, int t, int d) {
   const char *T = ti[t].name, *U = ti[t].uname;
   static const char *const ar[] = {"+", "-", "*", "&", "|", "^"};
@@ -310,11 +316,7 @@ static char *int_expr(struct gen *g, int t, int d) {
     break;
   case 12: r = xs("((%s)(-(%s)%s))", T, U, a); break;
   case 13: r = xs("(~%s)", a); break;
-  default: {
-    int s = rn(g, NT);
-    free(a);
-    return conv(g, t, expr(g, s, d), s);
-  }
+  default: free(a); return retyped(g, t, d);
   }
   free(a), free(b), free(c);
   return r;
@@ -356,11 +358,7 @@ static char *float_expr(struct gen *g, int t, int d) {
     g->st->calls++;
     break;
   }
-  default: {
-    int s = rn(g, NT);
-    free(a);
-    return conv(g, t, expr(g, s, d), s);
-  }
+  default: free(a); return retyped(g, t, d);
   }
   free(a), free(b), free(c);
   return r;
