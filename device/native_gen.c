@@ -869,21 +869,129 @@ static void after_unwind(struct gen *g, LLVMValueRef on, uint32_t pc) {
   jump_with(g, load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, active)), 8), pc);
 }
 
+/* ---- the deque's commonest cases in line: each does exactly what its
+ * shared function in interp.c does first, and calls it otherwise ---- */
+
+static LLVMValueRef wfield(struct gen *g, size_t off) {
+  return field(g, g->w, off);
+}
+/* The front token's mask and info words (garbage when the deque is empty:
+ * then buf[0], which every deque has, is read). */
+static void front_token(struct gen *g, LLVMValueRef head, LLVMValueRef some, LLVMValueRef *mask,
+                        LLVMValueRef *info) {
+  LLVMValueRef idx =
+      LLVMBuildZExt(g->b, LLVMBuildSelect(g->b, some, head, c32(g, 0), ""), g->i64, "");
+  LLVMValueRef off = LLVMBuildMul(g->b, idx, c64(g, sizeof(simt_token)), "");
+  LLVMValueRef buf = load(g, g->ptr, wfield(g, offsetof(struct simt_warp, dq.buf)), 8);
+  LLVMValueRef tok = LLVMBuildGEP2(g->b, g->i8, buf, &off, 1, "");
+  *mask = load(g, g->i64, field(g, tok, offsetof(simt_token, mask)), 8);
+  *info = load(g, g->i64, field(g, tok, offsetof(simt_token, info)), 8);
+}
+
+static unsigned token_type(unsigned op) {
+  switch (op) {
+  case LSI_SSY:
+  case LSI_SYNC: return SIMT_TOK_SYNC;
+  case LSI_PBRK:
+  case LSI_BRK: return SIMT_TOK_BRK;
+  default: return SIMT_TOK_CONT;
+  }
+}
+
+/* SSY, PBRK, PCONT: pushes the token in front while there is room there
+ * (simt_deque_push_front), else lsn_push. */
+static void gen_push(struct gen *g, const lsi_insn *ip, uint32_t pc) {
+  LLVMValueRef hp = wfield(g, offsetof(struct simt_warp, dq.head));
+  LLVMValueRef head = load(g, g->i32, hp, 4);
+  LLVMValueRef tail = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4);
+  LLVMBasicBlockRef fast = block(g), slow = block(g), fault = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, head, c32(g, 0), ""), slow, fast);
+  LLVMPositionBuilderAtEnd(g->b, fast);
+  LLVMValueRef some = LLVMBuildICmp(g->b, LLVMIntULT, head, tail, ""), fmask, finfo;
+  front_token(g, head, some, &fmask, &finfo);
+  /* the front token's own type and what is below it */
+  LLVMValueRef below = LLVMBuildOr(
+      g->b, LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, finfo, c64(g, 4), ""), c64(g, 0xff), ""),
+      LLVMBuildShl(g->b, c64(g, 1), LLVMBuildAnd(g->b, finfo, c64(g, 15), ""), ""), "");
+  below = LLVMBuildSelect(g->b, some, LLVMBuildAnd(g->b, below, c64(g, 0xff), ""), c64(g, 0), "");
+  uint64_t info0 = (uint64_t)token_type(ip->op) | ((uint64_t)(uint32_t)ip->imm << 32);
+  LLVMValueRef info =
+      LLVMBuildOr(g->b, c64(g, info0), LLVMBuildShl(g->b, below, c64(g, 4), ""), "");
+  LLVMValueRef nh = LLVMBuildSub(g->b, head, c32(g, 1), "");
+  LLVMValueRef off =
+      LLVMBuildMul(g->b, LLVMBuildZExt(g->b, nh, g->i64, ""), c64(g, sizeof(simt_token)), "");
+  LLVMValueRef buf = load(g, g->ptr, wfield(g, offsetof(struct simt_warp, dq.buf)), 8);
+  LLVMValueRef tok = LLVMBuildGEP2(g->b, g->i8, buf, &off, 1, "");
+  store(g, act(g), field(g, tok, offsetof(simt_token, mask)), 8);
+  store(g, info, field(g, tok, offsetof(simt_token, info)), 8);
+  store(g, nh, hp, 4);
+  LLVMBuildBr(g->b, g->bb[pc + 1]);
+  LLVMPositionBuilderAtEnd(g->b, slow);
+  LLVMValueRef args[5] = {g->x, c32(g, pc), c32(g, ip->op), act(g), c32(g, (uint32_t)ip->imm)};
+  LLVMValueRef ok = rt_call(g, "lsn_push", g->i32, args, 5);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, ok, c32(g, 0), ""), g->bb[pc + 1], fault);
+  LLVMPositionBuilderAtEnd(g->b, fault);
+  ret(g, NATIVE_RET_STATE);
+}
+
+/* SYNC, BRK, CONT whose token is in front, covering some of the lanes,
+ * while no lane waits for its reason: pops it, and the same lanes go on at
+ * the target (simt_join's first case); else lsn_join. */
+static void gen_join(struct gen *g, const lsi_insn *ip) {
+  unsigned ty = token_type(ip->op);
+  uint32_t target = (uint32_t)ip->imm;
+  LLVMValueRef a = act(g);
+  LLVMValueRef hp = wfield(g, offsetof(struct simt_warp, dq.head));
+  LLVMValueRef head = load(g, g->i32, hp, 4);
+  LLVMValueRef tail = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4);
+  LLVMValueRef some = LLVMBuildICmp(g->b, LLVMIntULT, head, tail, ""), fmask, finfo;
+  front_token(g, head, some, &fmask, &finfo);
+  LLVMValueRef dis = load(g, g->i64, wfield(g, offsetof(struct simt_warp, dis) + ty * 8), 8);
+  LLVMValueRef ours =
+      LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, finfo, c64(g, ~UINT64_C(0xff0)), ""),
+                    c64(g, ty | ((uint64_t)target << 32)), "");
+  LLVMValueRef ok = LLVMBuildAnd(g->b, some, ours, "");
+  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntEQ, dis, c64(g, 0), ""), "");
+  ok = LLVMBuildAnd(g->b, ok,
+                    LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, fmask, a, ""), c64(g, 0), ""),
+                    "");
+  LLVMBasicBlockRef fast = block(g), slow = block(g);
+  LLVMBuildCondBr(g->b, ok, fast, slow);
+  LLVMPositionBuilderAtEnd(g->b, fast);
+  store(g, LLVMBuildAdd(g->b, head, c32(g, 1), ""), hp, 4);
+  go(g, target);
+  LLVMPositionBuilderAtEnd(g->b, slow);
+  LLVMValueRef args[4] = {g->x, c32(g, ip->op), a, c32(g, target)};
+  after_unwind(g, rt_call(g, "lsn_join", g->i32, args, 4), target);
+}
+
 /* YIELD: the interpreter takes every SIMT_HANG_SAMPLE-th one, whose
  * forward-progress sample hashes the registers (so they must be in
- * memory); the others call simt_yield directly. */
+ * memory). Where no lane of the warp waits, the yield empties the deque
+ * and the lanes go on (simt_yield's first case); else lsn_yield. */
 static void gen_yield(struct gen *g, uint32_t pc) {
-  LLVMValueRef y = load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, yields)), 8);
+  LLVMValueRef yp = wfield(g, offsetof(struct simt_warp, yields));
+  LLVMValueRef y = LLVMBuildAdd(g->b, load(g, g->i64, yp, 8), c64(g, 1), "");
   LLVMValueRef due = LLVMBuildICmp(
-      g->b, LLVMIntEQ,
-      LLVMBuildURem(g->b, LLVMBuildAdd(g->b, y, c64(g, 1), ""), c64(g, SIMT_HANG_SAMPLE), ""),
-      c64(g, 0), "");
-  LLVMBasicBlockRef sample = block(g), plain = block(g);
+      g->b, LLVMIntEQ, LLVMBuildURem(g->b, y, c64(g, SIMT_HANG_SAMPLE), ""), c64(g, 0), "");
+  LLVMBasicBlockRef sample = block(g), plain = block(g), alone = block(g), others = block(g);
   LLVMBuildCondBr(g->b, due, sample, plain);
   LLVMPositionBuilderAtEnd(g->b, sample);
   leave(g, pc);
   LLVMPositionBuilderAtEnd(g->b, plain);
   count(g);
+  LLVMValueRef waiting = c64(g, 0);
+  for (unsigned r = 0; r < SIMT_NREASONS; r++)
+    waiting = LLVMBuildOr(
+        g->b, waiting, load(g, g->i64, wfield(g, offsetof(struct simt_warp, dis) + r * 8), 8), "");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, waiting, c64(g, 0), ""), alone, others);
+  LLVMPositionBuilderAtEnd(g->b, alone);
+  store(g, y, yp, 8);
+  add_to(g, offsetof(struct native_count, yields), c64(g, 1));
+  store(g, load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4),
+        wfield(g, offsetof(struct simt_warp, dq.head)), 4);
+  go(g, pc + 1);
+  LLVMPositionBuilderAtEnd(g->b, others);
   LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
   after_unwind(g, rt_call(g, "lsn_yield", g->i32, args, 3), pc + 1);
 }
@@ -968,22 +1076,10 @@ static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   case LSI_BRA_Z: gen_branch(g, ip, pc); return true;
   case LSI_SSY:
   case LSI_PBRK:
-  case LSI_PCONT: {
-    LLVMValueRef args[5] = {g->x, c32(g, pc), c32(g, ip->op), act(g), c32(g, (uint32_t)ip->imm)};
-    LLVMValueRef ok = rt_call(g, "lsn_push", g->i32, args, 5);
-    LLVMBasicBlockRef fault = block(g);
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, ok, c32(g, 0), ""), g->bb[pc + 1], fault);
-    LLVMPositionBuilderAtEnd(g->b, fault);
-    ret(g, NATIVE_RET_STATE);
-    return true;
-  }
+  case LSI_PCONT: gen_push(g, ip, pc); return true;
   case LSI_SYNC:
   case LSI_BRK:
-  case LSI_CONT: {
-    LLVMValueRef args[4] = {g->x, c32(g, ip->op), act(g), c32(g, (uint32_t)ip->imm)};
-    after_unwind(g, rt_call(g, "lsn_join", g->i32, args, 4), (uint32_t)ip->imm);
-    return true;
-  }
+  case LSI_CONT: gen_join(g, ip); return true;
   case LSI_YIELD: gen_yield(g, pc); return true;
   case LSI_BAR:
   case LSI_EXIT: {

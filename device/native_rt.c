@@ -629,5 +629,6 @@ void simt_native_fold(struct simt_cu *cu) {
     cu->st.st_bytes[j] += n->st_bytes[j];
   }
   cu->st.native_slices += n->slices;
+  cu->st.yields += n->yields;
   memset(n, 0, sizeof *n);
 }
