@@ -215,10 +215,13 @@ struct simt_run {
   bool print_stats;        /* LOCKSTEP_STATS: one line when the launch closes */
   struct simt_cu *cus;     /* one compute unit per pool worker, kept across passes */
   unsigned ncus;
-  /* written by every worker for every group it takes: a cache line of its
-   * own, so that the fields read beside it stay in every core's cache */
-  _Alignas(64) _Atomic uint64_t next_group;
-  _Alignas(64) uint64_t end_group;           /* no group at or past this is handed out */
+  /* written by every worker for every group it takes: no other field
+   * shares its cache line, so the fields read beside it stay in every
+   * core's cache */
+  char line_before[56];
+  _Atomic uint64_t next_group;
+  char line_after[56];
+  uint64_t end_group;           /* no group at or past this is handed out */
   const struct simt_pass *pass; /* NULL: the whole launch */
   _Atomic int stop;
   const uint8_t *dbg_stop_at; /* debugger: per-pc flags; a warp returns (state RUN) on
