@@ -817,38 +817,6 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
 
 /* ---- control flow ---- */
 
-static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
-  uint32_t target = (uint32_t)ip->imm;
-  LLVMValueRef nz = bits(g, LLVMBuildICmp(g->b, LLVMIntNE, row(g, ip->a), vc64(g, 0), ""));
-  LLVMValueRef a = act(g);
-  LLVMValueRef t = LLVMBuildAnd(g->b, nz, a, "");
-  if (ip->op == LSI_BRA_Z) t = LLVMBuildAnd(g->b, a, LLVMBuildNot(g->b, nz, ""), "");
-  LLVMBasicBlockRef taken = block(g), notall = block(g), fall = block(g), div = block(g),
-                    fault = block(g);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, t, a, ""), taken, notall);
-  LLVMPositionBuilderAtEnd(g->b, notall);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, t, c64(g, 0), ""), fall, div);
-  LLVMPositionBuilderAtEnd(g->b, div);
-  LLVMValueRef args[4] = {g->x, c32(g, pc), a,
-                          LLVMBuildAnd(g->b, a, LLVMBuildNot(g->b, t, ""), "")};
-  LLVMValueRef ok = rt_call(g, "lsn_diverge", g->i32, args, 4);
-  LLVMBasicBlockRef split = block(g);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, ok, c32(g, 0), ""), split, fault);
-  LLVMPositionBuilderAtEnd(g->b, fault);
-  ret(g, NATIVE_RET_STATE);
-  LLVMPositionBuilderAtEnd(g->b, split); /* fewer lanes: the masked variant */
-  bool full = g->full;
-  LLVMBasicBlockRef *bb = g->bb;
-  g->full = false, g->bb = g->bbv[0];
-  store(g, t, g->act_slot, 8);
-  go(g, target);
-  g->full = full, g->bb = bb;
-  LLVMPositionBuilderAtEnd(g->b, taken);
-  go(g, target);
-  LLVMPositionBuilderAtEnd(g->b, fall);
-  go(g, pc + 1);
-}
-
 /* After a deque call that returns 1 when the warp goes on at pc with its
  * (reloaded) active lanes, and 0 when it is anywhere else (or stopped):
  * then the slice ends and its caller looks where the warp is. */
@@ -898,23 +866,19 @@ static unsigned token_type(unsigned op) {
   }
 }
 
-/* SSY, PBRK, PCONT: pushes the token in front while there is room there
- * (simt_deque_push_front), else lsn_push. */
-static void gen_push(struct gen *g, const lsi_insn *ip, uint32_t pc) {
-  LLVMValueRef hp = wfield(g, offsetof(struct simt_warp, dq.head));
-  LLVMValueRef head = load(g, g->i32, hp, 4);
+/* Pushes the token (type, mask, pc) in front of a deque whose head is
+ * not 0 (simt_deque_push_front): it records the front token's type and
+ * what is below that. */
+static void push_front(struct gen *g, LLVMValueRef head, unsigned type, LLVMValueRef mask,
+                       uint32_t pc) {
   LLVMValueRef tail = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4);
-  LLVMBasicBlockRef fast = block(g), slow = block(g), fault = block(g);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, head, c32(g, 0), ""), slow, fast);
-  LLVMPositionBuilderAtEnd(g->b, fast);
   LLVMValueRef some = LLVMBuildICmp(g->b, LLVMIntULT, head, tail, ""), fmask, finfo;
   front_token(g, head, some, &fmask, &finfo);
-  /* the front token's own type and what is below it */
   LLVMValueRef below = LLVMBuildOr(
       g->b, LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, finfo, c64(g, 4), ""), c64(g, 0xff), ""),
       LLVMBuildShl(g->b, c64(g, 1), LLVMBuildAnd(g->b, finfo, c64(g, 15), ""), ""), "");
   below = LLVMBuildSelect(g->b, some, LLVMBuildAnd(g->b, below, c64(g, 0xff), ""), c64(g, 0), "");
-  uint64_t info0 = (uint64_t)token_type(ip->op) | ((uint64_t)(uint32_t)ip->imm << 32);
+  uint64_t info0 = (uint64_t)type | ((uint64_t)pc << 32);
   LLVMValueRef info =
       LLVMBuildOr(g->b, c64(g, info0), LLVMBuildShl(g->b, below, c64(g, 4), ""), "");
   LLVMValueRef nh = LLVMBuildSub(g->b, head, c32(g, 1), "");
@@ -922,9 +886,19 @@ static void gen_push(struct gen *g, const lsi_insn *ip, uint32_t pc) {
       LLVMBuildMul(g->b, LLVMBuildZExt(g->b, nh, g->i64, ""), c64(g, sizeof(simt_token)), "");
   LLVMValueRef buf = load(g, g->ptr, wfield(g, offsetof(struct simt_warp, dq.buf)), 8);
   LLVMValueRef tok = LLVMBuildGEP2(g->b, g->i8, buf, &off, 1, "");
-  store(g, act(g), field(g, tok, offsetof(simt_token, mask)), 8);
+  store(g, mask, field(g, tok, offsetof(simt_token, mask)), 8);
   store(g, info, field(g, tok, offsetof(simt_token, info)), 8);
-  store(g, nh, hp, 4);
+  store(g, nh, wfield(g, offsetof(struct simt_warp, dq.head)), 4);
+}
+
+/* SSY, PBRK, PCONT: pushes the token in front while there is room there,
+ * else lsn_push. */
+static void gen_push(struct gen *g, const lsi_insn *ip, uint32_t pc) {
+  LLVMValueRef head = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.head)), 4);
+  LLVMBasicBlockRef fast = block(g), slow = block(g), fault = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, head, c32(g, 0), ""), slow, fast);
+  LLVMPositionBuilderAtEnd(g->b, fast);
+  push_front(g, head, token_type(ip->op), act(g), (uint32_t)ip->imm);
   LLVMBuildBr(g->b, g->bb[pc + 1]);
   LLVMPositionBuilderAtEnd(g->b, slow);
   LLVMValueRef args[5] = {g->x, c32(g, pc), c32(g, ip->op), act(g), c32(g, (uint32_t)ip->imm)};
@@ -934,9 +908,26 @@ static void gen_push(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   ret(g, NATIVE_RET_STATE);
 }
 
-/* SYNC, BRK, CONT whose token is in front, covering some of the lanes,
- * while no lane waits for its reason: pops it, and the same lanes go on at
- * the target (simt_join's first case); else lsn_join. */
+/* A branch point to pc with lanes a: the slice ends when the budget
+ * does (with the warp's pc and lanes saved). */
+static void go_with(struct gen *g, LLVMValueRef a, uint32_t pc) {
+  LLVMValueRef p = field(g, g->cnt, offsetof(struct native_count, budget));
+  LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
+  store(g, n, p, 8);
+  LLVMBasicBlockRef out = block(g), stay = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), ""), out, stay);
+  LLVMPositionBuilderAtEnd(g->b, out);
+  store(g, c32(g, pc), wfield(g, offsetof(struct simt_warp, pc)), 4);
+  store(g, a, wfield(g, offsetof(struct simt_warp, active)), 8);
+  ret(g, NATIVE_RET_BUDGET);
+  LLVMPositionBuilderAtEnd(g->b, stay);
+  jump_with(g, a, pc);
+}
+
+/* SYNC, BRK, CONT whose token is in front and covers some of the lanes:
+ * pops it, and the lanes go on at the target together with every lane
+ * that waits there for the same reason (what simt_join's disable and
+ * unwind then do); else lsn_join. */
 static void gen_join(struct gen *g, const lsi_insn *ip) {
   unsigned ty = token_type(ip->op);
   uint32_t target = (uint32_t)ip->imm;
@@ -946,20 +937,24 @@ static void gen_join(struct gen *g, const lsi_insn *ip) {
   LLVMValueRef tail = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4);
   LLVMValueRef some = LLVMBuildICmp(g->b, LLVMIntULT, head, tail, ""), fmask, finfo;
   front_token(g, head, some, &fmask, &finfo);
-  LLVMValueRef dis = load(g, g->i64, wfield(g, offsetof(struct simt_warp, dis) + ty * 8), 8);
   LLVMValueRef ours =
       LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, finfo, c64(g, ~UINT64_C(0xff0)), ""),
                     c64(g, ty | ((uint64_t)target << 32)), "");
   LLVMValueRef ok = LLVMBuildAnd(g->b, some, ours, "");
-  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntEQ, dis, c64(g, 0), ""), "");
   ok = LLVMBuildAnd(g->b, ok,
                     LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, fmask, a, ""), c64(g, 0), ""),
                     "");
   LLVMBasicBlockRef fast = block(g), slow = block(g);
   LLVMBuildCondBr(g->b, ok, fast, slow);
   LLVMPositionBuilderAtEnd(g->b, fast);
+  LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + ty * 8);
+  LLVMValueRef dis = load(g, g->i64, dp, 8);
+  LLVMValueRef lpc = load(g, g->v32, wfield(g, offsetof(struct simt_warp, lane_pc)), 4);
+  LLVMValueRef there = bits(g, LLVMBuildICmp(g->b, LLVMIntEQ, lpc, splat(g, c32(g, target)), ""));
+  there = LLVMBuildAnd(g->b, there, dis, "");
+  store(g, LLVMBuildAnd(g->b, dis, LLVMBuildNot(g->b, there, ""), ""), dp, 8);
   store(g, LLVMBuildAdd(g->b, head, c32(g, 1), ""), hp, 4);
-  go(g, target);
+  go_with(g, LLVMBuildOr(g->b, a, there, ""), target);
   LLVMPositionBuilderAtEnd(g->b, slow);
   LLVMValueRef args[4] = {g->x, c32(g, ip->op), a, c32(g, target)};
   after_unwind(g, rt_call(g, "lsn_join", g->i32, args, 4), target);
@@ -994,6 +989,55 @@ static void gen_yield(struct gen *g, uint32_t pc) {
   LLVMPositionBuilderAtEnd(g->b, others);
   LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
   after_unwind(g, rt_call(g, "lsn_yield", g->i32, args, 3), pc + 1);
+}
+
+/* BRA_P, BRA_Z: where the active lanes split, the lanes that do not
+ * branch wait for a DIV token at pc + 1 (simt_diverge, in line while the
+ * deque has room in front), and the others go on at the target. */
+static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
+  uint32_t target = (uint32_t)ip->imm;
+  LLVMValueRef nz = bits(g, LLVMBuildICmp(g->b, LLVMIntNE, row(g, ip->a), vc64(g, 0), ""));
+  LLVMValueRef a = act(g);
+  LLVMValueRef t = LLVMBuildAnd(g->b, nz, a, "");
+  if (ip->op == LSI_BRA_Z) t = LLVMBuildAnd(g->b, a, LLVMBuildNot(g->b, nz, ""), "");
+  LLVMBasicBlockRef taken = block(g), notall = block(g), fall = block(g), div = block(g),
+                    fast = block(g), slow = block(g), fault = block(g), split = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, t, a, ""), taken, notall);
+  LLVMPositionBuilderAtEnd(g->b, notall);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, t, c64(g, 0), ""), fall, div);
+  LLVMPositionBuilderAtEnd(g->b, div);
+  LLVMValueRef nt = LLVMBuildAnd(g->b, a, LLVMBuildNot(g->b, t, ""), "");
+  LLVMValueRef head = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.head)), 4);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, head, c32(g, 0), ""), slow, fast);
+  LLVMPositionBuilderAtEnd(g->b, fast);
+  LLVMValueRef lanes =
+      LLVMBuildBitCast(g->b, g->W < 64 ? LLVMBuildTrunc(g->b, nt, g->iW, "") : nt, g->v1, "");
+  LLVMTypeRef tys[2] = {g->v32, g->ptr};
+  LLVMValueRef ms[4] = {splat(g, c32(g, pc + 1)), wfield(g, offsetof(struct simt_warp, lane_pc)),
+                        c32(g, 4), lanes};
+  intrinsic(g, "llvm.masked.store", tys, 2, ms, 4);
+  LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_TOK_DIV * 8);
+  store(g, LLVMBuildOr(g->b, load(g, g->i64, dp, 8), nt, ""), dp, 8);
+  push_front(g, head, SIMT_TOK_DIV, nt, pc + 1);
+  add_to(g, offsetof(struct native_count, div_branches), c64(g, 1));
+  LLVMBuildBr(g->b, split);
+  LLVMPositionBuilderAtEnd(g->b, slow);
+  LLVMValueRef args[4] = {g->x, c32(g, pc), a, nt};
+  LLVMValueRef ok = rt_call(g, "lsn_diverge", g->i32, args, 4);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, ok, c32(g, 0), ""), split, fault);
+  LLVMPositionBuilderAtEnd(g->b, fault);
+  ret(g, NATIVE_RET_STATE);
+  LLVMPositionBuilderAtEnd(g->b, split); /* fewer lanes: the masked variant */
+  bool full = g->full;
+  LLVMBasicBlockRef *bb = g->bb;
+  g->full = false, g->bb = g->bbv[0];
+  store(g, t, g->act_slot, 8);
+  go(g, target);
+  g->full = full, g->bb = bb;
+  LLVMPositionBuilderAtEnd(g->b, taken);
+  go(g, target);
+  LLVMPositionBuilderAtEnd(g->b, fall);
+  go(g, pc + 1);
 }
 
 /* CALLB of a builtin that is not a work-group function: its argument rows

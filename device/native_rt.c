@@ -630,5 +630,6 @@ void simt_native_fold(struct simt_cu *cu) {
   }
   cu->st.native_slices += n->slices;
   cu->st.yields += n->yields;
+  cu->st.div_branches += n->div_branches;
   memset(n, 0, sizeof *n);
 }

@@ -655,8 +655,6 @@ bool simt_barrier_release(struct simt_cu *cu) {
   uint32_t bar_pc = UINT32_MAX;
   uint64_t at = 0;
   const char *why = NULL;
-  for (unsigned i = 0; i < cu->nwarps; i++)
-    at += (uint64_t)__builtin_popcountll(cu->warps[i].dis[SIMT_REASON_BAR]);
   for (unsigned i = 0; i < cu->nwarps && !why; i++) {
     struct simt_warp *w = &cu->warps[i];
     if (w->state != SIMT_WARP_BARRIER || w->live != w->exist) {
@@ -666,12 +664,14 @@ bool simt_barrier_release(struct simt_cu *cu) {
     }
     uint64_t m = w->dis[SIMT_REASON_BAR];
     if (m && bar_pc == UINT32_MAX) bar_pc = w->lane_pc[__builtin_ctzll(m)];
-    if (simt_lanes_at(w, m, bar_pc) != m) {
+    if (!simt_lanes_all_at(w, m, bar_pc)) {
       bad = w;
       why = "others wait at a different barrier";
     }
   }
   if (why) {
+    for (unsigned i = 0; i < cu->nwarps; i++)
+      at += (uint64_t)__builtin_popcountll(cu->warps[i].dis[SIMT_REASON_BAR]);
     struct simt_warp *w = bad;
     uint64_t lanes = w->dis[SIMT_REASON_BAR] ? w->dis[SIMT_REASON_BAR] : w->exist;
     for (unsigned i = 0; i < cu->nwarps; i++)

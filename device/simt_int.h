@@ -171,6 +171,23 @@ static inline uint64_t simt_lanes_at(const struct simt_warp *w, uint64_t m, uint
 #endif
 }
 
+/* Whether every lane of m resumes at pc: simt_lanes_at(w, m, pc) == m,
+ * stopping at the first lane that does not. */
+static inline bool simt_lanes_all_at(const struct simt_warp *w, uint64_t m, uint32_t pc) {
+#if defined(__SSE2__)
+  unsigned n = m ? 64 - (unsigned)__builtin_clzll(m) : 0;
+  __m128i p = _mm_set1_epi32((int)pc);
+  for (unsigned i = 0; i < n; i += 4) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(w->lane_pc + i));
+    unsigned eq = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, p)));
+    if (((m >> i) & 15u) & ~eq) return false;
+  }
+  return true;
+#else
+  return simt_lanes_at(w, m, pc) == m;
+#endif
+}
+
 /* Yields between two samples of a warp's state: a multiple of every loop
  * period up to 16 (their least common multiple), so a loop repeating its
  * state every 1..16 iterations shows the same state at every sample. */
@@ -280,7 +297,7 @@ struct native_count {
   uint64_t lane_insns;
   uint64_t ld_bytes[8], st_bytes[8];
   uint64_t slices;
-  uint64_t yields; /* taken in line (the others count in simt_yield) */
+  uint64_t yields, div_branches; /* taken in line (the others count in interp.c) */
 };
 
 /* The native engine's cache of the allocations a work-group's accesses

@@ -267,6 +267,35 @@ static bool first_difference(const struct bufs *a, const struct bufs *b,
   return false;
 }
 
+/* Both engines ran the same warp and lane instructions, the same
+ * divergent branches, yields and barrier waits, and re-centred their
+ * deques as often (the native engine's in-line deque operations are the
+ * interpreter's). A difference is written to diff. */
+static bool stats_differ(const struct outcome *o, char *diff, size_t n) {
+  static const struct {
+    const char *name;
+    size_t off;
+  } fields[] = {
+      {"warp instructions", offsetof(struct simt_stats, warp_insns)},
+      {"lane instructions", offsetof(struct simt_stats, lane_insns)},
+      {"divergent branches", offsetof(struct simt_stats, div_branches)},
+      {"yields", offsetof(struct simt_stats, yields)},
+      {"barrier waits", offsetof(struct simt_stats, barrier_waits)},
+      {"deque re-centrings", offsetof(struct simt_stats, recentres)},
+  };
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+    uint64_t a, b;
+    memcpy(&a, (const char *)&o[NATIVE].st + fields[i].off, 8);
+    memcpy(&b, (const char *)&o[INTERP].st + fields[i].off, 8);
+    if (a != b) {
+      snprintf(diff, n, "%s: native %llu, interp %llu", fields[i].name, (unsigned long long)a,
+               (unsigned long long)b);
+      return true;
+    }
+  }
+  return false;
+}
+
 /* The native device ran native code, the interpreting one none. */
 static void check_engines_ran(const struct outcome *o, const char *what) {
   ck_assert_msg(o[NATIVE].st.native_slices > 0,
@@ -339,6 +368,8 @@ static void differential(unsigned seed, enum kgen_kind kind) {
       if (first_difference(&b[NATIVE], &b[INTERP], &k, "native", "interp", diff, sizeof diff))
         differ(&k, seed, "engines differ", what, diff);
       check_engines_ran(o, what);
+      if (stats_differ(o, diff, sizeof diff))
+        differ(&k, seed, "engines count differently", what, diff);
       computed |= wrote(&b[INTERP]);
       if (c == 0)
         bufs_copy(&ref, &b[INTERP]);
