@@ -1094,7 +1094,65 @@ static const struct inline_bi *inline_of(const lsi_insn *ip) {
   return NULL;
 }
 
+/* Integer min, max and clamp in line, as builtins.c's int_min, int_max
+ * and int_clamp compute them: on the arguments' low n bits (signed or
+ * not, the builtin's data), the result zero-extended. */
+static const struct int_bi {
+  const char *stem, *sop, *uop; /* clamp: NULL, a max then a min */
+  unsigned nargs;
+} int_bis[] = {
+    {"_Z3min", "llvm.smin", "llvm.umin", 2},
+    {"_Z3max", "llvm.smax", "llvm.umax", 2},
+    {"_Z5clamp", NULL, NULL, 3},
+};
+
+/* The integer form of a CALLB of a scalar integer min, max or clamp, or
+ * NULL. */
+static const struct int_bi *int_inline_of(const lsi_insn *ip) {
+  if (ip->op != LSI_CALLB) return NULL;
+  const char *name = lsi_builtins[ip->imm].name;
+  for (size_t j = 0; j < sizeof int_bis / sizeof int_bis[0]; j++) {
+    size_t n = strlen(int_bis[j].stem);
+    const char *t = name + n;
+    if (strncmp(name, int_bis[j].stem, n) != 0 || !*t || !strchr("chstijlm", *t)) continue;
+    unsigned k = 0;
+    while (t[k] == t[0])
+      k++;
+    if (k == int_bis[j].nargs && !t[k]) return &int_bis[j];
+  }
+  return NULL;
+}
+
+static LLVMValueRef int_op(struct gen *g, const char *name, LLVMTypeRef t, LLVMValueRef x,
+                           LLVMValueRef y) {
+  LLVMValueRef a[2] = {x, y};
+  return intrinsic(g, name, &t, 1, a, 2);
+}
+
+static bool gen_int_builtin(struct gen *g, const lsi_insn *ip) {
+  const struct int_bi *ib = int_inline_of(ip);
+  if (!ib) return false;
+  uint32_t data = lsi_builtins[ip->imm].data;
+  unsigned n = data & 0xff;
+  bool sg = (data >> 8) & 1;
+  LLVMTypeRef t = LLVMVectorType(LLVMIntTypeInContext(g->c, n), g->W);
+  LLVMValueRef a[3];
+  for (uint32_t i = 0; i < ib->nargs; i++) {
+    a[i] = row(g, g->k->arglist[ip->a + i]);
+    if (n < 64) a[i] = LLVMBuildTrunc(g->b, a[i], t, "");
+  }
+  LLVMValueRef r;
+  if (ib->sop)
+    r = int_op(g, sg ? ib->sop : ib->uop, t, a[0], a[1]);
+  else
+    r = int_op(g, sg ? "llvm.smin" : "llvm.umin", t,
+               int_op(g, sg ? "llvm.smax" : "llvm.umax", t, a[0], a[1]), a[2]);
+  set_row(g, ip->d, n < 64 ? LLVMBuildZExt(g->b, r, g->v64, "") : r);
+  return true;
+}
+
 static bool gen_inline_builtin(struct gen *g, const lsi_insn *ip) {
+  if (gen_int_builtin(g, ip)) return true;
   const struct inline_bi *ib = inline_of(ip);
   if (!ib) return false;
   LLVMTypeRef vt = ib->bits == 32 ? g->vf : g->vd;
@@ -1148,7 +1206,7 @@ static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
 static bool is_control(const lsi_insn *ip) {
   unsigned op = ip->op;
   return (lsi_op_flags[op] & F_BRANCH) || op == LSI_SSY || op == LSI_PBRK || op == LSI_PCONT ||
-         (op == LSI_CALLB && !inline_of(ip));
+         (op == LSI_CALLB && !inline_of(ip) && !int_inline_of(ip));
 }
 
 /* Where control can come in: pc 0, every target, and the pc after every

@@ -194,9 +194,14 @@ static void ref_upsample(int g, int64_t a, int64_t b, int64_t *w) {
   w[5] = (uint32_t)a > (uint32_t)b ? (uint32_t)a : (uint32_t)b;
   w[6] = clampl((int16_t)a, -100, 300);
   w[7] = clampl(a, -5000, 5000 + (b & 0xffff));
+  w[8] = (int8_t)a < (int8_t)b ? (int8_t)a : (int8_t)b;
+  w[9] = (uint8_t)a > (uint8_t)b ? (uint8_t)a : (uint8_t)b;
+  w[10] = a < b ? a : b;
+  w[11] = (int64_t)((uint64_t)a > (uint64_t)b ? (uint64_t)a : (uint64_t)b);
+  w[12] = clampl((uint16_t)a, 100, 40000 + (b & 0xff));
 }
 START_TEST(k_int_upsample) {
-  check_l("int_upsample", 8, ref_upsample);
+  check_l("int_upsample", 13, ref_upsample);
 }
 END_TEST
 

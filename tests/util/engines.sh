@@ -20,8 +20,10 @@
 #     when native is neither listed nor required.
 #
 # Configurations (`make check`): a suite in the device's own (warp width
-# 32, one host thread per core) on the interpreter only, since its plain
-# CTest test is the native run; a host program at width 32 with one host
+# 32, one host thread per core) on the interpreter, and on the native
+# engine in the kernel suites' width 32 with 2 host threads (every run
+# here compiles every kernel; the plain CTest test compiles only large
+# launches); a host program at width 32 with one host
 # thread, so that every report can be compared (its plain test runs it
 # with one thread per core). With LOCKSTEP_CHECK_ENGINES=all
 # (`make check-engines`) the product: warp widths 32 and 8 by 1 and 2 host
@@ -96,16 +98,29 @@ run() {
   lsr_run "$tmp/$engine" "$dir" LOCKSTEP_ENGINE="$engine" LOCKSTEP_NATIVE_MIN=0 "${config[@]}" -- "$@"
 }
 
+suite_on() { # ENGINE CONFIG PROGRAM...
+  local engine=$1 config=$2
+  shift 2
+  if ! run "$engine" "$config" "$@"; then
+    lsr_fail engines "$tmp/$engine" "$name on $engine ${config:-(default configuration)}"
+    fail=1
+  fi
+}
+
 one_suite() { # CONFIG PROGRAM...
-  local config=$1 engines="native interp"
+  local config=$1
   shift
-  [ -z "$config" ] && engines=interp
-  for e in $engines; do
-    if ! run "$e" "$config" "$@"; then
-      lsr_fail engines "$tmp/$e" "$name on $e ${config:-(default configuration)}"
-      fail=1
-    fi
-  done
+  if [ -n "$config" ]; then
+    suite_on native "$config" "$@"
+    suite_on interp "$config" "$@"
+    return
+  fi
+  # The plain test's native engine compiles only launches worth a compile
+  # (small ones are interpreted): here the interpreter, and the native
+  # engine compiling every kernel, in one of the kernel suites' four
+  # configurations.
+  suite_on interp "" "$@"
+  suite_on native "KH_CONFIGS=32/2" "$@"
 }
 
 one_host() { # CONFIG PROGRAM...
