@@ -588,16 +588,21 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   w->state = SIMT_WARP_RUN;
   w->epoch = w->spins = 0;
   w->yields = w->hang_own = w->hang_round = 0;
-  uint64_t lx = first % cu->group_size[0], yz = first / cu->group_size[0];
-  uint64_t ly = yz % cu->group_size[1], lz = yz / cu->group_size[1];
-  if (lx + W <= cu->group_size[0]) { /* the common case: no lane wraps to the next row */
-    for (unsigned i = 0; i < W; i++) {
-      w->lid[0][i] = (uint32_t)(lx + i);
-      w->lid[1][i] = (uint32_t)ly;
-      w->lid[2][i] = (uint32_t)lz;
+  /* local ids: the same as in the warp's last work-group of this shape */
+  uint64_t shape = 1 + (cu->group_size[0] | cu->group_size[1] << 20 | cu->group_size[2] << 40);
+  if (w->lid_shape != shape) {
+    w->lid_shape = shape;
+    uint64_t lx = first % cu->group_size[0], yz = first / cu->group_size[0];
+    uint64_t ly = yz % cu->group_size[1], lz = yz / cu->group_size[1];
+    if (lx + W <= cu->group_size[0]) { /* the common case: no lane wraps to the next row */
+      for (unsigned i = 0; i < W; i++) {
+        w->lid[0][i] = (uint32_t)(lx + i);
+        w->lid[1][i] = (uint32_t)ly;
+        w->lid[2][i] = (uint32_t)lz;
+      }
+    } else {
+      warp_lids(cu, w, lx, ly, lz);
     }
-  } else {
-    warp_lids(cu, w, lx, ly, lz);
   }
   /* constants and arguments: a row no instruction writes keeps its value
    * from the warp's last work-group of the launch (run->keep_rows) */
@@ -791,6 +796,33 @@ bool simt_pass_stopped(struct simt_run *run) {
          dev_device_now_ns(run->dev) >= p->deadline_ns;
 }
 
+/* simt_pass_stopped for a compute unit between its work-groups, which
+ * reads the clock less often while its groups are short: every
+ * clock_every-th time, doubled while the reads come less than
+ * SIMT_CLOCK_NS apart, halved while they come further apart (a pass ends
+ * at most about that much after its deadline, plus a group). */
+#define SIMT_CLOCK_NS        50000u
+#define SIMT_CLOCK_MAX_EVERY 64u
+static bool cu_pass_stopped(struct simt_cu *cu) {
+  struct simt_run *run = cu->run;
+  const struct simt_pass *p = run->pass;
+  if (!p || !p->deadline_ns || (p->stop && atomic_load_explicit(p->stop, memory_order_acquire)))
+    return simt_pass_stopped(run);
+  if (cu->clock_left) {
+    cu->clock_left--;
+    return false;
+  }
+  uint64_t now = dev_device_now_ns(run->dev);
+  if (now - cu->clock_at < SIMT_CLOCK_NS)
+    cu->clock_every =
+        cu->clock_every < SIMT_CLOCK_MAX_EVERY ? cu->clock_every * 2 : cu->clock_every;
+  else if (cu->clock_every > 1)
+    cu->clock_every /= 2;
+  cu->clock_at = now;
+  cu->clock_left = cu->clock_every - 1;
+  return atomic_load(&run->next_group) > p->first && now >= p->deadline_ns;
+}
+
 static void worker(void *arg, unsigned k) {
   struct simt_run *run = arg;
   /* The compute unit (its warps and local memory) outlives the pass: the
@@ -802,7 +834,8 @@ static void worker(void *arg, unsigned k) {
   }
   const struct simt_pass *p = run->pass;
   atomic_store_explicit(&cu->motion, SIMT_MOTION_RUN, memory_order_relaxed);
-  while (!atomic_load_explicit(&run->stop, memory_order_relaxed) && !simt_pass_stopped(run)) {
+  cu->clock_every = 1, cu->clock_left = 0, cu->clock_at = 0; /* the first read is at once */
+  while (!atomic_load_explicit(&run->stop, memory_order_relaxed) && !cu_pass_stopped(cu)) {
     /* Groups are handed out in order and every one handed out runs to
      * completion (unless the launch faults), so a stopped pass has
      * completed exactly [first, next_group). */

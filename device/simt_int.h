@@ -128,6 +128,7 @@ struct simt_warp {
   unsigned index;              /* warp number in its work-group */
   bool rows_set;               /* its constant and argument rows are this launch's */
   uint32_t lid[3][SIMT_MAX_W]; /* local id of each lane */
+  uint64_t lid_shape;          /* the work-group shape lid was made for (0: none) */
   uint64_t epoch, spins;       /* stack mode's forward-progress watchdog */
   /* Forward progress (default mode): the warp's own state at its last
    * SIMT_HANG_SAMPLE-th yield, and the work-group's round it was taken in
@@ -329,6 +330,9 @@ struct simt_cu {
    * (a round ends when every running warp has sampled itself), the group's
    * state at the last one, and since when it has been the same. */
   uint64_t hang_round, hang_hash, hang_since_ns;
+  /* the pass's deadline: checked every clock_every-th group (cu_pass_stopped) */
+  unsigned clock_every, clock_left;
+  uint64_t clock_at;
   bool faulted;
   struct dev_exception exc; /* its first fault (the launch keeps the first of all) */
   uint8_t *sink; /* LOCKSTEP_FAULTS=report: where a dropped access goes (zeroed for loads) */
