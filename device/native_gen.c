@@ -843,17 +843,28 @@ static void after_unwind(struct gen *g, LLVMValueRef on, uint32_t pc) {
 static LLVMValueRef wfield(struct gen *g, size_t off) {
   return field(g, g->w, off);
 }
-/* The front token's mask and info words (garbage when the deque is empty:
- * then buf[0], which every deque has, is read). */
-static void front_token(struct gen *g, LLVMValueRef head, LLVMValueRef some, LLVMValueRef *mask,
-                        LLVMValueRef *info) {
-  LLVMValueRef idx =
-      LLVMBuildZExt(g->b, LLVMBuildSelect(g->b, some, head, c32(g, 0), ""), g->i64, "");
-  LLVMValueRef off = LLVMBuildMul(g->b, idx, c64(g, sizeof(simt_token)), "");
+/* The mask and info words of the token at index idx of the deque
+ * (garbage when valid is false: then buf[0], which every deque has, is
+ * read). */
+static void token_at(struct gen *g, LLVMValueRef idx, LLVMValueRef valid, LLVMValueRef *mask,
+                     LLVMValueRef *info) {
+  LLVMValueRef i =
+      LLVMBuildZExt(g->b, LLVMBuildSelect(g->b, valid, idx, c32(g, 0), ""), g->i64, "");
+  LLVMValueRef off = LLVMBuildMul(g->b, i, c64(g, sizeof(simt_token)), "");
   LLVMValueRef buf = load(g, g->ptr, wfield(g, offsetof(struct simt_warp, dq.buf)), 8);
   LLVMValueRef tok = LLVMBuildGEP2(g->b, g->i8, buf, &off, 1, "");
   *mask = load(g, g->i64, field(g, tok, offsetof(simt_token, mask)), 8);
   *info = load(g, g->i64, field(g, tok, offsetof(simt_token, info)), 8);
+}
+
+/* Lanes m wait from pc (disable's lane_pc). */
+static void set_resume(struct gen *g, LLVMValueRef m, LLVMValueRef pc) {
+  LLVMValueRef lanes =
+      LLVMBuildBitCast(g->b, g->W < 64 ? LLVMBuildTrunc(g->b, m, g->iW, "") : m, g->v1, "");
+  LLVMTypeRef tys[2] = {g->v32, g->ptr};
+  LLVMValueRef ms[4] = {splat(g, pc), wfield(g, offsetof(struct simt_warp, lane_pc)), c32(g, 4),
+                        lanes};
+  intrinsic(g, "llvm.masked.store", tys, 2, ms, 4);
 }
 
 static unsigned token_type(unsigned op) {
@@ -873,7 +884,7 @@ static void push_front(struct gen *g, LLVMValueRef head, unsigned type, LLVMValu
                        uint32_t pc) {
   LLVMValueRef tail = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4);
   LLVMValueRef some = LLVMBuildICmp(g->b, LLVMIntULT, head, tail, ""), fmask, finfo;
-  front_token(g, head, some, &fmask, &finfo);
+  token_at(g, head, some, &fmask, &finfo);
   LLVMValueRef below = LLVMBuildOr(
       g->b, LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, finfo, c64(g, 4), ""), c64(g, 0xff), ""),
       LLVMBuildShl(g->b, c64(g, 1), LLVMBuildAnd(g->b, finfo, c64(g, 15), ""), ""), "");
@@ -924,6 +935,63 @@ static void go_with(struct gen *g, LLVMValueRef a, uint32_t pc) {
   jump_with(g, a, pc);
 }
 
+/* SYNC, BRK, CONT that find the lanes of a divergent branch still to run
+ * (a DIV token in front with lanes waiting for it, this instruction's own
+ * token next, covering some of the lanes): these lanes wait at the
+ * target and the DIV token's lanes run from its pc (what simt_join's
+ * disable and unwind then do), in the code of that pc; else to slow. */
+static void join_div(struct gen *g, unsigned ty, uint32_t target, LLVMValueRef head,
+                     LLVMValueRef tail, LLVMValueRef fmask, LLVMValueRef finfo,
+                     LLVMBasicBlockRef slow) {
+  LLVMValueRef a = act(g), m2, i2;
+  LLVMValueRef h1 = LLVMBuildAdd(g->b, head, c32(g, 1), "");
+  LLVMValueRef two = LLVMBuildICmp(g->b, LLVMIntULT, h1, tail, "");
+  token_at(g, h1, two, &m2, &i2);
+  LLVMValueRef div = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, finfo, c64(g, 15), ""),
+                                   c64(g, SIMT_TOK_DIV), "");
+  LLVMValueRef ours =
+      LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, i2, c64(g, ~UINT64_C(0xff0)), ""),
+                    c64(g, ty | ((uint64_t)target << 32)), "");
+  LLVMValueRef covers =
+      LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, m2, a, ""), c64(g, 0), "");
+  LLVMValueRef fpc = LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, finfo, c64(g, 32), ""), g->i32, "");
+  LLVMValueRef ddp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_TOK_DIV * 8);
+  LLVMValueRef ddis = load(g, g->i64, ddp, 8);
+  LLVMValueRef lpc = load(g, g->v32, wfield(g, offsetof(struct simt_warp, lane_pc)), 4);
+  LLVMValueRef m = bits(g, LLVMBuildICmp(g->b, LLVMIntEQ, lpc, splat(g, fpc), ""));
+  m = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, m, fmask, ""), ddis, "");
+  LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, two, div, ""),
+                                 LLVMBuildAnd(g->b, ours, covers, ""), "");
+  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntNE, m, c64(g, 0), ""), "");
+  LLVMBasicBlockRef run = block(g), out = block(g), on = block(g), other = block(g);
+  LLVMBuildCondBr(g->b, ok, run, slow);
+  LLVMPositionBuilderAtEnd(g->b, run);
+  set_resume(g, a, c32(g, target));
+  LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + ty * 8);
+  store(g, LLVMBuildOr(g->b, load(g, g->i64, dp, 8), a, ""), dp, 8);
+  store(g, h1, wfield(g, offsetof(struct simt_warp, dq.head)), 4);
+  store(g, LLVMBuildAnd(g->b, ddis, LLVMBuildNot(g->b, m, ""), ""), ddp, 8);
+  store(g, fpc, wfield(g, offsetof(struct simt_warp, pc)), 4);
+  store(g, m, wfield(g, offsetof(struct simt_warp, active)), 8);
+  LLVMValueRef p = field(g, g->cnt, offsetof(struct native_count, budget));
+  LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
+  store(g, n, p, 8);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), ""), out, on);
+  LLVMPositionBuilderAtEnd(g->b, out);
+  ret(g, NATIVE_RET_BUDGET);
+  LLVMPositionBuilderAtEnd(g->b, on); /* fewer lanes than the warp's: the masked variant */
+  store(g, m, g->act_slot, 8);
+  unsigned ncase = 0;
+  for (uint32_t pc = 0; pc < g->k->ninsns; pc++)
+    ncase += g->k->code[pc].op == LSI_BRA_P || g->k->code[pc].op == LSI_BRA_Z;
+  LLVMValueRef sw = LLVMBuildSwitch(g->b, fpc, other, ncase);
+  for (uint32_t pc = 0; pc < g->k->ninsns; pc++)
+    if (g->k->code[pc].op == LSI_BRA_P || g->k->code[pc].op == LSI_BRA_Z)
+      LLVMAddCase(sw, c32(g, pc + 1), g->bbv[0][pc + 1]);
+  LLVMPositionBuilderAtEnd(g->b, other); /* w->pc and w->active say where */
+  ret(g, NATIVE_RET_STATE);
+}
+
 /* SYNC, BRK, CONT whose token is in front and covers some of the lanes:
  * pops it, and the lanes go on at the target together with every lane
  * that waits there for the same reason (what simt_join's disable and
@@ -936,7 +1004,7 @@ static void gen_join(struct gen *g, const lsi_insn *ip) {
   LLVMValueRef head = load(g, g->i32, hp, 4);
   LLVMValueRef tail = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4);
   LLVMValueRef some = LLVMBuildICmp(g->b, LLVMIntULT, head, tail, ""), fmask, finfo;
-  front_token(g, head, some, &fmask, &finfo);
+  token_at(g, head, some, &fmask, &finfo);
   LLVMValueRef ours =
       LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, finfo, c64(g, ~UINT64_C(0xff0)), ""),
                     c64(g, ty | ((uint64_t)target << 32)), "");
@@ -955,6 +1023,9 @@ static void gen_join(struct gen *g, const lsi_insn *ip) {
   store(g, LLVMBuildAnd(g->b, dis, LLVMBuildNot(g->b, there, ""), ""), dp, 8);
   store(g, LLVMBuildAdd(g->b, head, c32(g, 1), ""), hp, 4);
   go_with(g, LLVMBuildOr(g->b, a, there, ""), target);
+  LLVMPositionBuilderAtEnd(g->b, slow);
+  slow = block(g);
+  join_div(g, ty, target, head, tail, fmask, finfo, slow);
   LLVMPositionBuilderAtEnd(g->b, slow);
   LLVMValueRef args[4] = {g->x, c32(g, ip->op), a, c32(g, target)};
   after_unwind(g, rt_call(g, "lsn_join", g->i32, args, 4), target);
@@ -1010,12 +1081,7 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMValueRef head = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.head)), 4);
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, head, c32(g, 0), ""), slow, fast);
   LLVMPositionBuilderAtEnd(g->b, fast);
-  LLVMValueRef lanes =
-      LLVMBuildBitCast(g->b, g->W < 64 ? LLVMBuildTrunc(g->b, nt, g->iW, "") : nt, g->v1, "");
-  LLVMTypeRef tys[2] = {g->v32, g->ptr};
-  LLVMValueRef ms[4] = {splat(g, c32(g, pc + 1)), wfield(g, offsetof(struct simt_warp, lane_pc)),
-                        c32(g, 4), lanes};
-  intrinsic(g, "llvm.masked.store", tys, 2, ms, 4);
+  set_resume(g, nt, c32(g, pc + 1));
   LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_TOK_DIV * 8);
   store(g, LLVMBuildOr(g->b, load(g, g->i64, dp, 8), nt, ""), dp, 8);
   push_front(g, head, SIMT_TOK_DIV, nt, pc + 1);
