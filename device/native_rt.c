@@ -27,7 +27,7 @@
 /* ---- what the generated code calls ---- */
 
 /* Keeps what an access of kind at addr was checked against for the rest
- * of the work-group (the generated code looks there first). */
+ * of the pass (the generated code looks there first). */
 static uint8_t *remember(struct native_ctx *x, uint64_t addr, uint32_t kind, uint8_t *host,
                          uint64_t size, uint64_t *limit) {
   struct simt_ncache *c =

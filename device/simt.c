@@ -737,10 +737,7 @@ bool simt_group_begin(struct simt_cu *cu, uint64_t g) {
     return false;
   }
   if (run->local_total) memset(cu->local, 0, run->local_total);
-  if (run->native) {
-    memset(cu->ncache, 0xff, sizeof cu->ncache); /* checked afresh for each group */
-    native_group_sregs(cu);
-  }
+  if (run->native) native_group_sregs(cu);
   for (unsigned i = 0; i < cu->nwarps; i++)
     warp_init(cu, &cu->warps[i], i);
   if (run->check) simt_check_group(cu);
@@ -835,6 +832,9 @@ static void worker(void *arg, unsigned k) {
   const struct simt_pass *p = run->pass;
   atomic_store_explicit(&cu->motion, SIMT_MOTION_RUN, memory_order_relaxed);
   cu->clock_every = 1, cu->clock_left = 0, cu->clock_at = 0; /* the first read is at once */
+  /* the allocations accesses were checked against, checked afresh for each
+   * pass (other commands may run between two) */
+  if (run->native) memset(cu->ncache, 0xff, sizeof cu->ncache);
   while (!atomic_load_explicit(&run->stop, memory_order_relaxed) && !cu_pass_stopped(cu)) {
     /* Groups are handed out in order and every one handed out runs to
      * completion (unless the launch faults), so a stopped pass has

@@ -301,7 +301,7 @@ struct native_count {
   uint64_t yields, div_branches; /* taken in line (the others count in interp.c) */
 };
 
-/* The native engine's cache of the allocations a work-group's accesses
+/* The native engine's cache of the allocations a pass's accesses
  * were checked against (by access kind, then allocation id & 3). */
 struct simt_ncache {
   uint64_t key; /* address >> LSI_ADDR_ID_SHIFT; ~0: empty */
