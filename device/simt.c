@@ -793,30 +793,26 @@ bool simt_pass_stopped(struct simt_run *run) {
          dev_device_now_ns(run->dev) >= p->deadline_ns;
 }
 
-/* simt_pass_stopped for a compute unit between its work-groups, which
- * reads the clock less often while its groups are short: every
- * clock_every-th time, doubled while the reads come less than
- * SIMT_CLOCK_NS apart, halved while they come further apart (a pass ends
- * at most about that much after its deadline, plus a group). */
-#define SIMT_CLOCK_NS        50000u
-#define SIMT_CLOCK_MAX_EVERY 64u
+/* simt_pass_stopped for a compute unit between its batches of
+ * work-groups. A pass with a deadline reads the clock once per batch, and
+ * the batch grows (to SIMT_BATCH_MAX groups) while batches take less than
+ * SIMT_BATCH_NS and shrinks while they take more: short groups then share
+ * one clock read and one claim on the pass's next group, which every unit
+ * writes (a pass ends at most about SIMT_BATCH_NS after its deadline,
+ * plus a group). */
+#define SIMT_BATCH_NS  50000u
+#define SIMT_BATCH_MAX 16u
 static bool cu_pass_stopped(struct simt_cu *cu) {
   struct simt_run *run = cu->run;
   const struct simt_pass *p = run->pass;
   if (!p || !p->deadline_ns || (p->stop && atomic_load_explicit(p->stop, memory_order_acquire)))
     return simt_pass_stopped(run);
-  if (cu->clock_left) {
-    cu->clock_left--;
-    return false;
-  }
   uint64_t now = dev_device_now_ns(run->dev);
-  if (now - cu->clock_at < SIMT_CLOCK_NS)
-    cu->clock_every =
-        cu->clock_every < SIMT_CLOCK_MAX_EVERY ? cu->clock_every * 2 : cu->clock_every;
-  else if (cu->clock_every > 1)
-    cu->clock_every /= 2;
-  cu->clock_at = now;
-  cu->clock_left = cu->clock_every - 1;
+  if (now - cu->batch_at < SIMT_BATCH_NS)
+    cu->batch = cu->batch < SIMT_BATCH_MAX ? cu->batch * 2 : cu->batch;
+  else if (now - cu->batch_at > 2 * SIMT_BATCH_NS && cu->batch > 1)
+    cu->batch /= 2;
+  cu->batch_at = now;
   return atomic_load(&run->next_group) > p->first && now >= p->deadline_ns;
 }
 
@@ -831,20 +827,23 @@ static void worker(void *arg, unsigned k) {
   }
   const struct simt_pass *p = run->pass;
   atomic_store_explicit(&cu->motion, SIMT_MOTION_RUN, memory_order_relaxed);
-  cu->clock_every = 1, cu->clock_left = 0, cu->clock_at = 0; /* the first read is at once */
+  cu->batch = 1, cu->batch_at = 0; /* the first batch is one group */
   /* the allocations accesses were checked against, checked afresh for each
    * pass (other commands may run between two) */
   if (run->native) memset(cu->ncache, 0xff, sizeof cu->ncache);
   while (!atomic_load_explicit(&run->stop, memory_order_relaxed) && !cu_pass_stopped(cu)) {
-    /* Groups are handed out in order and every one handed out runs to
-     * completion (unless the launch faults), so a stopped pass has
-     * completed exactly [first, next_group). */
-    uint64_t g = atomic_fetch_add(&run->next_group, 1);
-    if (g >= run->end_group) break;
-    uint64_t t0 = p && p->group_done ? dev_device_now_ns(run->dev) : 0;
-    run_group(cu, g);
-    if (p && p->group_done && !cu->faulted)
-      p->group_done(p->arg, k, g, t0, dev_device_now_ns(run->dev));
+    /* Groups are handed out in order, a batch at a time, and every one
+     * handed out runs to completion (unless the launch faults), in order,
+     * so a stopped pass has completed exactly [first, next_group) and a
+     * group waiting for an earlier one never waits for one not begun. */
+    uint64_t g0 = atomic_fetch_add(&run->next_group, cu->batch);
+    for (uint64_t g = g0; g < g0 + cu->batch && g < run->end_group && !cu->faulted; g++) {
+      uint64_t t0 = p && p->group_done ? dev_device_now_ns(run->dev) : 0;
+      run_group(cu, g);
+      if (p && p->group_done && !cu->faulted)
+        p->group_done(p->arg, k, g, t0, dev_device_now_ns(run->dev));
+    }
+    if (g0 + cu->batch >= run->end_group) break;
   }
   atomic_store_explicit(&cu->motion, SIMT_MOTION_IDLE, memory_order_relaxed);
   simt_native_fold(cu);

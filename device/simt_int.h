@@ -330,9 +330,9 @@ struct simt_cu {
    * (a round ends when every running warp has sampled itself), the group's
    * state at the last one, and since when it has been the same. */
   uint64_t hang_round, hang_hash, hang_since_ns;
-  /* the pass's deadline: checked every clock_every-th group (cu_pass_stopped) */
-  unsigned clock_every, clock_left;
-  uint64_t clock_at;
+  /* work-groups taken at a time, and when the last batch began
+   * (cu_pass_stopped) */
+  uint64_t batch, batch_at;
   bool faulted;
   struct dev_exception exc; /* its first fault (the launch keeps the first of all) */
   uint8_t *sink; /* LOCKSTEP_FAULTS=report: where a dropped access goes (zeroed for loads) */
