@@ -17,10 +17,12 @@
  *
  * Each pc has a basic block. The entry block reads w->pc and w->active and
  * switches to the pcs a warp can resume at (the entry set: 0, branch and
- * token targets, the pc after a branch or call). The deque operations are
- * calls into interp.c's shared functions; when the warp goes on where the
- * instruction leads, control stays in the function, else it returns and
- * its caller (native_rt.c) calls it again where the warp now is. What is
+ * token targets, the pc after a branch or call). The deque operations'
+ * commonest cases are made in line, exactly as interp.c's shared
+ * functions make them, and the rest are calls into those; when the warp
+ * goes on where the instruction leads, control stays in the function,
+ * else it returns and its caller (native_rt.c) calls it again where the
+ * warp now is. What is
  * not compiled here returns to the interpreter for one instruction.
  */
 #include <llvm-c/Core.h>

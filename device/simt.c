@@ -796,10 +796,10 @@ bool simt_pass_stopped(struct simt_run *run) {
 /* simt_pass_stopped for a compute unit between its batches of
  * work-groups. A pass with a deadline reads the clock once per batch, and
  * the batch grows (to SIMT_BATCH_MAX groups) while batches take less than
- * SIMT_BATCH_NS and shrinks while they take more: short groups then share
- * one clock read and one claim on the pass's next group, which every unit
- * writes (a pass ends at most about SIMT_BATCH_NS after its deadline,
- * plus a group). */
+ * SIMT_BATCH_NS and shrinks while they take more than twice that: short
+ * groups then share one clock read and one claim on the pass's next group,
+ * which every unit writes (a batch that grew takes about 2 * SIMT_BATCH_NS,
+ * so a pass ends about that long after its deadline, plus a group). */
 #define SIMT_BATCH_NS  50000u
 #define SIMT_BATCH_MAX 16u
 static bool cu_pass_stopped(struct simt_cu *cu) {
