@@ -1181,8 +1181,9 @@ static const struct int_bi *int_inline_of(const lsi_insn *ip) {
   const char *name = lsi_builtins[ip->imm].name;
   for (size_t j = 0; j < sizeof int_bis / sizeof int_bis[0]; j++) {
     size_t n = strlen(int_bis[j].stem);
+    if (strncmp(name, int_bis[j].stem, n) != 0) continue;
     const char *t = name + n;
-    if (strncmp(name, int_bis[j].stem, n) != 0 || !*t || !strchr("chstijlm", *t)) continue;
+    if (!*t || !strchr("chstijlm", *t)) continue;
     unsigned k = 0;
     while (t[k] == t[0])
       k++;

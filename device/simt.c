@@ -589,9 +589,8 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   w->epoch = w->spins = 0;
   w->yields = w->hang_own = w->hang_round = 0;
   /* local ids: the same as in the warp's last work-group of this shape */
-  uint64_t shape = 1 + (cu->group_size[0] | cu->group_size[1] << 20 | cu->group_size[2] << 40);
-  if (w->lid_shape != shape) {
-    w->lid_shape = shape;
+  if (memcmp(w->lid_shape, cu->group_size, sizeof w->lid_shape) != 0) {
+    memcpy(w->lid_shape, cu->group_size, sizeof w->lid_shape);
     uint64_t lx = first % cu->group_size[0], yz = first / cu->group_size[0];
     uint64_t ly = yz % cu->group_size[1], lz = yz / cu->group_size[1];
     if (lx + W <= cu->group_size[0]) { /* the common case: no lane wraps to the next row */
@@ -798,8 +797,9 @@ bool simt_pass_stopped(struct simt_run *run) {
  * the batch grows (to SIMT_BATCH_MAX groups) while batches take less than
  * SIMT_BATCH_NS and shrinks while they take more than twice that: short
  * groups then share one clock read and one claim on the pass's next group,
- * which every unit writes (a batch that grew takes about 2 * SIMT_BATCH_NS,
- * so a pass ends about that long after its deadline, plus a group). */
+ * which every unit writes. A pass ends after its deadline, or its
+ * pre-emption, once each unit's batch is done: while groups take as long as
+ * the ones before, about 2 * SIMT_BATCH_NS at most. */
 #define SIMT_BATCH_NS  50000u
 #define SIMT_BATCH_MAX 16u
 static bool cu_pass_stopped(struct simt_cu *cu) {
@@ -834,10 +834,13 @@ static void worker(void *arg, unsigned k) {
   while (!atomic_load_explicit(&run->stop, memory_order_relaxed) && !cu_pass_stopped(cu)) {
     /* Groups are handed out in order, a batch at a time, and every one
      * handed out runs to completion (unless the launch faults), in order,
-     * so a stopped pass has completed exactly [first, next_group) and a
-     * group waiting for an earlier one never waits for one not begun. */
+     * so a stopped pass has completed exactly [first, next_group) (a
+     * pre-emption waits for the batch), and the lowest group not done
+     * always runs. */
     uint64_t g0 = atomic_fetch_add(&run->next_group, cu->batch);
-    for (uint64_t g = g0; g < g0 + cu->batch && g < run->end_group && !cu->faulted; g++) {
+    for (uint64_t g = g0; g < g0 + cu->batch && g < run->end_group && !cu->faulted &&
+                          !atomic_load_explicit(&run->stop, memory_order_relaxed);
+         g++) {
       uint64_t t0 = p && p->group_done ? dev_device_now_ns(run->dev) : 0;
       run_group(cu, g);
       if (p && p->group_done && !cu->faulted)

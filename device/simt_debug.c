@@ -237,7 +237,7 @@ static void warp_init1(struct simt_cu *cu, struct simt_warp *w, unsigned index) 
   w->lid[0][0] = (uint32_t)x;
   w->lid[1][0] = (uint32_t)(yz % cu->group_size[1]);
   w->lid[2][0] = (uint32_t)(yz / cu->group_size[1]);
-  w->lid_shape = 0; /* not warp_init's */
+  memset(w->lid_shape, 0, sizeof w->lid_shape); /* not warp_init's */
   for (uint32_t r = 0; r < k->nconst; r++)
     w->reg[r] = k->consts[r].value + (k->consts[r].reloc == LSI_CONST_DATA ? l->data_base : 0);
   for (uint32_t j = 0; j < k->nargs; j++) {

@@ -128,7 +128,7 @@ struct simt_warp {
   unsigned index;              /* warp number in its work-group */
   bool rows_set;               /* its constant and argument rows are this launch's */
   uint32_t lid[3][SIMT_MAX_W]; /* local id of each lane */
-  uint64_t lid_shape;          /* the work-group shape lid was made for (0: none) */
+  uint64_t lid_shape[3];       /* the work-group size lid was made for (0: none) */
   uint64_t epoch, spins;       /* stack mode's forward-progress watchdog */
   /* Forward progress (default mode): the warp's own state at its last
    * SIMT_HANG_SAMPLE-th yield, and the work-group's round it was taken in

@@ -5,8 +5,8 @@
 # or work-group, every third, and at random points for several seeds; and
 # LOCKSTEP_TRACE must write a trace-event file with a command-processor
 # track showing switches and replays and a track per compute unit. A
-# launch's time slice ends its pass: host_vecadd's launch (about a
-# millisecond or more) runs in more than 10 passes of 50 microseconds.
+# launch's time slice ends its pass: host_vecadd's launch, interpreted on
+# one host thread, runs in more than 10 passes of 50 microseconds.
 set -u
 build=$1
 prog="$build/tests/host/host_cpswitch"
@@ -31,12 +31,16 @@ for seed in 1 2 3 4; do
 done
 run LOCKSTEP_CP_SLICE_US=200
 
-passes=$(OCL_ICD_VENDORS="${OCL_ICD_VENDORS:-$build/vendors}" LOCKSTEP_STATS=1 LOCKSTEP_CP_SLICE_US=50 \
-  "$build/tests/host/host_vecadd" 2>&1 | sed -n 's/.*, \([0-9]*\) pass\(es\)\?, .*/\1/p' | head -1)
-if [ "${passes:-0}" -gt 10 ]; then
+vlog=$tmp/vecadd
+OCL_ICD_VENDORS="${OCL_ICD_VENDORS:-$build/vendors}" LOCKSTEP_STATS=1 LOCKSTEP_CP_SLICE_US=50 \
+  LOCKSTEP_HOST_THREADS=1 LOCKSTEP_ENGINE=interp "$build/tests/host/host_vecadd" >"$vlog" 2>&1
+vrc=$?
+passes=$(sed -n 's/.*, \([0-9]*\) pass\(es\)\?, .*/\1/p' "$vlog" | head -1)
+if [ $vrc = 0 ] && [ "${passes:-0}" -gt 10 ]; then
   echo "cpswitch_forced: ok: 50-microsecond slices ran the launch in more than 10 passes"
 else
-  echo "cpswitch_forced: FAIL: 50-microsecond slices ran the launch in ${passes:-no} passes"
+  echo "cpswitch_forced: FAIL: 50-microsecond slices: host_vecadd exits with $vrc, ${passes:-no} passes"
+  tail -5 "$vlog"
   fail=1
 fi
 
