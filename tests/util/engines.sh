@@ -7,6 +7,8 @@
 #     (NAME names the program in messages, DIR is where it runs)
 #     a Check suite: it must pass on each engine (its own assertions compare
 #     the results with their references)
+#   engines.sh BUILD kernel-suite NAME DIR PROGRAM [ARGS...]
+#     a Check suite on tests/device/kharness.h: the same, and see below
 #   engines.sh BUILD host NAME DIR PROGRAM [ARGS...]
 #     a host program or script: it must pass on each engine, and what it
 #     prints (results, device-exception reports, stdout and stderr alike)
@@ -20,10 +22,11 @@
 #     when native is neither listed nor required.
 #
 # Configurations (`make check`): a suite in the device's own (warp width
-# 32, one host thread per core) on the interpreter, and on the native
-# engine in the kernel suites' width 32 with 2 host threads (every run
-# here compiles every kernel; the plain CTest test compiles only large
-# launches); a host program at width 32 with one host
+# 32, one host thread per core) on the interpreter (its plain CTest test is
+# the native run; every run here compiles every kernel), and a kernel suite
+# (one on tests/device/kharness.h, whose plain test compiles only launches
+# worth a compile) also on the native engine at width 32 with 2 host
+# threads; a host program at width 32 with one host
 # thread, so that every report can be compared (its plain test runs it
 # with one thread per core). With LOCKSTEP_CHECK_ENGINES=all
 # (`make check-engines`) the product: warp widths 32 and 8 by 1 and 2 host
@@ -115,12 +118,11 @@ one_suite() { # CONFIG PROGRAM...
     suite_on interp "$config" "$@"
     return
   fi
-  # The plain test's native engine compiles only launches worth a compile
-  # (small ones are interpreted): here the interpreter, and the native
-  # engine compiling every kernel, in one of the kernel suites' four
-  # configurations.
   suite_on interp "" "$@"
-  suite_on native "KH_CONFIGS=32/2" "$@"
+  # A kernel suite's plain test takes the native engine's default
+  # threshold, under which its small launches are interpreted: here it
+  # runs compiling every kernel too, in one of its four configurations.
+  [ "$kind" = kernel-suite ] && suite_on native "KH_CONFIGS=32/2" "$@"
 }
 
 one_host() { # CONFIG PROGRAM...
@@ -188,10 +190,10 @@ native_ran() { # PROGRAM...
 
 skipped=0
 case $kind in
-  suite | host)
+  suite | kernel-suite | host)
     mapfile -t all < <(configs "$kind")
     for config in "${all[@]}"; do
-      "one_$kind" "$config" "$@"
+      "one_${kind/kernel-/}" "$config" "$@"
     done
     ;;
   native-ran) native_ran "$@" ;;
