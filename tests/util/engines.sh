@@ -7,8 +7,10 @@
 #     (NAME names the program in messages, DIR is where it runs)
 #     a Check suite: it must pass on each engine (its own assertions compare
 #     the results with their references)
-#   engines.sh BUILD kernel-suite NAME DIR PROGRAM [ARGS...]
-#     a Check suite on tests/device/kharness.h: the same, and see below
+#   engines.sh BUILD api-suite NAME DIR PROGRAM [ARGS...]
+#     a Check suite whose devices take every setting from the environment
+#     (through the OpenCL API or tests/device/kharness.h): the same, and
+#     see below
 #   engines.sh BUILD host NAME DIR PROGRAM [ARGS...]
 #     a host program or script: it must pass on each engine, and what it
 #     prints (results, device-exception reports, stdout and stderr alike)
@@ -23,10 +25,9 @@
 #
 # Configurations (`make check`): a suite in the device's own (warp width
 # 32, one host thread per core) on the interpreter (its plain CTest test is
-# the native run; every run here compiles every kernel), and a kernel suite
-# (one on tests/device/kharness.h, whose plain test compiles only launches
-# worth a compile) also on the native engine at width 32 with 2 host
-# threads; a host program at width 32 with one host
+# the native run; every run here compiles every kernel), and an api-suite,
+# whose plain test compiles only launches worth a compile, also on the
+# native engine at width 32 with 2 host threads; a host program at width 32 with one host
 # thread, so that every report can be compared (its plain test runs it
 # with one thread per core). With LOCKSTEP_CHECK_ENGINES=all
 # (`make check-engines`) the product: warp widths 32 and 8 by 1 and 2 host
@@ -119,10 +120,10 @@ one_suite() { # CONFIG PROGRAM...
     return
   fi
   suite_on interp "" "$@"
-  # A kernel suite's plain test takes the native engine's default
-  # threshold, under which its small launches are interpreted: here it
-  # runs compiling every kernel too, in one of its four configurations.
-  [ "$kind" = kernel-suite ] && suite_on native "KH_CONFIGS=32/2" "$@"
+  # An api-suite's plain test takes the native engine's default threshold,
+  # under which its small launches are interpreted: here it runs compiling
+  # every kernel too (in one of a kernel suite's four configurations).
+  if [ "$kind" = api-suite ]; then suite_on native "KH_CONFIGS=32/2" "$@"; fi
 }
 
 one_host() { # CONFIG PROGRAM...
@@ -190,10 +191,10 @@ native_ran() { # PROGRAM...
 
 skipped=0
 case $kind in
-  suite | kernel-suite | host)
+  suite | api-suite | host)
     mapfile -t all < <(configs "$kind")
     for config in "${all[@]}"; do
-      "one_${kind/kernel-/}" "$config" "$@"
+      "one_${kind/api-/}" "$config" "$@"
     done
     ;;
   native-ran) native_ran "$@" ;;
