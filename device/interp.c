@@ -593,7 +593,7 @@ bool simt_diverge(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uint64_t
 
 bool simt_push_token(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, unsigned op,
                      uint64_t act, uint32_t target) {
-  unsigned ty = op == LSI_SSY ? SIMT_TOK_SYNC : op == LSI_PBRK ? SIMT_TOK_BRK : SIMT_TOK_CONT;
+  unsigned ty = simt_token_of(op);
   w->pc = pc;
   push_front(cu, w, simt_token_make(ty, act, target));
   return !cu->faulted;
@@ -601,7 +601,7 @@ bool simt_push_token(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, unsig
 
 bool simt_join(struct simt_cu *cu, struct simt_warp *w, unsigned op, uint64_t act,
                uint32_t target) {
-  unsigned ty = op == LSI_SYNC ? SIMT_TOK_SYNC : op == LSI_BRK ? SIMT_TOK_BRK : SIMT_TOK_CONT;
+  unsigned ty = simt_token_of(op);
   struct simt_deque *q = &w->dq;
   if (simt_deque_size(q) && !w->dis[ty]) {
     /* The token in front is this one and no other lane waits for it:

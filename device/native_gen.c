@@ -241,13 +241,18 @@ static void leave(struct gen *g, uint32_t pc) {
   ret(g, NATIVE_RET_INTERP);
 }
 
-/* A branch point to pc: the slice ends when the budget does. */
-static void go(struct gen *g, uint32_t pc) {
+/* A branch point: one less in the slice's budget; true when it is spent. */
+static LLVMValueRef spend(struct gen *g) {
   LLVMValueRef p = field(g, g->cnt, offsetof(struct native_count, budget));
   LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
   store(g, n, p, 8);
+  return LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), "");
+}
+
+/* A branch point to pc: the slice ends when the budget does. */
+static void go(struct gen *g, uint32_t pc) {
   LLVMBasicBlockRef out = block(g);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), ""), out, g->bb[pc]);
+  LLVMBuildCondBr(g->b, spend(g), out, g->bb[pc]);
   LLVMPositionBuilderAtEnd(g->b, out);
   save_pc(g, c32(g, pc));
   ret(g, NATIVE_RET_BUDGET);
@@ -828,11 +833,8 @@ static void after_unwind(struct gen *g, LLVMValueRef on, uint32_t pc) {
   LLVMPositionBuilderAtEnd(g->b, out);
   ret(g, NATIVE_RET_STATE);
   LLVMPositionBuilderAtEnd(g->b, here);
-  LLVMValueRef p = field(g, g->cnt, offsetof(struct native_count, budget));
-  LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
-  store(g, n, p, 8);
   LLVMBasicBlockRef stay = block(g), slice = block(g);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), ""), slice, stay);
+  LLVMBuildCondBr(g->b, spend(g), slice, stay);
   LLVMPositionBuilderAtEnd(g->b, slice); /* w->pc and w->active are where the warp is */
   ret(g, NATIVE_RET_BUDGET);
   LLVMPositionBuilderAtEnd(g->b, stay);
@@ -859,6 +861,12 @@ static void token_at(struct gen *g, LLVMValueRef idx, LLVMValueRef valid, LLVMVa
   *info = load(g, g->i64, field(g, tok, offsetof(simt_token, info)), 8);
 }
 
+/* The lanes of m whose resume pc is pc (simt_lanes_at). */
+static LLVMValueRef lanes_at(struct gen *g, LLVMValueRef m, LLVMValueRef pc) {
+  LLVMValueRef lpc = load(g, g->v32, wfield(g, offsetof(struct simt_warp, lane_pc)), 4);
+  return LLVMBuildAnd(g->b, bits(g, LLVMBuildICmp(g->b, LLVMIntEQ, lpc, splat(g, pc), "")), m, "");
+}
+
 /* Lanes m wait from pc (disable's lane_pc). */
 static void set_resume(struct gen *g, LLVMValueRef m, LLVMValueRef pc) {
   LLVMValueRef lanes =
@@ -867,16 +875,6 @@ static void set_resume(struct gen *g, LLVMValueRef m, LLVMValueRef pc) {
   LLVMValueRef ms[4] = {splat(g, pc), wfield(g, offsetof(struct simt_warp, lane_pc)), c32(g, 4),
                         lanes};
   intrinsic(g, "llvm.masked.store", tys, 2, ms, 4);
-}
-
-static unsigned token_type(unsigned op) {
-  switch (op) {
-  case LSI_SSY:
-  case LSI_SYNC: return SIMT_TOK_SYNC;
-  case LSI_PBRK:
-  case LSI_BRK: return SIMT_TOK_BRK;
-  default: return SIMT_TOK_CONT;
-  }
 }
 
 /* Pushes the token (type, mask, pc) in front of a deque whose head is
@@ -911,7 +909,7 @@ static void gen_push(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMBasicBlockRef fast = block(g), slow = block(g), fault = block(g);
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, head, c32(g, 0), ""), slow, fast);
   LLVMPositionBuilderAtEnd(g->b, fast);
-  push_front(g, head, token_type(ip->op), act(g), (uint32_t)ip->imm);
+  push_front(g, head, simt_token_of(ip->op), act(g), (uint32_t)ip->imm);
   LLVMBuildBr(g->b, g->bb[pc + 1]);
   LLVMPositionBuilderAtEnd(g->b, slow);
   LLVMValueRef args[5] = {g->x, c32(g, pc), c32(g, ip->op), act(g), c32(g, (uint32_t)ip->imm)};
@@ -924,11 +922,8 @@ static void gen_push(struct gen *g, const lsi_insn *ip, uint32_t pc) {
 /* A branch point to pc with lanes a: the slice ends when the budget
  * does (with the warp's pc and lanes saved). */
 static void go_with(struct gen *g, LLVMValueRef a, uint32_t pc) {
-  LLVMValueRef p = field(g, g->cnt, offsetof(struct native_count, budget));
-  LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
-  store(g, n, p, 8);
   LLVMBasicBlockRef out = block(g), stay = block(g);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), ""), out, stay);
+  LLVMBuildCondBr(g->b, spend(g), out, stay);
   LLVMPositionBuilderAtEnd(g->b, out);
   store(g, c32(g, pc), wfield(g, offsetof(struct simt_warp, pc)), 4);
   store(g, a, wfield(g, offsetof(struct simt_warp, active)), 8);
@@ -959,9 +954,7 @@ static void join_div(struct gen *g, unsigned ty, uint32_t target, LLVMValueRef h
   LLVMValueRef fpc = LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, finfo, c64(g, 32), ""), g->i32, "");
   LLVMValueRef ddp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_TOK_DIV * 8);
   LLVMValueRef ddis = load(g, g->i64, ddp, 8);
-  LLVMValueRef lpc = load(g, g->v32, wfield(g, offsetof(struct simt_warp, lane_pc)), 4);
-  LLVMValueRef m = bits(g, LLVMBuildICmp(g->b, LLVMIntEQ, lpc, splat(g, fpc), ""));
-  m = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, m, fmask, ""), ddis, "");
+  LLVMValueRef m = lanes_at(g, LLVMBuildAnd(g->b, fmask, ddis, ""), fpc);
   LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, two, div, ""),
                                  LLVMBuildAnd(g->b, ours, covers, ""), "");
   ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntNE, m, c64(g, 0), ""), "");
@@ -975,10 +968,7 @@ static void join_div(struct gen *g, unsigned ty, uint32_t target, LLVMValueRef h
   store(g, LLVMBuildAnd(g->b, ddis, LLVMBuildNot(g->b, m, ""), ""), ddp, 8);
   store(g, fpc, wfield(g, offsetof(struct simt_warp, pc)), 4);
   store(g, m, wfield(g, offsetof(struct simt_warp, active)), 8);
-  LLVMValueRef p = field(g, g->cnt, offsetof(struct native_count, budget));
-  LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
-  store(g, n, p, 8);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), ""), out, on);
+  LLVMBuildCondBr(g->b, spend(g), out, on);
   LLVMPositionBuilderAtEnd(g->b, out);
   ret(g, NATIVE_RET_BUDGET);
   LLVMPositionBuilderAtEnd(g->b, on); /* fewer lanes than the warp's: the masked variant */
@@ -999,7 +989,7 @@ static void join_div(struct gen *g, unsigned ty, uint32_t target, LLVMValueRef h
  * that waits there for the same reason (what simt_join's disable and
  * unwind then do); else lsn_join. */
 static void gen_join(struct gen *g, const lsi_insn *ip) {
-  unsigned ty = token_type(ip->op);
+  unsigned ty = simt_token_of(ip->op);
   uint32_t target = (uint32_t)ip->imm;
   LLVMValueRef a = act(g);
   LLVMValueRef hp = wfield(g, offsetof(struct simt_warp, dq.head));
@@ -1019,9 +1009,7 @@ static void gen_join(struct gen *g, const lsi_insn *ip) {
   LLVMPositionBuilderAtEnd(g->b, fast);
   LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + ty * 8);
   LLVMValueRef dis = load(g, g->i64, dp, 8);
-  LLVMValueRef lpc = load(g, g->v32, wfield(g, offsetof(struct simt_warp, lane_pc)), 4);
-  LLVMValueRef there = bits(g, LLVMBuildICmp(g->b, LLVMIntEQ, lpc, splat(g, c32(g, target)), ""));
-  there = LLVMBuildAnd(g->b, there, dis, "");
+  LLVMValueRef there = lanes_at(g, dis, c32(g, target));
   store(g, LLVMBuildAnd(g->b, dis, LLVMBuildNot(g->b, there, ""), ""), dp, 8);
   store(g, LLVMBuildAdd(g->b, head, c32(g, 1), ""), hp, 4);
   go_with(g, LLVMBuildOr(g->b, a, there, ""), target);

@@ -84,6 +84,12 @@ static inline uint32_t simt_token_pc(simt_token t) {
 static inline unsigned simt_token_below(simt_token t) {
   return (unsigned)(t.info >> 4) & 0xffu;
 }
+/* The type of the token SSY/SYNC, PBRK/BRK or PCONT/CONT push or join. */
+static inline unsigned simt_token_of(unsigned op) {
+  return op == LSI_SSY || op == LSI_SYNC   ? SIMT_TOK_SYNC
+         : op == LSI_PBRK || op == LSI_BRK ? SIMT_TOK_BRK
+                                           : SIMT_TOK_CONT;
+}
 uint64_t simt_token_pack(simt_token t);
 simt_token simt_token_unpack(uint64_t v);
 
