@@ -146,5 +146,6 @@ void simt_unwind(struct simt_cu *cu, struct simt_warp *w) {
     w->state = SIMT_WARP_FAULT;
     return;
   }
+  w->bar_lanes = 0; /* not all at once */
   w->state = w->dis[SIMT_REASON_BAR] ? SIMT_WARP_BARRIER : SIMT_WARP_DONE;
 }

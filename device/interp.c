@@ -659,6 +659,7 @@ void simt_barrier_wait(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uin
   w->dq.head = w->dq.tail;
   w->active = 0;
   w->state = SIMT_WARP_BARRIER;
+  w->bar_lanes = act, w->bar_at = pc + 1;
 }
 
 void simt_exit_lanes(struct simt_cu *cu, struct simt_warp *w, uint64_t act) {

@@ -584,6 +584,7 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   w->exist = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
   w->live = w->active = w->exist;
   memset(w->dis, 0, sizeof(w->dis));
+  w->bar_lanes = 0;
   simt_deque_clear(&w->dq);
   w->state = SIMT_WARP_RUN;
   w->epoch = w->spins = 0;
@@ -667,8 +668,9 @@ bool simt_barrier_release(struct simt_cu *cu) {
       continue;
     }
     uint64_t m = w->dis[SIMT_REASON_BAR];
-    if (m && bar_pc == UINT32_MAX) bar_pc = w->lane_pc[__builtin_ctzll(m)];
-    if (!simt_lanes_all_at(w, m, bar_pc)) {
+    bool at_once = m && m == w->bar_lanes; /* all resume at w->bar_at */
+    if (m && bar_pc == UINT32_MAX) bar_pc = at_once ? w->bar_at : w->lane_pc[__builtin_ctzll(m)];
+    if (!(at_once && w->bar_at == bar_pc) && !simt_lanes_all_at(w, m, bar_pc)) {
       bad = w;
       why = "others wait at a different barrier";
     }
@@ -696,13 +698,18 @@ bool simt_barrier_release(struct simt_cu *cu) {
     struct simt_warp *w = &cu->warps[i];
     w->active = w->dis[SIMT_REASON_BAR];
     w->dis[SIMT_REASON_BAR] = 0;
+    w->bar_lanes = 0;
     w->pc = bar_pc;
     w->state = SIMT_WARP_RUN;
   }
-  if (cu->run->check) simt_check_barrier(cu, barrier_flags(cu->run->k, bar_pc));
+  unsigned flags = barrier_flags(cu->run->k, bar_pc);
+  if (cu->run->check) simt_check_barrier(cu, flags);
   cu->st.barrier_waits += cu->nwarps;
   cu->epoch++;
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  /* The group's work-items run on this host thread, and its local memory
+   * is its own: only a barrier that fences global or image memory orders
+   * what other threads see. */
+  if (flags & ~SIMT_FENCE_LOCAL) __atomic_thread_fence(__ATOMIC_SEQ_CST);
   return true;
 }
 

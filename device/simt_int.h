@@ -128,6 +128,11 @@ struct simt_warp {
   uint64_t exist;               /* lanes that are work-items of the group */
   uint64_t dis[SIMT_NREASONS];  /* disabled lanes, by reason */
   uint32_t lane_pc[SIMT_MAX_W]; /* where a disabled lane resumes */
+  /* Set where the lanes bar_lanes all came to a barrier at once (so all
+   * resume at bar_at), cleared at its release: the release need not read
+   * their resume pcs. */
+  uint64_t bar_lanes;
+  uint32_t bar_at;
   struct simt_deque dq;
   uint64_t *reg;               /* nregs rows of W lanes */
   uint8_t *priv;               /* W private frames */
@@ -147,11 +152,16 @@ static inline uint64_t simt_lanes_mask(unsigned W) {
   return W >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << W) - 1;
 }
 
-/* The lanes disabled for any of the first n reasons (enum simt_tok). */
+/* The lanes disabled for any of the first n reasons (enum simt_tok). One
+ * load per word: the native code writes them a word at a time just before,
+ * and a wider load of two words still in the store buffer cannot take them
+ * from it (it waits until both are written), which cost a barrier's wait
+ * a third of its time. volatile keeps the compiler from merging the loads. */
 static inline uint64_t simt_waiting(const struct simt_warp *w, unsigned n) {
+  const volatile uint64_t *dis = w->dis;
   uint64_t m = 0;
   for (unsigned r = 0; r < n; r++)
-    m |= w->dis[r];
+    m |= dis[r];
   return m;
 }
 

@@ -785,6 +785,33 @@ START_TEST(test_barrier_warps) {
 }
 END_TEST
 
+/* Each warp comes to a barrier with all its lanes at once, but the two
+ * warps to different barriers: still a device exception, though neither
+ * warp's lanes differ. */
+START_TEST(test_barrier_warps_differ) {
+  struct dev_device *d = mkdev(8, 1, 0);
+  uint32_t buf[16];
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit(&kk, OP(SREG, 10, 0, 0, 0, LSI_SREG_LOCAL_ID_X)); /* 0 */
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 8));                    /* 1 */
+  emit(&kk, OP(ULT_I32, 2, 10, 1, 0, 0));                /* 2: warp 0 */
+  emit(&kk, OP(BRA_P, 0, 2, 0, 0, 6));                   /* 3 */
+  emit(&kk, OP(BAR, 0, 0, 0, 0, 0));                     /* 4: warp 1 */
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));                    /* 5 */
+  emit(&kk, OP(BAR, 0, 0, 0, 0, 0));                     /* 6: warp 0 */
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));                    /* 7 */
+  struct dev_exception exc;
+  ck_assert_int_eq(launch(d, &kk, 16, 16, &exc, NULL), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_BARRIER_DIVERGENCE);
+  ck_assert_msg(strstr(exc.message, "barrier reached by 16 of 16 work-items of the work-group; "
+                                    "others wait at a different barrier") != NULL,
+                "%s", exc.message);
+  dev_device_free(d);
+}
+END_TEST
+
 START_TEST(test_barrier_divergence) {
   struct dev_device *d = mkdev(8, 1, 0);
   uint32_t buf[64];
@@ -1083,6 +1110,7 @@ int main(void) {
   CU_ADD(s, test_spinlock_stack_mode);
   CU_ADD(s, test_barrier_warps);
   CU_ADD(s, test_barrier_divergence);
+  CU_ADD(s, test_barrier_warps_differ);
   CU_ADD(s, test_watchdog);
   CU_ADD(s, test_width_and_threads);
   CU_ADD(s, test_builtin_lookup);
