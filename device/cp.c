@@ -390,6 +390,7 @@ static int chan_groups(void *ctx, const struct cp_launch_info *li, uint64_t firs
   if (!r->started) {
     r->started = true;
     cmd->t_start = t0;
+    if (cmd->started) cmd->started(cmd);
   }
   if (r->status < 0) {
     *done = end;

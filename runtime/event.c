@@ -142,6 +142,7 @@ static void process_locked(struct work *w) {
 }
 
 static void cmd_done(struct dev_cmd *cmd, int status);
+static void cmd_started(struct dev_cmd *cmd);
 
 static void submit_one(cl_event ev) {
   cl_context ctx = ev->context;
@@ -154,6 +155,7 @@ static void submit_one(cl_event ev) {
   }
   cmd->user = ev;
   cmd->done = cmd_done;
+  cmd->started = cmd_started;
   /* An out-of-order queue spreads its ready commands over its streams; they
    * were submitted only once everything they wait for completed. */
   cl_command_queue q = ev->queue;
@@ -203,6 +205,21 @@ static void run_work(struct work *w) {
   }
 }
 
+/* The device's hook for a kernel that begins to run (on a device thread):
+ * the event is CL_RUNNING from then. */
+static void cmd_started(struct dev_cmd *cmd) {
+  cl_event ev = cmd->user;
+  struct work w;
+  work_init(&w, ev->context);
+  pthread_mutex_lock(&ev->context->lock);
+  if (ev->status > CL_RUNNING) {
+    ev->status = CL_RUNNING;
+    detach_callbacks(&w, ev, CL_RUNNING);
+  }
+  pthread_mutex_unlock(&ev->context->lock);
+  run_work(&w);
+}
+
 /* The device's completion hook (runs on a device thread). */
 static void cmd_done(struct dev_cmd *cmd, int status) {
   cl_event ev = cmd->user;
@@ -219,7 +236,7 @@ static void cmd_done(struct dev_cmd *cmd, int status) {
   ev->t_start = cmd->t_start;
   ev->t_end = cmd->t_end;
   ev->cmd = cmd; /* freed with the completion */
-  if (status >= 0) {
+  if (status >= 0 && ev->status > CL_RUNNING) {
     ev->status = CL_RUNNING;
     detach_callbacks(&w, ev, CL_RUNNING);
   }

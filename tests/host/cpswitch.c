@@ -129,7 +129,7 @@ static void test_priority(struct ctx *x, cl_device_id dev) {
   cl_int err;
   cl_command_queue lo = make_queue(x, dev, CL_QUEUE_PRIORITY_LOW_KHR);
   cl_command_queue hi = make_queue(x, dev, CL_QUEUE_PRIORITY_HIGH_KHR);
-  const cl_uint n = 64 * 64, iters = 4000;
+  const cl_uint n = 64 * 64, iters = 16000;
   cl_uint *out = calloc(n, sizeof *out);
   cl_mem dout = clCreateBuffer(x->c, CL_MEM_READ_WRITE, n * sizeof *out, NULL, &err);
   CHECK(err);
@@ -141,7 +141,12 @@ static void test_priority(struct ctx *x, cl_device_id dev) {
   cl_event elong, eshort;
   CHECK(clEnqueueNDRangeKernel(lo, k, 1, NULL, &global, &local, 0, NULL, &elong));
   CHECK(clFlush(lo));
-  usleep(50000); /* the long kernel is running */
+  cl_int st = CL_QUEUED;
+  for (int ms = 0; st > CL_RUNNING && ms < 10000; ms++) { /* until the long kernel runs */
+    CHECK(clGetEventInfo(elong, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    if (st > CL_RUNNING) usleep(1000);
+  }
+  EXPECT(st == CL_RUNNING, "priority: the long kernel is not running (status %d)", st);
   cl_uint zero = 0, c = 0;
   cl_mem dc = clCreateBuffer(x->c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4, &zero, &err);
   CHECK(err);
@@ -154,7 +159,6 @@ static void test_priority(struct ctx *x, cl_device_id dev) {
   size_t gs = 64, ls = 32;
   CHECK(clEnqueueNDRangeKernel(hi, ks, 1, NULL, &gs, &ls, 0, NULL, &eshort));
   CHECK(clFinish(hi));
-  cl_int st = 0;
   CHECK(clGetEventInfo(elong, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
   EXPECT(st != CL_COMPLETE, "priority: the long kernel already completed when the short one did");
   CHECK(clFinish(lo));
