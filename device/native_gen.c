@@ -740,6 +740,72 @@ static LLVMValueRef ilv_take(struct gen *g, int64_t imm) {
                                 LLVMConstVector(idx, g->W), "");
 }
 
+/* Vectors of m lanes each, in order, as one of n * m lanes. */
+static LLVMValueRef concat(struct gen *g, LLVMValueRef *v, unsigned n, unsigned m) {
+  LLVMValueRef idx[SIMT_MAX_W];
+  for (; n > 1; n /= 2, m *= 2) {
+    for (unsigned i = 0; i < 2 * m; i++)
+      idx[i] = c32(g, i);
+    for (unsigned j = 0; j < n / 2; j++)
+      v[j] = LLVMBuildShuffleVector(g->b, v[2 * j], v[2 * j + 1], LLVMConstVector(idx, 2 * m), "");
+  }
+  return v[0];
+}
+
+/* One segment's lanes out of memory at p: s consecutive elements, or
+ * (one) one element for all. */
+static LLVMValueRef seg_part(struct gen *g, LLVMValueRef p, LLVMTypeRef et, unsigned s, unsigned n,
+                             bool one) {
+  LLVMTypeRef st = LLVMVectorType(et, s);
+  if (!one) return load(g, st, p, n);
+  LLVMValueRef e =
+      LLVMBuildInsertElement(g->b, LLVMGetPoison(st), load(g, et, p, n), c32(g, 0), "");
+  return LLVMBuildShuffleVector(g->b, e, LLVMGetPoison(st),
+                                LLVMConstNull(LLVMVectorType(g->i32, s)), "");
+}
+
+/* A load of the whole warp whose lanes run in segments of s lanes (rows
+ * of a work-group narrower than the warp), each segment's lanes at
+ * consecutive elements or all at one: a vector load (or one element) per
+ * segment then replaces the gather. Adds the value and its block to the
+ * incoming of done where the lanes are so; the builder goes on where
+ * they are not. off: the lanes' offsets, all checked. */
+static void seg_load(struct gen *g, struct mfacts *f, LLVMValueRef off, unsigned s, LLVMTypeRef vt,
+                     unsigned n, LLVMBasicBlockRef done, LLVMValueRef *val, LLVMBasicBlockRef *from,
+                     unsigned *nin) {
+  LLVMValueRef head_idx[SIMT_MAX_W], within[SIMT_MAX_W];
+  for (unsigned i = 0; i < g->W; i++)
+    head_idx[i] = c32(g, i & ~(s - 1)), within[i] = c64(g, i & (s - 1));
+  LLVMValueRef heads =
+      LLVMBuildShuffleVector(g->b, off, LLVMGetPoison(g->v64), LLVMConstVector(head_idx, g->W), "");
+  LLVMValueRef step = LLVMBuildSub(g->b, LLVMBuildExtractElement(g->b, off, c32(g, 1), ""),
+                                   LLVMBuildExtractElement(g->b, off, c32(g, 0), ""), "");
+  LLVMValueRef want = LLVMBuildAdd(
+      g->b, heads, LLVMBuildMul(g->b, LLVMConstVector(within, g->W), splat(g, step), ""), "");
+  LLVMValueRef one = LLVMBuildICmp(g->b, LLVMIntEQ, step, c64(g, 0), "");
+  LLVMValueRef ok = LLVMBuildOr(g->b, one, LLVMBuildICmp(g->b, LLVMIntEQ, step, c64(g, n), ""), "");
+  ok = LLVMBuildAnd(
+      g->b, ok, reduce(g, "llvm.vector.reduce.and", LLVMBuildICmp(g->b, LLVMIntEQ, off, want, "")),
+      "");
+  LLVMBasicBlockRef yes = block(g), no = block(g), blk[2] = {block(g), block(g)};
+  LLVMBuildCondBr(g->b, ok, yes, no);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  LLVMBuildCondBr(g->b, one, blk[1], blk[0]);
+  LLVMValueRef parts[SIMT_MAX_W];
+  unsigned np = g->W / s;
+  for (int k = 0; k < 2; k++) {
+    LLVMPositionBuilderAtEnd(g->b, blk[k]);
+    for (unsigned j = 0; j < np; j++) {
+      LLVMValueRef o = LLVMBuildExtractElement(g->b, off, c32(g, j * s), "");
+      parts[j] = seg_part(g, LLVMBuildGEP2(g->b, g->i8, f->base, &o, 1, ""), LLVMGetElementType(vt),
+                          s, n, k);
+    }
+    val[*nin] = concat(g, parts, np, s), from[(*nin)++] = blk[k];
+    LLVMBuildBr(g->b, done);
+  }
+  LLVMPositionBuilderAtEnd(g->b, no);
+}
+
 /* A load or store, checked like simt_mem: every active lane in the
  * allocation of the first active lane, in bounds and aligned, else the
  * interpreter makes (and reports) the access. Whole-warp contiguous
@@ -789,6 +855,12 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
     v1 = load(g, vt, p0, n);
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, sg);
+  LLVMValueRef vals[8] = {v1, v3};
+  LLVMBasicBlockRef from[8] = {vec, blk};
+  unsigned nin = member ? 2 : 1;
+  /* segments of half and of a quarter of the warp */
+  for (unsigned s = g->W / 2; !st && g->full && s >= 4 && s >= g->W / 4; s /= 2)
+    seg_load(g, f, lane_off, s, vt, n, done, vals, from, &nin);
   LLVMTypeRef gt[2] = {vt, g->vp};
   LLVMValueRef al = c32(g, n);
   if (st) {
@@ -798,13 +870,12 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
     LLVMValueRef ga[4] = {ptrs, al, mask, LLVMGetPoison(vt)};
     v2 = intrinsic(g, "llvm.masked.gather", gt, 2, ga, 4);
   }
+  vals[nin] = v2, from[nin++] = LLVMGetInsertBlock(g->b);
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, done);
   if (!st) {
     LLVMValueRef phi = LLVMBuildPhi(g->b, vt, "");
-    LLVMValueRef vals[3] = {v1, v2, v3};
-    LLVMBasicBlockRef from[3] = {vec, sg, blk};
-    LLVMAddIncoming(phi, vals, from, member ? 3 : 2);
+    LLVMAddIncoming(phi, vals, from, nin);
     set_row(g, ip->d, LLVMBuildZExt(g->b, phi, g->v64, ""));
   } else {
     add_to(g, offsetof(struct native_count, epoch), c64(g, 1));

@@ -69,6 +69,49 @@ START_TEST(k_local_reduce) {
 }
 END_TEST
 
+/* rows_2d.cl at work-group shapes whose rows are a half, a quarter and
+ * an eighth of a 32-lane warp, and as wide as one. */
+START_TEST(k_rows_2d) {
+  enum { N = 64, GX = 32, GY = 16 };
+  static int a[N * GY + N], got[GX * GY];
+  static long b[GX + 3];
+  static short c[N * GY];
+  for (int i = 0; i < N * GY + N; i++)
+    a[i] = (i * 2654435761u) >> 20;
+  for (int i = 0; i < GX + 3; i++)
+    b[i] = 1000 + i * 7;
+  for (int i = 0; i < N * GY; i++)
+    c[i] = (short)(i * 31 - 500);
+  cl_kernel k = load("rows_2d");
+  cl_mem ma = buf(sizeof a, a), mb = buf(sizeof b, b), mc = buf(sizeof c, c);
+  cl_mem o = buf(sizeof got, NULL);
+  int n = N;
+  ARGS(k, KA(ma), KA(mb), KA(mc), KA(o), KA(n));
+  static const size_t shapes[][2] = {{16, 2}, {8, 4}, {4, 8}, {32, 1}};
+  for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+    size_t g[2] = {GX, GY};
+    memset(got, 0, sizeof got);
+    ck_assert_int_eq(clEnqueueWriteBuffer(q, o, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL),
+                     CL_SUCCESS);
+    ck_assert_int_eq(run_nd(k, 2, NULL, g, shapes[sh]), CL_COMPLETE);
+    rd(o, got, sizeof got);
+    for (int y = 0; y < GY; y++)
+      for (int x = 0; x < GX; x++) {
+        int z = a[(x & 7) == 5 ? y : x + y * N], r = a[(y & 1) ? y * N + x : x + 1];
+        int want = a[y * N] + (int)b[x + 3] * 3 + c[y * N + x] * 5 + a[(x * 7) % N + y] * 7 +
+                   z * 11 + r * 13;
+        ck_assert_msg(got[y * GX + x] == want, "rows_2d local %zux%zu (%d,%d): got %d want %d",
+                      shapes[sh][0], shapes[sh][1], x, y, got[y * GX + x], want);
+      }
+  }
+  clReleaseMemObject(ma);
+  clReleaseMemObject(mb);
+  clReleaseMemObject(mc);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 START_TEST(k_atomics) {
   enum { N = 2048, L = 64 };
   int init[4] = {0, -1, 0, 0}, got[4];
@@ -1148,6 +1191,7 @@ static Suite *make(void) {
   tcase_set_timeout(tc, 120);
   KH_ADD(tc, k_divergence);
   KH_ADD(tc, k_local_reduce);
+  KH_ADD(tc, k_rows_2d);
   KH_ADD(tc, k_atomics);
   KH_ADD(tc, k_constant_struct);
   KH_ADD(tc, k_subgroup);
