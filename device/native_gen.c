@@ -645,8 +645,7 @@ static LLVMValueRef contiguous(struct gen *g, struct mfacts *f, unsigned n) {
     LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
     LLVMValueRef seq = LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
                                      LLVMBuildAdd(g->b, splat(g, off0), iota(g, n), ""), "");
-    c = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, act(g), c64(g, g->allw), ""),
-                     reduce(g, "llvm.vector.reduce.and", seq), "");
+    c = reduce(g, "llvm.vector.reduce.and", seq); /* every lane, active or not */
   }
   if (g->k->private_size)
     c = LLVMBuildAnd(g->b, c,
@@ -849,10 +848,18 @@ static bool gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMBuildCondBr(g->b, contig, vec, sg);
   LLVMPositionBuilderAtEnd(g->b, vec);
   LLVMValueRef p0 = LLVMBuildGEP2(g->b, g->i8, f->base, &off0, 1, "");
-  if (st)
-    store(g, val, p0, n);
-  else
-    v1 = load(g, vt, p0, n);
+  if (g->full) {
+    if (st)
+      store(g, val, p0, n);
+    else
+      v1 = load(g, vt, p0, n);
+  } else { /* only the active lanes' elements, which are checked, are touched */
+    LLVMTypeRef mt[2] = {vt, g->ptr};
+    LLVMValueRef ma[4] = {st ? val : p0, st ? p0 : c32(g, n), st ? c32(g, n) : act_vec(g),
+                          st ? act_vec(g) : LLVMGetPoison(vt)};
+    LLVMValueRef r = intrinsic(g, st ? "llvm.masked.store" : "llvm.masked.load", mt, 2, ma, 4);
+    if (!st) v1 = r;
+  }
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, sg);
   LLVMValueRef vals[8] = {v1, v3};

@@ -112,6 +112,30 @@ START_TEST(k_rows_2d) {
 }
 END_TEST
 
+/* partial_warps.cl: every third work-item from the first writes nothing,
+ * the last one included. */
+START_TEST(k_partial_warps) {
+  enum { N = 960 };
+  static int in[N], got[N];
+  for (int i = 0; i < N; i++)
+    in[i] = i * 13 - 4000;
+  for (int i = 0; i < N; i++)
+    got[i] = -7 - i;
+  cl_kernel k = load("partial_warps");
+  cl_mem a = buf(sizeof in, in), o = buf(sizeof got, got);
+  ARGS(k, KA(a), KA(o));
+  ck_assert_int_eq(run(k, N, 96), CL_COMPLETE);
+  rd(o, got, sizeof got);
+  for (int i = 0; i < N; i++) {
+    int want = i % 3 ? -7 - i + in[i] * 3 : -7 - i;
+    ck_assert_msg(got[i] == want, "partial_warps %d: got %d want %d", i, got[i], want);
+  }
+  clReleaseMemObject(a);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 START_TEST(k_atomics) {
   enum { N = 2048, L = 64 };
   int init[4] = {0, -1, 0, 0}, got[4];
@@ -1192,6 +1216,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_divergence);
   KH_ADD(tc, k_local_reduce);
   KH_ADD(tc, k_rows_2d);
+  KH_ADD(tc, k_partial_warps);
   KH_ADD(tc, k_atomics);
   KH_ADD(tc, k_constant_struct);
   KH_ADD(tc, k_subgroup);
