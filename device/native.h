@@ -75,7 +75,7 @@ bool native_available(void);
  * go to cu->nc, added to cu->st by simt_native_fold (simt_int.h). */
 int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint64_t budget);
 
-/* ---- native_gen.c: LSI to LLVM IR ---- */
+/* ---- native_gen.c (and native_mem.c): LSI to LLVM IR ---- */
 struct LLVMOpaqueModule;
 struct LLVMOpaqueContext;
 /* Generates function `name` for k at width W into module m; false (with

@@ -1,0 +1,247 @@
+/*
+ * native_gen.h - what the native code generator's files share
+ * (native_gen.c: control flow, arithmetic, builtins; native_mem.c: memory
+ * accesses): the generator's state and its small builders.
+ */
+#ifndef LOCKSTEP_NATIVE_GEN_H
+#define LOCKSTEP_NATIVE_GEN_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "device/native.h"
+
+/* Loads at consecutive pcs from one base row, n bytes each, all within
+ * k * n bytes of the least offset imm0 (a vector's components): where the
+ * whole warp's lanes are k * n bytes apart (a vector per lane), one
+ * block load of W * k elements and a shuffle per load replace k gathers.
+ * ok: the block's check passed (every member's check then passes too). */
+struct ilv {
+  uint32_t first, last;
+  unsigned n, k;
+  int64_t imm0;
+  LLVMValueRef ok, block;
+};
+#define ILV_MAX_K 8 /* wider shuffles cost more than the gathers */
+
+struct gen {
+  LLVMContextRef c;
+  LLVMModuleRef m;
+  LLVMBuilderRef b;
+  const struct lsi_kernel *k;
+  unsigned W;
+  LLVMTypeRef i1, i8, i32, i64, ptr, f32, f64, iW, v1, v32, v64, vf, vd, vp;
+  LLVMValueRef fn, x, reg, cnt, w, act_slot, limit_slot, argbuf, resbuf;
+  /* Each instruction is generated twice: for a warp whose W lanes are all
+   * active (full: no mask anywhere) and for any other mask. bb is the
+   * variant being generated, bbv[full] each. */
+  bool full;
+  uint64_t allw;
+  LLVMBasicBlockRef *bb, *bbv[2];
+  uint8_t *entry; /* ninsns + 1 flags: a pc control can come in at */
+  uint64_t *live; /* native_liveness: registers live after each pc */
+  size_t lw;
+  uint32_t pc; /* the instruction being generated */
+  /* Rows along a straight run of instructions (each block's only
+   * predecessor the one before): the value of each row read or written
+   * (NULL: in memory), and which were written and not yet stored. They
+   * are stored where the run ends - before a branch, a call into the
+   * deque or a return - if live there. */
+  LLVMValueRef *val;
+  uint8_t *dirty;
+  /* What the run knows about the addresses in each row, per access kind
+   * (load, store): computed at its first access, used by the next ones
+   * with the same base register (struct mfacts). */
+  struct mfacts *mf[2];
+  struct ilv ilv;
+};
+
+/* The active lanes' addresses in a row: the allocation of the first one
+ * (key0, and base and size: base NULL when there is none), whether every
+ * lane is in it, the least and greatest offset, the OR of all offsets (for
+ * alignment), and whether the lanes are consecutive for accesses of n
+ * bytes (contig, once asked for n). */
+struct mfacts {
+  LLVMValueRef key0, samekey, minoff, maxoff, orbits, base, limit, off, space, lane_off, contig;
+  unsigned n; /* contig's access size, 0: not asked yet */
+  /* in the variant where the whole warp runs: whether lane i's address
+   * is lane 0's plus i * step (the facts then follow from lane 0's) */
+  LLVMValueRef lin;
+  unsigned step;
+};
+
+/* ---- small builders ---- */
+
+static inline LLVMValueRef c64(struct gen *g, uint64_t v) {
+  return LLVMConstInt(g->i64, v, 0);
+}
+static inline LLVMValueRef c32(struct gen *g, uint32_t v) {
+  return LLVMConstInt(g->i32, v, 0);
+}
+static inline LLVMValueRef splat(struct gen *g, LLVMValueRef v) {
+  LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), g->W);
+  LLVMValueRef one = LLVMBuildInsertElement(g->b, LLVMGetPoison(vt), v, c32(g, 0), "");
+  LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(g->i32, g->W));
+  return LLVMBuildShuffleVector(g->b, one, LLVMGetPoison(vt), zeros, "");
+}
+static inline LLVMValueRef vc64(struct gen *g, uint64_t v) {
+  LLVMValueRef e[SIMT_MAX_W];
+  for (unsigned i = 0; i < g->W; i++)
+    e[i] = c64(g, v);
+  return LLVMConstVector(e, g->W);
+}
+/* <0, 1, ..., W-1> * step */
+static inline LLVMValueRef iota(struct gen *g, uint64_t step) {
+  LLVMValueRef e[SIMT_MAX_W];
+  for (unsigned i = 0; i < g->W; i++)
+    e[i] = c64(g, i * step);
+  return LLVMConstVector(e, g->W);
+}
+/* A field of a struct the code is given, by byte offset. */
+static inline LLVMValueRef field(struct gen *g, LLVMValueRef base, size_t off) {
+  LLVMValueRef idx = c64(g, off);
+  return LLVMBuildGEP2(g->b, g->i8, base, &idx, 1, "");
+}
+static inline LLVMValueRef load(struct gen *g, LLVMTypeRef t, LLVMValueRef p, unsigned align) {
+  LLVMValueRef v = LLVMBuildLoad2(g->b, t, p, "");
+  LLVMSetAlignment(v, align);
+  return v;
+}
+static inline void store(struct gen *g, LLVMValueRef v, LLVMValueRef p, unsigned align) {
+  LLVMSetAlignment(LLVMBuildStore(g->b, v, p), align);
+}
+static inline LLVMValueRef intrinsic(struct gen *g, const char *name, LLVMTypeRef *tys,
+                                     unsigned nty, LLVMValueRef *args, unsigned nargs) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->m, id, tys, nty);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(g->c, id, tys, nty);
+  return LLVMBuildCall2(g->b, ft, f, args, nargs, "");
+}
+/* A call to a runtime function of native_rt.c: ret (args...). */
+static inline LLVMValueRef rt_call(struct gen *g, const char *name, LLVMTypeRef ret,
+                                   LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef tys[8];
+  for (unsigned i = 0; i < n; i++)
+    tys[i] = LLVMTypeOf(args[i]);
+  LLVMTypeRef ft = LLVMFunctionType(ret, tys, n, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
+  if (!f) f = LLVMAddFunction(g->m, name, ft);
+  return LLVMBuildCall2(g->b, ft, f, args, n, "");
+}
+static inline LLVMBasicBlockRef block(struct gen *g) {
+  return LLVMAppendBasicBlockInContext(g->c, g->fn, "");
+}
+
+/* ---- registers, mask, counters ---- */
+
+static inline LLVMValueRef row_ptr(struct gen *g, uint32_t r) {
+  return field(g, g->reg, (size_t)r * g->W * 8);
+}
+static inline LLVMValueRef row(struct gen *g, uint32_t r) {
+  if (!g->val[r]) g->val[r] = load(g, g->v64, row_ptr(g, r), 8);
+  return g->val[r];
+}
+static inline bool is_live(const struct gen *g, uint32_t pc, uint32_t r) {
+  return (g->live[(size_t)pc * g->lw + r / 64] >> (r % 64)) & 1;
+}
+/* Stores the rows written in this run that are live after pc (UINT32_MAX:
+ * before the run's first instruction, when nothing is written yet). */
+static inline void flush(struct gen *g, uint32_t pc) {
+  for (uint32_t r = 0; r < g->k->nregs && pc != UINT32_MAX; r++)
+    if (g->dirty[r] && is_live(g, pc, r)) store(g, g->val[r], row_ptr(g, r), 8);
+}
+/* Where the instruction at pc begins a run: everything is in memory. */
+static inline void forget(struct gen *g) {
+  memset(g->val, 0, g->k->nregs * sizeof *g->val);
+  memset(g->dirty, 0, g->k->nregs);
+  for (int kind = 0; kind < 2; kind++)
+    memset(g->mf[kind], 0, g->k->nregs * sizeof *g->mf[kind]);
+  memset(&g->ilv, 0, sizeof g->ilv);
+}
+/* The live-out set that holds before the instruction being generated. */
+static inline uint32_t before(const struct gen *g) {
+  return g->pc == 0 ? UINT32_MAX : g->pc - 1;
+}
+static inline LLVMValueRef act(struct gen *g) {
+  return g->full ? c64(g, g->allw) : load(g, g->i64, g->act_slot, 8);
+}
+static inline LLVMValueRef act_vec(struct gen *g) {
+  if (g->full) return LLVMConstAllOnes(g->v1);
+  LLVMValueRef a = act(g);
+  if (g->W < 64) a = LLVMBuildTrunc(g->b, a, g->iW, "");
+  return LLVMBuildBitCast(g->b, a, g->v1, "");
+}
+/* Writes v to row r in the active lanes - unless no path reads it. */
+static inline void set_row(struct gen *g, uint32_t r, LLVMValueRef v) {
+  if (!is_live(g, g->pc, r)) return;
+  if (!g->full) v = LLVMBuildSelect(g->b, act_vec(g), v, row(g, r), "");
+  g->val[r] = v;
+  g->dirty[r] = 1;
+  g->mf[0][r].key0 = g->mf[1][r].key0 = NULL; /* its addresses changed */
+}
+/* Goes on at pc with lanes a (a value: the variant is chosen by it). */
+static inline void jump_with(struct gen *g, LLVMValueRef a, uint32_t pc) {
+  store(g, a, g->act_slot, 8);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, a, c64(g, g->allw), ""), g->bbv[1][pc],
+                  g->bbv[0][pc]);
+}
+/* The lanes of a <W x i1> as a mask of bits. */
+static inline LLVMValueRef bits(struct gen *g, LLVMValueRef v1) {
+  LLVMValueRef m = LLVMBuildBitCast(g->b, v1, g->iW, "");
+  return g->W < 64 ? LLVMBuildZExt(g->b, m, g->i64, "") : m;
+}
+static inline LLVMValueRef popcount(struct gen *g, LLVMValueRef v) {
+  return intrinsic(g, "llvm.ctpop", &g->i64, 1, &v, 1);
+}
+static inline void add_to(struct gen *g, size_t off, LLVMValueRef n) {
+  LLVMValueRef p = field(g, g->cnt, off);
+  store(g, LLVMBuildAdd(g->b, load(g, g->i64, p, 8), n, ""), p, 8);
+}
+/* One more instruction ran (the interpreter's counts). */
+static inline void count(struct gen *g) {
+  add_to(g, offsetof(struct native_count, warp_insns), c64(g, 1));
+  add_to(g, offsetof(struct native_count, lane_insns), popcount(g, act(g)));
+}
+
+/* ---- leaving, and the interpreter's step ---- */
+
+static inline void save_pc(struct gen *g, LLVMValueRef pc) {
+  store(g, pc, field(g, g->w, offsetof(struct simt_warp, pc)), 4);
+  store(g, act(g), field(g, g->w, offsetof(struct simt_warp, active)), 8);
+}
+static inline void ret(struct gen *g, int code) {
+  LLVMBuildRet(g->b, LLVMConstInt(g->i32, (unsigned)code, 0));
+}
+/* Leaves for the interpreter, which runs the instruction at pc. */
+static inline void leave(struct gen *g, uint32_t pc) {
+  flush(g, before(g));
+  save_pc(g, c32(g, pc));
+  ret(g, NATIVE_RET_INTERP);
+}
+
+/* A branch point: one less in the slice's budget; true when it is spent. */
+static inline LLVMValueRef spend(struct gen *g) {
+  LLVMValueRef p = field(g, g->cnt, offsetof(struct native_count, budget));
+  LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
+  store(g, n, p, 8);
+  return LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), "");
+}
+
+/* A branch point to pc: the slice ends when the budget does. */
+static inline void go(struct gen *g, uint32_t pc) {
+  LLVMBasicBlockRef out = block(g);
+  LLVMBuildCondBr(g->b, spend(g), out, g->bb[pc]);
+  LLVMPositionBuilderAtEnd(g->b, out);
+  save_pc(g, c32(g, pc));
+  ret(g, NATIVE_RET_BUDGET);
+}
+
+/* native_gen.c: whether the instruction at pc continues the run of the one
+ * before (control comes to it only from there). */
+bool native_continues(const struct gen *g, uint32_t pc);
+/* native_mem.c: a load or store (false: not one). */
+bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc);
+
+#endif

@@ -1,0 +1,386 @@
+/*
+ * native_mem.c - the native engine's loads and stores (native_gen.c): each
+ * checked in line as simt_mem checks it, as one vector access where the
+ * lanes allow, else a gather or scatter.
+ */
+#include <stddef.h>
+
+#include "device/native_gen.h"
+
+/* ---- memory ---- */
+
+/* The base and size an access of kind st at addr0 is checked against:
+ * the work-group's cache entry when it has the allocation, else
+ * lsn_base's answer (NULL base and 0 size when there is none). */
+static void base_of(struct gen *g, LLVMValueRef addr0, bool st, LLVMValueRef *base,
+                    LLVMValueRef *limit) {
+  LLVMValueRef key0 = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_ID_SHIFT), "");
+  LLVMValueRef idx = LLVMBuildAnd(g->b, key0, c64(g, SIMT_NCACHE - 1), "");
+  idx = LLVMBuildAdd(g->b, idx, c64(g, st ? SIMT_NCACHE : 0), "");
+  LLVMValueRef off = LLVMBuildMul(g->b, idx, c64(g, sizeof(struct simt_ncache)), "");
+  LLVMValueRef cache = load(g, g->ptr, field(g, g->x, offsetof(struct native_ctx, ncache)), 8);
+  LLVMValueRef ent = LLVMBuildGEP2(g->b, g->i8, cache, &off, 1, "");
+  LLVMValueRef hit = LLVMBuildICmp(g->b, LLVMIntEQ, load(g, g->i64, ent, 8), key0, "");
+  LLVMBasicBlockRef cached = block(g), ask = block(g), join = block(g);
+  LLVMBuildCondBr(g->b, hit, cached, ask);
+  LLVMPositionBuilderAtEnd(g->b, cached);
+  LLVMValueRef cb = load(g, g->ptr, field(g, ent, offsetof(struct simt_ncache, host)), 8);
+  LLVMValueRef cl = load(g, g->i64, field(g, ent, offsetof(struct simt_ncache, size)), 8);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, ask);
+  store(g, c64(g, 0), g->limit_slot, 8);
+  LLVMValueRef args[4] = {g->x, addr0, c32(g, st), g->limit_slot};
+  LLVMValueRef ab = rt_call(g, "lsn_base", g->ptr, args, 4);
+  LLVMValueRef al = load(g, g->i64, g->limit_slot, 8);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMValueRef pb = LLVMBuildPhi(g->b, g->ptr, ""), pl = LLVMBuildPhi(g->b, g->i64, "");
+  LLVMValueRef vb[2] = {cb, ab}, vl[2] = {cl, al};
+  LLVMBasicBlockRef in[2] = {cached, ask};
+  LLVMAddIncoming(pb, vb, in, 2);
+  LLVMAddIncoming(pl, vl, in, 2);
+  *base = pb, *limit = pl;
+}
+
+static LLVMValueRef reduce(struct gen *g, const char *op, LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return intrinsic(g, op, &t, 1, &v, 1);
+}
+
+/* The facts that take a pass over every active lane. */
+static void lane_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, LLVMValueRef v[4]) {
+  LLVMValueRef m = act_vec(g);
+  LLVMValueRef key = LLVMBuildLShr(g->b, a, vc64(g, LSI_ADDR_ID_SHIFT), "");
+  LLVMValueRef other =
+      LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntNE, key, splat(g, f->key0), ""), m, "");
+  v[0] = LLVMBuildNot(g->b, reduce(g, "llvm.vector.reduce.or", other), "");
+  v[1] = reduce(g, "llvm.vector.reduce.umin",
+                LLVMBuildSelect(g->b, m, f->off, vc64(g, LSI_ADDR_OFFSET_MASK), ""));
+  v[2] = reduce(g, "llvm.vector.reduce.umax", LLVMBuildSelect(g->b, m, f->off, vc64(g, 0), ""));
+  v[3] = reduce(g, "llvm.vector.reduce.or", LLVMBuildSelect(g->b, m, f->off, vc64(g, 0), ""));
+}
+
+/* The same facts where the whole warp's lanes are step bytes apart, from
+ * lane 0's offset: one allocation (the bounds check sees to that), the
+ * least and greatest offset, and for alignment the offset's low bits
+ * (with every bit from step's up to 8 bytes' set, where lanes differ). */
+static void linear_facts(struct gen *g, LLVMValueRef off0, unsigned step, LLVMValueRef v[4]) {
+  v[0] = LLVMConstInt(g->i1, 1, 0);
+  v[1] = off0;
+  v[2] = LLVMBuildAdd(g->b, off0, c64(g, (uint64_t)(g->W - 1) * step), "");
+  v[3] = LLVMBuildOr(g->b, off0, c64(g, step < 8 ? ~(uint64_t)(step - 1) & 7 : 0), "");
+}
+
+/* The facts of row r for accesses of kind st (computed once per run);
+ * step: how far apart the lanes of the first access are expected. */
+static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
+  struct mfacts *f = &g->mf[st][r];
+  if (f->key0) return f;
+  LLVMValueRef a = row(g, r), cz[2] = {act(g), LLVMConstInt(g->i1, 1, 0)};
+  LLVMValueRef lane0 =
+      LLVMBuildTrunc(g->b, intrinsic(g, "llvm.cttz", &g->i64, 1, cz, 2), g->i32, "");
+  LLVMValueRef addr0 = LLVMBuildExtractElement(g->b, a, lane0, "");
+  f->key0 = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_ID_SHIFT), "");
+  f->off = LLVMBuildAnd(g->b, a, vc64(g, LSI_ADDR_OFFSET_MASK), "");
+  base_of(g, addr0, st, &f->base, &f->limit);
+  /* private frames are W apart: lane i's is at priv + i * private_size */
+  f->space = LLVMBuildLShr(g->b, addr0, c64(g, LSI_ADDR_SPACE_SHIFT), "");
+  f->lane_off = f->off;
+  if (g->k->private_size) {
+    LLVMValueRef is_priv = LLVMBuildICmp(g->b, LLVMIntEQ, f->space, c64(g, LSI_SPACE_PRIVATE), "");
+    f->lane_off = LLVMBuildSelect(
+        g->b, is_priv, LLVMBuildAdd(g->b, f->off, iota(g, g->k->private_size), ""), f->off, "");
+  }
+  f->n = 0, f->lin = NULL, f->step = 0;
+  LLVMValueRef v[4], *out[4] = {&f->samekey, &f->minoff, &f->maxoff, &f->orbits};
+  if (!g->full) {
+    lane_facts(g, f, a, v);
+    for (int i = 0; i < 4; i++)
+      *out[i] = v[i];
+    return f;
+  }
+  /* the whole warp: a pass over the lanes only where they are not step
+   * bytes apart */
+  LLVMValueRef seq =
+      LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMBuildAdd(g->b, splat(g, addr0), iota(g, step), ""), "");
+  f->lin = reduce(g, "llvm.vector.reduce.and", seq), f->step = step;
+  LLVMValueRef w[4];
+  linear_facts(g, LLVMBuildAnd(g->b, addr0, c64(g, LSI_ADDR_OFFSET_MASK), ""), step, w);
+  LLVMBasicBlockRef lin = LLVMGetInsertBlock(g->b), pass = block(g), join = block(g);
+  LLVMBuildCondBr(g->b, f->lin, join, pass);
+  LLVMPositionBuilderAtEnd(g->b, pass);
+  lane_facts(g, f, a, v);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  for (int i = 0; i < 4; i++) {
+    *out[i] = LLVMBuildPhi(g->b, LLVMTypeOf(v[i]), "");
+    LLVMValueRef in[2] = {w[i], v[i]};
+    LLVMBasicBlockRef from[2] = {lin, pass};
+    LLVMAddIncoming(*out[i], in, from, 2);
+  }
+  return f;
+}
+
+/* Whether the facts' lanes are consecutive for n-byte accesses (a whole
+ * warp, not private). */
+static LLVMValueRef contiguous(struct gen *g, struct mfacts *f, unsigned n) {
+  if (f->n == n) return f->contig;
+  LLVMValueRef c;
+  if (f->lin && f->step == n) {
+    c = f->lin;
+  } else {
+    LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
+    LLVMValueRef seq = LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
+                                     LLVMBuildAdd(g->b, splat(g, off0), iota(g, n), ""), "");
+    c = reduce(g, "llvm.vector.reduce.and", seq); /* every lane, active or not */
+  }
+  if (g->k->private_size)
+    c = LLVMBuildAnd(g->b, c,
+                     LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
+  f->n = n;
+  f->contig = c;
+  return c;
+}
+
+/* Whether every active lane's access of the bytes [imm, imm + end) from
+ * its address is in the first lane's allocation and n-aligned: offsets
+ * stay below 2^40, so these sums cannot wrap. */
+static LLVMValueRef in_bounds(struct gen *g, struct mfacts *f, int64_t imm, uint64_t end,
+                              unsigned n) {
+  LLVMValueRef lo = LLVMBuildAdd(g->b, f->minoff, c64(g, (uint64_t)imm), "");
+  LLVMValueRef hi = LLVMBuildAdd(g->b, f->maxoff, c64(g, (uint64_t)imm + end), "");
+  LLVMValueRef ok = LLVMBuildAnd(g->b, f->samekey, LLVMBuildIsNotNull(g->b, f->base, ""), "");
+  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSGE, lo, c64(g, 0), ""), "");
+  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSLE, hi, f->limit, ""), "");
+  if (n > 1) { /* an offset not a multiple of n: the interpreter decides */
+    LLVMValueRef low = LLVMBuildAnd(g->b, LLVMBuildOr(g->b, f->orbits, c64(g, (uint64_t)imm), ""),
+                                    c64(g, n - 1), "");
+    ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntEQ, low, c64(g, 0), ""), "");
+  }
+  return ok;
+}
+
+/* The group of loads that begins at pc, if one does (struct ilv). */
+static bool ilv_group(struct gen *g, uint32_t pc, struct ilv *v) {
+  const lsi_insn *ip = &g->k->code[pc];
+  int64_t lo = ip->imm, hi = ip->imm, lim = INT64_C(1) << LSI_ADDR_ID_SHIFT;
+  unsigned n = lsi_mem_size(ip->op);
+  uint32_t last = pc;
+  for (uint32_t q = pc; q < g->k->ninsns && q - pc < 2 * ILV_MAX_K; q++) {
+    const lsi_insn *m = &g->k->code[q];
+    if (m->op != ip->op || m->a != ip->a || (q > pc && !native_continues(g, q))) break;
+    if (m->imm <= -lim || m->imm >= lim || (m->imm - ip->imm) % (int64_t)n) break;
+    int64_t nlo = m->imm < lo ? m->imm : lo, nhi = m->imm > hi ? m->imm : hi;
+    if ((nhi - nlo) / (int64_t)n >= ILV_MAX_K) break;
+    lo = nlo, hi = nhi, last = q;
+    if (m->d == ip->a) break; /* the base changes after it */
+  }
+  unsigned k = 2, span = (unsigned)((hi - lo) / (int64_t)n) + 1;
+  while (k < span)
+    k *= 2;
+  if (last == pc || span < 2) return false;
+  *v = (struct ilv){.first = pc, .last = last, .n = n, .k = k, .imm0 = lo};
+  return true;
+}
+
+/* At a group's first load: the check of the whole block, and the block
+ * where it passes (poison where it does not). */
+static void ilv_begin(struct gen *g, struct mfacts *f) {
+  struct ilv *v = &g->ilv;
+  uint64_t step = (uint64_t)v->k * v->n;
+  LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
+  LLVMValueRef seq =
+      f->lin && f->step == step
+          ? f->lin
+          : reduce(g, "llvm.vector.reduce.and",
+                   LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
+                                 LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""), ""));
+  LLVMValueRef ok = LLVMBuildAnd(g->b, in_bounds(g, f, v->imm0, step, v->n), seq, "");
+  ok = LLVMBuildAnd(g->b, ok,
+                    LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
+  LLVMTypeRef bt = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), g->W * v->k);
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), ld = block(g), join = block(g);
+  LLVMBuildCondBr(g->b, ok, ld, join);
+  LLVMPositionBuilderAtEnd(g->b, ld);
+  LLVMValueRef at = LLVMBuildAdd(g->b, off0, c64(g, (uint64_t)v->imm0), "");
+  LLVMValueRef blk = load(g, bt, LLVMBuildGEP2(g->b, g->i8, f->base, &at, 1, ""), v->n);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMValueRef phi = LLVMBuildPhi(g->b, bt, "");
+  LLVMValueRef vals[2] = {blk, LLVMGetPoison(bt)};
+  LLVMBasicBlockRef in[2] = {ld, from};
+  LLVMAddIncoming(phi, vals, in, 2);
+  v->ok = ok, v->block = phi;
+}
+
+/* A group member's lanes out of the block. */
+static LLVMValueRef ilv_take(struct gen *g, int64_t imm) {
+  const struct ilv *v = &g->ilv;
+  LLVMValueRef idx[SIMT_MAX_W];
+  unsigned j = (unsigned)((imm - v->imm0) / (int64_t)v->n);
+  for (unsigned i = 0; i < g->W; i++)
+    idx[i] = c32(g, i * v->k + j);
+  return LLVMBuildShuffleVector(g->b, v->block, LLVMGetPoison(LLVMTypeOf(v->block)),
+                                LLVMConstVector(idx, g->W), "");
+}
+
+/* Vectors of m lanes each, in order, as one of n * m lanes. */
+static LLVMValueRef concat(struct gen *g, LLVMValueRef *v, unsigned n, unsigned m) {
+  LLVMValueRef idx[SIMT_MAX_W];
+  for (; n > 1; n /= 2, m *= 2) {
+    for (unsigned i = 0; i < 2 * m; i++)
+      idx[i] = c32(g, i);
+    for (unsigned j = 0; j < n / 2; j++)
+      v[j] = LLVMBuildShuffleVector(g->b, v[2 * j], v[2 * j + 1], LLVMConstVector(idx, 2 * m), "");
+  }
+  return v[0];
+}
+
+/* One segment's lanes out of memory at p: s consecutive elements, or
+ * (one) one element for all. */
+static LLVMValueRef seg_part(struct gen *g, LLVMValueRef p, LLVMTypeRef et, unsigned s, unsigned n,
+                             bool one) {
+  LLVMTypeRef st = LLVMVectorType(et, s);
+  if (!one) return load(g, st, p, n);
+  LLVMValueRef e =
+      LLVMBuildInsertElement(g->b, LLVMGetPoison(st), load(g, et, p, n), c32(g, 0), "");
+  return LLVMBuildShuffleVector(g->b, e, LLVMGetPoison(st),
+                                LLVMConstNull(LLVMVectorType(g->i32, s)), "");
+}
+
+/* A load of the whole warp whose lanes run in segments of s lanes (rows
+ * of a work-group narrower than the warp), each segment's lanes at
+ * consecutive elements or all at one: a vector load (or one element) per
+ * segment then replaces the gather. Adds the value and its block to the
+ * incoming of done where the lanes are so; the builder goes on where
+ * they are not. off: the lanes' offsets, all checked. */
+static void seg_load(struct gen *g, struct mfacts *f, LLVMValueRef off, unsigned s, LLVMTypeRef vt,
+                     unsigned n, LLVMBasicBlockRef done, LLVMValueRef *val, LLVMBasicBlockRef *from,
+                     unsigned *nin) {
+  LLVMValueRef head_idx[SIMT_MAX_W], within[SIMT_MAX_W];
+  for (unsigned i = 0; i < g->W; i++)
+    head_idx[i] = c32(g, i & ~(s - 1)), within[i] = c64(g, i & (s - 1));
+  LLVMValueRef heads =
+      LLVMBuildShuffleVector(g->b, off, LLVMGetPoison(g->v64), LLVMConstVector(head_idx, g->W), "");
+  LLVMValueRef step = LLVMBuildSub(g->b, LLVMBuildExtractElement(g->b, off, c32(g, 1), ""),
+                                   LLVMBuildExtractElement(g->b, off, c32(g, 0), ""), "");
+  LLVMValueRef want = LLVMBuildAdd(
+      g->b, heads, LLVMBuildMul(g->b, LLVMConstVector(within, g->W), splat(g, step), ""), "");
+  LLVMValueRef one = LLVMBuildICmp(g->b, LLVMIntEQ, step, c64(g, 0), "");
+  LLVMValueRef ok = LLVMBuildOr(g->b, one, LLVMBuildICmp(g->b, LLVMIntEQ, step, c64(g, n), ""), "");
+  ok = LLVMBuildAnd(
+      g->b, ok, reduce(g, "llvm.vector.reduce.and", LLVMBuildICmp(g->b, LLVMIntEQ, off, want, "")),
+      "");
+  LLVMBasicBlockRef yes = block(g), no = block(g), blk[2] = {block(g), block(g)};
+  LLVMBuildCondBr(g->b, ok, yes, no);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  LLVMBuildCondBr(g->b, one, blk[1], blk[0]);
+  LLVMValueRef parts[SIMT_MAX_W];
+  unsigned np = g->W / s;
+  for (int k = 0; k < 2; k++) {
+    LLVMPositionBuilderAtEnd(g->b, blk[k]);
+    for (unsigned j = 0; j < np; j++) {
+      LLVMValueRef o = LLVMBuildExtractElement(g->b, off, c32(g, j * s), "");
+      parts[j] = seg_part(g, LLVMBuildGEP2(g->b, g->i8, f->base, &o, 1, ""), LLVMGetElementType(vt),
+                          s, n, k);
+    }
+    val[*nin] = concat(g, parts, np, s), from[(*nin)++] = blk[k];
+    LLVMBuildBr(g->b, done);
+  }
+  LLVMPositionBuilderAtEnd(g->b, no);
+}
+
+/* A load or store, checked like simt_mem: every active lane in the
+ * allocation of the first active lane, in bounds and aligned, else the
+ * interpreter makes (and reports) the access. Whole-warp contiguous
+ * accesses are one vector access, others a gather or scatter. */
+bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
+  bool st = ip->op >= LSI_ST8 && ip->op <= LSI_ST64;
+  if (!st && !(ip->op >= LSI_LD8 && ip->op <= LSI_LD64)) return false;
+  unsigned n = lsi_mem_size(ip->op);
+  int64_t imm = ip->imm;
+  if (imm <= -(INT64_C(1) << LSI_ADDR_ID_SHIFT) || imm >= INT64_C(1) << LSI_ADDR_ID_SHIFT)
+    return false; /* no allocation is that large: the interpreter reports it */
+  LLVMTypeRef et = LLVMIntTypeInContext(g->c, n * 8), vt = LLVMVectorType(et, g->W);
+  /* a group of loads, in the variant where the whole warp runs */
+  bool group = !st && g->full && (!g->ilv.block || pc > g->ilv.last) && ilv_group(g, pc, &g->ilv);
+  struct mfacts *f = facts(g, ip->a, st, group ? g->ilv.k * n : n);
+  if (group) ilv_begin(g, f);
+  bool member = !st && g->full && g->ilv.block && pc >= g->ilv.first && pc <= g->ilv.last;
+  LLVMBasicBlockRef blk = NULL, chk = NULL, done = block(g);
+  LLVMValueRef v3 = NULL, contig = contiguous(g, f, n); /* here, where the next access sees it */
+  if (member) {
+    blk = block(g), chk = block(g);
+    LLVMBuildCondBr(g->b, g->ilv.ok, blk, chk);
+    LLVMPositionBuilderAtEnd(g->b, blk);
+    v3 = ilv_take(g, imm);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, chk);
+  }
+  LLVMValueRef ok = in_bounds(g, f, imm, n, n);
+  LLVMBasicBlockRef slow = block(g), fast = block(g);
+  LLVMBuildCondBr(g->b, ok, fast, slow);
+  LLVMPositionBuilderAtEnd(g->b, slow);
+  leave(g, pc);
+  LLVMPositionBuilderAtEnd(g->b, fast);
+  LLVMValueRef lane_off = LLVMBuildAdd(g->b, f->lane_off, vc64(g, (uint64_t)imm), "");
+  LLVMValueRef ptrs = LLVMBuildGEP2(g->b, g->i8, f->base, &lane_off, 1, "");
+  LLVMValueRef mask = act_vec(g);
+  LLVMValueRef val = st ? LLVMBuildTrunc(g->b, row(g, ip->b), vt, "") : NULL, v1 = NULL, v2 = NULL;
+  LLVMValueRef off0 = LLVMBuildAdd(g->b, LLVMBuildExtractElement(g->b, f->off, c32(g, 0), ""),
+                                   c64(g, (uint64_t)imm), "");
+  LLVMBasicBlockRef vec = block(g), sg = block(g);
+  LLVMBuildCondBr(g->b, contig, vec, sg);
+  LLVMPositionBuilderAtEnd(g->b, vec);
+  LLVMValueRef p0 = LLVMBuildGEP2(g->b, g->i8, f->base, &off0, 1, "");
+  if (g->full) {
+    if (st)
+      store(g, val, p0, n);
+    else
+      v1 = load(g, vt, p0, n);
+  } else { /* only the active lanes' elements, which are checked, are touched */
+    LLVMTypeRef mt[2] = {vt, g->ptr};
+    LLVMValueRef ma[4] = {st ? val : p0, st ? p0 : c32(g, n), st ? c32(g, n) : act_vec(g),
+                          st ? act_vec(g) : LLVMGetPoison(vt)};
+    LLVMValueRef r = intrinsic(g, st ? "llvm.masked.store" : "llvm.masked.load", mt, 2, ma, 4);
+    if (!st) v1 = r;
+  }
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, sg);
+  LLVMValueRef vals[8] = {v1, v3};
+  LLVMBasicBlockRef from[8] = {vec, blk};
+  unsigned nin = member ? 2 : 1;
+  /* segments of half and of a quarter of the warp */
+  for (unsigned s = g->W / 2; !st && g->full && s >= 4 && s >= g->W / 4; s /= 2)
+    seg_load(g, f, lane_off, s, vt, n, done, vals, from, &nin);
+  LLVMTypeRef gt[2] = {vt, g->vp};
+  LLVMValueRef al = c32(g, n);
+  if (st) {
+    LLVMValueRef sa[4] = {val, ptrs, al, mask};
+    intrinsic(g, "llvm.masked.scatter", gt, 2, sa, 4);
+  } else {
+    LLVMValueRef ga[4] = {ptrs, al, mask, LLVMGetPoison(vt)};
+    v2 = intrinsic(g, "llvm.masked.gather", gt, 2, ga, 4);
+  }
+  vals[nin] = v2, from[nin++] = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  if (!st) {
+    LLVMValueRef phi = LLVMBuildPhi(g->b, vt, "");
+    LLVMAddIncoming(phi, vals, from, nin);
+    set_row(g, ip->d, LLVMBuildZExt(g->b, phi, g->v64, ""));
+  } else {
+    add_to(g, offsetof(struct native_count, epoch), c64(g, 1));
+  }
+  size_t arr =
+      st ? offsetof(struct native_count, st_bytes) : offsetof(struct native_count, ld_bytes);
+  LLVMValueRef slot = LLVMBuildAdd(
+      g->b, c64(g, arr),
+      LLVMBuildMul(g->b, LLVMBuildAnd(g->b, f->space, c64(g, 7), ""), c64(g, 8), ""), "");
+  LLVMValueRef sp = LLVMBuildGEP2(g->b, g->i8, g->cnt, &slot, 1, "");
+  store(g,
+        LLVMBuildAdd(g->b, load(g, g->i64, sp, 8),
+                     LLVMBuildMul(g->b, popcount(g, act(g)), c64(g, n), ""), ""),
+        sp, 8);
+  return true;
+}
