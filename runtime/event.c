@@ -125,6 +125,7 @@ static void process_locked(struct work *w) {
       struct rt_ev_link *next = l->next;
       cl_event wt = l->waiter;
       wt->deps--;
+      wt->unlinking++; /* its reference is dropped in run_work */
       if (wt->status == CL_QUEUED) {
         if (failed) {
           wt->dep_failed = true;
@@ -165,6 +166,21 @@ static void submit_one(cl_event ev) {
   ctx->ops->submit(ctx->dev, stream, cmd);
 }
 
+/* Drops a reference the runtime held on ev: its own until completion
+ * (own), or a dependency link's. The count app_refs subtracts for it goes
+ * with it under the lock, so that app_refs never counts it as the
+ * application's: an event the application released is seen as such. */
+static void drop_internal(cl_event ev, bool own) {
+  pthread_mutex_lock(&ev->context->lock);
+  if (own)
+    ev->internal_ref = false;
+  else
+    ev->unlinking--;
+  unsigned left = rt_release(&ev->obj);
+  pthread_mutex_unlock(&ev->context->lock);
+  if (left == 0) rt_event_destroy(ev);
+}
+
 /* Carries out the work collected under the lock; called without it. */
 static void run_work(struct work *w) {
   for (struct rt_ev_cb *cb = w->fire, *next; cb; cb = next) {
@@ -193,14 +209,11 @@ static void run_work(struct work *w) {
     free(ev->mems);
     ev->mems = NULL;
     ev->nmems = 0;
-    if (ev->internal_ref) {
-      ev->internal_ref = false;
-      rt_event_unref(ev);
-    }
+    if (ev->internal_ref) drop_internal(ev, true);
   }
   for (struct rt_ev_link *l = w->links, *next; l; l = next) {
     next = l->next;
-    rt_event_unref(l->waiter);
+    drop_internal(l->waiter, false);
     free(l);
   }
 }
@@ -326,7 +339,8 @@ void rt_event_unref(cl_event ev) {
  * and one per pending dependency link) are not counted. */
 static cl_uint app_refs(cl_event ev) {
   pthread_mutex_lock(&ev->context->lock);
-  cl_uint n = atomic_load(&ev->obj.refcount) - (ev->internal_ref ? 1 : 0) - ev->deps;
+  cl_uint n =
+      atomic_load(&ev->obj.refcount) - (ev->internal_ref ? 1 : 0) - ev->deps - ev->unlinking;
   pthread_mutex_unlock(&ev->context->lock);
   return n;
 }

@@ -146,6 +146,7 @@ struct _cl_event {
   /* Under context->lock: */
   cl_int status;              /* CL_QUEUED .. CL_COMPLETE, or negative */
   unsigned deps;              /* dependency links still pointing at this event */
+  unsigned unlinking;         /* links done with whose reference is not yet dropped */
   bool dep_failed;            /* a dependency ended with an error */
   bool user_set;              /* clSetUserEventStatus was called */
   bool internal_ref;          /* the runtime holds a reference until completion */
