@@ -121,8 +121,9 @@ static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
   return f;
 }
 
-/* Whether the facts' lanes are consecutive for n-byte accesses (a whole
- * warp, not private). */
+/* Whether all W lanes of the facts' row, active or not, are consecutive
+ * for n-byte accesses (not private): then the active ones are a vector
+ * access, masked where not all are active. */
 static LLVMValueRef contiguous(struct gen *g, struct mfacts *f, unsigned n) {
   if (f->n == n) return f->contig;
   LLVMValueRef c;
@@ -292,8 +293,9 @@ static void seg_load(struct gen *g, struct mfacts *f, LLVMValueRef off, unsigned
 
 /* A load or store, checked like simt_mem: every active lane in the
  * allocation of the first active lane, in bounds and aligned, else the
- * interpreter makes (and reports) the access. Whole-warp contiguous
- * accesses are one vector access, others a gather or scatter. */
+ * interpreter makes (and reports) the access. Contiguous lanes are one
+ * vector access (masked in the masked variant), rows of a 2-D work-group
+ * one per row (seg_load), others a gather or scatter. */
 bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   bool st = ip->op >= LSI_ST8 && ip->op <= LSI_ST64;
   if (!st && !(ip->op >= LSI_LD8 && ip->op <= LSI_LD64)) return false;
