@@ -171,13 +171,18 @@ static void submit_one(cl_event ev) {
  * with it under the lock, so that app_refs never counts it as the
  * application's: an event the application released is seen as such. */
 static void drop_internal(cl_event ev, bool own) {
-  pthread_mutex_lock(&ev->context->lock);
+  /* ev may be destroyed by another thread the moment its reference is
+   * gone, and the context with it: the context is held until unlocked */
+  cl_context ctx = ev->context;
+  rt_retain(&ctx->obj);
+  pthread_mutex_lock(&ctx->lock);
   if (own)
     ev->internal_ref = false;
   else
     ev->unlinking--;
   unsigned left = rt_release(&ev->obj);
-  pthread_mutex_unlock(&ev->context->lock);
+  pthread_mutex_unlock(&ctx->lock);
+  rt_context_unref(ctx);
   if (left == 0) rt_event_destroy(ev);
 }
 
