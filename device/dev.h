@@ -170,8 +170,9 @@ struct dev_cmd {
    * exception when status < 0. */
   uint64_t t_start, t_end;
   struct dev_exception exc;
-  /* May be NULL. Called once on the device thread when a kernel launch
-   * begins to run (before done). */
+  /* May be NULL. Called once on the device thread when the command's first
+   * piece (work-groups of a kernel, a chunk of a transfer) begins to run,
+   * before done. */
   void (*started)(struct dev_cmd *cmd);
   /* Called once on the device thread when the command finished; status is
    * CL_COMPLETE (0) or a negative error. The command must stay alive until

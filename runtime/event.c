@@ -223,17 +223,22 @@ static void run_work(struct work *w) {
   }
 }
 
-/* The device's hook for a kernel that begins to run (on a device thread):
- * the event is CL_RUNNING from then. */
+/* ev is CL_RUNNING, unless it is further already. */
+static void running_locked(struct work *w, cl_event ev) {
+  if (ev->status > CL_RUNNING) {
+    ev->status = CL_RUNNING;
+    detach_callbacks(w, ev, CL_RUNNING);
+  }
+}
+
+/* The device's hook for a command that begins to run (on a device
+ * thread): the event is CL_RUNNING from then. */
 static void cmd_started(struct dev_cmd *cmd) {
   cl_event ev = cmd->user;
   struct work w;
   work_init(&w, ev->context);
   pthread_mutex_lock(&ev->context->lock);
-  if (ev->status > CL_RUNNING) {
-    ev->status = CL_RUNNING;
-    detach_callbacks(&w, ev, CL_RUNNING);
-  }
+  running_locked(&w, ev);
   pthread_mutex_unlock(&ev->context->lock);
   run_work(&w);
 }
@@ -254,10 +259,7 @@ static void cmd_done(struct dev_cmd *cmd, int status) {
   ev->t_start = cmd->t_start;
   ev->t_end = cmd->t_end;
   ev->cmd = cmd; /* freed with the completion */
-  if (status >= 0 && ev->status > CL_RUNNING) {
-    ev->status = CL_RUNNING;
-    detach_callbacks(&w, ev, CL_RUNNING);
-  }
+  if (status >= 0) running_locked(&w, ev);
   complete_locked(&w, ev, status >= 0 ? CL_COMPLETE : (cl_int)status);
   process_locked(&w);
   pthread_mutex_unlock(&ctx->lock);
