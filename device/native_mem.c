@@ -71,6 +71,54 @@ static void linear_facts(struct gen *g, LLVMValueRef off0, unsigned step, LLVMVa
   v[3] = LLVMBuildOr(g->b, off0, c64(g, step < 8 ? ~(uint64_t)(step - 1) & 7 : 0), "");
 }
 
+/* Whether the whole warp's addresses a run in segments of s lanes, each
+ * at consecutive n-byte elements or all at one (*one): the segments'
+ * first lanes and one's lanes offsets (0 or i * n) within a segment. */
+static LLVMValueRef segments(struct gen *g, LLVMValueRef a, unsigned s, unsigned n,
+                             LLVMValueRef *one, LLVMValueRef *within) {
+  LLVMValueRef head_idx[SIMT_MAX_W], in_seg[SIMT_MAX_W];
+  for (unsigned i = 0; i < g->W; i++)
+    head_idx[i] = c32(g, i & ~(s - 1)), in_seg[i] = c64(g, (uint64_t)(i & (s - 1)) * n);
+  LLVMValueRef heads =
+      LLVMBuildShuffleVector(g->b, a, LLVMGetPoison(g->v64), LLVMConstVector(head_idx, g->W), "");
+  LLVMValueRef step = LLVMBuildSub(g->b, LLVMBuildExtractElement(g->b, a, c32(g, 1), ""),
+                                   LLVMBuildExtractElement(g->b, a, c32(g, 0), ""), "");
+  *one = LLVMBuildICmp(g->b, LLVMIntEQ, step, c64(g, 0), "");
+  LLVMValueRef ok =
+      LLVMBuildOr(g->b, *one, LLVMBuildICmp(g->b, LLVMIntEQ, step, c64(g, n), ""), "");
+  /* the step is 0 or n where ok holds: no multiply (slow on some hosts) */
+  *within = LLVMBuildSelect(g->b, *one, LLVMConstNull(g->v64), LLVMConstVector(in_seg, g->W), "");
+  LLVMValueRef want = LLVMBuildAdd(g->b, heads, *within, "");
+  return LLVMBuildAnd(
+      g->b, ok, reduce(g, "llvm.vector.reduce.and", LLVMBuildICmp(g->b, LLVMIntEQ, a, want, "")),
+      "");
+}
+
+/* The facts where segments() holds, from the segments' first lanes. */
+static void segment_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, LLVMValueRef one,
+                          LLVMValueRef v[4]) {
+  unsigned s = f->seg_s, n = f->seg_step;
+  v[0] = LLVMConstInt(g->i1, 1, 0);
+  v[1] = v[2] = v[3] = NULL;
+  for (unsigned j = 0; j < g->W / s; j++) {
+    LLVMValueRef h = LLVMBuildExtractElement(g->b, a, c32(g, j * s), "");
+    LLVMValueRef key = LLVMBuildLShr(g->b, h, c64(g, LSI_ADDR_ID_SHIFT), "");
+    LLVMValueRef o = LLVMBuildAnd(g->b, h, c64(g, LSI_ADDR_OFFSET_MASK), "");
+    v[0] = LLVMBuildAnd(g->b, v[0], LLVMBuildICmp(g->b, LLVMIntEQ, key, f->key0, ""), "");
+    if (!j) {
+      v[1] = v[2] = v[3] = o;
+      continue;
+    }
+    v[1] = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, o, v[1], ""), o, v[1], "");
+    v[2] = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, o, v[2], ""), o, v[2], "");
+    v[3] = LLVMBuildOr(g->b, v[3], o, "");
+  }
+  LLVMValueRef zero = c64(g, 0);
+  v[2] = LLVMBuildAdd(g->b, v[2], LLVMBuildSelect(g->b, one, zero, c64(g, (s - 1) * n), ""), "");
+  uint64_t low = n < 8 ? ~(uint64_t)(n - 1) & 7 : 0;
+  v[3] = LLVMBuildOr(g->b, v[3], LLVMBuildSelect(g->b, one, zero, c64(g, low), ""), "");
+}
+
 /* The facts of row r for accesses of kind st (computed once per run);
  * step: how far apart the lanes of the first access are expected. */
 static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
@@ -91,7 +139,7 @@ static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
     f->lane_off = LLVMBuildSelect(
         g->b, is_priv, LLVMBuildAdd(g->b, f->off, iota(g, g->k->private_size), ""), f->off, "");
   }
-  f->n = 0, f->lin = NULL, f->step = 0;
+  f->n = 0, f->lin = NULL, f->step = 0, f->seg = f->seg_one = NULL, f->seg_s = 0;
   LLVMValueRef v[4], *out[4] = {&f->samekey, &f->minoff, &f->maxoff, &f->orbits};
   if (!g->full) {
     lane_facts(g, f, a, v);
@@ -106,18 +154,30 @@ static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
   f->lin = reduce(g, "llvm.vector.reduce.and", seq), f->step = step;
   LLVMValueRef w[4];
   linear_facts(g, LLVMBuildAnd(g->b, addr0, c64(g, LSI_ADDR_OFFSET_MASK), ""), step, w);
-  LLVMBasicBlockRef lin = LLVMGetInsertBlock(g->b), pass = block(g), join = block(g);
-  LLVMBuildCondBr(g->b, f->lin, join, pass);
-  LLVMPositionBuilderAtEnd(g->b, pass);
+  LLVMBasicBlockRef from[3] = {LLVMGetInsertBlock(g->b), block(g), block(g)}, join = block(g);
+  LLVMBuildCondBr(g->b, f->lin, join, from[1]);
+  /* else rows of a 2-D work-group narrower than the warp: segments of
+   * half the warp, each step bytes apart or all at one */
+  LLVMPositionBuilderAtEnd(g->b, from[1]);
+  LLVMValueRef one, within, s[4], t = LLVMConstInt(g->i1, 1, 0), fa = LLVMConstInt(g->i1, 0, 0);
+  f->seg_s = g->W / 2, f->seg_step = step;
+  LLVMValueRef seg = segments(g, a, f->seg_s, step, &one, &within);
+  segment_facts(g, f, a, one, s);
+  LLVMBuildCondBr(g->b, seg, join, from[2]);
+  LLVMPositionBuilderAtEnd(g->b, from[2]);
   lane_facts(g, f, a, v);
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
   for (int i = 0; i < 4; i++) {
     *out[i] = LLVMBuildPhi(g->b, LLVMTypeOf(v[i]), "");
-    LLVMValueRef in[2] = {w[i], v[i]};
-    LLVMBasicBlockRef from[2] = {lin, pass};
-    LLVMAddIncoming(*out[i], in, from, 2);
+    LLVMValueRef in[3] = {w[i], s[i], v[i]};
+    LLVMAddIncoming(*out[i], in, from, 3);
   }
+  f->seg = LLVMBuildPhi(g->b, g->i1, "");
+  f->seg_one = LLVMBuildPhi(g->b, g->i1, "");
+  LLVMValueRef in_seg[3] = {fa, t, fa}, in_one[3] = {fa, one, fa};
+  LLVMAddIncoming(f->seg, in_seg, from, 3);
+  LLVMAddIncoming(f->seg_one, in_one, from, 3);
   return f;
 }
 
@@ -258,20 +318,11 @@ static LLVMValueRef seg_part(struct gen *g, LLVMValueRef p, LLVMTypeRef et, unsi
 static void seg_load(struct gen *g, struct mfacts *f, LLVMValueRef off, unsigned s, LLVMTypeRef vt,
                      unsigned n, LLVMBasicBlockRef done, LLVMValueRef *val, LLVMBasicBlockRef *from,
                      unsigned *nin) {
-  LLVMValueRef head_idx[SIMT_MAX_W], within[SIMT_MAX_W];
-  for (unsigned i = 0; i < g->W; i++)
-    head_idx[i] = c32(g, i & ~(s - 1)), within[i] = c64(g, i & (s - 1));
-  LLVMValueRef heads =
-      LLVMBuildShuffleVector(g->b, off, LLVMGetPoison(g->v64), LLVMConstVector(head_idx, g->W), "");
-  LLVMValueRef step = LLVMBuildSub(g->b, LLVMBuildExtractElement(g->b, off, c32(g, 1), ""),
-                                   LLVMBuildExtractElement(g->b, off, c32(g, 0), ""), "");
-  LLVMValueRef want = LLVMBuildAdd(
-      g->b, heads, LLVMBuildMul(g->b, LLVMConstVector(within, g->W), splat(g, step), ""), "");
-  LLVMValueRef one = LLVMBuildICmp(g->b, LLVMIntEQ, step, c64(g, 0), "");
-  LLVMValueRef ok = LLVMBuildOr(g->b, one, LLVMBuildICmp(g->b, LLVMIntEQ, step, c64(g, n), ""), "");
-  ok = LLVMBuildAnd(
-      g->b, ok, reduce(g, "llvm.vector.reduce.and", LLVMBuildICmp(g->b, LLVMIntEQ, off, want, "")),
-      "");
+  LLVMValueRef one, within, ok;
+  if (f->seg && f->seg_s == s && f->seg_step == n && !g->k->private_size)
+    ok = f->seg, one = f->seg_one; /* the facts asked already */
+  else
+    ok = segments(g, off, s, n, &one, &within);
   LLVMBasicBlockRef yes = block(g), no = block(g), blk[2] = {block(g), block(g)};
   LLVMBuildCondBr(g->b, ok, yes, no);
   LLVMPositionBuilderAtEnd(g->b, yes);

@@ -366,9 +366,8 @@ static void item_text(struct simt_cu *cu, bool global, uint64_t item, char *buf,
   const struct dev_launch *l = run->l;
   uint64_t g = global ? item / run->race->lsz : cu->race->glin;
   uint64_t llid = global ? item % run->race->lsz : item;
-  uint64_t gid[3] = {g % run->ngroups[0], g / run->ngroups[0] % run->ngroups[1],
-                     g / (run->ngroups[0] * run->ngroups[1])};
-  uint64_t gs[3], lid[3], glob[3];
+  uint64_t gid[3], gs[3], lid[3], glob[3];
+  simt_group_coords(run, g, gid);
   for (int k = 0; k < 3; k++) {
     uint64_t rest = l->global[k] - gid[k] * l->local[k];
     gs[k] = rest < l->local[k] ? rest : l->local[k];

@@ -725,11 +725,29 @@ static void watchdog_fault(struct simt_cu *cu) {
              dev_device_config(cu->run->dev)->watchdog_ms);
 }
 
+/* q = a / b and the remainder, in 32 bits where both fit (a 64-bit
+ * division costs several times as much on some hosts). */
+static uint64_t div_rem(uint64_t a, uint64_t b, uint64_t *rem) {
+  uint64_t q = (a | b) <= UINT32_MAX ? (uint32_t)a / (uint32_t)b : a / b;
+  *rem = a - q * b;
+  return q;
+}
+
+void simt_group_coords(const struct simt_run *run, uint64_t g, uint64_t gid[3]) {
+  gid[1] = gid[2] = 0;
+  if (run->ngroups[1] == 1 && run->ngroups[2] == 1) {
+    gid[0] = g; /* one dimension: no division */
+    return;
+  }
+  uint64_t q = div_rem(g, run->ngroups[0], &gid[0]);
+  gid[2] = div_rem(q, run->ngroups[1], &gid[1]);
+}
+
 bool simt_group_begin(struct simt_cu *cu, uint64_t g) {
   struct simt_run *run = cu->run;
   const struct dev_launch *l = run->l;
-  uint64_t gid[3] = {g % run->ngroups[0], g / run->ngroups[0] % run->ngroups[1],
-                     g / (run->ngroups[0] * run->ngroups[1])};
+  uint64_t gid[3];
+  simt_group_coords(run, g, gid);
   cu->nitems = 1;
   for (int k = 0; k < 3; k++) {
     cu->group_id[k] = gid[k];

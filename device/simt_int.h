@@ -456,6 +456,8 @@ void simt_note(struct simt_cu *cu, struct simt_warp *w, unsigned lane, uint32_t 
  * or its deadline passed after it handed out one). */
 bool simt_pass_stopped(struct simt_run *run);
 bool simt_group_begin(struct simt_cu *cu, uint64_t g);
+/* Work-group g's coordinates (g runs along dimension 0 first). */
+void simt_group_coords(const struct simt_run *run, uint64_t g, uint64_t gid[3]);
 bool simt_barrier_release(struct simt_cu *cu);
 /* The barrier cu's warps wait at resumes at pc resume: when the call
  * before it is a work-group function (LSI_BI_GROUP), computes every

@@ -112,6 +112,42 @@ START_TEST(k_rows_2d) {
 }
 END_TEST
 
+/* rows_edge.cl over rows of 32 work-items in work-groups of 16x2, each
+ * warp two segments of a row: a read one past the end in the launch's
+ * last row must fault, not read; where a warp's segments read different
+ * buffers, each row's values must come from its own. */
+START_TEST(k_rows_edge) {
+  enum { GX = 32, GY = 4 };
+  static int a[GX * GY], b[GX * GY], got[GX * GY];
+  for (int i = 0; i < GX * GY; i++)
+    a[i] = i * 7 - 100, b[i] = 5000 - i * 3;
+  cl_kernel k = load("rows_edge"), k2 = load_opts("rows_edge", "rows_two", "-cl-std=CL3.0");
+  cl_mem ma = buf(sizeof a, a), mb = buf(sizeof b, b), o = buf(sizeof got, NULL);
+  size_t g[2] = {GX, GY}, l[2] = {16, 2};
+  for (int past = 0; past < 2; past++) {
+    ARGS(k, KA(ma), KA(o), KA(past));
+    cl_int want = past ? CL_OUT_OF_RESOURCES : CL_COMPLETE; /* a device exception */
+    ck_assert_msg(run_nd(k, 2, NULL, g, l) == want, "rows_edge past %d: not status %d", past, want);
+    if (past) break;
+    rd(o, got, sizeof got);
+    for (int i = 0; i < GX * GY; i++)
+      ck_assert_msg(got[i] == a[i], "rows_edge %d: got %d want %d", i, got[i], a[i]);
+  }
+  ARGS(k2, KA(ma), KA(mb), KA(o));
+  ck_assert_int_eq(run_nd(k2, 2, NULL, g, l), CL_COMPLETE);
+  rd(o, got, sizeof got);
+  for (int i = 0; i < GX * GY; i++) {
+    int want = (i / GX) & 1 ? b[i] : a[i];
+    ck_assert_msg(got[i] == want, "rows_two %d: got %d want %d", i, got[i], want);
+  }
+  clReleaseMemObject(ma);
+  clReleaseMemObject(mb);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+  clReleaseKernel(k2);
+}
+END_TEST
+
 /* partial_warps.cl: every third work-item from the first writes nothing,
  * in work-groups of 87 (at W=32 each group's last warp has 23 work-items,
  * and the launch's last one ends at the buffers' end). */
@@ -1217,6 +1253,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_divergence);
   KH_ADD(tc, k_local_reduce);
   KH_ADD(tc, k_rows_2d);
+  KH_ADD(tc, k_rows_edge);
   KH_ADD(tc, k_partial_warps);
   KH_ADD(tc, k_atomics);
   KH_ADD(tc, k_constant_struct);
