@@ -13,18 +13,20 @@
 
 #include "device/native.h"
 
+#define ILV_MAX_K 16 /* a float16 or int16 per lane */
 /* Loads at consecutive pcs from one base row, n bytes each, all within
  * k * n bytes of the least offset imm0 (a vector's components): where the
  * whole warp's lanes are k * n bytes apart (a vector per lane), one
- * block load of W * k elements and a shuffle per load replace k gathers.
- * ok: the block's check passed (every member's check then passes too). */
+ * block load of W * k elements split into its k streams (the lanes'
+ * element j each: stream[j]) replaces k gathers. ok: the block's check
+ * passed (every member's check then passes too); stream[0] NULL: no
+ * group. */
 struct ilv {
   uint32_t first, last;
   unsigned n, k;
   int64_t imm0;
-  LLVMValueRef ok, block;
+  LLVMValueRef ok, stream[ILV_MAX_K];
 };
-#define ILV_MAX_K 8 /* wider shuffles cost more than the gathers */
 
 struct gen {
   LLVMContextRef c;

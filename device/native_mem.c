@@ -244,8 +244,28 @@ static bool ilv_group(struct gen *g, uint32_t pc, struct ilv *v) {
   return true;
 }
 
-/* At a group's first load: the check of the whole block, and the block
- * where it passes (poison where it does not). */
+/* The k streams of v (k * W lanes; the element j of lane i at i * k + j)
+ * into out[first + gap * j]: its even and its odd lanes, each split again
+ * while k > 1 - shuffles of two registers each, which hosts do well. */
+static void split_streams(struct gen *g, LLVMValueRef v, unsigned k, unsigned first, unsigned gap,
+                          LLVMValueRef *out) {
+  if (k == 1) {
+    out[first] = v;
+    return;
+  }
+  unsigned len = k * g->W / 2;
+  LLVMValueRef idx[SIMT_MAX_W * ILV_MAX_K / 2];
+  for (unsigned odd = 0; odd < 2; odd++) {
+    for (unsigned i = 0; i < len; i++)
+      idx[i] = c32(g, 2 * i + odd);
+    LLVMValueRef h = LLVMBuildShuffleVector(g->b, v, LLVMGetPoison(LLVMTypeOf(v)),
+                                            LLVMConstVector(idx, len), "");
+    split_streams(g, h, k / 2, first + odd * gap, 2 * gap, out);
+  }
+}
+
+/* At a group's first load: the check of the whole block, and the block's
+ * streams where it passes (poison where it does not). */
 static void ilv_begin(struct gen *g, struct mfacts *f) {
   struct ilv *v = &g->ilv;
   uint64_t step = (uint64_t)v->k * v->n;
@@ -259,30 +279,29 @@ static void ilv_begin(struct gen *g, struct mfacts *f) {
   LLVMValueRef ok = LLVMBuildAnd(g->b, in_bounds(g, f, v->imm0, step, v->n), seq, "");
   ok = LLVMBuildAnd(g->b, ok,
                     LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
-  LLVMTypeRef bt = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), g->W * v->k);
+  LLVMTypeRef et = LLVMIntTypeInContext(g->c, v->n * 8), bt = LLVMVectorType(et, g->W * v->k);
   LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), ld = block(g), join = block(g);
   LLVMBuildCondBr(g->b, ok, ld, join);
   LLVMPositionBuilderAtEnd(g->b, ld);
   LLVMValueRef at = LLVMBuildAdd(g->b, off0, c64(g, (uint64_t)v->imm0), "");
-  LLVMValueRef blk = load(g, bt, LLVMBuildGEP2(g->b, g->i8, f->base, &at, 1, ""), v->n);
+  LLVMValueRef s[ILV_MAX_K];
+  split_streams(g, load(g, bt, LLVMBuildGEP2(g->b, g->i8, f->base, &at, 1, ""), v->n), v->k, 0, 1,
+                s);
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
-  LLVMValueRef phi = LLVMBuildPhi(g->b, bt, "");
-  LLVMValueRef vals[2] = {blk, LLVMGetPoison(bt)};
   LLVMBasicBlockRef in[2] = {ld, from};
-  LLVMAddIncoming(phi, vals, in, 2);
-  v->ok = ok, v->block = phi;
+  for (unsigned j = 0; j < v->k; j++) {
+    LLVMValueRef vals[2] = {s[j], LLVMGetPoison(LLVMTypeOf(s[j]))};
+    v->stream[j] = LLVMBuildPhi(g->b, LLVMTypeOf(s[j]), "");
+    LLVMAddIncoming(v->stream[j], vals, in, 2);
+  }
+  v->ok = ok;
 }
 
 /* A group member's lanes out of the block. */
 static LLVMValueRef ilv_take(struct gen *g, int64_t imm) {
   const struct ilv *v = &g->ilv;
-  LLVMValueRef idx[SIMT_MAX_W];
-  unsigned j = (unsigned)((imm - v->imm0) / (int64_t)v->n);
-  for (unsigned i = 0; i < g->W; i++)
-    idx[i] = c32(g, i * v->k + j);
-  return LLVMBuildShuffleVector(g->b, v->block, LLVMGetPoison(LLVMTypeOf(v->block)),
-                                LLVMConstVector(idx, g->W), "");
+  return v->stream[(imm - v->imm0) / (int64_t)v->n];
 }
 
 /* Vectors of m lanes each, in order, as one of n * m lanes. */
@@ -356,10 +375,11 @@ bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
     return false; /* no allocation is that large: the interpreter reports it */
   LLVMTypeRef et = LLVMIntTypeInContext(g->c, n * 8), vt = LLVMVectorType(et, g->W);
   /* a group of loads, in the variant where the whole warp runs */
-  bool group = !st && g->full && (!g->ilv.block || pc > g->ilv.last) && ilv_group(g, pc, &g->ilv);
+  bool group =
+      !st && g->full && (!g->ilv.stream[0] || pc > g->ilv.last) && ilv_group(g, pc, &g->ilv);
   struct mfacts *f = facts(g, ip->a, st, group ? g->ilv.k * n : n);
   if (group) ilv_begin(g, f);
-  bool member = !st && g->full && g->ilv.block && pc >= g->ilv.first && pc <= g->ilv.last;
+  bool member = !st && g->full && g->ilv.stream[0] && pc >= g->ilv.first && pc <= g->ilv.last;
   LLVMBasicBlockRef blk = NULL, chk = NULL, done = block(g);
   LLVMValueRef v3 = NULL, contig = contiguous(g, f, n); /* here, where the next access sees it */
   if (member) {
