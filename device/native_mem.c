@@ -60,22 +60,29 @@ static void lane_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, LLVMValu
   v[3] = reduce(g, "llvm.vector.reduce.or", LLVMBuildSelect(g->b, m, f->off, vc64(g, 0), ""));
 }
 
+/* Whether lanes whose offsets run up to maxoff from a first lane's, as
+ * the linear and segment facts find them, are all in that lane's
+ * allocation: their offsets do not carry into the allocation's id. */
+static LLVMValueRef below_id(struct gen *g, LLVMValueRef maxoff) {
+  return LLVMBuildICmp(g->b, LLVMIntULE, maxoff, c64(g, LSI_ADDR_OFFSET_MASK), "");
+}
+
 /* The same facts where the whole warp's lanes are step bytes apart, from
  * lane 0's offset: one allocation (the bounds check sees to that), the
  * least and greatest offset, and for alignment the offset's low bits
  * (with every bit from step's up to 8 bytes' set, where lanes differ). */
 static void linear_facts(struct gen *g, LLVMValueRef off0, unsigned step, LLVMValueRef v[4]) {
-  v[0] = LLVMConstInt(g->i1, 1, 0);
   v[1] = off0;
   v[2] = LLVMBuildAdd(g->b, off0, c64(g, (uint64_t)(g->W - 1) * step), "");
+  v[0] = below_id(g, v[2]);
   v[3] = LLVMBuildOr(g->b, off0, c64(g, step < 8 ? ~(uint64_t)(step - 1) & 7 : 0), "");
 }
 
 /* Whether the whole warp's addresses a run in segments of s lanes, each
- * at consecutive n-byte elements or all at one (*one): the segments'
- * first lanes and one's lanes offsets (0 or i * n) within a segment. */
+ * segment's lanes at consecutive n-byte elements from its first lane's,
+ * or (*one) all at its first lane's. */
 static LLVMValueRef segments(struct gen *g, LLVMValueRef a, unsigned s, unsigned n,
-                             LLVMValueRef *one, LLVMValueRef *within) {
+                             LLVMValueRef *one) {
   LLVMValueRef head_idx[SIMT_MAX_W], in_seg[SIMT_MAX_W];
   for (unsigned i = 0; i < g->W; i++)
     head_idx[i] = c32(g, i & ~(s - 1)), in_seg[i] = c64(g, (uint64_t)(i & (s - 1)) * n);
@@ -87,8 +94,9 @@ static LLVMValueRef segments(struct gen *g, LLVMValueRef a, unsigned s, unsigned
   LLVMValueRef ok =
       LLVMBuildOr(g->b, *one, LLVMBuildICmp(g->b, LLVMIntEQ, step, c64(g, n), ""), "");
   /* the step is 0 or n where ok holds: no multiply (slow on some hosts) */
-  *within = LLVMBuildSelect(g->b, *one, LLVMConstNull(g->v64), LLVMConstVector(in_seg, g->W), "");
-  LLVMValueRef want = LLVMBuildAdd(g->b, heads, *within, "");
+  LLVMValueRef within =
+      LLVMBuildSelect(g->b, *one, LLVMConstNull(g->v64), LLVMConstVector(in_seg, g->W), "");
+  LLVMValueRef want = LLVMBuildAdd(g->b, heads, within, "");
   return LLVMBuildAnd(
       g->b, ok, reduce(g, "llvm.vector.reduce.and", LLVMBuildICmp(g->b, LLVMIntEQ, a, want, "")),
       "");
@@ -115,6 +123,7 @@ static void segment_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, LLVMV
   }
   LLVMValueRef zero = c64(g, 0);
   v[2] = LLVMBuildAdd(g->b, v[2], LLVMBuildSelect(g->b, one, zero, c64(g, (s - 1) * n), ""), "");
+  v[0] = LLVMBuildAnd(g->b, v[0], below_id(g, v[2]), "");
   uint64_t low = n < 8 ? ~(uint64_t)(n - 1) & 7 : 0;
   v[3] = LLVMBuildOr(g->b, v[3], LLVMBuildSelect(g->b, one, zero, c64(g, low), ""), "");
 }
@@ -147,8 +156,9 @@ static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
       *out[i] = v[i];
     return f;
   }
-  /* the whole warp: a pass over the lanes only where they are not step
-   * bytes apart */
+  /* the whole warp: the facts from lane 0 where the lanes are step bytes
+   * apart, else from each segment's first lane where they run in segments
+   * (below), else a pass over the lanes */
   LLVMValueRef seq =
       LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMBuildAdd(g->b, splat(g, addr0), iota(g, step), ""), "");
   f->lin = reduce(g, "llvm.vector.reduce.and", seq), f->step = step;
@@ -159,9 +169,9 @@ static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
   /* else rows of a 2-D work-group narrower than the warp: segments of
    * half the warp, each step bytes apart or all at one */
   LLVMPositionBuilderAtEnd(g->b, from[1]);
-  LLVMValueRef one, within, s[4], t = LLVMConstInt(g->i1, 1, 0), fa = LLVMConstInt(g->i1, 0, 0);
+  LLVMValueRef one, s[4], t = LLVMConstInt(g->i1, 1, 0), fa = LLVMConstInt(g->i1, 0, 0);
   f->seg_s = g->W / 2, f->seg_step = step;
-  LLVMValueRef seg = segments(g, a, f->seg_s, step, &one, &within);
+  LLVMValueRef seg = segments(g, a, f->seg_s, step, &one);
   segment_facts(g, f, a, one, s);
   LLVMBuildCondBr(g->b, seg, join, from[2]);
   LLVMPositionBuilderAtEnd(g->b, from[2]);
@@ -204,8 +214,8 @@ static LLVMValueRef contiguous(struct gen *g, struct mfacts *f, unsigned n) {
 }
 
 /* Whether every active lane's access of the bytes [imm, imm + end) from
- * its address is in the first lane's allocation and n-aligned: offsets
- * stay below 2^40, so these sums cannot wrap. */
+ * its address is in the first lane's allocation and n-aligned: where
+ * samekey holds, offsets are below 2^40, so these sums cannot wrap. */
 static LLVMValueRef in_bounds(struct gen *g, struct mfacts *f, int64_t imm, uint64_t end,
                               unsigned n) {
   LLVMValueRef lo = LLVMBuildAdd(g->b, f->minoff, c64(g, (uint64_t)imm), "");
@@ -337,11 +347,11 @@ static LLVMValueRef seg_part(struct gen *g, LLVMValueRef p, LLVMTypeRef et, unsi
 static void seg_load(struct gen *g, struct mfacts *f, LLVMValueRef off, unsigned s, LLVMTypeRef vt,
                      unsigned n, LLVMBasicBlockRef done, LLVMValueRef *val, LLVMBasicBlockRef *from,
                      unsigned *nin) {
-  LLVMValueRef one, within, ok;
+  LLVMValueRef one, ok;
   if (f->seg && f->seg_s == s && f->seg_step == n && !g->k->private_size)
     ok = f->seg, one = f->seg_one; /* the facts asked already */
   else
-    ok = segments(g, off, s, n, &one, &within);
+    ok = segments(g, off, s, n, &one);
   LLVMBasicBlockRef yes = block(g), no = block(g), blk[2] = {block(g), block(g)};
   LLVMBuildCondBr(g->b, ok, yes, no);
   LLVMPositionBuilderAtEnd(g->b, yes);

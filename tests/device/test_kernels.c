@@ -112,10 +112,10 @@ START_TEST(k_rows_2d) {
 }
 END_TEST
 
-/* rows_edge.cl over rows of 32 work-items in work-groups of 16x2, each
- * warp two segments of a row: a read one past the end in the launch's
- * last row must fault, not read; where a warp's segments read different
- * buffers, each row's values must come from its own. */
+/* rows_edge.cl over rows of 32 work-items in work-groups of two rows of
+ * half a warp, each warp two segments of a row: a read one past the end
+ * in the launch's last row must fault, not read; where a warp's segments
+ * read different buffers, each row's values must come from its own. */
 START_TEST(k_rows_edge) {
   enum { GX = 32, GY = 4 };
   static int a[GX * GY], b[GX * GY], got[GX * GY];
@@ -123,7 +123,11 @@ START_TEST(k_rows_edge) {
     a[i] = i * 7 - 100, b[i] = 5000 - i * 3;
   cl_kernel k = load("rows_edge"), k2 = load_opts("rows_edge", "rows_two", "-cl-std=CL3.0");
   cl_mem ma = buf(sizeof a, a), mb = buf(sizeof b, b), o = buf(sizeof got, NULL);
-  size_t g[2] = {GX, GY}, l[2] = {16, 2};
+  size_t wm = 0, g[2] = {GX, GY};
+  ck_assert_int_eq(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                            sizeof wm, &wm, NULL),
+                   CL_SUCCESS);
+  size_t l[2] = {wm / 2 < GX ? wm / 2 : GX, 2}; /* the warp width's half */
   for (int past = 0; past < 2; past++) {
     ARGS(k, KA(ma), KA(o), KA(past));
     cl_int want = past ? CL_OUT_OF_RESOURCES : CL_COMPLETE; /* a device exception */

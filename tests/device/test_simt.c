@@ -812,6 +812,38 @@ START_TEST(test_barrier_warps_differ) {
 }
 END_TEST
 
+/* Stores whose addresses run past 2^40 bytes from the buffer's (where the
+ * allocation's id begins) in the middle of a warp, each brought back into
+ * the buffer by a negative immediate: they land where they point. The 8
+ * lanes run in two segments of four consecutive words, 32 bytes apart. */
+START_TEST(test_offset_carry) {
+  struct dev_device *d = mkdev(8, 1, 0);
+  uint32_t buf[32] = {0};
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  int64_t far = (INT64_C(1) << 40) - 40;
+  emit(&kk, OP(SREG, 10, 0, 0, 0, LSI_SREG_LOCAL_ID_X));
+  emit(&kk, OP(MOVI, 1, 0, 0, 0, 3));
+  emit(&kk, OP(AND_I64, 2, 10, 1, 0, 0)); /* lid & 3 */
+  emit(&kk, OP(MOVI, 3, 0, 0, 0, 2));
+  emit(&kk, OP(LSHR_I64, 4, 10, 3, 0, 0)); /* lid >> 2 */
+  emit(&kk, OP(MADI, 5, 0, 2, 0, 4));
+  emit(&kk, OP(MADI, 5, 5, 4, 0, 32));
+  emit(&kk, OP(ADDI, 5, 5, 0, 0, far)); /* lanes 6 and 7 past 2^40 */
+  emit(&kk, OP(ADDI, 6, 10, 0, 0, 1));
+  emit(&kk, OP(ST32, 0, 5, 6, 0, 64 - (INT64_C(1) << 40)));
+  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
+  struct dev_exception exc;
+  ck_assert_int_eq(launch(d, &kk, 8, 8, &exc, NULL), 0);
+  for (unsigned i = 0; i < 32; i++) {
+    uint32_t want = i >= 6 && i < 10 ? i - 5 : i >= 14 && i < 18 ? i - 9 : 0;
+    ck_assert_msg(buf[i] == want, "word %u: got %u want %u", i, buf[i], want);
+  }
+  dev_device_free(d);
+}
+END_TEST
+
 START_TEST(test_barrier_divergence) {
   struct dev_device *d = mkdev(8, 1, 0);
   uint32_t buf[64];
@@ -1111,6 +1143,7 @@ int main(void) {
   CU_ADD(s, test_barrier_warps);
   CU_ADD(s, test_barrier_divergence);
   CU_ADD(s, test_barrier_warps_differ);
+  CU_ADD(s, test_offset_carry);
   CU_ADD(s, test_watchdog);
   CU_ADD(s, test_width_and_threads);
   CU_ADD(s, test_builtin_lookup);

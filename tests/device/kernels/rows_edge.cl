@@ -12,3 +12,4 @@ __kernel void rows_two(__global const int *a, __global const int *b, __global in
   __global const int *p = (y & 1) ? b : a;
   out[y * w + x] = p[y * w + x];
 }
+
