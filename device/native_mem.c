@@ -78,9 +78,9 @@ static void linear_facts(struct gen *g, LLVMValueRef off0, unsigned step, LLVMVa
   v[3] = LLVMBuildOr(g->b, off0, c64(g, step < 8 ? ~(uint64_t)(step - 1) & 7 : 0), "");
 }
 
-/* Whether the whole warp's addresses a run in segments of s lanes, each
- * segment's lanes at consecutive n-byte elements from its first lane's,
- * or (*one) all at its first lane's. */
+/* Whether the whole warp's addresses (the row a) run in segments of s
+ * lanes, each segment's lanes at consecutive n-byte elements from its
+ * first lane's, or (*one) all at its first lane's. */
 static LLVMValueRef segments(struct gen *g, LLVMValueRef a, unsigned s, unsigned n,
                              LLVMValueRef *one) {
   LLVMValueRef head_idx[SIMT_MAX_W], in_seg[SIMT_MAX_W];
@@ -128,6 +128,43 @@ static void segment_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, LLVMV
   v[3] = LLVMBuildOr(g->b, v[3], LLVMBuildSelect(g->b, one, zero, c64(g, low), ""), "");
 }
 
+/* facts() where the whole warp runs: from lane 0 where the lanes are step
+ * bytes apart (lin), else from each segment's first lane where they run
+ * in segments of half the warp (rows of a 2-D work-group narrower than
+ * the warp), each step bytes apart or all at one, else a pass over the
+ * lanes. */
+static void warp_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, LLVMValueRef addr0,
+                       unsigned step) {
+  LLVMValueRef seq =
+      LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMBuildAdd(g->b, splat(g, addr0), iota(g, step), ""), "");
+  f->lin = reduce(g, "llvm.vector.reduce.and", seq), f->step = step;
+  LLVMValueRef w[4], s[4], v[4], one;
+  linear_facts(g, LLVMBuildAnd(g->b, addr0, c64(g, LSI_ADDR_OFFSET_MASK), ""), step, w);
+  LLVMBasicBlockRef from[3] = {LLVMGetInsertBlock(g->b), block(g), block(g)}, join = block(g);
+  LLVMBuildCondBr(g->b, f->lin, join, from[1]);
+  LLVMPositionBuilderAtEnd(g->b, from[1]);
+  f->seg_s = g->W / 2, f->seg_step = step;
+  LLVMValueRef seg = segments(g, a, f->seg_s, step, &one);
+  segment_facts(g, f, a, one, s);
+  LLVMBuildCondBr(g->b, seg, join, from[2]);
+  LLVMPositionBuilderAtEnd(g->b, from[2]);
+  lane_facts(g, f, a, v);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMValueRef *out[4] = {&f->samekey, &f->minoff, &f->maxoff, &f->orbits};
+  for (int i = 0; i < 4; i++) {
+    *out[i] = LLVMBuildPhi(g->b, LLVMTypeOf(v[i]), "");
+    LLVMValueRef in[3] = {w[i], s[i], v[i]};
+    LLVMAddIncoming(*out[i], in, from, 3);
+  }
+  LLVMValueRef t = LLVMConstInt(g->i1, 1, 0), fa = LLVMConstInt(g->i1, 0, 0);
+  LLVMValueRef in_seg[3] = {fa, t, fa}, in_one[3] = {fa, one, fa};
+  f->seg = LLVMBuildPhi(g->b, g->i1, "");
+  f->seg_one = LLVMBuildPhi(g->b, g->i1, "");
+  LLVMAddIncoming(f->seg, in_seg, from, 3);
+  LLVMAddIncoming(f->seg_one, in_one, from, 3);
+}
+
 /* The facts of row r for accesses of kind st (computed once per run);
  * step: how far apart the lanes of the first access are expected. */
 static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
@@ -149,45 +186,13 @@ static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
         g->b, is_priv, LLVMBuildAdd(g->b, f->off, iota(g, g->k->private_size), ""), f->off, "");
   }
   f->n = 0, f->lin = NULL, f->step = 0, f->seg = f->seg_one = NULL, f->seg_s = 0;
-  LLVMValueRef v[4], *out[4] = {&f->samekey, &f->minoff, &f->maxoff, &f->orbits};
-  if (!g->full) {
+  if (g->full) {
+    warp_facts(g, f, a, addr0, step);
+  } else {
+    LLVMValueRef v[4];
     lane_facts(g, f, a, v);
-    for (int i = 0; i < 4; i++)
-      *out[i] = v[i];
-    return f;
+    f->samekey = v[0], f->minoff = v[1], f->maxoff = v[2], f->orbits = v[3];
   }
-  /* the whole warp: the facts from lane 0 where the lanes are step bytes
-   * apart, else from each segment's first lane where they run in segments
-   * (below), else a pass over the lanes */
-  LLVMValueRef seq =
-      LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMBuildAdd(g->b, splat(g, addr0), iota(g, step), ""), "");
-  f->lin = reduce(g, "llvm.vector.reduce.and", seq), f->step = step;
-  LLVMValueRef w[4];
-  linear_facts(g, LLVMBuildAnd(g->b, addr0, c64(g, LSI_ADDR_OFFSET_MASK), ""), step, w);
-  LLVMBasicBlockRef from[3] = {LLVMGetInsertBlock(g->b), block(g), block(g)}, join = block(g);
-  LLVMBuildCondBr(g->b, f->lin, join, from[1]);
-  /* else rows of a 2-D work-group narrower than the warp: segments of
-   * half the warp, each step bytes apart or all at one */
-  LLVMPositionBuilderAtEnd(g->b, from[1]);
-  LLVMValueRef one, s[4], t = LLVMConstInt(g->i1, 1, 0), fa = LLVMConstInt(g->i1, 0, 0);
-  f->seg_s = g->W / 2, f->seg_step = step;
-  LLVMValueRef seg = segments(g, a, f->seg_s, step, &one);
-  segment_facts(g, f, a, one, s);
-  LLVMBuildCondBr(g->b, seg, join, from[2]);
-  LLVMPositionBuilderAtEnd(g->b, from[2]);
-  lane_facts(g, f, a, v);
-  LLVMBuildBr(g->b, join);
-  LLVMPositionBuilderAtEnd(g->b, join);
-  for (int i = 0; i < 4; i++) {
-    *out[i] = LLVMBuildPhi(g->b, LLVMTypeOf(v[i]), "");
-    LLVMValueRef in[3] = {w[i], s[i], v[i]};
-    LLVMAddIncoming(*out[i], in, from, 3);
-  }
-  f->seg = LLVMBuildPhi(g->b, g->i1, "");
-  f->seg_one = LLVMBuildPhi(g->b, g->i1, "");
-  LLVMValueRef in_seg[3] = {fa, t, fa}, in_one[3] = {fa, one, fa};
-  LLVMAddIncoming(f->seg, in_seg, from, 3);
-  LLVMAddIncoming(f->seg_one, in_one, from, 3);
   return f;
 }
 
