@@ -72,12 +72,11 @@ struct mfacts {
    * is lane 0's plus i * step (the facts then follow from lane 0's) */
   LLVMValueRef lin;
   unsigned step;
-  /* else whether the lanes run in segments of seg_s lanes, each at
-   * consecutive seg_step-byte elements from its first lane or (seg_one)
-   * all at that lane's address: the facts then follow from the first
-   * lanes. NULL: not asked. */
+  /* else whether the lanes run in segments of W / 2 lanes, each at
+   * consecutive step-byte elements from its first lane or (seg_one) all
+   * at that lane's address: the facts then follow from the first lanes.
+   * NULL: not asked. */
   LLVMValueRef seg, seg_one;
-  unsigned seg_s, seg_step;
 };
 
 /* ---- small builders ---- */

@@ -103,9 +103,8 @@ static LLVMValueRef segments(struct gen *g, LLVMValueRef a, unsigned s, unsigned
 }
 
 /* The facts where segments() holds, from the segments' first lanes. */
-static void segment_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, LLVMValueRef one,
-                          LLVMValueRef v[4]) {
-  unsigned s = f->seg_s, n = f->seg_step;
+static void segment_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, unsigned s, unsigned n,
+                          LLVMValueRef one, LLVMValueRef v[4]) {
   v[0] = LLVMConstInt(g->i1, 1, 0);
   v[1] = v[2] = v[3] = NULL;
   for (unsigned j = 0; j < g->W / s; j++) {
@@ -143,9 +142,8 @@ static void warp_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, LLVMValu
   LLVMBasicBlockRef from[3] = {LLVMGetInsertBlock(g->b), block(g), block(g)}, join = block(g);
   LLVMBuildCondBr(g->b, f->lin, join, from[1]);
   LLVMPositionBuilderAtEnd(g->b, from[1]);
-  f->seg_s = g->W / 2, f->seg_step = step;
-  LLVMValueRef seg = segments(g, a, f->seg_s, step, &one);
-  segment_facts(g, f, a, one, s);
+  LLVMValueRef seg = segments(g, a, g->W / 2, step, &one);
+  segment_facts(g, f, a, g->W / 2, step, one, s);
   LLVMBuildCondBr(g->b, seg, join, from[2]);
   LLVMPositionBuilderAtEnd(g->b, from[2]);
   lane_facts(g, f, a, v);
@@ -185,7 +183,7 @@ static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
     f->lane_off = LLVMBuildSelect(
         g->b, is_priv, LLVMBuildAdd(g->b, f->off, iota(g, g->k->private_size), ""), f->off, "");
   }
-  f->n = 0, f->lin = NULL, f->step = 0, f->seg = f->seg_one = NULL, f->seg_s = 0;
+  f->n = 0, f->lin = NULL, f->step = 0, f->seg = f->seg_one = NULL;
   if (g->full) {
     warp_facts(g, f, a, addr0, step);
   } else {
@@ -353,7 +351,7 @@ static void seg_load(struct gen *g, struct mfacts *f, LLVMValueRef off, unsigned
                      unsigned n, LLVMBasicBlockRef done, LLVMValueRef *val, LLVMBasicBlockRef *from,
                      unsigned *nin) {
   LLVMValueRef one, ok;
-  if (f->seg && f->seg_s == s && f->seg_step == n && !g->k->private_size)
+  if (f->seg && s == g->W / 2 && f->step == n && !g->k->private_size)
     ok = f->seg, one = f->seg_one; /* the facts asked already */
   else
     ok = segments(g, off, s, n, &one);
