@@ -81,12 +81,24 @@ static bool push(struct cp_stream *s, uint32_t kind, uint32_t op, uint64_t addr,
   return true;
 }
 
-/* Purges the previous block and starts a new one resuming at `resume`;
- * state operations from `state_base` are re-applied on resume. */
-static void checkpoint(struct cp_stream *s, uint32_t state_base, uint32_t resume) {
+/* State registers a checkpoint keeps: the nonzero ones. */
+static uint32_t live_state(const struct cp_stream *s) {
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < CP_NSTATE; r++)
+    n += s->state[r] != 0;
+  return n;
+}
+
+/* Purges the previous block and starts a new one resuming at `resume`,
+ * with the state registers as they are now (nonzero ones follow the
+ * checkpoint node): replay restores them without reading an op before
+ * `resume`. */
+static void checkpoint(struct cp_stream *s, uint32_t resume) {
   s->tr.rd = s->tr.wr;
   s->st.purges++;
-  push(s, CP_N_CHECKPOINT, resume, state_base, resume);
+  push(s, CP_N_CHECKPOINT, resume, 0, resume);
+  for (uint32_t r = 0; r < CP_NSTATE; r++)
+    if (s->state[r]) push(s, CP_N_STATE, resume, r, s->state[r]);
 }
 
 /* The k-th node of kind for op in the current block, or NULL. */
@@ -175,9 +187,9 @@ static void resume(struct cp_stream *s) {
   if (t->wr != t->rd && cp_trace_node(t, t->rd)->kind == CP_N_CHECKPOINT) {
     const struct cp_node *c = cp_trace_node(t, t->rd);
     s->pc = (uint32_t)c->value;
-    /* A forced checkpoint sits inside a block: re-apply its state ops. */
-    for (uint64_t i = c->addr; i < c->value && i < s->nops; i++)
-      if (s->ops[i].kind == CP_OP_STATE) s->state[s->ops[i].b % CP_NSTATE] = s->ops[i].value;
+    /* A forced checkpoint sits inside a block: its state comes back. */
+    for (uint32_t k = t->rd + 1; k != t->wr && cp_trace_node(t, k)->kind == CP_N_STATE; k++)
+      s->state[cp_trace_node(t, k)->addr % CP_NSTATE] = cp_trace_node(t, k)->value;
   }
   s->replay_until = t->processed > s->pc ? t->processed : s->pc;
   s->replaying = true;
@@ -232,18 +244,16 @@ static enum cp_step process(struct cp_stream *s, const struct cp_env *env, const
   if (moves_words(op->kind) && op->n > CP_MAX_WORDS) return fail(s, CP_ERR_BAD_OP);
   uint32_t n = op->n;
   if (op->kind != CP_OP_CHECKPOINT && cp_trace_used(t) + nodes_needed(op) > t->cap) {
-    if (nodes_needed(op) + 2 > t->cap) return fail(s, CP_ERR_TRACE_FULL);
+    if (nodes_needed(op) + 2 + live_state(s) > t->cap) return fail(s, CP_ERR_TRACE_FULL);
     /* Everything before i is scheduled: a checkpoint here is safe. */
-    const struct cp_node *c = cp_trace_node(t, t->rd);
-    uint32_t base = c->kind == CP_N_CHECKPOINT ? (uint32_t)c->addr : 0;
-    checkpoint(s, base, i);
+    checkpoint(s, i);
     s->st.forced_checkpoints++;
   }
   bool ok = true;
   switch (op->kind) {
   case CP_OP_CHECKPOINT: /* blocks are independent: each starts with clear state */
-    checkpoint(s, i + 1, i + 1);
     memset(s->state, 0, sizeof s->state);
+    checkpoint(s, i + 1);
     break;
   case CP_OP_STATE: s->state[op->b % CP_NSTATE] = op->value; break;
   case CP_OP_READ:

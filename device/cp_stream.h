@@ -90,6 +90,7 @@ struct cp_env {
 
 enum cp_node_kind {
   CP_N_CHECKPOINT, /* value = resume index */
+  CP_N_STATE,      /* after a checkpoint: state[addr] = value on resume */
   CP_N_READ,       /* snapshot of word addr read by op */
   CP_N_WRITE,      /* op writes value to addr (several nodes = history) */
   CP_N_PRED,       /* flattened predicate: value = 1 if the ops run */

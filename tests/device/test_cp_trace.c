@@ -378,6 +378,41 @@ START_TEST(ring_wraps_and_overflow_is_clean) {
 }
 END_TEST
 
+/* A forced checkpoint keeps the state registers in the trace: resuming
+ * after it reads no op before it, so a long-lived stream (an on-device
+ * queue's ring) resumes in time that does not grow with its history. The
+ * state op before the checkpoint is changed while the stream is out; the
+ * launch after it must still see the value it had. */
+START_TEST(forced_checkpoint_keeps_state) {
+  static struct world w;
+  memset(&w, 0, sizeof w);
+  struct cp_env e = env_of(&w);
+  struct cp_stream s;
+  ck_assert_int_eq(cp_stream_init(&s, 0, 8), 0);
+  add(&s, CP_OP_CHECKPOINT, 0, 0, 0, 0, NULL);
+  add(&s, CP_OP_STATE, 0, 0, 5, 0, NULL);
+  add(&s, CP_OP_STATE, 0, 3, 0, 0, NULL);
+  for (unsigned k = 0; k < 20; k++) {
+    w.mem[100 + k] = k + 1;
+    add(&s, CP_OP_COPY, 100 + k, 300 + k, 0, 1, NULL);
+  }
+  add(&s, CP_OP_LAUNCH, 0, 0, 0, 2, NULL); /* adds g + 1 + state[0] */
+  while (!s.st.forced_checkpoints)
+    ck_assert_int_eq(cp_stream_step(&s, &e), CP_STEP_OK);
+  cp_stream_switch_out(&s, &e);
+  const struct cp_trace *t = &s.tr;
+  ck_assert_uint_eq(cp_trace_node(t, t->rd + 1)->kind, CP_N_STATE); /* state[0] only */
+  ck_assert_uint_ne(cp_trace_node(t, t->rd + 2)->kind, CP_N_STATE);
+  s.ops[1].value = 100;
+  finish(&s, &e);
+  ck_assert_uint_eq(w.mem[OUT(0) + 0], 6);
+  ck_assert_uint_eq(w.mem[OUT(0) + 1], 7);
+  for (unsigned k = 0; k < 20; k++)
+    ck_assert_uint_eq(w.mem[300 + k], k + 1);
+  cp_stream_fini(&s);
+}
+END_TEST
+
 /* An operation moving more words than CP_MAX_WORDS stops the stream with
  * CP_ERR_BAD_OP before touching anything: it is never cut short. */
 START_TEST(too_many_words_is_a_bad_op) {
@@ -873,6 +908,7 @@ int main(void) {
   CU_ADD(s, traced_predicate_keeps_its_branch);
   CU_ADD(s, checkpoint_purges_previous_block);
   CU_ADD(s, ring_wraps_and_overflow_is_clean);
+  CU_ADD(s, forced_checkpoint_keeps_state);
   CU_ADD(s, too_many_words_is_a_bad_op);
   CU_ADD(s, reserve_makes_room);
   CU_ADD(s, high_priority_preempts_between_work_groups);

@@ -3,9 +3,9 @@
  * (create_user_event) with the events of kernels and of a marker, the user
  * event completed by set_user_event_status after the enqueue, run many
  * times over. Every run must finish with every child's value in place; an
- * alarm turns a hang into a failure. Arguments: runs (default 200), global
- * and local size (default 1 and 1). Run by userevents_stress.sh under
- * forced switches too.
+ * alarm turns a run that does not finish into a failure. Arguments: runs
+ * (default 200), global and local size (default 1 and 1). Run by
+ * userevents_stress.sh under forced switches too.
  */
 #include <signal.h>
 #include <unistd.h>
@@ -81,6 +81,7 @@ int main(int argc, char **argv) {
   CHECK(clSetKernelArg(k, 1, sizeof s, &s));
   int failed = 0;
   for (int r = 0; r < runs && !failed; r++) {
+    alarm(ALARM_S); /* a hang is one run that does not finish */
     cl_int zero = 0;
     CHECK(clEnqueueFillBuffer(q, b, &zero, sizeof zero, 0, nb, 0, NULL, NULL));
     CHECK(clEnqueueFillBuffer(q, s, &zero, sizeof zero, 0, ns, 0, NULL, NULL));
