@@ -520,10 +520,30 @@ static enum cp_step schedule(struct cp_stream *s, const struct cp_env *env, cons
   return CP_STEP_OK;
 }
 
+/* Between operations, with everything before pc scheduled and no replay
+ * under way: a checkpoint at pc, then the operations before it are dropped
+ * and the rest numbered from 0. A stream that never finishes (an on-device
+ * queue's ring appends what it fetches) keeps no more than CP_DROP_MIN
+ * operations of history. */
+static void drop_history(struct cp_stream *s) {
+  struct cp_trace *t = &s->tr;
+  uint32_t k = s->pc;
+  if (k < CP_DROP_MIN || s->replaying || s->phase != CP_PH_PROCESS || s->skip ||
+      t->processed != k || t->scheduled != k || s->executed != k)
+    return;
+  memmove(s->ops, s->ops + k, (size_t)(s->nops - k) * sizeof *s->ops);
+  s->nops -= k;
+  s->pc = t->processed = t->scheduled = s->executed = 0;
+  s->replay_until = 0;
+  checkpoint(s, 0);
+  s->st.drops++;
+}
+
 enum cp_step cp_stream_step(struct cp_stream *s, const struct cp_env *env) {
   if (s->error) return CP_STEP_ERROR;
   if (!s->resumed) resume(s);
   struct cp_trace *t = &s->tr;
+  drop_history(s);
   /* Caught up: past the processed ops, or the last one reloaded. */
   if (s->replaying && ((s->pc >= s->replay_until && s->phase == CP_PH_PROCESS) ||
                        (s->pc + 1 == s->replay_until && s->phase == CP_PH_SCHEDULE))) {

@@ -39,6 +39,9 @@ enum cp_op_kind {
 #define CP_MAX_WORDS 64
 /* State registers per stream. */
 #define CP_NSTATE 8
+/* A stream past this many scheduled operations drops them (between two
+ * operations, with a checkpoint): its history stays bounded. */
+#define CP_DROP_MIN 4096u
 
 struct cp_op {
   enum cp_op_kind kind;
@@ -115,7 +118,7 @@ struct cp_trace {
 };
 
 struct cp_stream_stats {
-  uint64_t switches, replays, replay_skipped, replay_scheduled, forced_checkpoints, purges;
+  uint64_t switches, replays, replay_skipped, replay_scheduled, forced_checkpoints, purges, drops;
   uint32_t max_nodes;
 };
 

@@ -178,12 +178,12 @@ bool wq_quiesce(struct wq_ref r, const struct cp_stream *dev) {
   if (op->kind != CP_OP_SEM_ACQUIRE || op->a != r.addr + wq_sem_off(r.n, get - 1) ||
       op->value != get || ld(&r, wq_sem_off(r.n, get - 1)) >= get)
     return false;
-  /* ... past the gate of a round whose terminator has not run ... */
-  uint64_t round = 0;
-  for (uint32_t k = i; k > 0 && !round; k--)
-    if (dev->ops[k - 1].kind == CP_OP_SEM_ACQUIRE && dev->ops[k - 1].a == r.addr + WQ_SEM_X)
-      round = dev->ops[k - 1].value;
-  if (!round || ld(&r, WQ_SEM_X) < round || ld(&r, WQ_SEM_Y) >= round) return false;
+  /* ... past the gate of a round whose terminator has not run: a closing
+   * acquire comes after the gate X >= round, which comes after the
+   * terminator of round - 1 (Y := round - 1, written by this stream only);
+   * the host released X := round once the parent finished ... */
+  uint64_t round = ld(&r, WQ_SEM_Y) + 1;
+  if (ld(&r, WQ_SEM_X) < round) return false;
   /* ... with nothing reserved after it: the tree is finished. */
   uint64_t old = get;
   if (!__atomic_compare_exchange_n(&r.mem[WQ_SOFT_PUT], &old, get + 1, false, __ATOMIC_ACQ_REL,

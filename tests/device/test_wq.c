@@ -5,7 +5,8 @@
  * fill order, a wrong release value, capacity, a failed reservation, the
  * host channel waiting for a whole tree of children, switching while a
  * stream waits, command-block snapshots surviving slot reuse, slot reuse over
- * many laps, randomised switch points, a thousand children and a full queue. Memory is an array;
+ * many laps, a long round's bounded history, randomised switch points, a
+ * thousand children and a full queue. Memory is an array;
  * "threads" are the launch hook or real pthreads for the reservation race.
  */
 #include <pthread.h>
@@ -450,29 +451,46 @@ START_TEST(fetched_block_is_snapshotted_in_the_trace) {
 }
 END_TEST
 
-START_TEST(slots_are_reused_over_many_laps) {
+/* One parent whose chain of `length` children runs through a 4-entry ring,
+ * each child one reservation of two positions. */
+static void chain_case(unsigned length, const struct cp_sched_opts *o) {
   struct world *w = new_world(4);
-  struct cp_env e = env_of(w);
   struct cp_stream dev, host;
   ck_assert_int_eq(cp_stream_init(&dev, 0, 64), 0);
   ck_assert_int_eq(cp_stream_init(&host, 1, 64), 0);
   ck_assert_int_eq(wq_attach(&dev, &w->q), WQ_OK);
   add(&host, (struct cp_op){.kind = CP_OP_CHECKPOINT});
-  struct cp_op parent = launch(K_CHAIN, 200);
+  struct cp_op parent = launch(K_CHAIN, length);
   ck_assert_int_eq(wq_host_block(&host, &w->q, 1, &parent), WQ_OK);
   add(&host, (struct cp_op){.kind = CP_OP_SIGNAL, .id = 1});
   struct cp_stream *ss[] = {&dev, &host};
-  ck_assert_int_eq(run(w, ss, 2, &dev, NULL), -1);
+  ck_assert_int_eq(run(w, ss, 2, &dev, o), -1);
   ck_assert(finished(&host));
-  ck_assert_uint_eq(w->nlog, 202);
-  for (unsigned k = 0; k <= 200; k++)
-    ck_assert_uint_eq(w->log[k], (uint64_t)K_CHAIN << 32 | (200 - k));
-  ck_assert_uint_gt(wq_gp_get(&dev), 400); /* 100 laps of a 4-entry ring */
+  ck_assert_uint_eq(w->nlog, length + 2);
+  for (unsigned k = 0; k <= length; k++)
+    ck_assert_uint_eq(w->log[k], (uint64_t)K_CHAIN << 32 | (length - k));
+  ck_assert_uint_eq(w->log[length + 1], 99ull << 32 | 1);
+  ck_assert_uint_gt(wq_gp_get(&dev), 2 * length); /* length / 2 laps of the ring */
   ck_assert_uint_gt(dev.st.forced_checkpoints, 0);
-  (void)e;
+  /* The ring's stream never finishes: it keeps a bounded history. */
+  ck_assert_uint_lt(dev.nops, CP_DROP_MIN + 8);
+  ck_assert_uint_eq(dev.st.drops > 0, 4 * length > CP_DROP_MIN);
   cp_stream_fini(&dev);
   cp_stream_fini(&host);
   free(w);
+}
+
+START_TEST(slots_are_reused_over_many_laps) {
+  chain_case(200, NULL);
+}
+END_TEST
+
+/* Thousands of children in one round: the history before the round's gate
+ * is dropped, and the round still ends (its terminator is reserved). */
+START_TEST(a_long_round_keeps_a_bounded_history) {
+  chain_case(3000, NULL);
+  struct cp_sched_opts o = {.switch_every = 3};
+  chain_case(3000, &o);
 }
 END_TEST
 
@@ -549,6 +567,7 @@ int main(void) {
   CU_ADD(s, processor_runs_another_stream_while_one_waits);
   CU_ADD(s, fetched_block_is_snapshotted_in_the_trace);
   CU_ADD(s, slots_are_reused_over_many_laps);
+  CU_ADD(s, a_long_round_keeps_a_bounded_history);
   CU_ADD(s, random_switch_points_give_the_uninterrupted_result);
   CU_ADD(s, a_thousand_children_from_one_parent);
   CU_ADD(s, a_full_queue_fails_cleanly_and_stays_usable);
