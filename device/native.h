@@ -84,9 +84,17 @@ bool native_gen(struct LLVMOpaqueContext *c, struct LLVMOpaqueModule *m, const c
                 const struct lsi_kernel *k, unsigned W, char *why, size_t n);
 
 /* native_live.c: the registers live after each instruction, a bitset of
- * *words 64-bit words per pc (ninsns + 1 of them); NULL when out of
- * memory. The caller frees it. */
+ * *words 64-bit words per pc (ninsns + 1 of them), followed by the
+ * registers live before each (as many); NULL when out of memory. The
+ * caller frees it. */
 uint64_t *native_liveness(const struct lsi_kernel *k, size_t *words);
+/* native_live.c: the registers a loop carries - live where a branch back
+ * goes, over instructions none of which ends the slice (a barrier: the
+ * rows would go to memory and back every time round), and written by
+ * some instruction - as a bitset of nw words, from
+ * native_liveness's registers live before each pc; NULL when out of
+ * memory. The caller frees it. */
+uint64_t *native_loop_rows(const struct lsi_kernel *k, const uint64_t *live_in, size_t nw);
 /* Whether no instruction of k writes a constant or argument register: a
  * warp's rows of them then keep their values from one work-group of a
  * launch to the next. */

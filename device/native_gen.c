@@ -10,10 +10,14 @@
  * the inactive lanes' old values kept (a select under the active mask;
  * none in the variant for a warp whose lanes are all active). Along a
  * straight run of instructions rows stay in LLVM values; where the run
- * ends, the rows it wrote that are live (native_live.c) are stored, so the
- * memory rows are the truth at every return - the interpreter, the
- * forward-progress sample and the next slice read them there. No call the
- * code makes is given reg or n.
+ * ends, the rows it wrote that are live (native_live.c) are stored: to
+ * memory in the masked variant, to slots (allocas, which LLVM keeps in
+ * registers across branches and loops) in the variant for the whole warp.
+ * That variant's rows live at the instruction go from the slots to memory
+ * wherever it returns or hands the warp to the masked variant, and come in
+ * from memory where control enters it, so the memory rows are the truth at
+ * every return - the interpreter, the forward-progress sample and the next
+ * slice read them there. No call the code makes is given reg or n.
  *
  * Each pc has a basic block. The entry block reads w->pc and w->active and
  * switches to the pcs a warp can resume at (the entry set: 0, branch and
@@ -446,6 +450,7 @@ static void join_div(struct gen *g, unsigned ty, uint32_t target, LLVMValueRef h
   LLVMPositionBuilderAtEnd(g->b, out);
   ret(g, NATIVE_RET_BUDGET);
   LLVMPositionBuilderAtEnd(g->b, on); /* fewer lanes than the warp's: the masked variant */
+  spill(g);
   store(g, m, g->act_slot, 8);
   unsigned ncase = 0;
   for (uint32_t pc = 0; pc < g->k->ninsns; pc++)
@@ -558,6 +563,7 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMPositionBuilderAtEnd(g->b, fault);
   ret(g, NATIVE_RET_STATE);
   LLVMPositionBuilderAtEnd(g->b, split); /* fewer lanes: the masked variant */
+  spill(g);
   bool full = g->full;
   LLVMBasicBlockRef *bb = g->bb;
   g->full = false, g->bb = g->bbv[0];
@@ -812,6 +818,10 @@ static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   g->limit_slot = LLVMBuildAlloca(g->b, g->i64, "limit");
   g->argbuf = LLVMBuildArrayAlloca(g->b, g->i64, c32(g, (maxargs ? maxargs : 1) * g->W), "args");
   g->resbuf = LLVMBuildArrayAlloca(g->b, g->i64, c32(g, (maxres ? maxres : 1) * g->W), "res");
+  uint64_t *loop = native_loop_rows(g->k, g->live_in, g->lw);
+  for (uint32_t r = 0; r < g->k->nregs && loop; r++)
+    if ((loop[r / 64] >> (r % 64)) & 1) g->slot[r] = LLVMBuildAlloca(g->b, g->v64, "");
+  free(loop); /* out of memory: no slots, every row in memory */
   g->w = load(g, g->ptr, field(g, g->x, offsetof(struct native_ctx, w)), 8);
   LLVMValueRef pc = load(g, g->i32, field(g, g->w, offsetof(struct simt_warp, pc)), 4);
   LLVMValueRef a = load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, active)), 8);
@@ -824,8 +834,19 @@ static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   for (int v = 0; v < 2; v++) {
     LLVMPositionBuilderAtEnd(g->b, sw_of[v]);
     LLVMValueRef sw = LLVMBuildSwitch(g->b, pc, other, ncase);
-    for (uint32_t p = 0; p < g->k->ninsns; p++)
-      if (g->entry[p]) LLVMAddCase(sw, c32(g, p), g->bbv[v][p]);
+    for (uint32_t p = 0; p < g->k->ninsns; p++) {
+      if (!g->entry[p]) continue;
+      if (!v) {
+        LLVMAddCase(sw, c32(g, p), g->bbv[0][p]);
+        continue;
+      }
+      LLVMBasicBlockRef in = block(g); /* the whole warp: its rows to the slots */
+      LLVMAddCase(sw, c32(g, p), in);
+      LLVMPositionBuilderAtEnd(g->b, in);
+      fill(g, p);
+      LLVMBuildBr(g->b, g->bbv[1][p]);
+      LLVMPositionBuilderAtEnd(g->b, sw_of[v]);
+    }
   }
   LLVMPositionBuilderAtEnd(g->b, other); /* not an entry: the interpreter runs it */
   ret(g, NATIVE_RET_INTERP);
@@ -863,12 +884,15 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
   g.bbv[1] = calloc(k->ninsns + 1, sizeof *g.bb);
   g.entry = calloc(k->ninsns + 1, 1);
   g.live = native_liveness(k, &g.lw);
+  g.live_in = g.live ? g.live + (k->ninsns + 1) * g.lw : NULL;
+  g.slot = calloc(k->nregs + 1, sizeof *g.slot);
   g.val = calloc(k->nregs + 1, sizeof *g.val);
   g.dirty = calloc(k->nregs + 1, 1);
   g.mf[0] = calloc(k->nregs + 1, sizeof *g.mf[0]);
   g.mf[1] = calloc(k->nregs + 1, sizeof *g.mf[1]);
-  if (!g.bbv[0] || !g.bbv[1] || !g.entry || !g.live || !g.val || !g.dirty || !g.mf[0] || !g.mf[1]) {
-    free(g.bbv[0]), free(g.bbv[1]), free(g.entry), free(g.live);
+  if (!g.bbv[0] || !g.bbv[1] || !g.entry || !g.live || !g.slot || !g.val || !g.dirty || !g.mf[0] ||
+      !g.mf[1]) {
+    free(g.bbv[0]), free(g.bbv[1]), free(g.entry), free(g.live), free(g.slot);
     free(g.val), free(g.dirty), free(g.mf[0]), free(g.mf[1]);
     snprintf(why, n, "out of host memory");
     return false;
@@ -893,7 +917,7 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
   LLVMDisposeBuilder(g.b);
   free(g.bbv[0]), free(g.bbv[1]);
   free(g.entry);
-  free(g.live);
+  free(g.live), free(g.slot);
   free(g.val), free(g.dirty), free(g.mf[0]), free(g.mf[1]);
   return true;
 }

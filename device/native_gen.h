@@ -42,9 +42,16 @@ struct gen {
   bool full;
   uint64_t allw;
   LLVMBasicBlockRef *bb, *bbv[2];
-  uint8_t *entry; /* ninsns + 1 flags: a pc control can come in at */
-  uint64_t *live; /* native_liveness: registers live after each pc */
+  uint8_t *entry;          /* ninsns + 1 flags: a pc control can come in at */
+  uint64_t *live;          /* native_liveness: registers live after each pc */
+  const uint64_t *live_in; /* ... and before each */
   size_t lw;
+  /* In the variant where the whole warp runs, the rows a loop carries
+   * (native_loop_rows) live in slots (one alloca each, which LLVM keeps in
+   * registers across branches and loops; NULL: the row is in memory),
+   * filled from memory where control comes into that variant and spilled
+   * to memory where it leaves it (native_gen.c). */
+  LLVMValueRef *slot;
   uint32_t pc; /* the instruction being generated */
   /* Rows along a straight run of instructions (each block's only
    * predecessor the one before): the value of each row read or written
@@ -143,8 +150,13 @@ static inline LLVMBasicBlockRef block(struct gen *g) {
 
 /* ---- registers, mask, counters ---- */
 
-static inline LLVMValueRef row_ptr(struct gen *g, uint32_t r) {
+static inline LLVMValueRef mem_row(struct gen *g, uint32_t r) {
   return field(g, g->reg, (size_t)r * g->W * 8);
+}
+/* Where the run keeps row r: its slot in the variant where the whole warp
+ * runs, memory in the other. */
+static inline LLVMValueRef row_ptr(struct gen *g, uint32_t r) {
+  return g->full && g->slot[r] ? g->slot[r] : mem_row(g, r);
 }
 static inline LLVMValueRef row(struct gen *g, uint32_t r) {
   if (!g->val[r]) g->val[r] = load(g, g->v64, row_ptr(g, r), 8);
@@ -152,6 +164,23 @@ static inline LLVMValueRef row(struct gen *g, uint32_t r) {
 }
 static inline bool is_live(const struct gen *g, uint32_t pc, uint32_t r) {
   return (g->live[(size_t)pc * g->lw + r / 64] >> (r % 64)) & 1;
+}
+static inline bool is_live_in(const struct gen *g, uint32_t pc, uint32_t r) {
+  return (g->live_in[(size_t)pc * g->lw + r / 64] >> (r % 64)) & 1;
+}
+/* Leaving the slots (the variant where the whole warp runs) for memory:
+ * every row live before the instruction being generated. All lanes are
+ * at it, so whatever any of them reads later is live there. */
+static inline void spill(struct gen *g) {
+  for (uint32_t r = 0; r < g->k->nregs && g->full; r++)
+    if (g->slot[r] && is_live_in(g, g->pc, r))
+      store(g, load(g, g->v64, g->slot[r], 8), mem_row(g, r), 8);
+}
+/* Coming into the slots at pc: every row live there, from memory. */
+static inline void fill(struct gen *g, uint32_t pc) {
+  for (uint32_t r = 0; r < g->k->nregs; r++)
+    if (g->slot[r] && is_live_in(g, pc, r))
+      store(g, load(g, g->v64, mem_row(g, r), 8), g->slot[r], 8);
 }
 /* Stores the rows written in this run that are live after pc (UINT32_MAX:
  * before the run's first instruction, when nothing is written yet). */
@@ -188,11 +217,19 @@ static inline void set_row(struct gen *g, uint32_t r, LLVMValueRef v) {
   g->dirty[r] = 1;
   g->mf[0][r].key0 = g->mf[1][r].key0 = NULL; /* its addresses changed */
 }
-/* Goes on at pc with lanes a (a value: the variant is chosen by it). */
+/* Goes on at pc with lanes a (a value: the variant is chosen by it; the
+ * rows go between slots and memory where it changes). */
 static inline void jump_with(struct gen *g, LLVMValueRef a, uint32_t pc) {
   store(g, a, g->act_slot, 8);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, a, c64(g, g->allw), ""), g->bbv[1][pc],
-                  g->bbv[0][pc]);
+  LLVMBasicBlockRef cross = LLVMAppendBasicBlockInContext(g->c, g->fn, "");
+  LLVMValueRef all = LLVMBuildICmp(g->b, LLVMIntEQ, a, c64(g, g->allw), "");
+  LLVMBuildCondBr(g->b, all, g->full ? g->bbv[1][pc] : cross, g->full ? cross : g->bbv[0][pc]);
+  LLVMPositionBuilderAtEnd(g->b, cross);
+  if (g->full)
+    spill(g);
+  else
+    fill(g, pc);
+  LLVMBuildBr(g->b, g->bbv[!g->full][pc]);
 }
 /* The lanes of a <W x i1> as a mask of bits. */
 static inline LLVMValueRef bits(struct gen *g, LLVMValueRef v1) {
@@ -219,6 +256,7 @@ static inline void save_pc(struct gen *g, LLVMValueRef pc) {
   store(g, act(g), field(g, g->w, offsetof(struct simt_warp, active)), 8);
 }
 static inline void ret(struct gen *g, int code) {
+  spill(g);
   LLVMBuildRet(g->b, LLVMConstInt(g->i32, (unsigned)code, 0));
 }
 /* Leaves for the interpreter, which runs the instruction at pc. */

@@ -66,10 +66,10 @@ static unsigned succs(const struct lsi_kernel *k, uint32_t pc, uint32_t *s) {
 
 uint64_t *native_liveness(const struct lsi_kernel *k, size_t *words) {
   size_t nw = (k->nregs + 63) / 64, n = k->ninsns;
-  uint64_t *out = calloc((n + 1) * nw, 8), *in = calloc((n + 1) * nw, 8);
+  uint64_t *out = calloc(2 * (n + 1) * nw, 8), *in = out + (n + 1) * nw;
   uint64_t *use = calloc(nw, 8);
-  if (!out || !in || !use) {
-    free(out), free(in), free(use);
+  if (!out || !use) {
+    free(out), free(use);
     return NULL;
   }
   for (bool changed = true; changed;) {
@@ -95,7 +95,7 @@ uint64_t *native_liveness(const struct lsi_kernel *k, size_t *words) {
       }
     }
   }
-  free(in), free(use);
+  free(use);
   *words = nw;
   return out;
 }
@@ -113,4 +113,39 @@ bool native_rows_fixed(const struct lsi_kernel *k) {
     }
   }
   return true;
+}
+
+/* Whether an instruction in [from, to] ends the warp's slice every time
+ * it runs (a barrier, a work-group function, an exit). */
+static bool ends_slice(const struct lsi_kernel *k, uint32_t from, uint32_t to) {
+  for (uint32_t pc = from; pc <= to; pc++) {
+    const lsi_insn *ip = &k->code[pc];
+    if (ip->op == LSI_BAR || ip->op == LSI_EXIT ||
+        (ip->op == LSI_CALLB && (lsi_builtins[ip->imm].flags & (LSI_BI_GROUP | LSI_BI_BARRIER))))
+      return true;
+  }
+  return false;
+}
+
+uint64_t *native_loop_rows(const struct lsi_kernel *k, const uint64_t *live_in, size_t nw) {
+  uint64_t *rows = calloc(nw ? nw : 1, 8), *written = calloc(nw ? nw : 1, 8);
+  if (!rows || !written) {
+    free(rows), free(written);
+    return NULL;
+  }
+  for (uint32_t pc = 0; pc < k->ninsns; pc++) {
+    const lsi_insn *ip = &k->code[pc];
+    uint32_t d0, nd = defs(ip, &d0);
+    for (uint32_t r = d0; r < d0 + nd && r < k->nregs; r++)
+      written[r / 64] |= UINT64_C(1) << (r % 64);
+    unsigned fmt = lsi_op_format[ip->op];
+    if ((fmt == FMT_BR || fmt == FMT_BRP) && ip->imm >= 0 && (uint64_t)ip->imm <= pc &&
+        !ends_slice(k, (uint32_t)ip->imm, pc))
+      for (size_t w = 0; w < nw; w++)
+        rows[w] |= live_in[(size_t)ip->imm * nw + w];
+  }
+  for (size_t w = 0; w < nw; w++)
+    rows[w] &= written[w];
+  free(written);
+  return rows;
 }
