@@ -529,7 +529,8 @@ static void drop_history(struct cp_stream *s) {
   struct cp_trace *t = &s->tr;
   uint32_t k = s->pc;
   if (k < CP_DROP_MIN || s->replaying || s->phase != CP_PH_PROCESS || s->skip ||
-      t->processed != k || t->scheduled != k || s->executed != k)
+      t->processed != k || t->scheduled != k || s->executed != k ||
+      2 + live_state(s) > t->cap) /* the checkpoint, its state, a switch */
     return;
   memmove(s->ops, s->ops + k, (size_t)(s->nops - k) * sizeof *s->ops);
   s->nops -= k;
@@ -543,13 +544,13 @@ enum cp_step cp_stream_step(struct cp_stream *s, const struct cp_env *env) {
   if (s->error) return CP_STEP_ERROR;
   if (!s->resumed) resume(s);
   struct cp_trace *t = &s->tr;
-  drop_history(s);
   /* Caught up: past the processed ops, or the last one reloaded. */
   if (s->replaying && ((s->pc >= s->replay_until && s->phase == CP_PH_PROCESS) ||
                        (s->pc + 1 == s->replay_until && s->phase == CP_PH_SCHEDULE))) {
     s->replaying = false;
     if (env->replayed) env->replayed(env->ctx, s->id);
   }
+  drop_history(s); /* after the catch-up: a stream switched at every step drops too */
   if (s->pc >= s->nops) return CP_STEP_DONE;
   uint32_t i = s->pc;
   const struct cp_op *op = &s->ops[i];

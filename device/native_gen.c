@@ -910,6 +910,7 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
       gen_insn(&g, pc);
     }
     /* falling off the end: the interpreter reports it as it would */
+    g.pc = k->ninsns; /* nothing is live there */
     LLVMPositionBuilderAtEnd(g.b, g.bb[k->ninsns]);
     save_pc(&g, c32(&g, k->ninsns));
     ret(&g, NATIVE_RET_INTERP);

@@ -489,8 +489,10 @@ END_TEST
  * is dropped, and the round still ends (its terminator is reserved). */
 START_TEST(a_long_round_keeps_a_bounded_history) {
   chain_case(3000, NULL);
-  struct cp_sched_opts o = {.switch_every = 3};
-  chain_case(3000, &o);
+  for (uint32_t every = 1; every <= 3; every += 2) { /* 1: every step is the first after a resume */
+    struct cp_sched_opts o = {.switch_every = every};
+    chain_case(3000, &o);
+  }
 }
 END_TEST
 
