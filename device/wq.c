@@ -180,7 +180,8 @@ bool wq_quiesce(struct wq_ref r, const struct cp_stream *dev) {
     return false;
   /* ... past the gate of a round whose terminator has not run: a closing
    * acquire comes after the gate X >= round, which comes after the
-   * terminator of round - 1 (Y := round - 1, written by this stream only);
+   * terminator of round - 1 (Y := round - 1; only terminators and a
+   * broken ring, which fails the test below, write Y);
    * the host released X := round once the parent finished ... */
   uint64_t round = ld(&r, WQ_SEM_Y) + 1;
   if (ld(&r, WQ_SEM_X) < round) return false;
