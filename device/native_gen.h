@@ -221,7 +221,7 @@ static inline void set_row(struct gen *g, uint32_t r, LLVMValueRef v) {
  * rows go between slots and memory where it changes). */
 static inline void jump_with(struct gen *g, LLVMValueRef a, uint32_t pc) {
   store(g, a, g->act_slot, 8);
-  LLVMBasicBlockRef cross = LLVMAppendBasicBlockInContext(g->c, g->fn, "");
+  LLVMBasicBlockRef cross = block(g);
   LLVMValueRef all = LLVMBuildICmp(g->b, LLVMIntEQ, a, c64(g, g->allw), "");
   LLVMBuildCondBr(g->b, all, g->full ? g->bbv[1][pc] : cross, g->full ? cross : g->bbv[0][pc]);
   LLVMPositionBuilderAtEnd(g->b, cross);
