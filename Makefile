@@ -8,7 +8,8 @@
 #               under both checkers at both warp widths (minutes)
 #   make check-engines the same build, then every suite and host program on
 #               both engines at warp widths 32 and 8 with 1 and 2 host
-#               threads (tests/util/engines.sh; about 10 minutes)
+#               threads (tests/util/engines.sh), and the engines'
+#               differential test over more kernels (longer than check)
 #   make ffmpeg build, then compare ffmpeg's OpenCL filters with pocl and
 #               Oclgrind (tests/conformance/ffmpeg.sh; about a minute)
 BUILD ?= build
