@@ -41,10 +41,6 @@ void simt_deque_free(struct simt_deque *q) {
   q->cap = q->head = q->tail = 0;
 }
 
-void simt_deque_clear(struct simt_deque *q) {
-  q->head = q->tail = q->cap / 2;
-}
-
 /* An end overflowed: move the tokens to the middle, growing when full. */
 static bool recentre(struct simt_deque *q) {
   unsigned n = simt_deque_size(q);

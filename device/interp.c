@@ -665,7 +665,15 @@ void simt_barrier_wait(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uin
 void simt_exit_lanes(struct simt_cu *cu, struct simt_warp *w, uint64_t act) {
   w->live &= ~act;
   cu->epoch++;
-  simt_unwind(cu, w);
+  if (w->live || simt_waiting(w, SIMT_NREASONS)) {
+    simt_unwind(cu, w);
+    return;
+  }
+  /* the whole warp is done: every token left is stale (what unwinding
+   * would find, popping them one by one) */
+  w->dq.head = w->dq.tail;
+  w->active = w->bar_lanes = 0;
+  w->state = SIMT_WARP_DONE;
 }
 
 /* One lane of CALLB. Returns false when the builtin faulted. */

@@ -590,7 +590,8 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
   w->epoch = w->spins = 0;
   w->yields = w->hang_own = w->hang_round = 0;
   /* local ids: the same as in the warp's last work-group of this shape */
-  if (memcmp(w->lid_shape, cu->group_size, sizeof w->lid_shape) != 0) {
+  if (w->lid_shape[0] != cu->group_size[0] || w->lid_shape[1] != cu->group_size[1] ||
+      w->lid_shape[2] != cu->group_size[2]) {
     memcpy(w->lid_shape, cu->group_size, sizeof w->lid_shape);
     uint64_t lx = first % cu->group_size[0], yz = first / cu->group_size[0];
     uint64_t ly = yz % cu->group_size[1], lz = yz / cu->group_size[1];
@@ -616,7 +617,9 @@ static void warp_init(struct simt_cu *cu, struct simt_warp *w, unsigned index) {
       row[i] = v;
   }
   if (k->private_size) memset(w->priv, 0, (size_t)k->private_size * W);
-  for (uint32_t j = 0; j < k->nargs; j++) {
+  /* with the rows kept, only a by-value argument (in the private frames,
+   * so never without them) is written again */
+  for (uint32_t j = 0; j < k->nargs && (!keep || k->private_size); j++) {
     const struct lsi_arg *a = &k->args[j];
     const uint8_t *src = l->argbuf + a->buf_offset;
     uint64_t v = 0;

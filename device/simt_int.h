@@ -103,7 +103,9 @@ struct simt_deque {
 
 bool simt_deque_init(struct simt_deque *q, unsigned cap);
 void simt_deque_free(struct simt_deque *q);
-void simt_deque_clear(struct simt_deque *q);
+static inline void simt_deque_clear(struct simt_deque *q) {
+  q->head = q->tail = q->cap / 2;
+}
 bool simt_deque_push_front(struct simt_deque *q, simt_token t);
 bool simt_deque_push_back(struct simt_deque *q, simt_token t);
 static inline unsigned simt_deque_size(const struct simt_deque *q) {
