@@ -48,7 +48,9 @@ check-suites: deps
 
 # The engine matrix: the tests labelled `engines` (tests/util/engines.sh)
 # over the product of engines, warp widths 32 and 8 and 1 and 2 host
-# threads; `make check` runs them in one configuration each.
+# threads, and the engines' differential test over more seeds; `make
+# check` runs them in one configuration each, the differential test over
+# fewer seeds.
 check-engines: deps
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLOCKSTEP_SANITIZE=ON
 	cmake --build $(CHECK_BUILD) -j$(JOBS)
