@@ -665,12 +665,13 @@ void simt_barrier_wait(struct simt_cu *cu, struct simt_warp *w, uint32_t pc, uin
 void simt_exit_lanes(struct simt_cu *cu, struct simt_warp *w, uint64_t act) {
   w->live &= ~act;
   cu->epoch++;
-  if (w->live || simt_waiting(w, SIMT_NREASONS)) {
+  if (w->live) {
     simt_unwind(cu, w);
     return;
   }
-  /* the whole warp is done: every token left is stale (what unwinding
-   * would find, popping them one by one) */
+  /* The whole warp is done. Only live lanes are ever disabled, so none
+   * waits, and every token left is stale: what unwinding would find,
+   * popping them one by one. */
   w->dq.head = w->dq.tail;
   w->active = w->bar_lanes = 0;
   w->state = SIMT_WARP_DONE;
