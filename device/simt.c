@@ -758,8 +758,8 @@ bool simt_group_begin(struct simt_cu *cu, uint64_t g) {
     cu->group_size[k] = rest < l->local[k] ? rest : l->local[k];
     cu->nitems *= cu->group_size[k];
   }
-  uint64_t lanes = cu->nitems + run->W - 1; /* 32 bits wide where it fits: a cheaper division */
-  cu->nwarps = lanes <= UINT32_MAX ? (uint32_t)lanes / run->W : (unsigned)(lanes / run->W);
+  uint64_t spare;
+  cu->nwarps = (unsigned)div_rem(cu->nitems + run->W - 1, run->W, &spare);
   if (!cu_reserve(cu, cu->nwarps)) {
     simt_fault(cu, NULL, 0, 0, LSI_TRAP_UNSUPPORTED, 0, "out of host memory for warps");
     return false;
