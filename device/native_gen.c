@@ -10,14 +10,14 @@
  * the inactive lanes' old values kept (a select under the active mask;
  * none in the variant for a warp whose lanes are all active). Along a
  * straight run of instructions rows stay in LLVM values; where the run
- * ends, the rows it wrote that are live (native_live.c) are stored: to
- * memory in the masked variant, to slots (allocas, which LLVM keeps in
- * registers across branches and loops) in the variant for the whole warp.
- * That variant's rows live at the instruction go from the slots to memory
- * wherever it returns or hands the warp to the masked variant, and come in
- * from memory where control enters it, so the memory rows are the truth at
- * every return - the interpreter, the forward-progress sample and the next
- * slice read them there. No call the code makes is given reg or n.
+ * ends, the rows it wrote that are live (native_live.c) are stored: the
+ * rows a loop carries to their slots (allocas, which LLVM keeps in
+ * registers across branches and loops, in both variants), the others to
+ * memory. The slots go to memory wherever the function returns and come
+ * in from memory where control enters it (native_gen.h: which rows in
+ * which variant), so the memory rows are the truth at every return - the
+ * interpreter, the forward-progress sample and the next slice read them
+ * there. No call the code makes is given reg or n.
  *
  * Each pc has a basic block. The entry block reads w->pc and w->active and
  * switches to the pcs a warp can resume at (the entry set: 0, branch and
@@ -450,7 +450,7 @@ static void join_div(struct gen *g, unsigned ty, uint32_t target, LLVMValueRef h
   LLVMPositionBuilderAtEnd(g->b, out);
   ret(g, NATIVE_RET_BUDGET);
   LLVMPositionBuilderAtEnd(g->b, on); /* fewer lanes than the warp's: the masked variant */
-  spill(g);
+  to_masked(g, g->pc);
   store(g, m, g->act_slot, 8);
   unsigned ncase = 0;
   for (uint32_t pc = 0; pc < g->k->ninsns; pc++)
@@ -563,7 +563,7 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMPositionBuilderAtEnd(g->b, fault);
   ret(g, NATIVE_RET_STATE);
   LLVMPositionBuilderAtEnd(g->b, split); /* fewer lanes: the masked variant */
-  spill(g);
+  to_masked(g, pc);
   bool full = g->full;
   LLVMBasicBlockRef *bb = g->bb;
   g->full = false, g->bb = g->bbv[0];
@@ -836,20 +836,17 @@ static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
     LLVMValueRef sw = LLVMBuildSwitch(g->b, pc, other, ncase);
     for (uint32_t p = 0; p < g->k->ninsns; p++) {
       if (!g->entry[p]) continue;
-      if (!v) {
-        LLVMAddCase(sw, c32(g, p), g->bbv[0][p]);
-        continue;
-      }
-      LLVMBasicBlockRef in = block(g); /* the whole warp: its rows to the slots */
+      LLVMBasicBlockRef in = block(g); /* the rows to their slots */
       LLVMAddCase(sw, c32(g, p), in);
       LLVMPositionBuilderAtEnd(g->b, in);
+      g->full = v;
       fill(g, p);
-      LLVMBuildBr(g->b, g->bbv[1][p]);
+      LLVMBuildBr(g->b, g->bbv[v][p]);
       LLVMPositionBuilderAtEnd(g->b, sw_of[v]);
     }
   }
-  LLVMPositionBuilderAtEnd(g->b, other); /* not an entry: the interpreter runs it */
-  ret(g, NATIVE_RET_INTERP);
+  LLVMPositionBuilderAtEnd(g->b, other);         /* not an entry: the interpreter runs it */
+  LLVMBuildRet(g->b, c32(g, NATIVE_RET_INTERP)); /* the rows are in memory */
 }
 
 bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struct lsi_kernel *k,

@@ -46,11 +46,11 @@ struct gen {
   uint64_t *live;          /* native_liveness: registers live after each pc */
   const uint64_t *live_in; /* ... and before each */
   size_t lw;
-  /* In the variant where the whole warp runs, the rows a loop carries
-   * (native_loop_rows) live in slots (one alloca each, which LLVM keeps in
-   * registers across branches and loops; NULL: the row is in memory),
-   * filled from memory where control comes into that variant and spilled
-   * to memory where it leaves it (native_gen.c). */
+  /* The rows a loop carries (native_loop_rows) live in slots (one alloca
+   * each, which LLVM keeps in registers across branches and loops; NULL:
+   * the row is in memory), shared by both variants, filled from memory
+   * where control comes into the function and spilled to memory where it
+   * leaves it (in_slot). */
   LLVMValueRef *slot;
   uint32_t pc; /* the instruction being generated */
   /* Rows along a straight run of instructions (each block's only
@@ -153,10 +153,9 @@ static inline LLVMBasicBlockRef block(struct gen *g) {
 static inline LLVMValueRef mem_row(struct gen *g, uint32_t r) {
   return field(g, g->reg, (size_t)r * g->W * 8);
 }
-/* Where the run keeps row r: its slot in the variant where the whole warp
- * runs, memory in the other. */
+/* Where the run keeps row r: its slot, else memory. */
 static inline LLVMValueRef row_ptr(struct gen *g, uint32_t r) {
-  return g->full && g->slot[r] ? g->slot[r] : mem_row(g, r);
+  return g->slot[r] ? g->slot[r] : mem_row(g, r);
 }
 static inline LLVMValueRef row(struct gen *g, uint32_t r) {
   if (!g->val[r]) g->val[r] = load(g, g->v64, row_ptr(g, r), 8);
@@ -168,18 +167,31 @@ static inline bool is_live(const struct gen *g, uint32_t pc, uint32_t r) {
 static inline bool is_live_in(const struct gen *g, uint32_t pc, uint32_t r) {
   return (g->live_in[(size_t)pc * g->lw + r / 64] >> (r % 64)) & 1;
 }
-/* Leaving the slots (the variant where the whole warp runs) for memory:
- * every row live before the instruction being generated. All lanes are
- * at it, so whatever any of them reads later is live there. */
-static inline void spill(struct gen *g) {
-  for (uint32_t r = 0; r < g->k->nregs && g->full; r++)
-    if (g->slot[r] && is_live_in(g, g->pc, r))
-      store(g, load(g, g->v64, g->slot[r], 8), mem_row(g, r), 8);
+/* The slots, in both variants: where the whole warp runs, a slot holds
+ * its row's value wherever the row is live (every lane is at the same pc,
+ * so what any of them reads later is live there); in the masked variant,
+ * always, for every lane, since the lanes that wait read their rows at
+ * other pcs. */
+static inline bool in_slot(const struct gen *g, uint32_t r, uint32_t pc) {
+  return g->slot[r] && (!g->full || is_live_in(g, pc, r));
 }
-/* Coming into the slots at pc: every row live there, from memory. */
+/* Leaving the function before the instruction being generated: the slots
+ * to memory, which is the truth at every return. */
+static inline void spill(struct gen *g) {
+  for (uint32_t r = 0; r < g->k->nregs; r++)
+    if (in_slot(g, r, g->pc)) store(g, load(g, g->v64, g->slot[r], 8), mem_row(g, r), 8);
+}
+/* Coming into the function at pc: the slots from memory. */
 static inline void fill(struct gen *g, uint32_t pc) {
   for (uint32_t r = 0; r < g->k->nregs; r++)
-    if (g->slot[r] && is_live_in(g, pc, r))
+    if (in_slot(g, r, pc)) store(g, load(g, g->v64, mem_row(g, r), 8), g->slot[r], 8);
+}
+/* From the variant where the whole warp runs to the masked one, at pc: the
+ * slots of the rows dead there (for every lane) from memory, so that every
+ * slot holds a value. */
+static inline void to_masked(struct gen *g, uint32_t pc) {
+  for (uint32_t r = 0; r < g->k->nregs && g->full; r++)
+    if (g->slot[r] && !is_live_in(g, pc, r))
       store(g, load(g, g->v64, mem_row(g, r), 8), g->slot[r], 8);
 }
 /* Stores the rows written in this run that are live after pc (UINT32_MAX:
@@ -217,19 +229,16 @@ static inline void set_row(struct gen *g, uint32_t r, LLVMValueRef v) {
   g->dirty[r] = 1;
   g->mf[0][r].key0 = g->mf[1][r].key0 = NULL; /* its addresses changed */
 }
-/* Goes on at pc with lanes a (a value: the variant is chosen by it; the
- * rows go between slots and memory where it changes). */
+/* Goes on at pc with lanes a (a value: the variant is chosen by it). */
 static inline void jump_with(struct gen *g, LLVMValueRef a, uint32_t pc) {
   store(g, a, g->act_slot, 8);
-  LLVMBasicBlockRef cross = block(g);
   LLVMValueRef all = LLVMBuildICmp(g->b, LLVMIntEQ, a, c64(g, g->allw), "");
-  LLVMBuildCondBr(g->b, all, g->full ? g->bbv[1][pc] : cross, g->full ? cross : g->bbv[0][pc]);
+  LLVMBasicBlockRef cross = g->full ? block(g) : g->bbv[0][pc];
+  LLVMBuildCondBr(g->b, all, g->bbv[1][pc], cross);
+  if (!g->full) return;
   LLVMPositionBuilderAtEnd(g->b, cross);
-  if (g->full)
-    spill(g);
-  else
-    fill(g, pc);
-  LLVMBuildBr(g->b, g->bbv[!g->full][pc]);
+  to_masked(g, pc);
+  LLVMBuildBr(g->b, g->bbv[0][pc]);
 }
 /* The lanes of a <W x i1> as a mask of bits. */
 static inline LLVMValueRef bits(struct gen *g, LLVMValueRef v1) {
