@@ -576,6 +576,36 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   go(g, pc + 1);
 }
 
+/* BAR where the whole warp runs: where no lane waits for anything (so
+ * unwinding would pop every token as stale), the warp waits at the
+ * barrier as simt_barrier_wait leaves it: every lane to resume at pc + 1,
+ * the deque empty, no lane active; else lsn_bar. */
+static void gen_bar(struct gen *g, uint32_t pc) {
+  LLVMValueRef waiting = c64(g, 0);
+  for (unsigned r = 0; r < SIMT_NREASONS; r++)
+    if (r != SIMT_REASON_BAR)
+      waiting =
+          LLVMBuildOr(g->b, waiting,
+                      load(g, g->i64, wfield(g, offsetof(struct simt_warp, dis) + r * 8), 8), "");
+  LLVMBasicBlockRef alone = block(g), others = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, waiting, c64(g, 0), ""), alone, others);
+  LLVMPositionBuilderAtEnd(g->b, alone);
+  store(g, splat(g, c32(g, pc + 1)), wfield(g, offsetof(struct simt_warp, lane_pc)), 4);
+  LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_REASON_BAR * 8);
+  store(g, LLVMBuildOr(g->b, load(g, g->i64, dp, 8), c64(g, g->allw), ""), dp, 8);
+  store(g, load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4),
+        wfield(g, offsetof(struct simt_warp, dq.head)), 4);
+  store(g, c64(g, 0), wfield(g, offsetof(struct simt_warp, active)), 8);
+  store(g, c32(g, SIMT_WARP_BARRIER), wfield(g, offsetof(struct simt_warp, state)), 4);
+  store(g, c64(g, g->allw), wfield(g, offsetof(struct simt_warp, bar_lanes)), 8);
+  store(g, c32(g, pc + 1), wfield(g, offsetof(struct simt_warp, bar_at)), 4);
+  ret(g, NATIVE_RET_STATE);
+  LLVMPositionBuilderAtEnd(g->b, others);
+  LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
+  rt_call(g, "lsn_bar", LLVMVoidTypeInContext(g->c), args, 3);
+  ret(g, NATIVE_RET_STATE);
+}
+
 /* CALLB of a builtin that is not a work-group function: its argument rows
  * go to a buffer, the builtin runs on the active lanes (lsn_callb), its
  * results come back from another. */
@@ -721,6 +751,11 @@ static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   case LSI_CONT: gen_join(g, ip); return true;
   case LSI_YIELD: gen_yield(g, pc); return true;
   case LSI_BAR:
+    if (g->full) {
+      gen_bar(g, pc);
+      return true;
+    }
+    /* fall through */
   case LSI_EXIT: {
     LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
     rt_call(g, ip->op == LSI_BAR ? "lsn_bar" : "lsn_exit", LLVMVoidTypeInContext(g->c), args, 3);
