@@ -306,10 +306,7 @@ static cl_int make_storage(struct req *r, cl_mem m) {
   if (d->image_slice_pitch) d->image_slice_pitch = d->image_row_pitch * rows_of(d);
   r->size = (d->image_slice_pitch ? d->image_slice_pitch : d->image_row_pitch * rows_of(d)) *
             slices_of(d);
-  if (posix_memalign(&m->alloc, 128, r->size ? r->size : 1) != 0) {
-    m->alloc = NULL;
-    return CL_MEM_OBJECT_ALLOCATION_FAILURE;
-  }
+  if (!(m->alloc = rt_mem_store_alloc(r->size, 128))) return CL_MEM_OBJECT_ALLOCATION_FAILURE;
   m->store = m->alloc;
   if (r->flags & CL_MEM_COPY_HOST_PTR)
     copy_in(r, &user, m->store);

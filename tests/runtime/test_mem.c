@@ -3,6 +3,10 @@
  * sub-buffers, every buffer command with its range and pitch rules, maps,
  * host-access flags, queries and destructor callbacks.
  */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "runtime/stub_dev.h"
 #include "util/check_util.h"
 
@@ -397,6 +401,40 @@ START_TEST(test_map_alloc_buffer) {
 }
 END_TEST
 
+/* Whether the mapping of /proc/self/smaps holding p has VmFlags flag. */
+static bool vm_flag(const void *p, const char *flag) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  ck_assert_ptr_nonnull(f);
+  char line[512];
+  bool in = false, has = false;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+      in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+    else if (in && !strncmp(line, "VmFlags:", 8))
+      has = strstr(line, flag) != NULL;
+  }
+  fclose(f);
+  return has;
+}
+
+/* A buffer of at least one huge page (2 MiB) starts on one and asks for
+ * huge pages (VmFlags "hg"), where the kernel has them. */
+START_TEST(test_large_buffer_huge_pages) {
+  const size_t huge = (size_t)2 << 20, n = 3 * huge + 12345;
+  cl_mem m = make(CL_MEM_READ_WRITE, n, NULL, CL_SUCCESS);
+  cl_int err;
+  unsigned char *p = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 0, n, 0, NULL, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  ck_assert_msg((uintptr_t)p % huge == 0, "a %zu-byte buffer at %p", n, (void *)p);
+  ck_assert_uint_eq(p[0] | p[n - 1], 0); /* zero-filled as any other */
+  if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
+    ck_assert_msg(vm_flag(p, " hg"), "no MADV_HUGEPAGE on the buffer's memory");
+  ck_assert_int_eq(clEnqueueUnmapMemObject(q, m, p, 0, NULL, NULL), CL_SUCCESS);
+  clReleaseMemObject(m);
+}
+END_TEST
+
 START_TEST(test_sub_buffers) {
   cl_uint align_bits;
   clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
@@ -572,6 +610,7 @@ int main(void) {
   tcase_add_test(tc, test_rect);
   tcase_add_test(tc, test_map_use_host_ptr);
   tcase_add_test(tc, test_map_alloc_buffer);
+  tcase_add_test(tc, test_large_buffer_huge_pages);
   tcase_add_test(tc, test_sub_buffers);
   tcase_add_test(tc, test_info_and_destructor);
   tcase_add_test(tc, test_migrate);
