@@ -306,8 +306,8 @@ static cl_int make_storage(struct req *r, cl_mem m) {
   if (d->image_slice_pitch) d->image_slice_pitch = d->image_row_pitch * rows_of(d);
   r->size = (d->image_slice_pitch ? d->image_slice_pitch : d->image_row_pitch * rows_of(d)) *
             slices_of(d);
-  if (!(m->alloc = rt_mem_store_alloc(r->size, 128))) return CL_MEM_OBJECT_ALLOCATION_FAILURE;
-  m->store = m->alloc;
+  cl_int err = rt_mem_store_alloc(m, r->size, 128);
+  if (err != CL_SUCCESS) return err;
   if (r->flags & CL_MEM_COPY_HOST_PTR)
     copy_in(r, &user, m->store);
   else

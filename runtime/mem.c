@@ -41,20 +41,41 @@ static size_t base_align(void) {
   return bits / 8;
 }
 
-/* A memory object's storage: size bytes aligned to align. Storage of at
- * least one huge page is aligned to one and asks the kernel for huge pages
- * (where transparent huge pages are on only on request): a kernel that
- * streams through a large buffer then takes a TLB miss per 2 MiB, not per
- * 4 KiB. */
+/* Storage of at least one huge page is a mapping of its own, aligned to a
+ * huge page and advised to use them (where transparent huge pages are on
+ * only on request): a kernel that streams through a large buffer then
+ * takes a TLB miss per 2 MiB, not per 4 KiB. Its own mapping, so that the
+ * advice leaves with it (heap memory reused after free would keep it). */
 #define HUGE_PAGE ((size_t)2 << 20)
-void *rt_mem_store_alloc(size_t size, size_t align) {
-  bool huge = size >= HUGE_PAGE;
-  void *p = NULL;
-  if (posix_memalign(&p, huge ? HUGE_PAGE : align, size ? size : 1) != 0) return NULL;
+static void *map_huge(size_t size, size_t *mapped) {
+  size_t len = (size + 4095) & ~(size_t)4095, span = len + HUGE_PAGE;
+  char *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  char *a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+  if (a > p) munmap(p, (size_t)(a - p));
+  if (a + len < p + span) munmap(a + len, (size_t)(p + span - (a + len)));
 #ifdef MADV_HUGEPAGE
-  if (huge) (void)madvise(p, size & ~(HUGE_PAGE - 1), MADV_HUGEPAGE); /* only a hint */
+  (void)madvise(a, len, MADV_HUGEPAGE); /* only a hint */
 #endif
-  return p;
+  *mapped = len;
+  return a;
+}
+
+cl_int rt_mem_store_alloc(cl_mem m, size_t size, size_t align) {
+  m->mapped = 0;
+  if (size >= HUGE_PAGE && align <= HUGE_PAGE)
+    m->alloc = map_huge(size, &m->mapped);
+  else if (posix_memalign(&m->alloc, align, size ? size : 1) != 0)
+    m->alloc = NULL;
+  m->store = m->alloc;
+  return m->alloc ? CL_SUCCESS : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+}
+
+static void store_free(cl_mem m) {
+  if (m->mapped)
+    munmap(m->alloc, m->mapped);
+  else
+    free(m->alloc);
 }
 
 /* Device address of a memory object (0 for anything that is not one). */
@@ -94,7 +115,7 @@ cl_int rt_mem_alloc(cl_context ctx, cl_mem *out) {
 void rt_mem_free(cl_mem m) {
   if (!m) return;
   pthread_mutex_destroy(&m->lock);
-  free(m->alloc);
+  store_free(m);
   free(m);
 }
 
@@ -144,11 +165,7 @@ static cl_int buffer_create_in(const char *call, cl_context ctx, const cl_mem_pr
   } else {
     size_t align = base_align();
     if (align < 128) align = 128;
-    if (!(m->alloc = rt_mem_store_alloc(size, align))) {
-      err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
-      goto out;
-    }
-    m->store = m->alloc;
+    if ((err = rt_mem_store_alloc(m, size, align)) != CL_SUCCESS) goto out;
     if (flags & CL_MEM_COPY_HOST_PTR)
       memcpy(m->store, host_ptr, size);
     else
@@ -300,7 +317,7 @@ void rt_mem_destroy(cl_mem m) {
   if (m->image) rt_image_destroy(m);
   if (m->parent) rt_mem_unref(m->parent);
   pthread_mutex_destroy(&m->lock);
-  free(m->alloc);
+  store_free(m);
   rt_object_free(&m->obj, sizeof *m);
   rt_context_unref(ctx);
 }

@@ -82,6 +82,7 @@ struct _cl_mem {
   void *host_ptr; /* CL_MEM_HOST_PTR: the user's pointer for USE_HOST_PTR */
   void *store;    /* the backing host storage the device maps */
   void *alloc;    /* what to free (NULL when the user owns the storage) */
+  size_t mapped;  /* alloc's bytes when it is a mapping of its own, else 0 */
   uint64_t addr;  /* device address of the first byte */
   bool on_svm;    /* the storage is SVM: addr is its SVM address, nothing mapped */
   cl_mem parent;  /* for a sub-buffer (retained) */

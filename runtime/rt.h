@@ -134,9 +134,9 @@ void rt_context_notify(cl_context ctx, const char *errinfo);
 /* svm.c: the live SVM allocation holding p (one past its end counts):
  * its first byte and size (either may be NULL); false when none does. */
 bool rt_svm_lookup(const void *p, void **base, size_t *size);
-/* mem.c: a memory object's storage (free() releases it), size bytes
- * aligned to at least align; NULL when out of memory. */
-void *rt_mem_store_alloc(size_t size, size_t align);
+/* mem.c: m's storage (m->alloc and m->store; its release frees it), size
+ * bytes aligned to at least align. */
+cl_int rt_mem_store_alloc(cl_mem m, size_t size, size_t align);
 /* mem.c: device address of the first byte of a buffer (or sub-buffer). */
 uint64_t rt_mem_addr(cl_mem m);
 

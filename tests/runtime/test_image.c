@@ -683,6 +683,30 @@ START_TEST(test_release) {
 }
 END_TEST
 
+/* An image of more than one huge page (its storage is a mapping of its
+ * own): zero-filled, its last row written and the whole read back, and
+ * released. */
+START_TEST(test_large_image) {
+  const size_t w = 1024, h = 600, n = w * h * 4; /* 2.3 MiB of RGBA8 */
+  cl_image_desc d = desc(CL_MEM_OBJECT_IMAGE2D, w, h, 0, 0);
+  cl_mem m = make(0, &rgba8, &d, NULL, CL_SUCCESS);
+  unsigned char *row = malloc(w * 4), *back = malloc(n);
+  ck_assert(row && back);
+  for (size_t i = 0; i < w * 4; i++)
+    row[i] = (unsigned char)(i * 7 + 1);
+  size_t origin[3] = {0, h - 1, 0}, region[3] = {w, 1, 1}, all[3] = {w, h, 1}, zero[3] = {0};
+  ck_assert_int_eq(clEnqueueWriteImage(q, m, CL_TRUE, origin, region, 0, 0, row, 0, NULL, NULL),
+                   CL_SUCCESS);
+  ck_assert_int_eq(clEnqueueReadImage(q, m, CL_TRUE, zero, all, 0, 0, back, 0, NULL, NULL),
+                   CL_SUCCESS);
+  for (size_t i = 0; i < n - w * 4; i++)
+    ck_assert_msg(back[i] == 0, "byte %zu of the image is %u", i, back[i]);
+  ck_assert_int_eq(memcmp(back + n - w * 4, row, w * 4), 0);
+  free(row), free(back);
+  ck_assert_int_eq(clReleaseMemObject(m), CL_SUCCESS);
+}
+END_TEST
+
 /* cl_khr_depth_images: CL_DEPTH with CL_UNORM_INT16 and CL_FLOAT for
  * read-only and write-only 2D images and 2D arrays, and for no other type
  * or kernel read-write access. */
@@ -733,6 +757,7 @@ int main(void) {
   tcase_add_test(tc, test_from_buffer_alignment);
   tcase_add_test(tc, test_image_from_image);
   tcase_add_test(tc, test_release);
+  tcase_add_test(tc, test_large_image);
   suite_add_tcase(s, tc);
   return cu_run(s);
 }
