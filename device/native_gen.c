@@ -339,6 +339,16 @@ static void token_at(struct gen *g, LLVMValueRef idx, LLVMValueRef valid, LLVMVa
   *info = load(g, g->i64, field(g, tok, offsetof(simt_token, info)), 8);
 }
 
+/* The lanes that wait for any reason but skip (SIMT_NREASONS: skip none). */
+static LLVMValueRef waiting(struct gen *g, unsigned skip) {
+  LLVMValueRef m = c64(g, 0);
+  for (unsigned r = 0; r < SIMT_NREASONS; r++)
+    if (r != skip)
+      m = LLVMBuildOr(g->b, m,
+                      load(g, g->i64, wfield(g, offsetof(struct simt_warp, dis) + r * 8), 8), "");
+  return m;
+}
+
 /* The lanes of m whose resume pc is pc (simt_lanes_at). */
 static LLVMValueRef lanes_at(struct gen *g, LLVMValueRef m, LLVMValueRef pc) {
   LLVMValueRef lpc = load(g, g->v32, wfield(g, offsetof(struct simt_warp, lane_pc)), 4);
@@ -493,9 +503,11 @@ static void gen_join(struct gen *g, const lsi_insn *ip) {
   store(g, LLVMBuildAdd(g->b, head, c32(g, 1), ""), hp, 4);
   go_with(g, LLVMBuildOr(g->b, a, there, ""), target);
   LLVMPositionBuilderAtEnd(g->b, slow);
-  slow = block(g);
-  join_div(g, ty, target, head, tail, fmask, finfo, slow);
-  LLVMPositionBuilderAtEnd(g->b, slow);
+  if (!g->full) { /* where the whole warp runs, no lane waits for a DIV token */
+    slow = block(g);
+    join_div(g, ty, target, head, tail, fmask, finfo, slow);
+    LLVMPositionBuilderAtEnd(g->b, slow);
+  }
   LLVMValueRef args[4] = {g->x, c32(g, ip->op), a, c32(g, target)};
   after_unwind(g, rt_call(g, "lsn_join", g->i32, args, 4), target);
 }
@@ -515,11 +527,8 @@ static void gen_yield(struct gen *g, uint32_t pc) {
   leave(g, pc);
   LLVMPositionBuilderAtEnd(g->b, plain);
   count(g);
-  LLVMValueRef waiting = c64(g, 0);
-  for (unsigned r = 0; r < SIMT_NREASONS; r++)
-    waiting = LLVMBuildOr(
-        g->b, waiting, load(g, g->i64, wfield(g, offsetof(struct simt_warp, dis) + r * 8), 8), "");
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, waiting, c64(g, 0), ""), alone, others);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, waiting(g, SIMT_NREASONS), c64(g, 0), ""),
+                  alone, others);
   LLVMPositionBuilderAtEnd(g->b, alone);
   store(g, y, yp, 8);
   add_to(g, offsetof(struct native_count, yields), c64(g, 1));
@@ -576,31 +585,29 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   go(g, pc + 1);
 }
 
-/* BAR where the whole warp runs: where no lane waits for anything (so
+/* BAR: where the whole warp runs and no lane waits for anything (so
  * unwinding would pop every token as stale), the warp waits at the
  * barrier as simt_barrier_wait leaves it: every lane to resume at pc + 1,
  * the deque empty, no lane active; else lsn_bar. */
 static void gen_bar(struct gen *g, uint32_t pc) {
-  LLVMValueRef waiting = c64(g, 0);
-  for (unsigned r = 0; r < SIMT_NREASONS; r++)
-    if (r != SIMT_REASON_BAR)
-      waiting =
-          LLVMBuildOr(g->b, waiting,
-                      load(g, g->i64, wfield(g, offsetof(struct simt_warp, dis) + r * 8), 8), "");
-  LLVMBasicBlockRef alone = block(g), others = block(g);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, waiting, c64(g, 0), ""), alone, others);
-  LLVMPositionBuilderAtEnd(g->b, alone);
-  store(g, splat(g, c32(g, pc + 1)), wfield(g, offsetof(struct simt_warp, lane_pc)), 4);
-  LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_REASON_BAR * 8);
-  store(g, LLVMBuildOr(g->b, load(g, g->i64, dp, 8), c64(g, g->allw), ""), dp, 8);
-  store(g, load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4),
-        wfield(g, offsetof(struct simt_warp, dq.head)), 4);
-  store(g, c64(g, 0), wfield(g, offsetof(struct simt_warp, active)), 8);
-  store(g, c32(g, SIMT_WARP_BARRIER), wfield(g, offsetof(struct simt_warp, state)), 4);
-  store(g, c64(g, g->allw), wfield(g, offsetof(struct simt_warp, bar_lanes)), 8);
-  store(g, c32(g, pc + 1), wfield(g, offsetof(struct simt_warp, bar_at)), 4);
-  ret(g, NATIVE_RET_STATE);
-  LLVMPositionBuilderAtEnd(g->b, others);
+  if (g->full) {
+    LLVMBasicBlockRef alone = block(g), others = block(g);
+    LLVMBuildCondBr(g->b,
+                    LLVMBuildICmp(g->b, LLVMIntEQ, waiting(g, SIMT_REASON_BAR), c64(g, 0), ""),
+                    alone, others);
+    LLVMPositionBuilderAtEnd(g->b, alone);
+    store(g, splat(g, c32(g, pc + 1)), wfield(g, offsetof(struct simt_warp, lane_pc)), 4);
+    LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_REASON_BAR * 8);
+    store(g, LLVMBuildOr(g->b, load(g, g->i64, dp, 8), c64(g, g->allw), ""), dp, 8);
+    store(g, load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4),
+          wfield(g, offsetof(struct simt_warp, dq.head)), 4);
+    store(g, c64(g, 0), wfield(g, offsetof(struct simt_warp, active)), 8);
+    store(g, c32(g, SIMT_WARP_BARRIER), wfield(g, offsetof(struct simt_warp, state)), 4);
+    store(g, c64(g, g->allw), wfield(g, offsetof(struct simt_warp, bar_lanes)), 8);
+    store(g, c32(g, pc + 1), wfield(g, offsetof(struct simt_warp, bar_at)), 4);
+    ret(g, NATIVE_RET_STATE);
+    LLVMPositionBuilderAtEnd(g->b, others);
+  }
   LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
   rt_call(g, "lsn_bar", LLVMVoidTypeInContext(g->c), args, 3);
   ret(g, NATIVE_RET_STATE);
@@ -750,15 +757,10 @@ static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   case LSI_BRK:
   case LSI_CONT: gen_join(g, ip); return true;
   case LSI_YIELD: gen_yield(g, pc); return true;
-  case LSI_BAR:
-    if (g->full) {
-      gen_bar(g, pc);
-      return true;
-    }
-    /* fall through */
+  case LSI_BAR: gen_bar(g, pc); return true;
   case LSI_EXIT: {
     LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
-    rt_call(g, ip->op == LSI_BAR ? "lsn_bar" : "lsn_exit", LLVMVoidTypeInContext(g->c), args, 3);
+    rt_call(g, "lsn_exit", LLVMVoidTypeInContext(g->c), args, 3);
     ret(g, NATIVE_RET_STATE);
     return true;
   }

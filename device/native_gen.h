@@ -55,7 +55,8 @@ struct gen {
   uint32_t pc; /* the instruction being generated */
   /* Rows along a straight run of instructions (each block's only
    * predecessor the one before): the value of each row read or written
-   * (NULL: in memory), and which were written and not yet stored. They
+   * (NULL: in its slot or memory), and which were written and not yet
+   * stored. They
    * are stored where the run ends - before a branch, a call into the
    * deque or a return - if live there. */
   LLVMValueRef *val;
@@ -190,7 +191,8 @@ static inline void fill(struct gen *g, uint32_t pc) {
  * slots of the rows dead there (for every lane) from memory, so that every
  * slot holds a value. */
 static inline void to_masked(struct gen *g, uint32_t pc) {
-  for (uint32_t r = 0; r < g->k->nregs && g->full; r++)
+  if (!g->full) return;
+  for (uint32_t r = 0; r < g->k->nregs; r++)
     if (g->slot[r] && !is_live_in(g, pc, r))
       store(g, load(g, g->v64, mem_row(g, r), 8), g->slot[r], 8);
 }
@@ -200,7 +202,8 @@ static inline void flush(struct gen *g, uint32_t pc) {
   for (uint32_t r = 0; r < g->k->nregs && pc != UINT32_MAX; r++)
     if (g->dirty[r] && is_live(g, pc, r)) store(g, g->val[r], row_ptr(g, r), 8);
 }
-/* Where the instruction at pc begins a run: everything is in memory. */
+/* Where the instruction at pc begins a run: every row is in its slot or
+ * memory. */
 static inline void forget(struct gen *g) {
   memset(g->val, 0, g->k->nregs * sizeof *g->val);
   memset(g->dirty, 0, g->k->nregs);

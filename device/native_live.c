@@ -1,6 +1,6 @@
 /*
- * native_live.c - which registers each instruction's result must reach
- * memory for (native.h): the registers live after it.
+ * native_live.c - which registers each instruction's result must be kept
+ * for, in memory or a slot (native.h): the registers live after it.
  *
  * Every lane follows the kernel's control-flow graph, even while its warp
  * runs other lanes: a lane left behind by a branch resumes at the branch's
@@ -8,7 +8,8 @@
  * waiting for reconvergence at the join's target. So a register no path
  * from an instruction reads before writing it is dead there for every
  * lane, and the native code need not store it: the lanes that wrote it
- * never read it, and the others keep their old values in memory.
+ * never read it, and the others keep their old values (in memory, or in
+ * the slot the masked variant keeps for every lane).
  */
 #include <stdlib.h>
 #include <string.h>
