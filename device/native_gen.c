@@ -846,6 +846,23 @@ static void types(struct gen *g) {
   g->vp = LLVMVectorType(g->ptr, g->W);
 }
 
+/* g->masked_exit, where there are slots. */
+static void masked_exit(struct gen *g) {
+  g->masked_exit = NULL;
+  bool any = false;
+  for (uint32_t r = 0; r < g->k->nregs; r++)
+    any |= g->slot[r] != NULL;
+  if (!any) return;
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  g->masked_exit = block(g);
+  LLVMPositionBuilderAtEnd(g->b, g->masked_exit);
+  g->masked_code = LLVMBuildPhi(g->b, g->i32, "");
+  g->full = false;
+  spill(g);
+  LLVMBuildRet(g->b, g->masked_code);
+  LLVMPositionBuilderAtEnd(g->b, here);
+}
+
 /* The entry block: where the warp is, then a switch to its pc. */
 static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   LLVMBasicBlockRef entry = block(g);
@@ -859,6 +876,7 @@ static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   for (uint32_t r = 0; r < g->k->nregs && loop; r++)
     if ((loop[r / 64] >> (r % 64)) & 1) g->slot[r] = LLVMBuildAlloca(g->b, g->v64, "");
   free(loop); /* out of memory: no slots, every row in memory */
+  masked_exit(g);
   g->w = load(g, g->ptr, field(g, g->x, offsetof(struct native_ctx, w)), 8);
   LLVMValueRef pc = load(g, g->i32, field(g, g->w, offsetof(struct simt_warp, pc)), 4);
   LLVMValueRef a = load(g, g->i64, field(g, g->w, offsetof(struct simt_warp, active)), 8);
@@ -870,15 +888,20 @@ static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, a, c64(g, g->allw), ""), sw_of[1], sw_of[0]);
   for (int v = 0; v < 2; v++) {
     LLVMPositionBuilderAtEnd(g->b, sw_of[v]);
+    g->full = v;
+    if (!v) fill(g, 0); /* the masked variant: every slot, wherever it comes in */
     LLVMValueRef sw = LLVMBuildSwitch(g->b, pc, other, ncase);
     for (uint32_t p = 0; p < g->k->ninsns; p++) {
       if (!g->entry[p]) continue;
-      LLVMBasicBlockRef in = block(g); /* the rows to their slots */
+      if (!v) {
+        LLVMAddCase(sw, c32(g, p), g->bbv[0][p]);
+        continue;
+      }
+      LLVMBasicBlockRef in = block(g); /* the rows live there to their slots */
       LLVMAddCase(sw, c32(g, p), in);
       LLVMPositionBuilderAtEnd(g->b, in);
-      g->full = v;
       fill(g, p);
-      LLVMBuildBr(g->b, g->bbv[v][p]);
+      LLVMBuildBr(g->b, g->bbv[1][p]);
       LLVMPositionBuilderAtEnd(g->b, sw_of[v]);
     }
   }

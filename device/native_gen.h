@@ -52,6 +52,11 @@ struct gen {
    * where control comes into the function and spilled to memory where it
    * leaves it (in_slot). */
   LLVMValueRef *slot;
+  /* The masked variant's one way out where there are slots: every slot to
+   * memory, then a return of the code its phi takes from each caller
+   * (ret); NULL: no slot. */
+  LLVMBasicBlockRef masked_exit;
+  LLVMValueRef masked_code;
   uint32_t pc; /* the instruction being generated */
   /* Rows along a straight run of instructions (each block's only
    * predecessor the one before): the value of each row read or written
@@ -268,8 +273,15 @@ static inline void save_pc(struct gen *g, LLVMValueRef pc) {
   store(g, act(g), field(g, g->w, offsetof(struct simt_warp, active)), 8);
 }
 static inline void ret(struct gen *g, int code) {
+  LLVMValueRef c = c32(g, (uint32_t)code);
+  if (!g->full && g->masked_exit) {
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(g->masked_code, &c, &from, 1);
+    LLVMBuildBr(g->b, g->masked_exit);
+    return;
+  }
   spill(g);
-  LLVMBuildRet(g->b, LLVMConstInt(g->i32, (unsigned)code, 0));
+  LLVMBuildRet(g->b, c);
 }
 /* Leaves for the interpreter, which runs the instruction at pc. */
 static inline void leave(struct gen *g, uint32_t pc) {
