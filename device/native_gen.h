@@ -61,9 +61,8 @@ struct gen {
   /* Rows along a straight run of instructions (each block's only
    * predecessor the one before): the value of each row read or written
    * (NULL: in its slot or memory), and which were written and not yet
-   * stored. They
-   * are stored where the run ends - before a branch, a call into the
-   * deque or a return - if live there. */
+   * stored. They are stored where the run ends - before a branch, a call
+   * into the deque or a return - if live there. */
   LLVMValueRef *val;
   uint8_t *dirty;
   /* What the run knows about the addresses in each row, per access kind

@@ -306,12 +306,10 @@ static cl_int make_storage(struct req *r, cl_mem m) {
   if (d->image_slice_pitch) d->image_slice_pitch = d->image_row_pitch * rows_of(d);
   r->size = (d->image_slice_pitch ? d->image_slice_pitch : d->image_row_pitch * rows_of(d)) *
             slices_of(d);
-  cl_int err = rt_mem_store_alloc(m, r->size, 128);
+  bool copy = r->flags & CL_MEM_COPY_HOST_PTR;
+  cl_int err = rt_mem_store_alloc(m, r->size, 128, !copy);
   if (err != CL_SUCCESS) return err;
-  if (r->flags & CL_MEM_COPY_HOST_PTR)
-    copy_in(r, &user, m->store);
-  else
-    memset(m->store, 0, r->size);
+  if (copy) copy_in(r, &user, m->store);
   return CL_SUCCESS;
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "runtime/rt.h"
 
@@ -48,7 +49,8 @@ static size_t base_align(void) {
  * advice leaves with it (heap memory reused after free would keep it). */
 #define HUGE_PAGE ((size_t)2 << 20)
 static void *map_huge(size_t size, size_t *mapped) {
-  size_t len = (size + 4095) & ~(size_t)4095, span = len + HUGE_PAGE;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t len = (size + page - 1) / page * page, span = len + HUGE_PAGE;
   char *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return NULL;
   char *a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
@@ -61,12 +63,15 @@ static void *map_huge(size_t size, size_t *mapped) {
   return a;
 }
 
-cl_int rt_mem_store_alloc(cl_mem m, size_t size, size_t align) {
+cl_int rt_mem_store_alloc(cl_mem m, size_t size, size_t align, bool zero) {
   m->mapped = 0;
-  if (size >= HUGE_PAGE && align <= HUGE_PAGE)
-    m->alloc = map_huge(size, &m->mapped);
-  else if (posix_memalign(&m->alloc, align, size ? size : 1) != 0)
+  if (size >= HUGE_PAGE && align <= HUGE_PAGE) {
+    m->alloc = map_huge(size, &m->mapped); /* zero-filled by the kernel */
+  } else if (posix_memalign(&m->alloc, align, size ? size : 1) != 0) {
     m->alloc = NULL;
+  } else if (zero) {
+    memset(m->alloc, 0, size);
+  }
   m->store = m->alloc;
   return m->alloc ? CL_SUCCESS : CL_MEM_OBJECT_ALLOCATION_FAILURE;
 }
@@ -165,11 +170,9 @@ static cl_int buffer_create_in(const char *call, cl_context ctx, const cl_mem_pr
   } else {
     size_t align = base_align();
     if (align < 128) align = 128;
-    if ((err = rt_mem_store_alloc(m, size, align)) != CL_SUCCESS) goto out;
-    if (flags & CL_MEM_COPY_HOST_PTR)
-      memcpy(m->store, host_ptr, size);
-    else
-      memset(m->store, 0, size);
+    bool copy = flags & CL_MEM_COPY_HOST_PTR;
+    if ((err = rt_mem_store_alloc(m, size, align, !copy)) != CL_SUCCESS) goto out;
+    if (copy) memcpy(m->store, host_ptr, size);
   }
   /* A buffer on SVM is the SVM memory to the device too: its address is
    * the SVM pointer, so pointers a kernel takes into it are valid on the

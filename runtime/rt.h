@@ -135,8 +135,9 @@ void rt_context_notify(cl_context ctx, const char *errinfo);
  * its first byte and size (either may be NULL); false when none does. */
 bool rt_svm_lookup(const void *p, void **base, size_t *size);
 /* mem.c: m's storage (m->alloc and m->store; its release frees it), size
- * bytes aligned to at least align. */
-cl_int rt_mem_store_alloc(cl_mem m, size_t size, size_t align);
+ * bytes aligned to at least align, zero-filled when zero is set (and
+ * always when it is a mapping of its own). */
+cl_int rt_mem_store_alloc(cl_mem m, size_t size, size_t align, bool zero);
 /* mem.c: device address of the first byte of a buffer (or sub-buffer). */
 uint64_t rt_mem_addr(cl_mem m);
 
