@@ -78,10 +78,11 @@ int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint6
 /* ---- native_gen.c (and native_mem.c): LSI to LLVM IR ---- */
 struct LLVMOpaqueModule;
 struct LLVMOpaqueContext;
-/* Generates function `name` for k at width W into module m; false (with
- * why) for a kernel it does not handle. */
+/* Generates function `name` for k at width W into module m, for a host
+ * with the LLVM target features `features`; false (with why) for a
+ * kernel it does not handle. */
 bool native_gen(struct LLVMOpaqueContext *c, struct LLVMOpaqueModule *m, const char *name,
-                const struct lsi_kernel *k, unsigned W, char *why, size_t n);
+                const struct lsi_kernel *k, unsigned W, const char *features, char *why, size_t n);
 
 /* native_live.c: the registers live after each instruction, a bitset of
  * *words 64-bit words per pc (ninsns + 1 of them), followed by the

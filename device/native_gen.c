@@ -910,7 +910,7 @@ static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
 }
 
 bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struct lsi_kernel *k,
-                unsigned W, char *why, size_t n) {
+                unsigned W, const char *features, char *why, size_t n) {
   if (W < 4 || W > SIMT_MAX_W || (W & (W - 1))) {
     snprintf(why, n, "warp width %u", W);
     return false;
@@ -920,7 +920,7 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
       snprintf(why, n, "pc %u writes a constant register", pc);
       return false;
     }
-  struct gen g = {.c = c, .m = m, .k = k, .W = W};
+  struct gen g = {.c = c, .m = m, .k = k, .W = W, .permute = strstr(features, "+avx512f") != NULL};
   types(&g);
   LLVMTypeRef params[3] = {g.ptr, g.ptr, g.ptr};
   g.fn = LLVMAddFunction(m, name, LLVMFunctionType(g.i32, params, 3, 0));

@@ -34,6 +34,7 @@ struct gen {
   LLVMBuilderRef b;
   const struct lsi_kernel *k;
   unsigned W;
+  bool permute; /* the host permutes two 512-bit registers' elements (window_load) */
   LLVMTypeRef i1, i8, i32, i64, ptr, f32, f64, iW, v1, v32, v64, vf, vd, vp;
   LLVMValueRef fn, x, reg, cnt, w, act_slot, limit_slot, argbuf, resbuf;
   /* Each instruction is generated twice: for a warp whose W lanes are all

@@ -374,6 +374,90 @@ static void seg_load(struct gen *g, struct mfacts *f, LLVMValueRef off, unsigned
   LLVMPositionBuilderAtEnd(g->b, no);
 }
 
+/* n lanes of type t's element type, each v */
+static LLVMValueRef lanes_of(LLVMTypeRef t, unsigned n, uint64_t v) {
+  LLVMValueRef e[SIMT_MAX_W];
+  for (unsigned i = 0; i < n; i++)
+    e[i] = LLVMConstInt(LLVMGetElementType(t), v, 0);
+  return LLVMConstVector(e, n);
+}
+
+/* Elements pick[i] (of two registers' worth, a then b) of the 512-bit
+ * registers a and b, e-bit elements: one permute instruction. */
+static LLVMValueRef permute2(struct gen *g, unsigned e, LLVMValueRef a, LLVMValueRef pick,
+                             LLVMValueRef b) {
+  LLVMValueRef args[3] = {a, pick, b};
+  return intrinsic(
+      g, e == 32 ? "llvm.x86.avx512.vpermi2var.d.512" : "llvm.x86.avx512.vpermi2var.q.512", NULL, 0,
+      args, 3);
+}
+
+/* A load whose active lanes fall in a window of 2 * W elements of n bytes
+ * (4 or 8) from the least offset, within the allocation: two vector
+ * loads' worth of elements, and the lanes' elements picked out of them
+ * by permutes of 512-bit register pairs - where a gather would take an
+ * element at a time (strided and butterfly accesses to local memory).
+ * The lanes of the window are read only to be dropped. Adds the value
+ * and its block to done's incoming where the lanes are so; the builder
+ * goes on where they are not. off: the lanes' offsets, all checked. */
+static void window_load(struct gen *g, struct mfacts *f, LLVMValueRef off, int64_t imm, unsigned n,
+                        LLVMBasicBlockRef done, LLVMValueRef *val, LLVMBasicBlockRef *from,
+                        unsigned *nin) {
+  unsigned e = n * 8, L = 512 / e, W2 = 2 * g->W, nch = W2 / L, G = g->W < L ? 1 : g->W / L;
+  LLVMTypeRef et = LLVMIntTypeInContext(g->c, e), lt = LLVMVectorType(et, L);
+  LLVMValueRef lo = LLVMBuildAdd(g->b, f->minoff, c64(g, (uint64_t)imm), "");
+  LLVMValueRef span = LLVMBuildSub(g->b, f->maxoff, f->minoff, "");
+  LLVMValueRef ok = LLVMBuildICmp(g->b, LLVMIntULT, span, c64(g, (uint64_t)W2 * n), "");
+  LLVMValueRef end = LLVMBuildAdd(g->b, lo, c64(g, (uint64_t)W2 * n), "");
+  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSLE, end, f->limit, ""), "");
+  if (g->k->private_size) /* lanes' private frames are apart */
+    ok = LLVMBuildAnd(g->b, ok,
+                      LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
+  LLVMBasicBlockRef yes = block(g), no = block(g);
+  LLVMBuildCondBr(g->b, ok, yes, no);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  LLVMValueRef win =
+      load(g, LLVMVectorType(et, W2), LLVMBuildGEP2(g->b, g->i8, f->base, &lo, 1, ""), n);
+  LLVMValueRef ch[2 * SIMT_MAX_W / 8], idx[2 * SIMT_MAX_W];
+  for (unsigned c = 0; c < nch; c++) {
+    for (unsigned i = 0; i < L; i++)
+      idx[i] = c32(g, c * L + i);
+    ch[c] = LLVMBuildShuffleVector(g->b, win, LLVMGetPoison(LLVMTypeOf(win)),
+                                   LLVMConstVector(idx, L), "");
+  }
+  if (nch == 1) ch[1] = ch[0];
+  /* each lane's element in the window; lanes past W (where W < L) pick 0 */
+  LLVMValueRef pick =
+      LLVMBuildLShr(g->b, LLVMBuildSub(g->b, off, splat(g, lo), ""), vc64(g, n == 4 ? 2 : 3), "");
+  if (e == 32) pick = LLVMBuildTrunc(g->b, pick, LLVMVectorType(g->i32, g->W), "");
+  LLVMValueRef parts[SIMT_MAX_W];
+  for (unsigned h = 0; h < G; h++) {
+    for (unsigned i = 0; i < L; i++)
+      idx[i] = c32(g, h * L + i < g->W ? h * L + i : g->W);
+    LLVMValueRef p = LLVMBuildShuffleVector(g->b, pick, LLVMConstNull(LLVMTypeOf(pick)),
+                                            LLVMConstVector(idx, L), "");
+    LLVMValueRef r = permute2(g, e, ch[0], p, ch[1]);
+    /* the pair of registers each lane's element is in: p / (2 L) */
+    LLVMValueRef pair =
+        nch > 2 ? LLVMBuildLShr(g->b, p, lanes_of(lt, L, L == 16 ? 5 : 4), "") : NULL;
+    for (unsigned q = 1; 2 * q < nch; q++) {
+      LLVMValueRef in_q = LLVMBuildICmp(g->b, LLVMIntEQ, pair, lanes_of(lt, L, q), "");
+      r = LLVMBuildSelect(g->b, in_q, permute2(g, e, ch[2 * q], p, ch[2 * q + 1]), r, "");
+    }
+    parts[h] = r;
+  }
+  LLVMValueRef v = concat(g, parts, G, L);
+  if (G * L > g->W) {
+    for (unsigned i = 0; i < g->W; i++)
+      idx[i] = c32(g, i);
+    v = LLVMBuildShuffleVector(g->b, v, LLVMGetPoison(LLVMTypeOf(v)), LLVMConstVector(idx, g->W),
+                               "");
+  }
+  val[*nin] = v, from[(*nin)++] = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, no);
+}
+
 /* A load or store, checked like simt_mem: every active lane in the
  * allocation of the first active lane, in bounds and aligned, else the
  * interpreter makes (and reports) the access. Contiguous lanes are one
@@ -439,6 +523,8 @@ bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   /* segments of half and of a quarter of the warp */
   for (unsigned s = g->W / 2; !st && g->full && s >= 4 && s >= g->W / 4; s /= 2)
     seg_load(g, f, lane_off, s, vt, n, done, vals, from, &nin);
+  if (!st && g->permute && (n == 4 || n == 8) && g->W * n >= 32)
+    window_load(g, f, lane_off, imm, n, done, vals, from, &nin);
   LLVMTypeRef gt[2] = {vt, g->vp};
   LLVMValueRef al = c32(g, n);
   if (st) {

@@ -314,7 +314,7 @@ static LLVMMemoryBufferRef emit(const struct lsi_kernel *k, unsigned W, const ch
   LLVMDisposeTargetData(dl);
   char *msg = NULL;
   LLVMMemoryBufferRef buf = NULL;
-  bool ok = native_gen(ctx, m, name, k, W, o->why, sizeof o->why);
+  bool ok = native_gen(ctx, m, name, k, W, J.features, o->why, sizeof o->why);
   if (ok && LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
     snprintf(o->why, sizeof o->why, "generated code does not verify: %.100s", msg);
     ok = false;

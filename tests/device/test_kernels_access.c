@@ -1,0 +1,119 @@
+/*
+ * test_kernels_access.c - end-to-end kernels for shapes of memory access
+ * an engine may make in other ways than one element per lane: lanes
+ * within a window of twice the warp's width (bitonic pairs, butterflies,
+ * reversed blocks, under divergence and not), a spread wider than that,
+ * and reversed reads that end at the last element of a buffer followed
+ * by an unmapped page. Each is checked against the element it names.
+ */
+#include <sys/mman.h>
+
+#include "kharness.h"
+
+enum { LSZ = 64, GROUPS = 4, NIN = 2 * LSZ * GROUPS, NWI = LSZ * GROUPS };
+
+/* What lane lid of group gr reads in each of window.cl's six shapes. */
+static long long want(const long long *in, unsigned gr, unsigned lid, unsigned j, int shape) {
+  unsigned base = gr * 2 * LSZ, i = ((lid & ~(j - 1)) << 1) | (lid & (j - 1));
+  switch (shape) {
+  case 0: return in[base + i];
+  case 1: return in[base + i + j];
+  case 2: return in[base + (lid ^ j)];
+  case 3: return in[base + 2 * LSZ - 1 - lid];
+  case 4: return lid % 3 ? in[base + (lid ^ (2 * j))] : -1;
+  default: return in[base + lid * 5 % (2 * LSZ)];
+  }
+}
+
+/* window_int or window_long (size bytes per element) for each distance
+ * of a bitonic stage within the work-group. */
+static void check_window(const char *name, size_t size) {
+  static long long in[NIN], out[6 * NWI];
+  static int in32[NIN], out32[6 * NWI];
+  for (int i = 0; i < NIN; i++)
+    in[i] = in32[i] = (int)(i * 2654435761u >> 7) - (1 << 23);
+  if (size == 8)
+    for (int i = 0; i < NIN; i++)
+      in[i] = in[i] * 1000003 + i; /* the high half matters */
+  cl_kernel k = load_opts("window", name, "-cl-std=CL3.0");
+  cl_mem a = buf(NIN * size, size == 8 ? (void *)in : (void *)in32), o = buf(6 * NWI * size, NULL);
+  arg(k, 0, sizeof a, &a);
+  arg(k, 1, sizeof o, &o);
+  arg(k, 2, 2 * LSZ * size, NULL);
+  for (unsigned j = 1; j <= LSZ / 2; j *= 2) {
+    arg(k, 3, sizeof j, &j);
+    ck_assert_int_eq(run(k, NWI, LSZ), CL_COMPLETE);
+    rd(o, size == 8 ? (void *)out : (void *)out32, 6 * NWI * size);
+    for (unsigned g = 0; g < NWI; g++)
+      for (int s = 0; s < 6; s++) {
+        long long got = size == 8 ? out[6 * g + s] : out32[6 * g + s];
+        long long w = want(in, g / LSZ, g % LSZ, j, s);
+        ck_assert_msg(got == w, "%s j %u work-item %u shape %d: got %lld want %lld", name, j, g, s,
+                      got, w);
+      }
+  }
+  clReleaseMemObject(a);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+
+START_TEST(k_window_int) {
+  check_window("window_int", 4);
+}
+END_TEST
+
+START_TEST(k_window_long) {
+  check_window("window_long", 8);
+}
+END_TEST
+
+/* Reversed reads of a buffer whose last element ends a page with no page
+ * after it: a warp reading the last elements must read nothing past
+ * them. */
+START_TEST(k_window_buffer_end) {
+  long pg = sysconf(_SC_PAGESIZE);
+  char *map =
+      mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ck_assert_ptr_ne(map, MAP_FAILED);
+  ck_assert_int_eq(mprotect(map + pg, (size_t)pg, PROT_NONE), 0);
+  cl_uint n = (cl_uint)(pg / 4);
+  int *in = (int *)map, *out = malloc((size_t)pg);
+  ck_assert_ptr_nonnull(out);
+  for (cl_uint i = 0; i < n; i++)
+    in[i] = (int)(i * 7 + 1);
+  cl_int err;
+  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, (size_t)pg, in, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  cl_mem o = buf((size_t)pg, NULL);
+  cl_kernel k = load_opts("window", "window_end", "-cl-std=CL3.0");
+  arg(k, 0, sizeof a, &a);
+  arg(k, 1, sizeof o, &o);
+  arg(k, 2, sizeof n, &n);
+  ck_assert_int_eq(run(k, n, LSZ), CL_COMPLETE);
+  rd(o, out, (size_t)pg);
+  for (cl_uint g = 0; g < n; g++)
+    ck_assert_msg(out[g] == in[n - 1 - g], "window_end %u: got %d want %d", g, out[g],
+                  in[n - 1 - g]);
+  clReleaseMemObject(a);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+  free(out);
+  munmap(map, 2 * (size_t)pg);
+}
+END_TEST
+
+static Suite *make(void) {
+  Suite *s = suite_create("device_kernels_access");
+  TCase *tc = tcase_create("access");
+  tcase_add_checked_fixture(tc, kh_setup, kh_teardown);
+  tcase_set_timeout(tc, 120);
+  KH_ADD(tc, k_window_int);
+  KH_ADD(tc, k_window_long);
+  KH_ADD(tc, k_window_buffer_end);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  return kh_main(make);
+}
