@@ -540,6 +540,84 @@ static void gen_yield(struct gen *g, uint32_t pc) {
   after_unwind(g, rt_call(g, "lsn_yield", g->i32, args, 3), pc + 1);
 }
 
+static bool is_control(const lsi_insn *ip);
+static bool gen_plain(struct gen *g, const lsi_insn *ip, uint32_t pc);
+
+#define IF_THEN_MAX 24 /* instructions of an if-then that run in line */
+
+/* The SYNC an if-then at pc ends at, or 0 where pc begins none: BRA_P
+ * (or BRA_Z) to pc + 2, a branch to the SYNC at pc + 1, then up to
+ * IF_THEN_MAX instructions that are no branch point (control comes
+ * into none but the first) and a branch to the SYNC right after them. */
+static uint32_t if_then(const struct gen *g, uint32_t pc) {
+  const lsi_insn *c = g->k->code;
+  uint32_t n = g->k->ninsns, q = pc + 2;
+  if (q >= n || (uint64_t)c[pc].imm != q || c[pc + 1].op != LSI_BRA) return 0;
+  for (; q < n && c[q].op != LSI_BRA; q++) {
+    unsigned op = c[q].op;
+    bool point = op == LSI_BAR || op == LSI_YIELD || op == LSI_EXIT || op == LSI_SYNC ||
+                 op == LSI_BRK || op == LSI_CONT;
+    if (q - pc - 2 >= IF_THEN_MAX || point || is_control(&c[q]) || (q > pc + 2 && g->entry[q]))
+      return 0;
+  }
+  uint32_t join = q + 1;
+  if (join >= n || c[q].imm != c[pc + 1].imm || (uint64_t)c[q].imm != join ||
+      (q > pc + 2 && g->entry[q]) || c[join].op != LSI_SYNC)
+    return 0;
+  return join;
+}
+
+/* An if-then's lanes t split from a (the others, nt, wait for their DIV
+ * token at pc + 1, in front): in the masked variant, where the slice has
+ * room for the branch points the lanes pass and the SYNC's token is next,
+ * the body runs on t in line, then the DIV token goes, counted as if nt
+ * had run to the SYNC too, and all of a reach the SYNC - what the deque
+ * would do, without its round trip; else the lanes go on at the body as
+ * the deque has it. */
+static void gen_if_then(struct gen *g, uint32_t pc, uint32_t join, LLVMValueRef a, LLVMValueRef t,
+                        LLVMValueRef nt) {
+  const lsi_insn *sync = &g->k->code[join];
+  LLVMValueRef bp = field(g, g->cnt, offsetof(struct native_count, budget));
+  LLVMValueRef budget = load(g, g->i64, bp, 8);
+  LLVMValueRef hp = wfield(g, offsetof(struct simt_warp, dq.head));
+  LLVMValueRef h1 = LLVMBuildAdd(g->b, load(g, g->i32, hp, 4), c32(g, 1), "");
+  LLVMValueRef tail = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4);
+  LLVMValueRef two = LLVMBuildICmp(g->b, LLVMIntULT, h1, tail, ""), m2, i2;
+  token_at(g, h1, two, &m2, &i2);
+  uint64_t ours = simt_token_of(sync->op) | ((uint64_t)(uint32_t)sync->imm << 32);
+  LLVMValueRef ok = LLVMBuildICmp(
+      g->b, LLVMIntEQ, LLVMBuildAnd(g->b, i2, c64(g, ~UINT64_C(0xff0)), ""), c64(g, ours), "");
+  ok = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, two, ok, ""),
+                    LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, m2, t, ""), c64(g, 0), ""),
+                    "");
+  /* the deque's way passes 4 branch points before the SYNC's own */
+  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSGT, budget, c64(g, 4), ""), "");
+  LLVMBasicBlockRef now = block(g), deque = block(g);
+  LLVMBuildCondBr(g->b, ok, now, deque);
+  LLVMPositionBuilderAtEnd(g->b, deque);
+  go(g, pc + 2);
+  LLVMPositionBuilderAtEnd(g->b, now);
+  forget(g);
+  for (uint32_t q = pc + 2; q + 1 < join; q++) {
+    g->pc = q;
+    if (!gen_plain(g, &g->k->code[q], q)) {
+      leave(g, q); /* the deque is as the interpreter needs it */
+      return;
+    }
+  }
+  g->pc = join - 1;
+  flush(g, before(g));
+  store(g, LLVMBuildSub(g->b, load(g, g->i64, bp, 8), c64(g, 4), ""), bp, 8);
+  /* the body's branch and the SYNC on t, the branch at pc + 1 on nt (the
+   * SYNC counts a, not nt, once more) */
+  add_to(g, offsetof(struct native_count, warp_insns), c64(g, 3));
+  add_to(g, offsetof(struct native_count, lane_insns), popcount(g, a));
+  store(g, h1, hp, 4);
+  LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_TOK_DIV * 8);
+  store(g, LLVMBuildAnd(g->b, load(g, g->i64, dp, 8), LLVMBuildNot(g->b, nt, ""), ""), dp, 8);
+  jump_with(g, a, join);
+}
+
 /* BRA_P, BRA_Z: where the active lanes split, the lanes that do not
  * branch wait for a DIV token at pc + 1 (simt_diverge, in line while the
  * deque has room in front), and the others go on at the target. */
@@ -577,7 +655,11 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMBasicBlockRef *bb = g->bb;
   g->full = false, g->bb = g->bbv[0];
   store(g, t, g->act_slot, 8);
-  go(g, target);
+  uint32_t join = if_then(g, pc);
+  if (join)
+    gen_if_then(g, pc, join, a, t, nt);
+  else
+    go(g, target);
   g->full = full, g->bb = bb;
   LLVMPositionBuilderAtEnd(g->b, taken);
   go(g, target);
@@ -777,10 +859,15 @@ static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
 
 /* ---- the function ---- */
 
+/* A builtin call made in line (no branch point). */
+static bool inline_call(const lsi_insn *ip) {
+  return ip->op == LSI_CALLB && (inline_of(ip) || int_inline_of(ip));
+}
+
 static bool is_control(const lsi_insn *ip) {
   unsigned op = ip->op;
   return (lsi_op_flags[op] & F_BRANCH) || op == LSI_SSY || op == LSI_PBRK || op == LSI_PCONT ||
-         (op == LSI_CALLB && !inline_of(ip) && !int_inline_of(ip));
+         (op == LSI_CALLB && !inline_call(ip));
 }
 
 /* Where control can come in: pc 0, every target, and the pc after every
@@ -803,24 +890,27 @@ bool native_continues(const struct gen *g, uint32_t pc) {
   return pc > 0 && !g->entry[pc] && !is_control(&g->k->code[pc - 1]); /* targets are entries */
 }
 
+/* An instruction that is not a branch point, counted once it ran (an
+ * access that goes to the interpreter is counted there); false: the
+ * generator has no code for it. */
+static bool gen_plain(struct gen *g, const lsi_insn *ip, uint32_t pc) {
+  bool ok = inline_call(ip)      ? gen_inline_builtin(g, ip)
+            : ip->op == LSI_SREG ? gen_sreg(g, ip)
+                                 : gen_int(g, ip) || gen_fp(g, ip) || gen_misc(g, ip) ||
+                                       gen_div(g, ip, pc) || native_gen_mem(g, ip, pc);
+  if (ok) count(g);
+  return ok;
+}
+
 static void gen_insn(struct gen *g, uint32_t pc) {
   const lsi_insn *ip = &g->k->code[pc];
   g->pc = pc;
   if (!native_continues(g, pc)) forget(g);
-  if (ip->op == LSI_CALLB && gen_inline_builtin(g, ip)) {
-    count(g);
-    if (!native_continues(g, pc + 1)) flush(g, pc);
-    LLVMBuildBr(g->b, g->bb[pc + 1]);
-    return;
+  if (!inline_call(ip)) {
+    if (is_control(ip)) flush(g, before(g)); /* it may leave, or branch */
+    if (gen_control(g, ip, pc)) return;
   }
-  if (is_control(ip)) flush(g, before(g)); /* it may leave, or branch */
-  if (gen_control(g, ip, pc)) return;
-  /* the instruction counts once it ran (an access that goes to the
-   * interpreter is counted there) */
-  if (ip->op == LSI_SREG ? gen_sreg(g, ip)
-                         : gen_int(g, ip) || gen_fp(g, ip) || gen_misc(g, ip) ||
-                               gen_div(g, ip, pc) || native_gen_mem(g, ip, pc)) {
-    count(g);
+  if (gen_plain(g, ip, pc)) {
     if (!native_continues(g, pc + 1)) flush(g, pc);
     LLVMBuildBr(g->b, g->bb[pc + 1]);
     return;
