@@ -655,7 +655,7 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMBasicBlockRef *bb = g->bb;
   g->full = false, g->bb = g->bbv[0];
   store(g, t, g->act_slot, 8);
-  uint32_t join = if_then(g, pc);
+  uint32_t join = full ? if_then(g, pc) : 0; /* the whole warp's split: the common one */
   if (join)
     gen_if_then(g, pc, join, a, t, nt);
   else
