@@ -543,79 +543,110 @@ static void gen_yield(struct gen *g, uint32_t pc) {
 static bool is_control(const lsi_insn *ip);
 static bool gen_plain(struct gen *g, const lsi_insn *ip, uint32_t pc);
 
-#define IF_THEN_MAX 24 /* instructions of an if-then that run in line */
+#define IF_THEN_MAX 24 /* instructions of an arm of an if that run in line */
 
-/* The SYNC an if-then at pc ends at, or 0 where pc begins none: BRA_P
- * (or BRA_Z) to pc + 2, a branch to the SYNC at pc + 1, then up to
- * IF_THEN_MAX instructions that are no branch point (control comes
- * into none but the first) and a branch to the SYNC right after them. */
-static uint32_t if_then(const struct gen *g, uint32_t pc) {
+/* The BRA that ends a straight arm from q: at most IF_THEN_MAX
+ * instructions that are no branch point, control coming into none but q;
+ * 0 where there is none. */
+static uint32_t arm_end(const struct gen *g, uint32_t q) {
   const lsi_insn *c = g->k->code;
-  uint32_t n = g->k->ninsns, q = pc + 2;
-  if (q >= n || (uint64_t)c[pc].imm != q || c[pc + 1].op != LSI_BRA) return 0;
-  for (; q < n && c[q].op != LSI_BRA; q++) {
-    unsigned op = c[q].op;
-    bool point = op == LSI_BAR || op == LSI_YIELD || op == LSI_EXIT || op == LSI_SYNC ||
-                 op == LSI_BRK || op == LSI_CONT;
-    if (q - pc - 2 >= IF_THEN_MAX || point || is_control(&c[q]) || (q > pc + 2 && g->entry[q]))
-      return 0;
+  for (uint32_t q0 = q; q < g->k->ninsns; q++) {
+    if (q > q0 && g->entry[q]) return 0;
+    if (c[q].op == LSI_BRA) return q;
+    if (q - q0 >= IF_THEN_MAX || is_control(&c[q])) return 0;
   }
-  uint32_t join = q + 1;
-  if (join >= n || c[q].imm != c[pc + 1].imm || (uint64_t)c[q].imm != join ||
-      (q > pc + 2 && g->entry[q]) || c[join].op != LSI_SYNC)
-    return 0;
-  return join;
+  return 0;
 }
 
-/* An if-then's lanes t split from a (the others, nt, wait for their DIV
- * token at pc + 1, in front): in the masked variant, where the slice has
- * room for the branch points the lanes pass and the SYNC's token is next,
- * the body runs on t in line, then the DIV token goes, counted as if nt
- * had run to the SYNC too, and all of a reach the SYNC - what the deque
- * would do, without its round trip; else the lanes go on at the body as
- * the deque has it. */
-static void gen_if_then(struct gen *g, uint32_t pc, uint32_t join, LLVMValueRef a, LLVMValueRef t,
-                        LLVMValueRef nt) {
+/* The SYNC an if at pc joins at, or 0 where pc begins none that runs in
+ * line: BRA_P (or BRA_Z) over a straight else arm (from pc + 1 to the
+ * BRA at *els, maybe empty) to a straight then arm right after it, whose
+ * BRA goes to the SYNC right after that, as the else arm's does. */
+static uint32_t if_arms(const struct gen *g, uint32_t pc, uint32_t *els) {
+  const lsi_insn *c = g->k->code;
+  uint32_t b = arm_end(g, pc + 1), e = b ? arm_end(g, b + 1) : 0;
+  if (!e || (uint64_t)c[pc].imm != b + 1 || c[b].imm != c[e].imm || (uint64_t)c[e].imm != e + 1 ||
+      e + 1 >= g->k->ninsns || c[e + 1].op != LSI_SYNC)
+    return 0;
+  *els = b;
+  return e + 1;
+}
+
+/* The instructions [from, to) of an arm, in line on the lanes in
+ * g->act_slot; false where one went to the interpreter (the block then
+ * ends). */
+static bool gen_arm(struct gen *g, uint32_t from, uint32_t to) {
+  forget(g);
+  for (uint32_t q = from; q < to; q++) {
+    g->pc = q;
+    if (!gen_plain(g, &g->k->code[q], q)) {
+      leave(g, q); /* the deque and the budget are as the deque's way leaves them */
+      return false;
+    }
+  }
+  g->pc = to;
+  flush(g, before(g));
+  return true;
+}
+
+/* Adds to the slice's counts n warp instructions on lanes m, and takes n
+ * branch points from its budget. */
+static void passed(struct gen *g, unsigned n, LLVMValueRef m) {
+  add_to(g, offsetof(struct native_count, warp_insns), c64(g, n));
+  add_to(g, offsetof(struct native_count, lane_insns),
+         LLVMBuildMul(g->b, popcount(g, m), c64(g, n), ""));
+  LLVMValueRef bp = field(g, g->cnt, offsetof(struct native_count, budget));
+  store(g, LLVMBuildSub(g->b, load(g, g->i64, bp, 8), c64(g, n), ""), bp, 8);
+}
+
+/* An if's lanes t split from a (the others, nt, wait for their DIV token
+ * at pc + 1, in front): where the slice has room for the branch points
+ * the lanes pass and the SYNC's token is next and covers lanes of both,
+ * the arms run in line (masked) as the deque would run them - the then
+ * arm on t, which then waits at the SYNC's target while the DIV token
+ * goes, the else arm on nt - and nt reach the SYNC; else the lanes go on
+ * at the then arm as the deque has it. Leaves g->pc at pc. */
+static void gen_if(struct gen *g, uint32_t pc, uint32_t els, uint32_t join, LLVMValueRef t,
+                   LLVMValueRef nt) {
   const lsi_insn *sync = &g->k->code[join];
   LLVMValueRef bp = field(g, g->cnt, offsetof(struct native_count, budget));
-  LLVMValueRef budget = load(g, g->i64, bp, 8);
   LLVMValueRef hp = wfield(g, offsetof(struct simt_warp, dq.head));
   LLVMValueRef h1 = LLVMBuildAdd(g->b, load(g, g->i32, hp, 4), c32(g, 1), "");
   LLVMValueRef tail = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4);
   LLVMValueRef two = LLVMBuildICmp(g->b, LLVMIntULT, h1, tail, ""), m2, i2;
   token_at(g, h1, two, &m2, &i2);
-  uint64_t ours = simt_token_of(sync->op) | ((uint64_t)(uint32_t)sync->imm << 32);
+  unsigned ty = simt_token_of(sync->op);
+  uint64_t ours = ty | ((uint64_t)(uint32_t)sync->imm << 32);
   LLVMValueRef ok = LLVMBuildICmp(
       g->b, LLVMIntEQ, LLVMBuildAnd(g->b, i2, c64(g, ~UINT64_C(0xff0)), ""), c64(g, ours), "");
-  ok = LLVMBuildAnd(g->b, LLVMBuildAnd(g->b, two, ok, ""),
-                    LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, m2, t, ""), c64(g, 0), ""),
-                    "");
+  ok = LLVMBuildAnd(g->b, two, ok, "");
+  for (int i = 0; i < 2; i++) /* else the deque joins differently */
+    ok = LLVMBuildAnd(
+        g->b, ok,
+        LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, m2, i ? nt : t, ""), c64(g, 0), ""), "");
   /* the deque's way passes 4 branch points before the SYNC's own */
-  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSGT, budget, c64(g, 4), ""), "");
+  LLVMValueRef room = LLVMBuildICmp(g->b, LLVMIntSGT, load(g, g->i64, bp, 8), c64(g, 4), "");
   LLVMBasicBlockRef now = block(g), deque = block(g);
-  LLVMBuildCondBr(g->b, ok, now, deque);
+  LLVMBuildCondBr(g->b, LLVMBuildAnd(g->b, ok, room, ""), now, deque);
   LLVMPositionBuilderAtEnd(g->b, deque);
-  go(g, pc + 2);
+  go(g, els + 1);
   LLVMPositionBuilderAtEnd(g->b, now);
-  forget(g);
-  for (uint32_t q = pc + 2; q + 1 < join; q++) {
-    g->pc = q;
-    if (!gen_plain(g, &g->k->code[q], q)) {
-      leave(g, q); /* the deque is as the interpreter needs it */
-      return;
+  store(g, LLVMBuildSub(g->b, load(g, g->i64, bp, 8), c64(g, 1), ""), bp, 8); /* to the arm */
+  if (gen_arm(g, els + 1, join - 1)) {
+    passed(g, 2, t); /* the then arm's BRA and the SYNC, then the DIV token's turn */
+    set_resume(g, t, c32(g, (uint32_t)sync->imm));
+    LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + ty * 8);
+    store(g, LLVMBuildOr(g->b, load(g, g->i64, dp, 8), t, ""), dp, 8);
+    store(g, h1, hp, 4);
+    LLVMValueRef ddp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_TOK_DIV * 8);
+    store(g, LLVMBuildAnd(g->b, load(g, g->i64, ddp, 8), LLVMBuildNot(g->b, nt, ""), ""), ddp, 8);
+    store(g, nt, g->act_slot, 8);
+    if (gen_arm(g, pc + 1, els)) {
+      passed(g, 1, nt); /* the else arm's BRA */
+      jump_with(g, nt, join);
     }
   }
-  g->pc = join - 1;
-  flush(g, before(g));
-  store(g, LLVMBuildSub(g->b, load(g, g->i64, bp, 8), c64(g, 4), ""), bp, 8);
-  /* the body's branch and the SYNC on t, the branch at pc + 1 on nt (the
-   * SYNC counts a, not nt, once more) */
-  add_to(g, offsetof(struct native_count, warp_insns), c64(g, 3));
-  add_to(g, offsetof(struct native_count, lane_insns), popcount(g, a));
-  store(g, h1, hp, 4);
-  LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_TOK_DIV * 8);
-  store(g, LLVMBuildAnd(g->b, load(g, g->i64, dp, 8), LLVMBuildNot(g->b, nt, ""), ""), dp, 8);
-  jump_with(g, a, join);
+  g->pc = pc;
 }
 
 /* BRA_P, BRA_Z: where the active lanes split, the lanes that do not
@@ -655,9 +686,9 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMBasicBlockRef *bb = g->bb;
   g->full = false, g->bb = g->bbv[0];
   store(g, t, g->act_slot, 8);
-  uint32_t join = full ? if_then(g, pc) : 0; /* the whole warp's split: the common one */
+  uint32_t els, join = full ? if_arms(g, pc, &els) : 0; /* the whole warp's split: the common one */
   if (join)
-    gen_if_then(g, pc, join, a, t, nt);
+    gen_if(g, pc, els, join, t, nt);
   else
     go(g, target);
   g->full = full, g->bb = bb;
@@ -999,6 +1030,14 @@ static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   LLVMBuildRet(g->b, c32(g, NATIVE_RET_INTERP)); /* the rows are in memory */
 }
 
+/* Whether the comma-separated LLVM target features list has f ("+name"). */
+static bool has_feature(const char *list, const char *f) {
+  size_t n = strlen(f);
+  for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+    if (strncmp(p, f, n) == 0 && (p[n] == ',' || p[n] == 0)) return true;
+  return false;
+}
+
 bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struct lsi_kernel *k,
                 unsigned W, const char *features, char *why, size_t n) {
   if (W < 4 || W > SIMT_MAX_W || (W & (W - 1))) {
@@ -1010,7 +1049,7 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
       snprintf(why, n, "pc %u writes a constant register", pc);
       return false;
     }
-  struct gen g = {.c = c, .m = m, .k = k, .W = W, .permute = strstr(features, "+avx512f") != NULL};
+  struct gen g = {.c = c, .m = m, .k = k, .W = W, .permute = has_feature(features, "+avx512f")};
   types(&g);
   LLVMTypeRef params[3] = {g.ptr, g.ptr, g.ptr};
   g.fn = LLVMAddFunction(m, name, LLVMFunctionType(g.i32, params, 3, 0));

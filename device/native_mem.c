@@ -410,7 +410,7 @@ static void window_load(struct gen *g, struct mfacts *f, LLVMValueRef off, int64
   LLVMValueRef ok = LLVMBuildICmp(g->b, LLVMIntULT, span, c64(g, (uint64_t)W2 * n), "");
   LLVMValueRef end = LLVMBuildAdd(g->b, lo, c64(g, (uint64_t)W2 * n), "");
   ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntSLE, end, f->limit, ""), "");
-  if (g->k->private_size) /* lanes' private frames are apart */
+  if (g->k->private_size) /* private offsets are in per-lane frames, not one window */
     ok = LLVMBuildAnd(g->b, ok,
                       LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
   LLVMBasicBlockRef yes = block(g), no = block(g);
@@ -426,13 +426,13 @@ static void window_load(struct gen *g, struct mfacts *f, LLVMValueRef off, int64
                                    LLVMConstVector(idx, L), "");
   }
   if (nch == 1) ch[1] = ch[0];
-  /* each lane's element in the window; lanes past W (where W < L) pick 0 */
+  /* each lane's element in the window */
   LLVMValueRef pick =
       LLVMBuildLShr(g->b, LLVMBuildSub(g->b, off, splat(g, lo), ""), vc64(g, n == 4 ? 2 : 3), "");
   if (e == 32) pick = LLVMBuildTrunc(g->b, pick, LLVMVectorType(g->i32, g->W), "");
   LLVMValueRef parts[SIMT_MAX_W];
   for (unsigned h = 0; h < G; h++) {
-    for (unsigned i = 0; i < L; i++)
+    for (unsigned i = 0; i < L; i++) /* lanes past W (where W < L) pick element 0 */
       idx[i] = c32(g, h * L + i < g->W ? h * L + i : g->W);
     LLVMValueRef p = LLVMBuildShuffleVector(g->b, pick, LLVMConstNull(LLVMTypeOf(pick)),
                                             LLVMConstVector(idx, L), "");
@@ -517,13 +517,16 @@ bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   }
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, sg);
+  /* one way each: vector, group member, 2 x 2 segment loads, window, gather */
   LLVMValueRef vals[8] = {v1, v3};
   LLVMBasicBlockRef from[8] = {vec, blk};
   unsigned nin = member ? 2 : 1;
   /* segments of half and of a quarter of the warp */
   for (unsigned s = g->W / 2; !st && g->full && s >= 4 && s >= g->W / 4; s /= 2)
     seg_load(g, f, lane_off, s, vt, n, done, vals, from, &nin);
-  if (!st && g->permute && (n == 4 || n == 8) && g->W * n >= 32)
+  /* at most 8 registers' window: more permutes and selects would cost
+   * what the gather does */
+  if (!st && g->permute && (n == 4 || n == 8) && g->W * n >= 32 && g->W * n <= 256)
     window_load(g, f, lane_off, imm, n, done, vals, from, &nin);
   LLVMTypeRef gt[2] = {vt, g->vp};
   LLVMValueRef al = c32(g, n);

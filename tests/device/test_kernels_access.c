@@ -1,10 +1,11 @@
 /*
  * test_kernels_access.c - end-to-end kernels for shapes of memory access
- * an engine may make in other ways than one element per lane: lanes
- * within a window of twice the warp's width (bitonic pairs, butterflies,
- * reversed blocks, under divergence and not), a spread wider than that,
- * and reversed reads that end at the last element of a buffer followed
- * by an unmapped page. Each is checked against the element it names.
+ * and control an engine may run in other ways than one lane at a time:
+ * lanes within a window of twice the warp's width (bitonic pairs,
+ * butterflies, reversed blocks, under divergence and not), a spread wider
+ * than that, reversed reads that end at the last element of a buffer
+ * followed by an unmapped page, and an if without an else in a long loop.
+ * Each is checked against a host reference.
  */
 #include <sys/mman.h>
 
@@ -102,6 +103,35 @@ START_TEST(k_window_buffer_end) {
 }
 END_TEST
 
+/* Long enough for slices to end at every branch point of the loop, with
+ * blocks of inputs where whole warps take the if and blocks where they
+ * split. */
+START_TEST(k_if_then_loop) {
+  enum { NI = 1024 };
+  static int in[NI], out[NI];
+  for (int i = 0; i < NI; i++)
+    in[i] = (i / 96) % 2 ? 7 + i % 3 : i % 4 - 1;
+  cl_kernel k = load_opts("if_then", "if_then_loop", "-cl-std=CL3.0");
+  cl_mem a = buf(sizeof in, in), o = buf(sizeof out, NULL);
+  int n = NI;
+  ARGS(k, KA(a), KA(o), KA(n));
+  ck_assert_int_eq(run(k, NI, 64), CL_COMPLETE);
+  rd(o, out, sizeof out);
+  for (int g = 0; g < NI; g++) {
+    int prev = g, want = 0;
+    for (int i = 0; i < 600; i++) {
+      int v = in[(g + i) % NI];
+      if (v > 0) want += prev + i;
+      prev = v;
+    }
+    ck_assert_msg(out[g] == want, "if_then_loop %d: got %d want %d", g, out[g], want);
+  }
+  clReleaseMemObject(a);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_kernels_access");
   TCase *tc = tcase_create("access");
@@ -110,6 +140,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_window_int);
   KH_ADD(tc, k_window_long);
   KH_ADD(tc, k_window_buffer_end);
+  KH_ADD(tc, k_if_then_loop);
   suite_add_tcase(s, tc);
   return s;
 }
