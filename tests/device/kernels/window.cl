@@ -1,8 +1,8 @@
 /* window.cl - loads whose lanes read within twice a warp's width of
  * elements, in shapes that are neither consecutive nor rows: the pair of
  * a bitonic stage, a butterfly, a reversed block, a load under divergence,
- * and a spread too wide for such a window; and reversed reads at the very
- * end of a buffer. */
+ * and a spread over 128 elements (too wide for such a window at warp
+ * widths up to 32); and reversed reads at the very end of a buffer. */
 #define WINDOW(T, name)                                                                            \
   __kernel void name(__global const T *in, __global T *out, __local T *t, uint j) {                \
     uint lid = get_local_id(0), lsz = get_local_size(0);                                          \
