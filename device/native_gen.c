@@ -546,14 +546,18 @@ static bool gen_plain(struct gen *g, const lsi_insn *ip, uint32_t pc);
 #define IF_THEN_MAX 24 /* instructions of an arm of an if that run in line */
 
 /* The BRA that ends a straight arm from q: at most IF_THEN_MAX
- * instructions that are no branch point, control coming into none but q;
- * 0 where there is none. */
+ * instructions that are no branch point, control coming into none but q,
+ * and none the interpreter always makes (atomics, block copies); 0 where
+ * there is none. */
 static uint32_t arm_end(const struct gen *g, uint32_t q) {
   const lsi_insn *c = g->k->code;
   for (uint32_t q0 = q; q < g->k->ninsns; q++) {
+    unsigned op = c[q].op;
     if (q > q0 && g->entry[q]) return 0;
-    if (c[q].op == LSI_BRA) return q;
-    if (q - q0 >= IF_THEN_MAX || is_control(&c[q])) return 0;
+    if (op == LSI_BRA) return q;
+    if (q - q0 >= IF_THEN_MAX || is_control(&c[q]) || (lsi_op_flags[op] & F_ATOMIC) ||
+        op == LSI_MEMCPY || op == LSI_MEMSET)
+      return 0;
   }
   return 0;
 }
