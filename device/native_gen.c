@@ -355,14 +355,17 @@ static LLVMValueRef lanes_at(struct gen *g, LLVMValueRef m, LLVMValueRef pc) {
   return LLVMBuildAnd(g->b, bits(g, LLVMBuildICmp(g->b, LLVMIntEQ, lpc, splat(g, pc), "")), m, "");
 }
 
-/* Lanes m wait from pc (disable's lane_pc). */
-static void set_resume(struct gen *g, LLVMValueRef m, LLVMValueRef pc) {
+/* Lanes m wait from pc for reason ty (simt's disable): their resume pc
+ * and the reason's mask. */
+static void disable(struct gen *g, unsigned ty, LLVMValueRef m, uint32_t pc) {
   LLVMValueRef lanes =
       LLVMBuildBitCast(g->b, g->W < 64 ? LLVMBuildTrunc(g->b, m, g->iW, "") : m, g->v1, "");
   LLVMTypeRef tys[2] = {g->v32, g->ptr};
-  LLVMValueRef ms[4] = {splat(g, pc), wfield(g, offsetof(struct simt_warp, lane_pc)), c32(g, 4),
-                        lanes};
+  LLVMValueRef ms[4] = {splat(g, c32(g, pc)), wfield(g, offsetof(struct simt_warp, lane_pc)),
+                        c32(g, 4), lanes};
   intrinsic(g, "llvm.masked.store", tys, 2, ms, 4);
+  LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + ty * 8);
+  store(g, LLVMBuildOr(g->b, load(g, g->i64, dp, 8), m, ""), dp, 8);
 }
 
 /* Pushes the token (type, mask, pc) in front of a deque whose head is
@@ -449,9 +452,7 @@ static void join_div(struct gen *g, unsigned ty, uint32_t target, LLVMValueRef h
   LLVMBasicBlockRef run = block(g), out = block(g), on = block(g), other = block(g);
   LLVMBuildCondBr(g->b, ok, run, slow);
   LLVMPositionBuilderAtEnd(g->b, run);
-  set_resume(g, a, c32(g, target));
-  LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + ty * 8);
-  store(g, LLVMBuildOr(g->b, load(g, g->i64, dp, 8), a, ""), dp, 8);
+  disable(g, ty, a, target);
   store(g, h1, wfield(g, offsetof(struct simt_warp, dq.head)), 4);
   store(g, LLVMBuildAnd(g->b, ddis, LLVMBuildNot(g->b, m, ""), ""), ddp, 8);
   store(g, fpc, wfield(g, offsetof(struct simt_warp, pc)), 4);
@@ -599,8 +600,7 @@ static void passed(struct gen *g, unsigned n, LLVMValueRef m) {
   add_to(g, offsetof(struct native_count, warp_insns), c64(g, n));
   add_to(g, offsetof(struct native_count, lane_insns),
          LLVMBuildMul(g->b, popcount(g, m), c64(g, n), ""));
-  LLVMValueRef bp = field(g, g->cnt, offsetof(struct native_count, budget));
-  store(g, LLVMBuildSub(g->b, load(g, g->i64, bp, 8), c64(g, n), ""), bp, 8);
+  take(g, n);
 }
 
 /* An if's lanes t split from a (the others, nt, wait for their DIV token
@@ -613,7 +613,6 @@ static void passed(struct gen *g, unsigned n, LLVMValueRef m) {
 static void gen_if(struct gen *g, uint32_t pc, uint32_t els, uint32_t join, LLVMValueRef t,
                    LLVMValueRef nt) {
   const lsi_insn *sync = &g->k->code[join];
-  LLVMValueRef bp = field(g, g->cnt, offsetof(struct native_count, budget));
   LLVMValueRef hp = wfield(g, offsetof(struct simt_warp, dq.head));
   LLVMValueRef h1 = LLVMBuildAdd(g->b, load(g, g->i32, hp, 4), c32(g, 1), "");
   LLVMValueRef tail = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.tail)), 4);
@@ -629,18 +628,16 @@ static void gen_if(struct gen *g, uint32_t pc, uint32_t els, uint32_t join, LLVM
         g->b, ok,
         LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, m2, i ? nt : t, ""), c64(g, 0), ""), "");
   /* the deque's way passes 4 branch points before the SYNC's own */
-  LLVMValueRef room = LLVMBuildICmp(g->b, LLVMIntSGT, load(g, g->i64, bp, 8), c64(g, 4), "");
+  LLVMValueRef room = LLVMBuildICmp(g->b, LLVMIntSGT, take(g, 0), c64(g, 4), "");
   LLVMBasicBlockRef now = block(g), deque = block(g);
   LLVMBuildCondBr(g->b, LLVMBuildAnd(g->b, ok, room, ""), now, deque);
   LLVMPositionBuilderAtEnd(g->b, deque);
   go(g, els + 1);
   LLVMPositionBuilderAtEnd(g->b, now);
-  store(g, LLVMBuildSub(g->b, load(g, g->i64, bp, 8), c64(g, 1), ""), bp, 8); /* to the arm */
+  take(g, 1); /* the branch to the then arm */
   if (gen_arm(g, els + 1, join - 1)) {
     passed(g, 2, t); /* the then arm's BRA and the SYNC, then the DIV token's turn */
-    set_resume(g, t, c32(g, (uint32_t)sync->imm));
-    LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + ty * 8);
-    store(g, LLVMBuildOr(g->b, load(g, g->i64, dp, 8), t, ""), dp, 8);
+    disable(g, ty, t, (uint32_t)sync->imm);
     store(g, h1, hp, 4);
     LLVMValueRef ddp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_TOK_DIV * 8);
     store(g, LLVMBuildAnd(g->b, load(g, g->i64, ddp, 8), LLVMBuildNot(g->b, nt, ""), ""), ddp, 8);
@@ -672,9 +669,7 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMValueRef head = load(g, g->i32, wfield(g, offsetof(struct simt_warp, dq.head)), 4);
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, head, c32(g, 0), ""), slow, fast);
   LLVMPositionBuilderAtEnd(g->b, fast);
-  set_resume(g, nt, c32(g, pc + 1));
-  LLVMValueRef dp = wfield(g, offsetof(struct simt_warp, dis) + SIMT_TOK_DIV * 8);
-  store(g, LLVMBuildOr(g->b, load(g, g->i64, dp, 8), nt, ""), dp, 8);
+  disable(g, SIMT_TOK_DIV, nt, pc + 1);
   push_front(g, head, SIMT_TOK_DIV, nt, pc + 1);
   add_to(g, offsetof(struct native_count, div_branches), c64(g, 1));
   LLVMBuildBr(g->b, split);

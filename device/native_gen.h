@@ -290,12 +290,18 @@ static inline void leave(struct gen *g, uint32_t pc) {
   ret(g, NATIVE_RET_INTERP);
 }
 
+/* n branch points less in the slice's budget (0: none): what is left. */
+static inline LLVMValueRef take(struct gen *g, uint64_t n) {
+  LLVMValueRef p = field(g, g->cnt, offsetof(struct native_count, budget));
+  LLVMValueRef left = load(g, g->i64, p, 8);
+  if (!n) return left;
+  left = LLVMBuildSub(g->b, left, c64(g, n), "");
+  store(g, left, p, 8);
+  return left;
+}
 /* A branch point: one less in the slice's budget; true when it is spent. */
 static inline LLVMValueRef spend(struct gen *g) {
-  LLVMValueRef p = field(g, g->cnt, offsetof(struct native_count, budget));
-  LLVMValueRef n = LLVMBuildSub(g->b, load(g, g->i64, p, 8), c64(g, 1), "");
-  store(g, n, p, 8);
-  return LLVMBuildICmp(g->b, LLVMIntSLE, n, c64(g, 0), "");
+  return LLVMBuildICmp(g->b, LLVMIntSLE, take(g, 1), c64(g, 0), "");
 }
 
 /* A branch point to pc: the slice ends when the budget does. */
