@@ -234,6 +234,18 @@ static LLVMValueRef in_bounds(struct gen *g, struct mfacts *f, int64_t imm, uint
   return ok;
 }
 
+/* Vectors of m lanes each, in order, as one of n * m lanes. */
+static LLVMValueRef concat(struct gen *g, LLVMValueRef *v, unsigned n, unsigned m) {
+  LLVMValueRef idx[SIMT_MAX_W];
+  for (; n > 1; n /= 2, m *= 2) {
+    for (unsigned i = 0; i < 2 * m; i++)
+      idx[i] = c32(g, i);
+    for (unsigned j = 0; j < n / 2; j++)
+      v[j] = LLVMBuildShuffleVector(g->b, v[2 * j], v[2 * j + 1], LLVMConstVector(idx, 2 * m), "");
+  }
+  return v[0];
+}
+
 /* The group of loads that begins at pc, if one does (struct ilv). */
 static bool ilv_group(struct gen *g, uint32_t pc, struct ilv *v) {
   const lsi_insn *ip = &g->k->code[pc];
@@ -253,34 +265,71 @@ static bool ilv_group(struct gen *g, uint32_t pc, struct ilv *v) {
   while (k < span)
     k *= 2;
   if (last == pc || span < 2) return false;
-  *v = (struct ilv){.first = pc, .last = last, .n = n, .k = k, .imm0 = lo};
+  *v = (struct ilv){.first = pc, .last = last, .n = n, .k = k, .imm0 = lo, .span = span * n};
+  for (uint32_t q = pc; q <= last; q++)
+    v->have |= 1u << ((g->k->code[q].imm - lo) / (int64_t)n);
   return true;
 }
 
-/* The k streams of v (k * W lanes; the element j of lane i at i * k + j)
- * into out[first + gap * j]: its even and its odd lanes, each split again
- * while k > 1 - shuffles of two registers each, which hosts do well. */
-static void split_streams(struct gen *g, LLVMValueRef v, unsigned k, unsigned first, unsigned gap,
-                          LLVMValueRef *out) {
+/* The k streams of a block of W * k elements (element j of lane i at
+ * i * k + j) held in chunks ch[0..nch) of c elements, into out[first +
+ * gap * j]: the even and the odd elements of each pair of chunks, each
+ * split again while k > 1 - two-register shuffles, which hosts do well
+ * and code generators handle quickly. */
+static void split_streams(struct gen *g, LLVMValueRef *ch, unsigned nch, unsigned c, unsigned k,
+                          unsigned first, unsigned gap, LLVMValueRef *out) {
   if (k == 1) {
-    out[first] = v;
+    out[first] = concat(g, ch, nch, c);
     return;
   }
-  unsigned len = k * g->W / 2;
-  LLVMValueRef idx[SIMT_MAX_W * ILV_MAX_K / 2];
+  LLVMValueRef idx[SIMT_MAX_W], half[ILV_MAX_CHUNKS / 2];
   for (unsigned odd = 0; odd < 2; odd++) {
-    for (unsigned i = 0; i < len; i++)
+    for (unsigned i = 0; i < c; i++)
       idx[i] = c32(g, 2 * i + odd);
-    LLVMValueRef h = LLVMBuildShuffleVector(g->b, v, LLVMGetPoison(LLVMTypeOf(v)),
-                                            LLVMConstVector(idx, len), "");
-    split_streams(g, h, k / 2, first + odd * gap, 2 * gap, out);
+    for (unsigned j = 0; j < nch / 2; j++)
+      half[j] = LLVMBuildShuffleVector(g->b, ch[2 * j], ch[2 * j + 1], LLVMConstVector(idx, c), "");
+    split_streams(g, half, nch / 2, c, k / 2, first + odd * gap, 2 * gap, out);
   }
 }
 
-/* At a group's first load: the check of the whole block, and the block's
- * streams where it passes (poison where it does not). */
-static void ilv_begin(struct gen *g, struct mfacts *f) {
+/* The group's block at p (every lane k * n bytes from the one before),
+ * a register's worth at a time - in the masked variant only the active
+ * lanes' elements - split into its streams. */
+static void ilv_block(struct gen *g, LLVMValueRef p, LLVMValueRef *s) {
+  const struct ilv *v = &g->ilv;
+  unsigned c = 64 / v->n < g->W ? 64 / v->n : g->W, nch = g->W * v->k / c;
+  LLVMTypeRef ct = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), c);
+  LLVMValueRef ch[ILV_MAX_CHUNKS], lanes = g->full ? NULL : act_vec(g), idx[SIMT_MAX_W];
+  for (unsigned j = 0; j < nch; j++) {
+    LLVMValueRef at = c64(g, (uint64_t)j * c * v->n);
+    LLVMValueRef q = LLVMBuildGEP2(g->b, g->i8, p, &at, 1, "");
+    if (!lanes) {
+      ch[j] = load(g, ct, q, v->n);
+      continue;
+    }
+    for (unsigned i = 0; i < c; i++) /* each element's lane */
+      idx[i] = c32(g, (j * c + i) / v->k);
+    LLVMValueRef m =
+        LLVMBuildShuffleVector(g->b, lanes, LLVMGetPoison(g->v1), LLVMConstVector(idx, c), "");
+    LLVMTypeRef mt[2] = {ct, g->ptr};
+    LLVMValueRef ma[4] = {q, c32(g, v->n), m, LLVMGetPoison(ct)};
+    ch[j] = intrinsic(g, "llvm.masked.load", mt, 2, ma, 4);
+  }
+  split_streams(g, ch, nch, c, v->k, 0, 1, s);
+}
+
+/* At a group's first load (pc): one check of every member's access -
+ * where it fails, the interpreter runs the group from its first load -
+ * then the block's streams where the lanes are a vector apart, else a
+ * gather per member. */
+static void ilv_begin(struct gen *g, struct mfacts *f, uint32_t pc) {
   struct ilv *v = &g->ilv;
+  LLVMValueRef ok = in_bounds(g, f, v->imm0, v->span, v->n);
+  LLVMBasicBlockRef slow = block(g), fast = block(g), gat = block(g), join = block(g);
+  LLVMBuildCondBr(g->b, ok, fast, slow);
+  LLVMPositionBuilderAtEnd(g->b, slow);
+  leave(g, pc);
+  LLVMPositionBuilderAtEnd(g->b, fast);
   uint64_t step = (uint64_t)v->k * v->n;
   LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
   LLVMValueRef seq =
@@ -289,44 +338,40 @@ static void ilv_begin(struct gen *g, struct mfacts *f) {
           : reduce(g, "llvm.vector.reduce.and",
                    LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
                                  LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""), ""));
-  LLVMValueRef ok = LLVMBuildAnd(g->b, in_bounds(g, f, v->imm0, step, v->n), seq, "");
-  ok = LLVMBuildAnd(g->b, ok,
-                    LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
-  LLVMTypeRef et = LLVMIntTypeInContext(g->c, v->n * 8), bt = LLVMVectorType(et, g->W * v->k);
-  LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), ld = block(g), join = block(g);
-  LLVMBuildCondBr(g->b, ok, ld, join);
+  LLVMValueRef whole = LLVMBuildAnd(g->b, in_bounds(g, f, v->imm0, step, v->n), seq, "");
+  whole = LLVMBuildAnd(g->b, whole,
+                       LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
+  LLVMBasicBlockRef ld = block(g);
+  LLVMBuildCondBr(g->b, whole, ld, gat);
   LLVMPositionBuilderAtEnd(g->b, ld);
   LLVMValueRef at = LLVMBuildAdd(g->b, off0, c64(g, (uint64_t)v->imm0), "");
-  LLVMValueRef s[ILV_MAX_K];
-  split_streams(g, load(g, bt, LLVMBuildGEP2(g->b, g->i8, f->base, &at, 1, ""), v->n), v->k, 0, 1,
-                s);
+  LLVMValueRef s[2][ILV_MAX_K];
+  ilv_block(g, LLVMBuildGEP2(g->b, g->i8, f->base, &at, 1, ""), s[0]);
+  LLVMBasicBlockRef in[2] = {LLVMGetInsertBlock(g->b), gat};
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, gat);
+  LLVMTypeRef vt = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), g->W), gt[2] = {vt, g->vp};
+  for (unsigned j = 0; j < v->k; j++) {
+    s[1][j] = LLVMGetPoison(vt);
+    if (!(v->have >> j & 1)) continue;
+    LLVMValueRef o = LLVMBuildAdd(g->b, f->lane_off, vc64(g, (uint64_t)v->imm0 + j * v->n), "");
+    LLVMValueRef ga[4] = {LLVMBuildGEP2(g->b, g->i8, f->base, &o, 1, ""), c32(g, v->n), act_vec(g),
+                          LLVMGetPoison(vt)};
+    s[1][j] = intrinsic(g, "llvm.masked.gather", gt, 2, ga, 4);
+  }
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
-  LLVMBasicBlockRef in[2] = {ld, from};
   for (unsigned j = 0; j < v->k; j++) {
-    LLVMValueRef vals[2] = {s[j], LLVMGetPoison(LLVMTypeOf(s[j]))};
-    v->stream[j] = LLVMBuildPhi(g->b, LLVMTypeOf(s[j]), "");
+    LLVMValueRef vals[2] = {s[0][j], s[1][j]};
+    v->stream[j] = LLVMBuildPhi(g->b, vt, "");
     LLVMAddIncoming(v->stream[j], vals, in, 2);
   }
-  v->ok = ok;
 }
 
 /* A group member's lanes out of the block. */
 static LLVMValueRef ilv_take(struct gen *g, int64_t imm) {
   const struct ilv *v = &g->ilv;
   return v->stream[(imm - v->imm0) / (int64_t)v->n];
-}
-
-/* Vectors of m lanes each, in order, as one of n * m lanes. */
-static LLVMValueRef concat(struct gen *g, LLVMValueRef *v, unsigned n, unsigned m) {
-  LLVMValueRef idx[SIMT_MAX_W];
-  for (; n > 1; n /= 2, m *= 2) {
-    for (unsigned i = 0; i < 2 * m; i++)
-      idx[i] = c32(g, i);
-    for (unsigned j = 0; j < n / 2; j++)
-      v[j] = LLVMBuildShuffleVector(g->b, v[2 * j], v[2 * j + 1], LLVMConstVector(idx, 2 * m), "");
-  }
-  return v[0];
 }
 
 /* One segment's lanes out of memory at p: s consecutive elements, or
@@ -458,6 +503,21 @@ static void window_load(struct gen *g, struct mfacts *f, LLVMValueRef off, int64
   LLVMPositionBuilderAtEnd(g->b, no);
 }
 
+/* The active lanes' n bytes each to the bytes loaded or stored in f's
+ * address space. */
+static void count_bytes(struct gen *g, struct mfacts *f, bool st, unsigned n) {
+  size_t arr =
+      st ? offsetof(struct native_count, st_bytes) : offsetof(struct native_count, ld_bytes);
+  LLVMValueRef slot = LLVMBuildAdd(
+      g->b, c64(g, arr),
+      LLVMBuildMul(g->b, LLVMBuildAnd(g->b, f->space, c64(g, 7), ""), c64(g, 8), ""), "");
+  LLVMValueRef sp = LLVMBuildGEP2(g->b, g->i8, g->cnt, &slot, 1, "");
+  store(g,
+        LLVMBuildAdd(g->b, load(g, g->i64, sp, 8),
+                     LLVMBuildMul(g->b, popcount(g, act(g)), c64(g, n), ""), ""),
+        sp, 8);
+}
+
 /* A load or store, checked like simt_mem: every active lane in the
  * allocation of the first active lane, in bounds and aligned, else the
  * interpreter makes (and reports) the access. Contiguous lanes are one
@@ -471,22 +531,17 @@ bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   if (imm <= -(INT64_C(1) << LSI_ADDR_ID_SHIFT) || imm >= INT64_C(1) << LSI_ADDR_ID_SHIFT)
     return false; /* no allocation is that large: the interpreter reports it */
   LLVMTypeRef et = LLVMIntTypeInContext(g->c, n * 8), vt = LLVMVectorType(et, g->W);
-  /* a group of loads, in the variant where the whole warp runs */
-  bool group =
-      !st && g->full && (!g->ilv.stream[0] || pc > g->ilv.last) && ilv_group(g, pc, &g->ilv);
-  struct mfacts *f = facts(g, ip->a, st, group ? g->ilv.k * n : n);
-  if (group) ilv_begin(g, f);
-  bool member = !st && g->full && g->ilv.stream[0] && pc >= g->ilv.first && pc <= g->ilv.last;
-  LLVMBasicBlockRef blk = NULL, chk = NULL, done = block(g);
-  LLVMValueRef v3 = NULL, contig = contiguous(g, f, n); /* here, where the next access sees it */
-  if (member) {
-    blk = block(g), chk = block(g);
-    LLVMBuildCondBr(g->b, g->ilv.ok, blk, chk);
-    LLVMPositionBuilderAtEnd(g->b, blk);
-    v3 = ilv_take(g, imm);
-    LLVMBuildBr(g->b, done);
-    LLVMPositionBuilderAtEnd(g->b, chk);
+  /* a group of loads: its first one checks and loads for all */
+  if (!st && (!g->ilv.stream[0] || pc > g->ilv.last) && ilv_group(g, pc, &g->ilv))
+    ilv_begin(g, facts(g, ip->a, st, g->ilv.k * n), pc);
+  if (!st && g->ilv.stream[0] && pc >= g->ilv.first && pc <= g->ilv.last) {
+    count_bytes(g, facts(g, ip->a, st, n), st, n); /* before the base may change */
+    set_row(g, ip->d, LLVMBuildZExt(g->b, ilv_take(g, imm), g->v64, ""));
+    return true;
   }
+  struct mfacts *f = facts(g, ip->a, st, n);
+  LLVMBasicBlockRef done = block(g);
+  LLVMValueRef contig = contiguous(g, f, n); /* here, where the next access sees it */
   LLVMValueRef ok = in_bounds(g, f, imm, n, n);
   LLVMBasicBlockRef slow = block(g), fast = block(g);
   LLVMBuildCondBr(g->b, ok, fast, slow);
@@ -517,10 +572,10 @@ bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   }
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, sg);
-  /* one way each: vector, group member, 2 x 2 segment loads, window, gather */
-  LLVMValueRef vals[8] = {v1, v3};
-  LLVMBasicBlockRef from[8] = {vec, blk};
-  unsigned nin = member ? 2 : 1;
+  /* one way each: vector, 2 x 2 segment loads, window, gather */
+  LLVMValueRef vals[8] = {v1};
+  LLVMBasicBlockRef from[8] = {vec};
+  unsigned nin = 1;
   /* segments of half and of a quarter of the warp */
   for (unsigned s = g->W / 2; !st && g->full && s >= 4 && s >= g->W / 4; s /= 2)
     seg_load(g, f, lane_off, s, vt, n, done, vals, from, &nin);
@@ -547,15 +602,6 @@ bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   } else {
     add_to(g, offsetof(struct native_count, epoch), c64(g, 1));
   }
-  size_t arr =
-      st ? offsetof(struct native_count, st_bytes) : offsetof(struct native_count, ld_bytes);
-  LLVMValueRef slot = LLVMBuildAdd(
-      g->b, c64(g, arr),
-      LLVMBuildMul(g->b, LLVMBuildAnd(g->b, f->space, c64(g, 7), ""), c64(g, 8), ""), "");
-  LLVMValueRef sp = LLVMBuildGEP2(g->b, g->i8, g->cnt, &slot, 1, "");
-  store(g,
-        LLVMBuildAdd(g->b, load(g, g->i64, sp, 8),
-                     LLVMBuildMul(g->b, popcount(g, act(g)), c64(g, n), ""), ""),
-        sp, 8);
+  count_bytes(g, f, st, n);
   return true;
 }

@@ -4,7 +4,9 @@
  * lanes within a window of twice the warp's width (bitonic pairs,
  * butterflies, reversed blocks, under divergence and not), a spread wider
  * than that, reversed reads that end at the last element of a buffer
- * followed by an unmapped page, and an if without an else in a long loop.
+ * followed by an unmapped page, an if without an else in a long loop, and
+ * vector loads of each component size (consecutive, gathered, under
+ * divergence, from two buffers).
  * Each is checked against a host reference.
  */
 #include <sys/mman.h>
@@ -132,6 +134,58 @@ START_TEST(k_if_then_loop) {
 }
 END_TEST
 
+/* Each vector type of vec_groups.cl: its size in memory and the bytes a
+ * load of it reads (a 3-component vector is 4 components in memory). */
+static const struct {
+  const char *kernel;
+  size_t size, used;
+} group_types[] = {
+    {"groups_char2", 2, 2},   {"groups_char16", 16, 16},   {"groups_short8", 16, 16},
+    {"groups_int3", 16, 12},  {"groups_int4", 16, 16},     {"groups_int16", 64, 64},
+    {"groups_long2", 16, 16}, {"groups_long16", 128, 128},
+};
+
+/* What work-item g (lane lid) of vec_groups.cl stores in shape s: an
+ * element of in or in2, or NULL for zero. */
+static const unsigned char *group_want(const unsigned char *in, const unsigned char *in2, size_t sz,
+                                       unsigned g, unsigned lid, int s, unsigned n) {
+  switch (s) {
+  case 0: return in + g * sz;
+  case 1: return in + (g * 7 + 3) % n * sz;
+  case 2: return lid % 3 ? in + g * sz : NULL;
+  case 3: return lid % 3 ? in + (g * 5 + 1) % n * sz : NULL;
+  default: return (lid & 1 ? in2 : in) + g * sz;
+  }
+}
+
+START_TEST(k_vec_groups) {
+  enum { NG = 256, L = 64 };
+  static unsigned char in[NG * 128], in2[NG * 128], out[5 * NG * 128], zero[128];
+  for (size_t i = 0; i < sizeof in; i++)
+    in[i] = (unsigned char)(i * 131 + (i >> 7)), in2[i] = (unsigned char)(i * 29 + 5);
+  for (size_t t = 0; t < sizeof group_types / sizeof group_types[0]; t++) {
+    size_t sz = group_types[t].size;
+    cl_uint n = NG;
+    cl_kernel k = load_opts("vec_groups", group_types[t].kernel, "-cl-std=CL3.0");
+    cl_mem a = buf(NG * sz, in), b = buf(NG * sz, in2), o = buf(5 * NG * sz, NULL);
+    ARGS(k, KA(a), KA(b), KA(o), KA(n));
+    ck_assert_int_eq(run(k, NG, L), CL_COMPLETE);
+    rd(o, out, 5 * NG * sz);
+    for (unsigned g = 0; g < NG; g++)
+      for (int s = 0; s < 5; s++) {
+        const unsigned char *w = group_want(in, in2, sz, g, g % L, s, n);
+        ck_assert_msg(!memcmp(out + (5 * g + s) * sz, w ? w : zero, group_types[t].used),
+                      "%s work-item %u shape %d: got %02x.. want %02x..", group_types[t].kernel, g,
+                      s, out[(5 * g + s) * sz], w ? w[0] : 0);
+      }
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseMemObject(o);
+    clReleaseKernel(k);
+  }
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_kernels_access");
   TCase *tc = tcase_create("access");
@@ -141,6 +195,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_window_long);
   KH_ADD(tc, k_window_buffer_end);
   KH_ADD(tc, k_if_then_loop);
+  KH_ADD(tc, k_vec_groups);
   suite_add_tcase(s, tc);
   return s;
 }
