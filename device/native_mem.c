@@ -246,28 +246,33 @@ static LLVMValueRef concat(struct gen *g, LLVMValueRef *v, unsigned n, unsigned 
   return v[0];
 }
 
-/* The group of loads that begins at pc, if one does (struct ilv). */
+/* The group of loads, or of stores, that begins at pc, if one does
+ * (struct ilv): the stores of a group write each of its elements once. */
 static bool ilv_group(struct gen *g, uint32_t pc, struct ilv *v) {
   const lsi_insn *ip = &g->k->code[pc];
+  bool st = ip->op >= LSI_ST8 && ip->op <= LSI_ST64;
   int64_t lo = ip->imm, hi = ip->imm, lim = INT64_C(1) << LSI_ADDR_ID_SHIFT;
   unsigned n = lsi_mem_size(ip->op);
   uint32_t last = pc;
+  uint64_t seen = 0; /* bit 32 + (imm - ip->imm) / n */
   for (uint32_t q = pc; q < g->k->ninsns && q - pc < 2 * ILV_MAX_K; q++) {
     const lsi_insn *m = &g->k->code[q];
     if (m->op != ip->op || m->a != ip->a || (q > pc && !native_continues(g, q))) break;
     if (m->imm <= -lim || m->imm >= lim || (m->imm - ip->imm) % (int64_t)n) break;
     int64_t nlo = m->imm < lo ? m->imm : lo, nhi = m->imm > hi ? m->imm : hi;
     if ((nhi - nlo) / (int64_t)n >= ILV_MAX_K) break;
-    lo = nlo, hi = nhi, last = q;
-    if (m->d == ip->a) break; /* the base changes after it */
+    uint64_t bit = UINT64_C(1) << (32 + (m->imm - ip->imm) / (int64_t)n);
+    if (st && (seen & bit)) break;
+    lo = nlo, hi = nhi, last = q, seen |= bit;
+    if (!st && m->d == ip->a) break; /* the base changes after it */
   }
   unsigned k = 2, span = (unsigned)((hi - lo) / (int64_t)n) + 1;
   while (k < span)
     k *= 2;
-  if (last == pc || span < 2) return false;
-  *v = (struct ilv){.first = pc, .last = last, .n = n, .k = k, .imm0 = lo, .span = span * n};
-  for (uint32_t q = pc; q <= last; q++)
-    v->have |= 1u << ((g->k->code[q].imm - lo) / (int64_t)n);
+  uint32_t have = (uint32_t)(seen >> (32 + (lo - ip->imm) / (int64_t)n));
+  if (last == pc || span < 2 || (st && have != (1u << k) - 1)) return false; /* stores: all */
+  *v = (struct ilv){
+      .first = pc, .last = last, .n = n, .k = k, .imm0 = lo, .span = span * n, .have = have};
   return true;
 }
 
@@ -318,35 +323,62 @@ static void ilv_block(struct gen *g, LLVMValueRef p, LLVMValueRef *s) {
   split_streams(g, ch, nch, c, v->k, 0, 1, s);
 }
 
-/* At a group's first load (pc): one check of every member's access -
- * where it fails, the interpreter runs the group from its first load -
- * then the block's streams where the lanes are a vector apart, else a
- * gather per member. */
-static void ilv_begin(struct gen *g, struct mfacts *f, uint32_t pc) {
+/* At a group's first access (pc): one check of every member's access -
+ * where it fails, the interpreter runs the group from its first access.
+ * Then whether the lanes are a vector apart, the block in bounds (the
+ * block's way), with the block's address at *p. */
+static LLVMValueRef ilv_check(struct gen *g, struct mfacts *f, uint32_t pc, LLVMValueRef *p) {
   struct ilv *v = &g->ilv;
   LLVMValueRef ok = in_bounds(g, f, v->imm0, v->span, v->n);
-  LLVMBasicBlockRef slow = block(g), fast = block(g), gat = block(g), join = block(g);
+  LLVMBasicBlockRef slow = block(g), fast = block(g);
   LLVMBuildCondBr(g->b, ok, fast, slow);
   LLVMPositionBuilderAtEnd(g->b, slow);
   leave(g, pc);
   LLVMPositionBuilderAtEnd(g->b, fast);
   uint64_t step = (uint64_t)v->k * v->n;
-  LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
-  LLVMValueRef seq =
-      f->lin && f->step == step
-          ? f->lin
-          : reduce(g, "llvm.vector.reduce.and",
-                   LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
-                                 LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""), ""));
+  LLVMValueRef off0, seq;
+  if (g->full) {
+    off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
+    seq = f->lin && f->step == step
+              ? f->lin
+              : reduce(g, "llvm.vector.reduce.and",
+                       LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
+                                     LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""), ""));
+  } else { /* the active lanes a vector apart, where lane 0's would be */
+    LLVMValueRef cz[2] = {act(g), LLVMConstInt(g->i1, 1, 0)};
+    LLVMValueRef first = intrinsic(g, "llvm.cttz", &g->i64, 1, cz, 2);
+    off0 = LLVMBuildSub(
+        g->b, LLVMBuildExtractElement(g->b, f->off, LLVMBuildTrunc(g->b, first, g->i32, ""), ""),
+        LLVMBuildMul(g->b, first, c64(g, step), ""), "");
+    LLVMValueRef at = LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
+                                    LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""), "");
+    seq = reduce(g, "llvm.vector.reduce.and",
+                 LLVMBuildOr(g->b, at, LLVMBuildNot(g->b, act_vec(g), ""), ""));
+  }
   LLVMValueRef whole = LLVMBuildAnd(g->b, in_bounds(g, f, v->imm0, step, v->n), seq, "");
-  whole = LLVMBuildAnd(g->b, whole,
-                       LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
-  LLVMBasicBlockRef ld = block(g);
+  LLVMValueRef at = LLVMBuildAdd(g->b, off0, c64(g, (uint64_t)v->imm0), "");
+  *p = LLVMBuildGEP2(g->b, g->i8, f->base, &at, 1, "");
+  return LLVMBuildAnd(g->b, whole,
+                      LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
+}
+
+/* Member j's lanes at the group's base, for a gather or scatter. */
+static LLVMValueRef ilv_ptrs(struct gen *g, struct mfacts *f, unsigned j) {
+  const struct ilv *v = &g->ilv;
+  LLVMValueRef o = LLVMBuildAdd(g->b, f->lane_off, vc64(g, (uint64_t)v->imm0 + j * v->n), "");
+  return LLVMBuildGEP2(g->b, g->i8, f->base, &o, 1, "");
+}
+
+/* A group of loads (struct ilv): the block's streams where the lanes are
+ * a vector apart, else a gather per member. */
+static void ilv_load(struct gen *g, struct mfacts *f, uint32_t pc) {
+  struct ilv *v = &g->ilv;
+  LLVMValueRef p, whole = ilv_check(g, f, pc, &p);
+  LLVMBasicBlockRef ld = block(g), gat = block(g), join = block(g);
   LLVMBuildCondBr(g->b, whole, ld, gat);
   LLVMPositionBuilderAtEnd(g->b, ld);
-  LLVMValueRef at = LLVMBuildAdd(g->b, off0, c64(g, (uint64_t)v->imm0), "");
   LLVMValueRef s[2][ILV_MAX_K];
-  ilv_block(g, LLVMBuildGEP2(g->b, g->i8, f->base, &at, 1, ""), s[0]);
+  ilv_block(g, p, s[0]);
   LLVMBasicBlockRef in[2] = {LLVMGetInsertBlock(g->b), gat};
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, gat);
@@ -354,9 +386,7 @@ static void ilv_begin(struct gen *g, struct mfacts *f, uint32_t pc) {
   for (unsigned j = 0; j < v->k; j++) {
     s[1][j] = LLVMGetPoison(vt);
     if (!(v->have >> j & 1)) continue;
-    LLVMValueRef o = LLVMBuildAdd(g->b, f->lane_off, vc64(g, (uint64_t)v->imm0 + j * v->n), "");
-    LLVMValueRef ga[4] = {LLVMBuildGEP2(g->b, g->i8, f->base, &o, 1, ""), c32(g, v->n), act_vec(g),
-                          LLVMGetPoison(vt)};
+    LLVMValueRef ga[4] = {ilv_ptrs(g, f, j), c32(g, v->n), act_vec(g), LLVMGetPoison(vt)};
     s[1][j] = intrinsic(g, "llvm.masked.gather", gt, 2, ga, 4);
   }
   LLVMBuildBr(g->b, join);
@@ -366,6 +396,80 @@ static void ilv_begin(struct gen *g, struct mfacts *f, uint32_t pc) {
     v->stream[j] = LLVMBuildPhi(g->b, vt, "");
     LLVMAddIncoming(v->stream[j], vals, in, 2);
   }
+}
+
+/* The chunks (c elements each, W * k / c of them) of the block whose
+ * element j of lane i (at i * k + j) is lane i of s[first + gap * j]:
+ * split_streams undone, the two halves' chunks interleaved pairwise. */
+static void merge_streams(struct gen *g, LLVMValueRef *s, unsigned c, unsigned k, unsigned first,
+                          unsigned gap, LLVMValueRef *out) {
+  LLVMValueRef idx[SIMT_MAX_W];
+  if (k == 1) {
+    for (unsigned j = 0; j < g->W / c; j++) {
+      for (unsigned i = 0; i < c; i++)
+        idx[i] = c32(g, j * c + i);
+      out[j] = c == g->W
+                   ? s[first]
+                   : LLVMBuildShuffleVector(g->b, s[first], LLVMGetPoison(LLVMTypeOf(s[first])),
+                                            LLVMConstVector(idx, c), "");
+    }
+    return;
+  }
+  LLVMValueRef a[ILV_MAX_CHUNKS / 2], b[ILV_MAX_CHUNKS / 2];
+  merge_streams(g, s, c, k / 2, first, 2 * gap, a);
+  merge_streams(g, s, c, k / 2, first + gap, 2 * gap, b);
+  for (unsigned half = 0; half < 2; half++) {
+    for (unsigned i = 0; i < c; i++)
+      idx[i] = c32(g, (i % 2 ? c : 0) + half * c / 2 + i / 2);
+    for (unsigned j = 0; j < g->W * k / c / 2; j++)
+      out[2 * j + half] = LLVMBuildShuffleVector(g->b, a[j], b[j], LLVMConstVector(idx, c), "");
+  }
+}
+
+/* A group of stores (struct ilv): where the lanes are a vector apart, the
+ * members' values interleaved into the block, stored a register at a
+ * time (in the masked variant, the active lanes' elements only), else a
+ * scatter per member in order. */
+static void ilv_store(struct gen *g, struct mfacts *f, uint32_t pc) {
+  const struct ilv *v = &g->ilv;
+  LLVMTypeRef vt = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), g->W), gt[2] = {vt, g->vp};
+  LLVMValueRef val[ILV_MAX_K];
+  for (unsigned j = 0; j < v->k; j++)
+    val[j] = LLVMGetPoison(vt);
+  for (uint32_t q = v->first; q <= v->last; q++) /* read here, where later reads see them */
+    val[(g->k->code[q].imm - v->imm0) / (int64_t)v->n] =
+        LLVMBuildTrunc(g->b, row(g, g->k->code[q].b), vt, "");
+  LLVMValueRef p, whole = ilv_check(g, f, pc, &p);
+  LLVMBasicBlockRef blk = block(g), sc = block(g), join = block(g);
+  LLVMBuildCondBr(g->b, whole, blk, sc);
+  LLVMPositionBuilderAtEnd(g->b, blk);
+  unsigned c = 64 / v->n < g->W ? 64 / v->n : g->W, nch = g->W * v->k / c;
+  LLVMTypeRef ct = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), c), mt[2] = {ct, g->ptr};
+  LLVMValueRef ch[ILV_MAX_CHUNKS], idx[SIMT_MAX_W];
+  merge_streams(g, val, c, v->k, 0, 1, ch);
+  for (unsigned j = 0; j < nch; j++) {
+    LLVMValueRef at = c64(g, (uint64_t)j * c * v->n);
+    LLVMValueRef q = LLVMBuildGEP2(g->b, g->i8, p, &at, 1, "");
+    if (g->full) {
+      store(g, ch[j], q, v->n);
+      continue;
+    }
+    for (unsigned i = 0; i < c; i++) /* each element's lane */
+      idx[i] = c32(g, (j * c + i) / v->k);
+    LLVMValueRef m =
+        LLVMBuildShuffleVector(g->b, act_vec(g), LLVMGetPoison(g->v1), LLVMConstVector(idx, c), "");
+    LLVMValueRef ma[4] = {ch[j], q, c32(g, v->n), m};
+    intrinsic(g, "llvm.masked.store", mt, 2, ma, 4);
+  }
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, sc);
+  for (uint32_t q = v->first; q <= v->last; q++) {
+    unsigned j = (unsigned)((g->k->code[q].imm - v->imm0) / (int64_t)v->n);
+    LLVMValueRef sa[4] = {val[j], ilv_ptrs(g, f, j), c32(g, v->n), act_vec(g)};
+    intrinsic(g, "llvm.masked.scatter", gt, 2, sa, 4);
+  }
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
 }
 
 /* A group member's lanes out of the block. */
@@ -531,12 +635,20 @@ bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   if (imm <= -(INT64_C(1) << LSI_ADDR_ID_SHIFT) || imm >= INT64_C(1) << LSI_ADDR_ID_SHIFT)
     return false; /* no allocation is that large: the interpreter reports it */
   LLVMTypeRef et = LLVMIntTypeInContext(g->c, n * 8), vt = LLVMVectorType(et, g->W);
-  /* a group of loads: its first one checks and loads for all */
-  if (!st && (!g->ilv.stream[0] || pc > g->ilv.last) && ilv_group(g, pc, &g->ilv))
-    ilv_begin(g, facts(g, ip->a, st, g->ilv.k * n), pc);
-  if (!st && g->ilv.stream[0] && pc >= g->ilv.first && pc <= g->ilv.last) {
+  /* a group of loads or stores: its first access checks and makes all */
+  if ((!g->ilv.k || pc > g->ilv.last) && ilv_group(g, pc, &g->ilv)) {
+    struct mfacts *f = facts(g, ip->a, st, g->ilv.k * n);
+    if (st)
+      ilv_store(g, f, pc);
+    else
+      ilv_load(g, f, pc);
+  }
+  if (g->ilv.k && pc >= g->ilv.first && pc <= g->ilv.last) {
     count_bytes(g, facts(g, ip->a, st, n), st, n); /* before the base may change */
-    set_row(g, ip->d, LLVMBuildZExt(g->b, ilv_take(g, imm), g->v64, ""));
+    if (st)
+      add_to(g, offsetof(struct native_count, epoch), c64(g, 1));
+    else
+      set_row(g, ip->d, LLVMBuildZExt(g->b, ilv_take(g, imm), g->v64, ""));
     return true;
   }
   struct mfacts *f = facts(g, ip->a, st, n);

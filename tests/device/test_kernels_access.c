@@ -158,29 +158,52 @@ static const unsigned char *group_want(const unsigned char *in, const unsigned c
   }
 }
 
+/* Whether out's element (size sz) holds w's first used bytes (past them,
+ * a 3-component vector's store may write anything); w NULL: the fill
+ * (0xa5) as it was. */
+static bool group_elem(const unsigned char *out, const unsigned char *w, size_t sz, size_t used) {
+  if (w) return !memcmp(out, w, used);
+  for (size_t i = 0; i < sz; i++)
+    if (out[i] != 0xa5) return false;
+  return true;
+}
+
 START_TEST(k_vec_groups) {
   enum { NG = 256, L = 64 };
-  static unsigned char in[NG * 128], in2[NG * 128], out[5 * NG * 128], zero[128];
+  static unsigned char in[NG * 128], in2[NG * 128], out[5 * NG * 128], out2[NG * 128],
+      out3[NG * 128], fill[NG * 128], zero[128];
   for (size_t i = 0; i < sizeof in; i++)
     in[i] = (unsigned char)(i * 131 + (i >> 7)), in2[i] = (unsigned char)(i * 29 + 5);
+  memset(fill, 0xa5, sizeof fill);
   for (size_t t = 0; t < sizeof group_types / sizeof group_types[0]; t++) {
-    size_t sz = group_types[t].size;
+    const char *name = group_types[t].kernel;
+    size_t sz = group_types[t].size, used = group_types[t].used;
     cl_uint n = NG;
-    cl_kernel k = load_opts("vec_groups", group_types[t].kernel, "-cl-std=CL3.0");
-    cl_mem a = buf(NG * sz, in), b = buf(NG * sz, in2), o = buf(5 * NG * sz, NULL);
-    ARGS(k, KA(a), KA(b), KA(o), KA(n));
+    cl_kernel k = load_opts("vec_groups", name, "-cl-std=CL3.0");
+    cl_mem a = buf(NG * sz, in), b = buf(NG * sz, in2), o = buf(5 * NG * sz, NULL),
+           o2 = buf(NG * sz, fill), o3 = buf(NG * sz, fill);
+    ARGS(k, KA(a), KA(b), KA(o), KA(o2), KA(o3), KA(n));
     ck_assert_int_eq(run(k, NG, L), CL_COMPLETE);
     rd(o, out, 5 * NG * sz);
-    for (unsigned g = 0; g < NG; g++)
+    rd(o2, out2, NG * sz);
+    rd(o3, out3, NG * sz);
+    for (unsigned g = 0; g < NG; g++) {
       for (int s = 0; s < 5; s++) {
         const unsigned char *w = group_want(in, in2, sz, g, g % L, s, n);
-        ck_assert_msg(!memcmp(out + (5 * g + s) * sz, w ? w : zero, group_types[t].used),
-                      "%s work-item %u shape %d: got %02x.. want %02x..", group_types[t].kernel, g,
-                      s, out[(5 * g + s) * sz], w ? w[0] : 0);
+        ck_assert_msg(!memcmp(out + (5 * g + s) * sz, w ? w : zero, used),
+                      "%s work-item %u shape %d: got %02x.. want %02x..", name, g, s,
+                      out[(5 * g + s) * sz], w ? w[0] : 0);
       }
+      ck_assert_msg(group_elem(out2 + g * sz, in + (g * 7 + 3) % NG * sz, sz, used),
+                    "%s work-item %u consecutive store: got %02x..", name, g, out2[g * sz]);
+      ck_assert_msg(group_elem(out3 + g * sz, g % L % 3 ? in + g * sz : NULL, sz, used),
+                    "%s work-item %u store under divergence: got %02x..", name, g, out3[g * sz]);
+    }
     clReleaseMemObject(a);
     clReleaseMemObject(b);
     clReleaseMemObject(o);
+    clReleaseMemObject(o2);
+    clReleaseMemObject(o3);
     clReleaseKernel(k);
   }
 }
