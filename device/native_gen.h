@@ -14,16 +14,19 @@
 #include "device/native.h"
 
 #define ILV_MAX_K 16 /* a float16 or int16 per lane */
-/* a block's 512-bit registers (or W lanes, where fewer): W * k / 8 at most */
+/* a block's chunks of a 512-bit register (or W elements, where fewer):
+ * W * k / min(W, 64 / n), SIMT_MAX_W * k / 8 at most */
 #define ILV_MAX_CHUNKS (SIMT_MAX_W * ILV_MAX_K / 8)
 /* Loads, or stores, at consecutive pcs from one base row, n bytes each,
  * all within k * n bytes of the least offset imm0 (a vector's
  * components; have: bit j where one accesses element j, span: the bytes
- * from the first element accessed to the end of the last): one check of
- * all of them, then, where the lanes are k * n bytes apart (a vector per
+ * from the first element accessed to the end of the last; stores access
+ * every element once): one check of all of them, then, where the (in the
+ * masked variant: active) lanes are k * n bytes apart (a vector per
  * lane), one block of W * k elements - loaded and split into its k
  * streams (the lanes' element j each: stream[j]), or the stores' values
- * interleaved and stored - else a gather or scatter per member. k 0: no
+ * interleaved and stored - else each member as its lanes allow (one
+ * vector access, one element for all, or a gather or scatter). k 0: no
  * group. */
 struct ilv {
   uint32_t first, last, have;

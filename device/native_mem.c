@@ -253,8 +253,8 @@ static bool ilv_group(struct gen *g, uint32_t pc, struct ilv *v) {
   bool st = ip->op >= LSI_ST8 && ip->op <= LSI_ST64;
   int64_t lo = ip->imm, hi = ip->imm, lim = INT64_C(1) << LSI_ADDR_ID_SHIFT;
   unsigned n = lsi_mem_size(ip->op);
-  uint32_t last = pc;
   uint64_t seen = 0; /* bit 32 + (imm - ip->imm) / n */
+  v->k = 0;
   for (uint32_t q = pc; q < g->k->ninsns && q - pc < 2 * ILV_MAX_K; q++) {
     const lsi_insn *m = &g->k->code[q];
     if (m->op != ip->op || m->a != ip->a || (q > pc && !native_continues(g, q))) break;
@@ -263,17 +263,17 @@ static bool ilv_group(struct gen *g, uint32_t pc, struct ilv *v) {
     if ((nhi - nlo) / (int64_t)n >= ILV_MAX_K) break;
     uint64_t bit = UINT64_C(1) << (32 + (m->imm - ip->imm) / (int64_t)n);
     if (st && (seen & bit)) break;
-    lo = nlo, hi = nhi, last = q, seen |= bit;
+    lo = nlo, hi = nhi, seen |= bit;
+    unsigned k = 2, span = (unsigned)((hi - lo) / (int64_t)n) + 1;
+    while (k < span)
+      k *= 2;
+    uint32_t have = (uint32_t)(seen >> (32 + (lo - ip->imm) / (int64_t)n));
+    if (q > pc && span >= 2 && (!st || have == (1u << k) - 1)) /* stores: every element */
+      *v = (struct ilv){
+          .first = pc, .last = q, .n = n, .k = k, .imm0 = lo, .span = span * n, .have = have};
     if (!st && m->d == ip->a) break; /* the base changes after it */
   }
-  unsigned k = 2, span = (unsigned)((hi - lo) / (int64_t)n) + 1;
-  while (k < span)
-    k *= 2;
-  uint32_t have = (uint32_t)(seen >> (32 + (lo - ip->imm) / (int64_t)n));
-  if (last == pc || span < 2 || (st && have != (1u << k) - 1)) return false; /* stores: all */
-  *v = (struct ilv){
-      .first = pc, .last = last, .n = n, .k = k, .imm0 = lo, .span = span * n, .have = have};
-  return true;
+  return v->k != 0;
 }
 
 /* The k streams of a block of W * k elements (element j of lane i at
@@ -297,36 +297,52 @@ static void split_streams(struct gen *g, LLVMValueRef *ch, unsigned nch, unsigne
   }
 }
 
+/* A block's chunks: a 512-bit register's elements, or W where fewer. */
+static unsigned chunk_len(const struct gen *g) {
+  unsigned c = 64 / g->ilv.n;
+  return c < g->W ? c : g->W;
+}
+
+/* Chunk j of the group's block at p, loaded (val NULL) or val stored:
+ * where lanes (a <W x i1>) is given, only its lanes' elements. */
+static LLVMValueRef chunk(struct gen *g, LLVMValueRef p, unsigned j, LLVMValueRef lanes,
+                          LLVMValueRef val) {
+  const struct ilv *v = &g->ilv;
+  unsigned c = chunk_len(g);
+  LLVMTypeRef ct = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), c), mt[2] = {ct, g->ptr};
+  LLVMValueRef at = c64(g, (uint64_t)j * c * v->n), idx[SIMT_MAX_W];
+  LLVMValueRef q = LLVMBuildGEP2(g->b, g->i8, p, &at, 1, ""), al = c32(g, v->n);
+  if (!lanes) {
+    if (!val) return load(g, ct, q, v->n);
+    store(g, val, q, v->n);
+    return NULL;
+  }
+  for (unsigned i = 0; i < c; i++) /* each element's lane */
+    idx[i] = c32(g, (j * c + i) / v->k);
+  LLVMValueRef m =
+      LLVMBuildShuffleVector(g->b, lanes, LLVMGetPoison(g->v1), LLVMConstVector(idx, c), "");
+  LLVMValueRef la[4] = {q, al, m, LLVMGetPoison(ct)}, sa[4] = {val, q, al, m};
+  return intrinsic(g, val ? "llvm.masked.store" : "llvm.masked.load", mt, 2, val ? sa : la, 4);
+}
+
 /* The group's block at p (every lane k * n bytes from the one before),
  * a register's worth at a time - in the masked variant only the active
  * lanes' elements - split into its streams. */
 static void ilv_block(struct gen *g, LLVMValueRef p, LLVMValueRef *s) {
-  const struct ilv *v = &g->ilv;
-  unsigned c = 64 / v->n < g->W ? 64 / v->n : g->W, nch = g->W * v->k / c;
-  LLVMTypeRef ct = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), c);
-  LLVMValueRef ch[ILV_MAX_CHUNKS], lanes = g->full ? NULL : act_vec(g), idx[SIMT_MAX_W];
-  for (unsigned j = 0; j < nch; j++) {
-    LLVMValueRef at = c64(g, (uint64_t)j * c * v->n);
-    LLVMValueRef q = LLVMBuildGEP2(g->b, g->i8, p, &at, 1, "");
-    if (!lanes) {
-      ch[j] = load(g, ct, q, v->n);
-      continue;
-    }
-    for (unsigned i = 0; i < c; i++) /* each element's lane */
-      idx[i] = c32(g, (j * c + i) / v->k);
-    LLVMValueRef m =
-        LLVMBuildShuffleVector(g->b, lanes, LLVMGetPoison(g->v1), LLVMConstVector(idx, c), "");
-    LLVMTypeRef mt[2] = {ct, g->ptr};
-    LLVMValueRef ma[4] = {q, c32(g, v->n), m, LLVMGetPoison(ct)};
-    ch[j] = intrinsic(g, "llvm.masked.load", mt, 2, ma, 4);
-  }
-  split_streams(g, ch, nch, c, v->k, 0, 1, s);
+  unsigned nch = g->W * g->ilv.k / chunk_len(g);
+  LLVMValueRef ch[ILV_MAX_CHUNKS], lanes = g->full ? NULL : act_vec(g);
+  for (unsigned j = 0; j < nch; j++)
+    ch[j] = chunk(g, p, j, lanes, NULL);
+  split_streams(g, ch, nch, chunk_len(g), g->ilv.k, 0, 1, s);
 }
 
 /* At a group's first access (pc): one check of every member's access -
  * where it fails, the interpreter runs the group from its first access.
- * Then whether the lanes are a vector apart, the block in bounds (the
- * block's way), with the block's address at *p. */
+ * Then whether the (in the masked variant: active) lanes are a vector
+ * apart and the block in bounds (the block's way), with at *p the
+ * block's address: where lane 0's vector is or would be (it may lie
+ * outside the allocation where lane 0 does not run; no element of it is
+ * then touched). */
 static LLVMValueRef ilv_check(struct gen *g, struct mfacts *f, uint32_t pc, LLVMValueRef *p) {
   struct ilv *v = &g->ilv;
   LLVMValueRef ok = in_bounds(g, f, v->imm0, v->span, v->n);
@@ -369,32 +385,80 @@ static LLVMValueRef ilv_ptrs(struct gen *g, struct mfacts *f, unsigned j) {
   return LLVMBuildGEP2(g->b, g->i8, f->base, &o, 1, "");
 }
 
+/* How a group's members are made where its block's way does not apply. */
+enum member_way {
+  MEMBER_VECTOR, /* the lanes n bytes apart: one vector access each */
+  MEMBER_ONE,    /* (loads) every active lane at one address: one element each */
+  MEMBER_SPREAD, /* else a gather or scatter each */
+};
+
+/* Member j of the group as way has it: a load's lanes (val NULL), or a
+ * store of val. */
+static LLVMValueRef member(struct gen *g, struct mfacts *f, unsigned j, LLVMValueRef val,
+                           enum member_way way) {
+  const struct ilv *v = &g->ilv;
+  LLVMTypeRef et = LLVMIntTypeInContext(g->c, v->n * 8), vt = LLVMVectorType(et, g->W);
+  LLVMValueRef imm = c64(g, (uint64_t)v->imm0 + j * v->n), al = c32(g, v->n);
+  if (way == MEMBER_SPREAD) {
+    LLVMTypeRef gt[2] = {vt, g->vp};
+    LLVMValueRef ga[4] = {ilv_ptrs(g, f, j), al, act_vec(g), LLVMGetPoison(vt)};
+    LLVMValueRef sa[4] = {val, ga[0], al, ga[2]};
+    return intrinsic(g, val ? "llvm.masked.scatter" : "llvm.masked.gather", gt, 2, val ? sa : ga,
+                     4);
+  }
+  LLVMValueRef at = LLVMBuildAdd(
+      g->b, way == MEMBER_ONE ? f->minoff : LLVMBuildExtractElement(g->b, f->off, c32(g, 0), ""),
+      imm, "");
+  LLVMValueRef p = LLVMBuildGEP2(g->b, g->i8, f->base, &at, 1, "");
+  if (way == MEMBER_ONE)
+    return LLVMBuildShuffleVector(
+        g->b, LLVMBuildInsertElement(g->b, LLVMGetPoison(vt), load(g, et, p, v->n), c32(g, 0), ""),
+        LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(g->i32, g->W)), "");
+  if (g->full) {
+    if (!val) return load(g, vt, p, v->n);
+    store(g, val, p, v->n);
+    return NULL;
+  }
+  LLVMTypeRef mt[2] = {vt, g->ptr};
+  LLVMValueRef la[4] = {p, al, act_vec(g), LLVMGetPoison(vt)}, sa[4] = {val, p, al, la[2]};
+  return intrinsic(g, val ? "llvm.masked.store" : "llvm.masked.load", mt, 2, val ? sa : la, 4);
+}
+
 /* A group of loads (struct ilv): the block's streams where the lanes are
- * a vector apart, else a gather per member. */
+ * a vector apart, else each member's lanes by one of the member ways. */
 static void ilv_load(struct gen *g, struct mfacts *f, uint32_t pc) {
   struct ilv *v = &g->ilv;
   LLVMValueRef p, whole = ilv_check(g, f, pc, &p);
-  LLVMBasicBlockRef ld = block(g), gat = block(g), join = block(g);
-  LLVMBuildCondBr(g->b, whole, ld, gat);
-  LLVMPositionBuilderAtEnd(g->b, ld);
-  LLVMValueRef s[2][ILV_MAX_K];
+  LLVMValueRef ways[2] = {contiguous(g, f, v->n), /* here, where later accesses see it */
+                          LLVMBuildICmp(g->b, LLVMIntEQ, f->minoff, f->maxoff, "")};
+  if (g->k->private_size) /* each lane's private frame is its own */
+    ways[1] = LLVMBuildAnd(
+        g->b, ways[1], LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
+  LLVMBasicBlockRef in[4] = {block(g), block(g), block(g), block(g)}, join = block(g);
+  LLVMBuildCondBr(g->b, whole, in[0], in[1]);
+  LLVMValueRef s[4][ILV_MAX_K];
+  LLVMPositionBuilderAtEnd(g->b, in[0]);
   ilv_block(g, p, s[0]);
-  LLVMBasicBlockRef in[2] = {LLVMGetInsertBlock(g->b), gat};
+  in[0] = LLVMGetInsertBlock(g->b);
   LLVMBuildBr(g->b, join);
-  LLVMPositionBuilderAtEnd(g->b, gat);
-  LLVMTypeRef vt = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), g->W), gt[2] = {vt, g->vp};
-  for (unsigned j = 0; j < v->k; j++) {
-    s[1][j] = LLVMGetPoison(vt);
-    if (!(v->have >> j & 1)) continue;
-    LLVMValueRef ga[4] = {ilv_ptrs(g, f, j), c32(g, v->n), act_vec(g), LLVMGetPoison(vt)};
-    s[1][j] = intrinsic(g, "llvm.masked.gather", gt, 2, ga, 4);
+  for (int w = MEMBER_VECTOR; w <= MEMBER_SPREAD; w++) {
+    LLVMPositionBuilderAtEnd(g->b, in[1 + w]);
+    if (w < MEMBER_SPREAD) { /* this way, else the next */
+      LLVMBasicBlockRef here = block(g);
+      LLVMBuildCondBr(g->b, ways[w], here, in[2 + w]);
+      LLVMPositionBuilderAtEnd(g->b, here);
+    }
+    for (unsigned j = 0; j < v->k; j++)
+      s[1 + w][j] = v->have >> j & 1 ? member(g, f, j, NULL, (enum member_way)w)
+                                     : LLVMGetPoison(LLVMTypeOf(s[0][j]));
+    in[1 + w] = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, join);
   }
-  LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
   for (unsigned j = 0; j < v->k; j++) {
-    LLVMValueRef vals[2] = {s[0][j], s[1][j]};
-    v->stream[j] = LLVMBuildPhi(g->b, vt, "");
-    LLVMAddIncoming(v->stream[j], vals, in, 2);
+    LLVMValueRef vals[4] = {s[0][j], s[1][j], s[2][j], s[3][j]};
+    v->stream[j] = LLVMBuildPhi(g->b, LLVMTypeOf(s[0][j]), "");
+    LLVMAddIncoming(v->stream[j], vals, in, 4);
   }
 }
 
@@ -428,11 +492,11 @@ static void merge_streams(struct gen *g, LLVMValueRef *s, unsigned c, unsigned k
 
 /* A group of stores (struct ilv): where the lanes are a vector apart, the
  * members' values interleaved into the block, stored a register at a
- * time (in the masked variant, the active lanes' elements only), else a
- * scatter per member in order. */
+ * time (in the masked variant, the active lanes' elements only), else
+ * each member in order by one of the member ways. */
 static void ilv_store(struct gen *g, struct mfacts *f, uint32_t pc) {
   const struct ilv *v = &g->ilv;
-  LLVMTypeRef vt = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), g->W), gt[2] = {vt, g->vp};
+  LLVMTypeRef vt = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), g->W);
   LLVMValueRef val[ILV_MAX_K];
   for (unsigned j = 0; j < v->k; j++)
     val[j] = LLVMGetPoison(vt);
@@ -440,39 +504,31 @@ static void ilv_store(struct gen *g, struct mfacts *f, uint32_t pc) {
     val[(g->k->code[q].imm - v->imm0) / (int64_t)v->n] =
         LLVMBuildTrunc(g->b, row(g, g->k->code[q].b), vt, "");
   LLVMValueRef p, whole = ilv_check(g, f, pc, &p);
+  LLVMValueRef contig = contiguous(g, f, v->n); /* here, where later accesses see it */
   LLVMBasicBlockRef blk = block(g), sc = block(g), join = block(g);
   LLVMBuildCondBr(g->b, whole, blk, sc);
   LLVMPositionBuilderAtEnd(g->b, blk);
-  unsigned c = 64 / v->n < g->W ? 64 / v->n : g->W, nch = g->W * v->k / c;
-  LLVMTypeRef ct = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), c), mt[2] = {ct, g->ptr};
-  LLVMValueRef ch[ILV_MAX_CHUNKS], idx[SIMT_MAX_W];
+  unsigned c = chunk_len(g), nch = g->W * v->k / c;
+  LLVMValueRef ch[ILV_MAX_CHUNKS], lanes = g->full ? NULL : act_vec(g);
   merge_streams(g, val, c, v->k, 0, 1, ch);
-  for (unsigned j = 0; j < nch; j++) {
-    LLVMValueRef at = c64(g, (uint64_t)j * c * v->n);
-    LLVMValueRef q = LLVMBuildGEP2(g->b, g->i8, p, &at, 1, "");
-    if (g->full) {
-      store(g, ch[j], q, v->n);
-      continue;
-    }
-    for (unsigned i = 0; i < c; i++) /* each element's lane */
-      idx[i] = c32(g, (j * c + i) / v->k);
-    LLVMValueRef m =
-        LLVMBuildShuffleVector(g->b, act_vec(g), LLVMGetPoison(g->v1), LLVMConstVector(idx, c), "");
-    LLVMValueRef ma[4] = {ch[j], q, c32(g, v->n), m};
-    intrinsic(g, "llvm.masked.store", mt, 2, ma, 4);
-  }
+  for (unsigned j = 0; j < nch; j++)
+    chunk(g, p, j, lanes, ch[j]);
   LLVMBuildBr(g->b, join);
+  LLVMBasicBlockRef way[2] = {block(g), block(g)};
   LLVMPositionBuilderAtEnd(g->b, sc);
-  for (uint32_t q = v->first; q <= v->last; q++) {
-    unsigned j = (unsigned)((g->k->code[q].imm - v->imm0) / (int64_t)v->n);
-    LLVMValueRef sa[4] = {val[j], ilv_ptrs(g, f, j), c32(g, v->n), act_vec(g)};
-    intrinsic(g, "llvm.masked.scatter", gt, 2, sa, 4);
+  LLVMBuildCondBr(g->b, contig, way[0], way[1]);
+  for (int w = 0; w < 2; w++) { /* in the members' order */
+    LLVMPositionBuilderAtEnd(g->b, way[w]);
+    for (uint32_t q = v->first; q <= v->last; q++) {
+      unsigned j = (unsigned)((g->k->code[q].imm - v->imm0) / (int64_t)v->n);
+      member(g, f, j, val[j], w ? MEMBER_SPREAD : MEMBER_VECTOR);
+    }
+    LLVMBuildBr(g->b, join);
   }
-  LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, join);
 }
 
-/* A group member's lanes out of the block. */
+/* A group member's lanes, as the group loaded them. */
 static LLVMValueRef ilv_take(struct gen *g, int64_t imm) {
   const struct ilv *v = &g->ilv;
   return v->stream[(imm - v->imm0) / (int64_t)v->n];
@@ -624,9 +680,11 @@ static void count_bytes(struct gen *g, struct mfacts *f, bool st, unsigned n) {
 
 /* A load or store, checked like simt_mem: every active lane in the
  * allocation of the first active lane, in bounds and aligned, else the
- * interpreter makes (and reports) the access. Contiguous lanes are one
- * vector access (masked in the masked variant), rows of a 2-D work-group
- * one per row (seg_load), others a gather or scatter. */
+ * interpreter makes (and reports) the access. A group of them (struct
+ * ilv) is checked and made at its first; otherwise contiguous lanes are
+ * one vector access (masked in the masked variant), rows of a 2-D
+ * work-group one per row (seg_load), a window's lanes two vector loads
+ * and permutes (window_load), others a gather or scatter. */
 bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   bool st = ip->op >= LSI_ST8 && ip->op <= LSI_ST64;
   if (!st && !(ip->op >= LSI_LD8 && ip->op <= LSI_LD64)) return false;

@@ -209,6 +209,43 @@ START_TEST(k_vec_groups) {
 }
 END_TEST
 
+/* ways_T of vec_groups.cl: lanes one component apart and lanes at one
+ * address, for vectors of 16 chars, 4 ints and 2 longs. */
+START_TEST(k_vec_ways) {
+  enum { NG = 256, L = 64 };
+  static const struct {
+    const char *kernel;
+    size_t comp, size;
+  } types[] = {{"ways_char16", 1, 16}, {"ways_int4", 4, 16}, {"ways_long2", 8, 16}};
+  static unsigned char in[NG * 8 + 128], c[3 * 16], out[4 * NG * 16], zero[16];
+  for (size_t i = 0; i < sizeof in; i++)
+    in[i] = (unsigned char)(i * 37 + 11);
+  for (size_t i = 0; i < sizeof c; i++)
+    c[i] = (unsigned char)(i * 53 + 7);
+  for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+    size_t cs = types[t].comp, sz = types[t].size;
+    cl_kernel k = load_opts("vec_groups", types[t].kernel, "-cl-std=CL3.0");
+    cl_mem a = buf(sizeof in, in), b = buf(sizeof c, c), o = buf(4 * NG * sz, NULL);
+    ARGS(k, KA(a), KA(b), KA(o));
+    ck_assert_int_eq(run(k, NG, L), CL_COMPLETE);
+    rd(o, out, 4 * NG * sz);
+    for (unsigned g = 0; g < NG; g++) {
+      bool on = g % L % 3;
+      const unsigned char *w[4] = {in + g * cs, c + sz, on ? in + (g + 1) * cs : zero,
+                                   on ? c + 2 * sz : zero};
+      for (int s = 0; s < 4; s++)
+        ck_assert_msg(!memcmp(out + (4 * g + s) * sz, w[s], sz),
+                      "%s work-item %u shape %d: got %02x.. want %02x..", types[t].kernel, g, s,
+                      out[(4 * g + s) * sz], w[s][0]);
+    }
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseMemObject(o);
+    clReleaseKernel(k);
+  }
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_kernels_access");
   TCase *tc = tcase_create("access");
@@ -219,6 +256,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_window_buffer_end);
   KH_ADD(tc, k_if_then_loop);
   KH_ADD(tc, k_vec_groups);
+  KH_ADD(tc, k_vec_ways);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -25,3 +25,19 @@ GROUPS(int16)
 GROUPS(long2)
 GROUPS(long16)
 
+
+/* Vectors whose lanes are one component apart (a sliding window, read
+ * through a pointer aligned to a component only: each component's load
+ * is aligned) and vectors every lane reads at one address, under
+ * divergence and not. */
+#define WAYS(T, S)                                                                                 \
+  __kernel void ways_##T(__global const S *in, __global const T *c, __global T *out) {            \
+    uint g = get_global_id(0), lid = get_local_id(0);                                             \
+    out[4 * g] = *(__global const T *)(in + g);                                                    \
+    out[4 * g + 1] = c[1];                                                                         \
+    out[4 * g + 2] = lid % 3 ? *(__global const T *)(in + g + 1) : (T)0;                           \
+    out[4 * g + 3] = lid % 3 ? c[2] : (T)0;                                                        \
+  }
+WAYS(char16, char)
+WAYS(int4, int)
+WAYS(long2, long)
