@@ -5,8 +5,9 @@
  * butterflies, reversed blocks, under divergence and not), a spread wider
  * than that, reversed reads that end at the last element of a buffer
  * followed by an unmapped page, an if without an else in a long loop, and
- * vector loads of each component size (consecutive, gathered, under
- * divergence, from two buffers).
+ * vector loads and stores of each component size (consecutive, spread,
+ * under divergence; loads from two buffers, sliding windows and vectors
+ * every lane reads at one address).
  * Each is checked against a host reference.
  */
 #include <sys/mman.h>
