@@ -127,6 +127,12 @@ static void segment_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, unsig
   v[3] = LLVMBuildOr(g->b, v[3], LLVMBuildSelect(g->b, one, zero, c64(g, low), ""), "");
 }
 
+/* Whether each lane of the row v is lane 0's off0 plus i * step. */
+static LLVMValueRef apart(struct gen *g, LLVMValueRef v, LLVMValueRef off0, uint64_t step) {
+  return LLVMBuildICmp(g->b, LLVMIntEQ, v, LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""),
+                       "");
+}
+
 /* facts() where the whole warp runs: from lane 0 where the lanes are step
  * bytes apart (lin), else from each segment's first lane where they run
  * in segments of half the warp (rows of a 2-D work-group narrower than
@@ -134,9 +140,7 @@ static void segment_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, unsig
  * lanes. */
 static void warp_facts(struct gen *g, struct mfacts *f, LLVMValueRef a, LLVMValueRef addr0,
                        unsigned step) {
-  LLVMValueRef seq =
-      LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMBuildAdd(g->b, splat(g, addr0), iota(g, step), ""), "");
-  f->lin = reduce(g, "llvm.vector.reduce.and", seq), f->step = step;
+  f->lin = reduce(g, "llvm.vector.reduce.and", apart(g, a, addr0, step)), f->step = step;
   LLVMValueRef w[4], s[4], v[4], one;
   linear_facts(g, LLVMBuildAnd(g->b, addr0, c64(g, LSI_ADDR_OFFSET_MASK), ""), step, w);
   LLVMBasicBlockRef from[3] = {LLVMGetInsertBlock(g->b), block(g), block(g)}, join = block(g);
@@ -199,15 +203,11 @@ static struct mfacts *facts(struct gen *g, uint32_t r, bool st, unsigned step) {
  * access, masked where not all are active. */
 static LLVMValueRef contiguous(struct gen *g, struct mfacts *f, unsigned n) {
   if (f->n == n) return f->contig;
-  LLVMValueRef c;
-  if (f->lin && f->step == n) {
-    c = f->lin;
-  } else {
-    LLVMValueRef off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
-    LLVMValueRef seq = LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
-                                     LLVMBuildAdd(g->b, splat(g, off0), iota(g, n), ""), "");
-    c = reduce(g, "llvm.vector.reduce.and", seq); /* every lane, active or not */
-  }
+  LLVMValueRef c =
+      f->lin && f->step == n
+          ? f->lin
+          : reduce(g, "llvm.vector.reduce.and", /* every lane, active or not */
+                   apart(g, f->off, LLVMBuildExtractElement(g->b, f->off, c32(g, 0), ""), n));
   if (g->k->private_size)
     c = LLVMBuildAnd(g->b, c,
                      LLVMBuildICmp(g->b, LLVMIntNE, f->space, c64(g, LSI_SPACE_PRIVATE), ""), "");
@@ -357,19 +357,16 @@ static LLVMValueRef ilv_check(struct gen *g, struct mfacts *f, uint32_t pc, LLVM
     off0 = LLVMBuildExtractElement(g->b, f->off, c32(g, 0), "");
     seq = f->lin && f->step == step
               ? f->lin
-              : reduce(g, "llvm.vector.reduce.and",
-                       LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
-                                     LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""), ""));
+              : reduce(g, "llvm.vector.reduce.and", apart(g, f->off, off0, step));
   } else { /* the active lanes a vector apart, where lane 0's would be */
     LLVMValueRef cz[2] = {act(g), LLVMConstInt(g->i1, 1, 0)};
     LLVMValueRef first = intrinsic(g, "llvm.cttz", &g->i64, 1, cz, 2);
     off0 = LLVMBuildSub(
         g->b, LLVMBuildExtractElement(g->b, f->off, LLVMBuildTrunc(g->b, first, g->i32, ""), ""),
         LLVMBuildMul(g->b, first, c64(g, step), ""), "");
-    LLVMValueRef at = LLVMBuildICmp(g->b, LLVMIntEQ, f->off,
-                                    LLVMBuildAdd(g->b, splat(g, off0), iota(g, step), ""), "");
-    seq = reduce(g, "llvm.vector.reduce.and",
-                 LLVMBuildOr(g->b, at, LLVMBuildNot(g->b, act_vec(g), ""), ""));
+    seq = reduce(
+        g, "llvm.vector.reduce.and",
+        LLVMBuildOr(g->b, apart(g, f->off, off0, step), LLVMBuildNot(g->b, act_vec(g), ""), ""));
   }
   LLVMValueRef whole = LLVMBuildAnd(g->b, in_bounds(g, f, v->imm0, step, v->n), seq, "");
   LLVMValueRef at = LLVMBuildAdd(g->b, off0, c64(g, (uint64_t)v->imm0), "");
@@ -410,10 +407,7 @@ static LLVMValueRef member(struct gen *g, struct mfacts *f, unsigned j, LLVMValu
       g->b, way == MEMBER_ONE ? f->minoff : LLVMBuildExtractElement(g->b, f->off, c32(g, 0), ""),
       imm, "");
   LLVMValueRef p = LLVMBuildGEP2(g->b, g->i8, f->base, &at, 1, "");
-  if (way == MEMBER_ONE)
-    return LLVMBuildShuffleVector(
-        g->b, LLVMBuildInsertElement(g->b, LLVMGetPoison(vt), load(g, et, p, v->n), c32(g, 0), ""),
-        LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(g->i32, g->W)), "");
+  if (way == MEMBER_ONE) return splat(g, load(g, et, p, v->n));
   if (g->full) {
     if (!val) return load(g, vt, p, v->n);
     store(g, val, p, v->n);
