@@ -100,5 +100,15 @@ uint64_t *native_loop_rows(const struct lsi_kernel *k, const uint64_t *live_in, 
  * warp's rows of them then keep their values from one work-group of a
  * launch to the next. */
 bool native_rows_fixed(const struct lsi_kernel *k);
+/* What the code may know of each register's row before it runs. */
+enum native_row {
+  NATIVE_ROW_LANES, /* nothing: a value per lane, read from memory */
+  NATIVE_ROW_CONST, /* a constant not relocated: its value, known when compiled */
+  NATIVE_ROW_SPLAT, /* the same value in every lane (an argument, a relocated constant) */
+};
+/* native_live.c: an enum native_row per register of k (nregs of them),
+ * for rows no instruction writes; NULL when out of memory. The caller
+ * frees it. */
+uint8_t *native_uniform_rows(const struct lsi_kernel *k);
 
 #endif

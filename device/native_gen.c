@@ -1073,12 +1073,13 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
   g.slot = calloc(k->nregs + 1, sizeof *g.slot);
   g.val = calloc(k->nregs + 1, sizeof *g.val);
   g.dirty = calloc(k->nregs + 1, 1);
+  g.uni = native_uniform_rows(k);
   g.mf[0] = calloc(k->nregs + 1, sizeof *g.mf[0]);
   g.mf[1] = calloc(k->nregs + 1, sizeof *g.mf[1]);
-  if (!g.bbv[0] || !g.bbv[1] || !g.entry || !g.live || !g.slot || !g.val || !g.dirty || !g.mf[0] ||
-      !g.mf[1]) {
+  if (!g.bbv[0] || !g.bbv[1] || !g.entry || !g.live || !g.slot || !g.val || !g.dirty || !g.uni ||
+      !g.mf[0] || !g.mf[1]) {
     free(g.bbv[0]), free(g.bbv[1]), free(g.entry), free(g.live), free(g.slot);
-    free(g.val), free(g.dirty), free(g.mf[0]), free(g.mf[1]);
+    free(g.val), free(g.dirty), free(g.uni), free(g.mf[0]), free(g.mf[1]);
     snprintf(why, n, "out of host memory");
     return false;
   }
@@ -1104,6 +1105,6 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
   free(g.bbv[0]), free(g.bbv[1]);
   free(g.entry);
   free(g.live), free(g.slot);
-  free(g.val), free(g.dirty), free(g.mf[0]), free(g.mf[1]);
+  free(g.val), free(g.dirty), free(g.uni), free(g.mf[0]), free(g.mf[1]);
   return true;
 }

@@ -74,6 +74,7 @@ struct gen {
    * into the deque or a return - if live there. */
   LLVMValueRef *val;
   uint8_t *dirty;
+  uint8_t *uni; /* native_uniform_rows: rows read without loading every lane */
   /* What the run knows about the addresses in each row, per access kind
    * (load, store): computed at its first access, used by the next ones
    * with the same base register (struct mfacts). */
@@ -171,8 +172,16 @@ static inline LLVMValueRef mem_row(struct gen *g, uint32_t r) {
 static inline LLVMValueRef row_ptr(struct gen *g, uint32_t r) {
   return g->slot[r] ? g->slot[r] : mem_row(g, r);
 }
+/* Row r as the run first reads it: a constant's value, lane 0's value in
+ * every lane where all lanes hold the same, else every lane's. */
 static inline LLVMValueRef row(struct gen *g, uint32_t r) {
-  if (!g->val[r]) g->val[r] = load(g, g->v64, row_ptr(g, r), 8);
+  if (g->val[r]) return g->val[r];
+  if (g->uni[r] == NATIVE_ROW_CONST)
+    g->val[r] = vc64(g, g->k->consts[r].value);
+  else if (g->uni[r] == NATIVE_ROW_SPLAT)
+    g->val[r] = splat(g, load(g, g->i64, mem_row(g, r), 8));
+  else
+    g->val[r] = load(g, g->v64, row_ptr(g, r), 8);
   return g->val[r];
 }
 static inline bool is_live(const struct gen *g, uint32_t pc, uint32_t r) {

@@ -101,19 +101,39 @@ uint64_t *native_liveness(const struct lsi_kernel *k, size_t *words) {
   return out;
 }
 
+/* Whether register r holds (an element of) one of k's arguments. */
+static bool is_arg(const struct lsi_kernel *k, uint32_t r) {
+  for (uint32_t j = 0; j < k->nargs; j++) {
+    const struct lsi_arg *a = &k->args[j];
+    uint32_t n = a->kind == LSI_ARG_VALUE ? a->nregs : 1;
+    if (r >= a->reg && r - a->reg < n) return true;
+  }
+  return false;
+}
+
 bool native_rows_fixed(const struct lsi_kernel *k) {
   for (uint32_t pc = 0; pc < k->ninsns; pc++) {
     uint32_t d0, nd = defs(&k->code[pc], &d0);
     for (uint32_t r = d0; r < d0 + nd; r++) {
-      if (r < k->nconst) return false;
-      for (uint32_t j = 0; j < k->nargs; j++) {
-        const struct lsi_arg *a = &k->args[j];
-        uint32_t n = a->kind == LSI_ARG_VALUE ? a->nregs : 1;
-        if (r >= a->reg && r - a->reg < n) return false;
-      }
+      if (r < k->nconst || is_arg(k, r)) return false;
     }
   }
   return true;
+}
+
+uint8_t *native_uniform_rows(const struct lsi_kernel *k) {
+  uint8_t *u = calloc(k->nregs + 1, 1);
+  if (!u) return NULL;
+  for (uint32_t r = 0; r < k->nregs; r++)
+    u[r] = r < k->nconst && k->consts[r].reloc != LSI_CONST_DATA ? NATIVE_ROW_CONST
+           : r < k->nconst || is_arg(k, r)                       ? NATIVE_ROW_SPLAT
+                                                                 : NATIVE_ROW_LANES;
+  for (uint32_t pc = 0; pc < k->ninsns; pc++) {
+    uint32_t d0, nd = defs(&k->code[pc], &d0);
+    for (uint32_t r = d0; r < d0 + nd && r < k->nregs; r++)
+      u[r] = NATIVE_ROW_LANES; /* written: its lanes may differ */
+  }
+  return u;
 }
 
 /* Whether an instruction in [from, to] ends the warp's slice every time

@@ -288,17 +288,31 @@ struct native_obj {
 };
 
 /* What the code of k at width W is made from: this build, the host CPU,
- * the width and every part of the kernel the generator reads. */
-static void obj_key(const struct lsi_kernel *k, unsigned W, char *hex) {
+ * the width and every part of the kernel the generator reads (the rows
+ * it knows: native_uniform_rows, and the constants' values); false when
+ * out of memory. */
+static bool obj_key(const struct lsi_kernel *k, unsigned W, char *hex) {
   uint32_t shape[5] = {W, k->ninsns, k->nregs, k->nconst, k->private_size};
-  const void *p[] = {cc_build_stamp(), J.cpu, J.features, shape, k->code, k->arglist};
+  uint8_t *uni = native_uniform_rows(k);
+  uint64_t *val = calloc(k->nconst + 1, sizeof *val);
+  if (!uni || !val) {
+    free(uni), free(val);
+    return false;
+  }
+  for (uint32_t r = 0; r < k->nconst; r++)
+    val[r] = uni[r] == NATIVE_ROW_CONST ? k->consts[r].value : 0;
+  const void *p[] = {cc_build_stamp(), J.cpu, J.features, shape, k->code, k->arglist, uni, val};
   size_t lens[] = {strlen(cc_build_stamp()),
                    strlen(J.cpu),
                    strlen(J.features),
                    sizeof shape,
                    (size_t)k->ninsns * sizeof *k->code,
-                   (size_t)k->narglist * sizeof *k->arglist};
+                   (size_t)k->narglist * sizeof *k->arglist,
+                   k->nregs,
+                   (size_t)k->nconst * sizeof *val};
   cc_hash_hex(p, lens, sizeof lens / sizeof lens[0], hex);
+  free(uni), free(val);
+  return true;
 }
 
 /* Generates, checks and optimises k's code and emits it as an object
@@ -484,6 +498,10 @@ struct job {
   unsigned W;
 };
 
+static void job_free(struct job *j) {
+  free(j->k.code), free(j->k.arglist), free(j->k.consts), free(j->k.args), free(j);
+}
+
 static void *compile_job(void *arg) {
   struct job *j = arg;
   struct native_obj *o = j->o;
@@ -508,7 +526,7 @@ static void *compile_job(void *arg) {
   J.pending--;
   pthread_cond_broadcast(&J.idle); /* drain, and min 0 launches waiting for it */
   pthread_mutex_unlock(&J.mu);
-  free(j->k.code), free(j->k.arglist), free(j);
+  job_free(j);
   return NULL;
 }
 
@@ -520,20 +538,29 @@ static bool start_job(struct native_obj *o, const struct lsi_kernel *k, unsigned
   j->o = o, j->W = W;
   j->k.ninsns = k->ninsns, j->k.nregs = k->nregs, j->k.nconst = k->nconst;
   j->k.private_size = k->private_size, j->k.narglist = k->narglist;
+  j->k.nargs = k->nargs;
   j->k.code = malloc((size_t)k->ninsns * sizeof *k->code + 1);
   j->k.arglist = malloc((size_t)k->narglist * sizeof *k->arglist + 1);
+  j->k.consts = malloc((size_t)k->nconst * sizeof *k->consts + 1);
+  j->k.args = calloc(k->nargs + 1, sizeof *k->args);
   pthread_attr_t at;
   pthread_t t;
-  bool ok = j->k.code && j->k.arglist && pthread_attr_init(&at) == 0;
+  bool ok = j->k.code && j->k.arglist && j->k.consts && j->k.args && pthread_attr_init(&at) == 0;
   if (ok) {
     memcpy(j->k.code, k->code, (size_t)k->ninsns * sizeof *k->code);
     if (k->narglist) memcpy(j->k.arglist, k->arglist, (size_t)k->narglist * sizeof *k->arglist);
+    if (k->nconst) memcpy(j->k.consts, k->consts, (size_t)k->nconst * sizeof *k->consts);
+    for (uint32_t i = 0; i < k->nargs; i++) { /* where each goes, not its names */
+      j->k.args[i].kind = k->args[i].kind;
+      j->k.args[i].reg = k->args[i].reg;
+      j->k.args[i].nregs = k->args[i].nregs;
+    }
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
     ok = pthread_create(&t, &at, compile_job, j) == 0;
     pthread_attr_destroy(&at);
   }
   if (!ok) {
-    free(j->k.code), free(j->k.arglist), free(j);
+    job_free(j);
     return false;
   }
   o->compiling = true;
@@ -554,7 +581,10 @@ native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uin
     return NULL;
   }
   char key[48];
-  obj_key(k, W, key);
+  if (!obj_key(k, W, key)) {
+    snprintf(why, n, "out of host memory");
+    return NULL;
+  }
   uint64_t cost = (uint64_t)k->ninsns * NATIVE_INSN_WORK, need = min && cost > min ? cost : min;
   bool fits = k->ninsns <= NATIVE_MAX_INSNS;
   pthread_mutex_lock(&J.mu);

@@ -1,8 +1,9 @@
 /*
  * test_kernels_int.c - end-to-end kernels for the integer, relational,
  * select, geometric, conversion, shuffle, vload/vstore (half included) and
- * async-copy builtins, each checked against a host reference in C. It must
- * not relax a check to make a kernel pass.
+ * async-copy builtins, and kernels that differ only in their constants,
+ * each checked against a host reference in C. It must not relax a check to
+ * make a kernel pass.
  */
 #include <stdint.h>
 
@@ -223,6 +224,47 @@ static void ref_div(int g, int64_t a, int64_t b, int64_t *w) {
 }
 START_TEST(k_int_div) {
   check_l("int_div", 10, ref_div);
+}
+END_TEST
+
+/* int_consts.cl's two kernels, whose code differs only in the values of
+ * its constants, in turn with two sets of arguments: each must compute
+ * with its own constants and this launch's arguments. */
+START_TEST(k_int_consts) {
+  enum { NI = 256, L = 64 };
+  static const struct {
+    const char *name;
+    uint32_t mul, add;
+  } ks[] = {{"consts_a", 12345u, 777u}, {"consts_b", 54321u, 999u}};
+  static const struct {
+    uint32_t v[4];
+    uint64_t big;
+  } as[] = {{{1, 2, 3, 4}, UINT64_C(0x123456789abcdef0)}, {{9, 70000, 11, 0xdeadbeef}, 1}};
+  static uint32_t in[NI], got[NI];
+  for (unsigned i = 0; i < NI; i++)
+    in[i] = i * 2654435761u;
+  for (unsigned r = 0; r < 2 * 2; r++) {
+    unsigned kk = r % 2, aa = r / 2;
+    cl_kernel k = load_opts("int_consts", ks[kk].name, "-cl-std=CL3.0");
+    cl_mem m = buf(sizeof in, in);
+    cl_uint4 v = {{as[aa].v[0], as[aa].v[1], as[aa].v[2], as[aa].v[3]}};
+    cl_ulong big = as[aa].big;
+    arg(k, 0, sizeof m, &m);
+    arg(k, 1, sizeof v, &v);
+    arg(k, 2, L * sizeof(cl_uint), NULL);
+    arg(k, 3, sizeof big, &big);
+    ck_assert_int_eq(run(k, NI, L), CL_COMPLETE);
+    rd(m, got, sizeof got);
+    for (unsigned i = 0; i < NI; i++) {
+      unsigned j = i / L * L + (L - 1 - i % L); /* the work-item whose value it takes */
+      uint32_t want = (in[j] * ks[kk].mul + ks[kk].add + as[aa].v[1]) ^
+                      (uint32_t)(as[aa].big >> 33) ^ as[aa].v[3];
+      ck_assert_msg(got[i] == want, "%s arguments %u work-item %u: got %#x want %#x", ks[kk].name,
+                    aa, i, got[i], want);
+    }
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+  }
 }
 END_TEST
 
@@ -798,6 +840,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_int_avg);
   KH_ADD(tc, k_int_upsample);
   KH_ADD(tc, k_int_div);
+  KH_ADD(tc, k_int_consts);
   KH_ADD(tc, k_int_vec);
   KH_ADD(tc, k_relational_scalar);
   KH_ADD(tc, k_relational_vector);
