@@ -20,7 +20,7 @@
 
 #include "device/simt_int.h"
 
-/* What a warp function returns. */
+/* What a warp function returns, of the warp x->w (the last it ran). */
 enum native_ret {
   NATIVE_RET_BUDGET, /* the slice is over: w->pc/active saved, state RUN */
   NATIVE_RET_STATE,  /* the deque moved the warp: w->state, pc and active say where it is */
@@ -28,13 +28,18 @@ enum native_ret {
 };
 
 /* The warp a slice runs, as the generated code and the functions it calls
- * see it. */
+ * see it. Where a warp whose W lanes all run waits at a barrier or is
+ * done, the code goes on in the same call with the work-group's next warp
+ * still to run in this round (lsn_next: w and priv change, the budget
+ * starts again), where chain allows. */
 struct native_ctx {
   struct simt_cu *cu;
   struct simt_warp *w;
   uint8_t *priv;              /* the warp's private frames */
   struct simt_ncache *ncache; /* cu->ncache */
   const uint64_t *sregs;      /* cu->nsreg (native_group_sregs) */
+  int64_t budget;             /* each warp's slice, in branch points */
+  bool chain;
 };
 
 typedef int (*native_fn)(struct native_ctx *x, uint64_t *reg, struct native_count *n);
@@ -71,9 +76,13 @@ void native_group_sregs(struct simt_cu *cu);
  * kernel). */
 bool native_available(void);
 
-/* Runs w like simt_warp_run with the kernel's native code fn. Its counts
- * go to cu->nc, added to cu->st by simt_native_fold (simt_int.h). */
-int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint64_t budget);
+/* Runs w like simt_warp_run with the kernel's native code fn, and where
+ * chain, the group's next warps that are to run (each for a budget) while
+ * each before waits at a barrier or is done: returns the last warp it
+ * ran. Its counts go to cu->nc, added to cu->st by simt_native_fold
+ * (simt_int.h). */
+struct simt_warp *native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn,
+                                  uint64_t budget, bool chain);
 
 /* ---- native_gen.c (and native_mem.c): LSI to LLVM IR ---- */
 struct LLVMOpaqueModule;

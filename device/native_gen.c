@@ -339,13 +339,17 @@ static void token_at(struct gen *g, LLVMValueRef idx, LLVMValueRef valid, LLVMVa
   *info = load(g, g->i64, field(g, tok, offsetof(simt_token, info)), 8);
 }
 
-/* The lanes that wait for any reason but skip (SIMT_NREASONS: skip none). */
+/* The lanes that wait for any reason but skip (SIMT_NREASONS: skip none).
+ * Each word is loaded on its own (volatile: never merged into a wider
+ * load, which would wait for the 8-byte stores that wrote them). */
 static LLVMValueRef waiting(struct gen *g, unsigned skip) {
   LLVMValueRef m = c64(g, 0);
-  for (unsigned r = 0; r < SIMT_NREASONS; r++)
-    if (r != skip)
-      m = LLVMBuildOr(g->b, m,
-                      load(g, g->i64, wfield(g, offsetof(struct simt_warp, dis) + r * 8), 8), "");
+  for (unsigned r = 0; r < SIMT_NREASONS; r++) {
+    if (r == skip) continue;
+    LLVMValueRef d = load(g, g->i64, wfield(g, offsetof(struct simt_warp, dis) + r * 8), 8);
+    LLVMSetVolatile(d, 1);
+    m = LLVMBuildOr(g->b, m, d, "");
+  }
   return m;
 }
 
@@ -697,6 +701,29 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   go(g, pc + 1);
 }
 
+/* The warp is done or waits (the deque moved it): where the whole warp
+ * ran, the code goes on with the work-group's next warp to run
+ * (lsn_next), with its own budget and slice count; else, or where there
+ * is none, the slice returns. */
+static void ret_state(struct gen *g) {
+  if (!g->full) {
+    ret(g, NATIVE_RET_STATE);
+    return;
+  }
+  spill(g);
+  LLVMValueRef reg = rt_call(g, "lsn_next", g->ptr, &g->x, 1);
+  LLVMBasicBlockRef done = block(g), next = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, reg, ""), done, next);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  LLVMBuildRet(g->b, c32(g, NATIVE_RET_STATE));
+  LLVMPositionBuilderAtEnd(g->b, next);
+  LLVMValueRef budget = load(g, g->i64, field(g, g->x, offsetof(struct native_ctx, budget)), 8);
+  store(g, budget, field(g, g->cnt, offsetof(struct native_count, budget)), 8);
+  add_to(g, offsetof(struct native_count, slices), c64(g, 1));
+  LLVMAddIncoming(g->reg, &reg, &next, 1);
+  LLVMBuildBr(g->b, g->dispatch);
+}
+
 /* BAR: where the whole warp runs and no lane waits for anything (so
  * unwinding would pop every token as stale), the warp waits at the
  * barrier as simt_barrier_wait leaves it: every lane to resume at pc + 1,
@@ -717,7 +744,7 @@ static void gen_bar(struct gen *g, uint32_t pc) {
     store(g, c32(g, SIMT_WARP_BARRIER), wfield(g, offsetof(struct simt_warp, state)), 4);
     store(g, c64(g, g->allw), wfield(g, offsetof(struct simt_warp, bar_lanes)), 8);
     store(g, c32(g, pc + 1), wfield(g, offsetof(struct simt_warp, bar_at)), 4);
-    ret(g, NATIVE_RET_STATE);
+    ret_state(g);
     LLVMPositionBuilderAtEnd(g->b, others);
   }
   LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
@@ -873,7 +900,7 @@ static bool gen_control(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   case LSI_EXIT: {
     LLVMValueRef args[3] = {g->x, c32(g, pc), act(g)};
     rt_call(g, "lsn_exit", LLVMVoidTypeInContext(g->c), args, 3);
-    ret(g, NATIVE_RET_STATE);
+    ret_state(g);
     return true;
   }
   case LSI_CALLB:
@@ -937,7 +964,9 @@ static void gen_insn(struct gen *g, uint32_t pc) {
   g->pc = pc;
   if (!native_continues(g, pc)) forget(g);
   if (!inline_call(ip)) {
-    if (is_control(ip)) flush(g, before(g)); /* it may leave, or branch */
+    /* it may leave, or branch; a branch never leaves before it ran, so
+     * what only it reads need not be stored */
+    if (is_control(ip)) flush(g, ip->op == LSI_BRA_P || ip->op == LSI_BRA_Z ? pc : before(g));
     if (gen_control(g, ip, pc)) return;
   }
   if (gen_plain(g, ip, pc)) {
@@ -983,7 +1012,8 @@ static void masked_exit(struct gen *g) {
   LLVMPositionBuilderAtEnd(g->b, here);
 }
 
-/* The entry block: where the warp is, then a switch to its pc. */
+/* The entry block, then the dispatch: where the warp is, then a switch to
+ * its pc. */
 static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   LLVMBasicBlockRef entry = block(g);
   LLVMMoveBasicBlockBefore(entry, g->bbv[0][0]); /* the function's entry */
@@ -996,6 +1026,12 @@ static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   for (uint32_t r = 0; r < g->k->nregs && loop; r++)
     if ((loop[r / 64] >> (r % 64)) & 1) g->slot[r] = LLVMBuildAlloca(g->b, g->v64, "");
   free(loop); /* out of memory: no slots, every row in memory */
+  g->dispatch = block(g);
+  LLVMBuildBr(g->b, g->dispatch);
+  LLVMPositionBuilderAtEnd(g->b, g->dispatch);
+  LLVMValueRef reg = g->reg;
+  g->reg = LLVMBuildPhi(g->b, g->ptr, "reg");
+  LLVMAddIncoming(g->reg, &reg, &entry, 1);
   masked_exit(g);
   g->w = load(g, g->ptr, field(g, g->x, offsetof(struct native_ctx, w)), 8);
   LLVMValueRef pc = load(g, g->i32, field(g, g->w, offsetof(struct simt_warp, pc)), 4);

@@ -115,6 +115,23 @@ static void lsn_exit(struct native_ctx *x, uint32_t pc, uint64_t act) {
   simt_exit_lanes(x->cu, x->w, act);
 }
 
+/* Where x->w no longer runs (it waits at a barrier, or is done): the rows
+ * of the work-group's next warp still to run in this round, which becomes
+ * x->w, or NULL (x->chain false, a fault, the round's last warp). Warps
+ * run in the order run_group runs them; the code counts the slice and
+ * starts its budget. */
+static uint64_t *lsn_next(struct native_ctx *x) {
+  struct simt_cu *cu = x->cu;
+  if (!x->chain || cu->faulted || x->w->state == SIMT_WARP_RUN) return NULL;
+  for (struct simt_warp *w = x->w + 1; w < cu->warps + cu->nwarps; w++)
+    if (w->state == SIMT_WARP_RUN) {
+      x->w = w;
+      x->priv = w->priv;
+      return w->reg;
+    }
+  return NULL;
+}
+
 /* CALLB at pc of a builtin that is not a work-group function, on lanes
  * act: argument j of lane i at args[j * W + i], result j to res[j * W + i].
  * Returns 0 after a fault. */
@@ -194,6 +211,7 @@ static const struct {
     SYM(lsn_yield),
     SYM(lsn_bar),
     SYM(lsn_exit),
+    SYM(lsn_next),
     SYM(lsn_sreg),
     /* what LLVM lowers vector frem and block moves to */
     SYM(fmodf),
@@ -628,26 +646,32 @@ void native_account(void *acct, uint64_t lane_insns) {
 
 /* ---- the warp slice ---- */
 
-int native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn, uint64_t budget) {
-  struct native_ctx x = {
-      .cu = cu, .w = w, .priv = w->priv, .ncache = &cu->ncache[0][0], .sregs = cu->nsreg};
+struct simt_warp *native_warp_run(struct simt_cu *cu, struct simt_warp *w, native_fn fn,
+                                  uint64_t budget, bool chain) {
+  struct native_ctx x = {.cu = cu,
+                         .w = w,
+                         .priv = w->priv,
+                         .ncache = &cu->ncache[0][0],
+                         .sregs = cu->nsreg,
+                         .budget = budget > INT64_MAX ? INT64_MAX : (int64_t)budget,
+                         .chain = chain};
   struct native_count *n = &cu->nc;
-  n->budget = budget > INT64_MAX ? INT64_MAX : (int64_t)budget;
-  while (w->state == SIMT_WARP_RUN && n->budget > 0) {
-    int r = fn(&x, w->reg, n);
+  n->budget = x.budget;
+  while (x.w->state == SIMT_WARP_RUN && n->budget > 0) {
+    int r = fn(&x, x.w->reg, n);
     if (r == NATIVE_RET_BUDGET) break;
     if (r == NATIVE_RET_INTERP) {
       cu->epoch += n->epoch; /* the interpreter's stores count on */
       n->epoch = 0;
       unsigned ticks;
-      simt_warp_step(cu, w, &ticks);
+      simt_warp_step(cu, x.w, &ticks);
       n->budget -= ticks; /* a branch point there is one here */
     }
   }
   cu->epoch += n->epoch;
   n->epoch = 0;
   n->slices++;
-  return (int)w->state;
+  return x.w;
 }
 
 void simt_native_fold(struct simt_cu *cu) {

@@ -781,14 +781,14 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
   const struct simt_pass *p = run->pass;
   bool spans = p && p->warp_span;
   for (;;) {
-    unsigned nrun = 0, nbar = 0;
+    unsigned nrun = 0, nbar = 0, next = 0; /* next: the first warp the round has not run */
     for (unsigned i = 0; i < cu->nwarps; i++) {
       struct simt_warp *w = &cu->warps[i];
-      if (w->state == SIMT_WARP_RUN) {
+      if (w->state == SIMT_WARP_RUN && i >= next) {
         uint64_t t0 = spans ? dev_device_now_ns(run->dev) : 0;
         uint64_t budget = cu->nwarps == 1 ? SIMT_SLICE * 64 : SIMT_SLICE;
-        if (run->native)
-          native_warp_run(cu, w, run->native, budget);
+        if (run->native) /* it may run the next warps too, each timed spans apart */
+          next = (unsigned)(native_warp_run(cu, w, run->native, budget, !spans) - cu->warps) + 1;
         else
           simt_warp_run(cu, w, budget);
         atomic_store_explicit(&cu->beat, cu->epoch, memory_order_relaxed);

@@ -4,11 +4,12 @@
  * lanes within a window of twice the warp's width (bitonic pairs,
  * butterflies, reversed blocks, under divergence and not), a spread wider
  * than that, reversed reads that end at the last element of a buffer
- * followed by an unmapped page, an if without an else in a long loop, and
+ * followed by an unmapped page, an if without an else in a long loop,
  * vector loads and stores of each component size (consecutive, spread,
  * under divergence; loads from two buffers, sliding windows and vectors
- * every lane reads at one address).
- * Each is checked against a host reference.
+ * every lane reads at one address), and private arrays read after
+ * barriers the group's other warps run to. Each is checked against a host
+ * reference.
  */
 #include <sys/mman.h>
 
@@ -247,6 +248,36 @@ START_TEST(k_vec_ways) {
 }
 END_TEST
 
+/* private_barrier.cl: each work-item's private array keeps its values
+ * across barriers while the group's other warps run, in groups of
+ * several warps (or one at the widest). */
+START_TEST(k_private_barrier) {
+  enum { L = 64, NG = 4 };
+  static int got[L * NG];
+  cl_kernel k = load("private_barrier");
+  cl_mem o = buf(sizeof got, NULL);
+  for (int n = 0; n < 3; n += 2) {
+    ARGS(k, KA(o), ((struct kh_arg){L * sizeof(int), NULL}), KA(n));
+    ck_assert_int_eq(run(k, L * NG, L), CL_COMPLETE);
+    rd(o, got, sizeof got);
+    for (int g = 0; g < L * NG; g++) {
+      int lid = g % L, p[16], r = L - 1 - lid; /* the work-item whose value it reads */
+      for (int i = 0; i < 16; i++)
+        p[(i + n) & 15] = lid * 100 + i;
+      int pr[16];
+      for (int i = 0; i < 16; i++)
+        pr[(i + n) & 15] = r * 100 + i;
+      p[(lid * 3) & 15] += pr[(r + n) & 15];
+      int want = p[(lid * 7 + n) & 15] * 2 + p[(lid * 3) & 15];
+      ck_assert_msg(got[g] == want, "private_barrier n %d work-item %d: got %d want %d", n, g,
+                    got[g], want);
+    }
+  }
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_kernels_access");
   TCase *tc = tcase_create("access");
@@ -258,6 +289,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_if_then_loop);
   KH_ADD(tc, k_vec_groups);
   KH_ADD(tc, k_vec_ways);
+  KH_ADD(tc, k_private_barrier);
   suite_add_tcase(s, tc);
   return s;
 }
