@@ -787,7 +787,7 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
       if (w->state == SIMT_WARP_RUN && i >= next) {
         uint64_t t0 = spans ? dev_device_now_ns(run->dev) : 0;
         uint64_t budget = cu->nwarps == 1 ? SIMT_SLICE * 64 : SIMT_SLICE;
-        if (run->native) /* it may run the next warps too, each timed spans apart */
+        if (run->native) /* it may go on with the next warps, unless spans time each */
           next = (unsigned)(native_warp_run(cu, w, run->native, budget, !spans) - cu->warps) + 1;
         else
           simt_warp_run(cu, w, budget);
