@@ -236,6 +236,7 @@ static struct {
   pthread_cond_t idle;
   unsigned pending;
   bool compiled; /* a compile finished in this process */
+  bool exiting;  /* the process exits (drain): no compile in the background begins */
   LLVMOrcLLJITRef jit;
   LLVMOrcJITDylibRef jd;
   LLVMTargetMachineRef tm;
@@ -334,10 +335,16 @@ static bool obj_key(const struct lsi_kernel *k, unsigned W, char *hex) {
 }
 
 /* Generates, checks and optimises k's code and emits it as an object
- * file, or NULL (with o->why). */
+ * file, or NULL (with o->why): also for a compile in the background
+ * that has not begun when the process exits (no launch will use it). */
 static LLVMMemoryBufferRef emit(const struct lsi_kernel *k, unsigned W, const char *name,
-                                struct native_obj *o) {
+                                struct native_obj *o, bool background) {
   pthread_mutex_lock(&J.emit_mu);
+  if (background && __atomic_load_n(&J.exiting, __ATOMIC_RELAXED)) {
+    pthread_mutex_unlock(&J.emit_mu);
+    snprintf(o->why, sizeof o->why, "not compiled: the process exits");
+    return NULL;
+  }
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = LLVMModuleCreateWithNameInContext(name, ctx);
   LLVMSetTarget(m, J.triple);
@@ -435,6 +442,7 @@ static struct native_obj *entry(const char *key) {
 }
 
 static void drain(void) {
+  __atomic_store_n(&J.exiting, true, __ATOMIC_RELAXED); /* the compiles not begun end at once */
   pthread_mutex_lock(&J.mu);
   while (J.pending)
     pthread_cond_wait(&J.idle, &J.mu);
@@ -495,7 +503,7 @@ static void make(struct native_obj *o, const struct lsi_kernel *k, unsigned W, b
     dropped = true;
   }
   if (!cached) {
-    buf = emit(k, W, name, o);
+    buf = emit(k, W, name, o, false);
     if (buf && !dropped) cache_write(o->key, buf);
     if (buf) o->fn = load(buf, name, o);
     wait_at_exit(false);
@@ -528,7 +536,7 @@ static void *compile_job(void *arg) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   struct native_obj scratch = {0}; /* emit's reasons, until o is locked */
-  LLVMMemoryBufferRef buf = emit(&j->k, j->W, name, &scratch);
+  LLVMMemoryBufferRef buf = emit(&j->k, j->W, name, &scratch, true);
   if (buf) cache_write(o->key, buf);
   pthread_mutex_lock(&J.mu);
   snprintf(o->why, sizeof o->why, "%s", scratch.why);
