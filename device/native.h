@@ -25,13 +25,14 @@ enum native_ret {
   NATIVE_RET_BUDGET, /* the slice is over: w->pc/active saved, state RUN */
   NATIVE_RET_STATE,  /* the deque moved the warp: w->state, pc and active say where it is */
   NATIVE_RET_INTERP, /* the interpreter runs the instruction at w->pc (w->active saved) */
+  NATIVE_RET_NEXT,   /* x->w is the group's next warp to run, its slice begun */
 };
 
 /* The warp a slice runs, as the generated code and the functions it calls
  * see it. Where a warp whose W lanes all run waits at a barrier or is
- * done, the code goes on in the same call with the work-group's next warp
- * still to run in this round (lsn_next: w and priv change, the budget
- * starts again), where chain allows. */
+ * done, the code moves on to the work-group's next warp still to run in
+ * this round (lsn_next: w and priv change, the budget starts again), where
+ * chain allows, and native_warp_run runs that one next. */
 struct native_ctx {
   struct simt_cu *cu;
   struct simt_warp *w;

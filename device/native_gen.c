@@ -702,26 +702,27 @@ static void gen_branch(struct gen *g, const lsi_insn *ip, uint32_t pc) {
 }
 
 /* The warp is done or waits (the deque moved it): where the whole warp
- * ran, the code goes on with the work-group's next warp to run
- * (lsn_next), with its own budget and slice count; else, or where there
- * is none, the slice returns. */
+ * ran and the work-group has a next warp to run (lsn_next), its budget
+ * and slice count start and the slice returns for it (in the function
+ * itself, a branch or tail call back to the start would make one loop of
+ * the whole function: slower to compile, its registers allocated
+ * worse); else the slice returns. */
 static void ret_state(struct gen *g) {
   if (!g->full) {
     ret(g, NATIVE_RET_STATE);
     return;
   }
   spill(g);
-  LLVMValueRef reg = rt_call(g, "lsn_next", g->ptr, &g->x, 1);
-  LLVMBasicBlockRef done = block(g), next = block(g);
-  LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, reg, ""), done, next);
+  LLVMValueRef next = rt_call(g, "lsn_next", g->i32, &g->x, 1);
+  LLVMBasicBlockRef done = block(g), on = block(g);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, next, c32(g, 0), ""), done, on);
   LLVMPositionBuilderAtEnd(g->b, done);
   LLVMBuildRet(g->b, c32(g, NATIVE_RET_STATE));
-  LLVMPositionBuilderAtEnd(g->b, next);
+  LLVMPositionBuilderAtEnd(g->b, on);
   LLVMValueRef budget = load(g, g->i64, field(g, g->x, offsetof(struct native_ctx, budget)), 8);
   store(g, budget, field(g, g->cnt, offsetof(struct native_count, budget)), 8);
   add_to(g, offsetof(struct native_count, slices), c64(g, 1));
-  LLVMAddIncoming(g->reg, &reg, &next, 1);
-  LLVMBuildBr(g->b, g->dispatch);
+  LLVMBuildRet(g->b, c32(g, NATIVE_RET_NEXT));
 }
 
 /* BAR: where the whole warp runs and no lane waits for anything (so
@@ -1012,8 +1013,7 @@ static void masked_exit(struct gen *g) {
   LLVMPositionBuilderAtEnd(g->b, here);
 }
 
-/* The entry block, then the dispatch: where the warp is, then a switch to
- * its pc. */
+/* The entry block: where the warp is, then a switch to its pc. */
 static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   LLVMBasicBlockRef entry = block(g);
   LLVMMoveBasicBlockBefore(entry, g->bbv[0][0]); /* the function's entry */
@@ -1026,12 +1026,6 @@ static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   for (uint32_t r = 0; r < g->k->nregs && loop; r++)
     if ((loop[r / 64] >> (r % 64)) & 1) g->slot[r] = LLVMBuildAlloca(g->b, g->v64, "");
   free(loop); /* out of memory: no slots, every row in memory */
-  g->dispatch = block(g);
-  LLVMBuildBr(g->b, g->dispatch);
-  LLVMPositionBuilderAtEnd(g->b, g->dispatch);
-  LLVMValueRef reg = g->reg;
-  g->reg = LLVMBuildPhi(g->b, g->ptr, "reg");
-  LLVMAddIncoming(g->reg, &reg, &entry, 1);
   masked_exit(g);
   g->w = load(g, g->ptr, field(g, g->x, offsetof(struct native_ctx, w)), 8);
   LLVMValueRef pc = load(g, g->i32, field(g, g->w, offsetof(struct simt_warp, pc)), 4);

@@ -45,9 +45,6 @@ struct gen {
   bool permute; /* the host permutes two 512-bit registers' elements (window_load) */
   LLVMTypeRef i1, i8, i32, i64, ptr, f32, f64, iW, v1, v32, v64, vf, vd, vp;
   LLVMValueRef fn, x, reg, cnt, w, act_slot, limit_slot, argbuf, resbuf;
-  /* where a warp's code begins (reg: a phi of the rows of the warp that
-   * came in and of each the code goes on with, lsn_next) */
-  LLVMBasicBlockRef dispatch;
   /* Each instruction is generated twice: for a warp whose W lanes are all
    * active (full: no mask anywhere) and for any other mask. bb is the
    * variant being generated, bbv[full] each. */

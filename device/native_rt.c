@@ -115,21 +115,21 @@ static void lsn_exit(struct native_ctx *x, uint32_t pc, uint64_t act) {
   simt_exit_lanes(x->cu, x->w, act);
 }
 
-/* Where x->w no longer runs (it waits at a barrier, or is done): the rows
- * of the work-group's next warp still to run in this round, which becomes
- * x->w, or NULL (x->chain false, a fault, the round's last warp). Warps
- * run in the order run_group runs them; the code counts the slice and
- * starts its budget. */
-static uint64_t *lsn_next(struct native_ctx *x) {
+/* Where x->w no longer runs (it waits at a barrier, or is done): 1 when
+ * the work-group has a next warp still to run in this round, which
+ * becomes x->w, else 0 (x->chain false, a fault, the round's last warp).
+ * Warps run in the order run_group runs them; the code counts the slice
+ * and starts its budget. */
+static int32_t lsn_next(struct native_ctx *x) {
   struct simt_cu *cu = x->cu;
-  if (!x->chain || cu->faulted || x->w->state == SIMT_WARP_RUN) return NULL;
+  if (!x->chain || cu->faulted || x->w->state == SIMT_WARP_RUN) return 0;
   for (struct simt_warp *w = x->w + 1; w < cu->warps + cu->nwarps; w++)
     if (w->state == SIMT_WARP_RUN) {
       x->w = w;
       x->priv = w->priv;
-      return w->reg;
+      return 1;
     }
-  return NULL;
+  return 0;
 }
 
 /* CALLB at pc of a builtin that is not a work-group function, on lanes
