@@ -125,9 +125,10 @@ uint8_t *native_uniform_rows(const struct lsi_kernel *k) {
   uint8_t *u = calloc(k->nregs + 1, 1);
   if (!u) return NULL;
   for (uint32_t r = 0; r < k->nregs; r++)
-    u[r] = r < k->nconst && k->consts[r].reloc != LSI_CONST_DATA ? NATIVE_ROW_CONST
-           : r < k->nconst || is_arg(k, r)                       ? NATIVE_ROW_SPLAT
-                                                                 : NATIVE_ROW_LANES;
+    u[r] = is_arg(k, r) || (r < k->nconst && k->consts[r].reloc == LSI_CONST_DATA)
+               ? NATIVE_ROW_SPLAT /* an argument is written over a constant's row */
+           : r < k->nconst ? NATIVE_ROW_CONST
+                           : NATIVE_ROW_LANES;
   for (uint32_t pc = 0; pc < k->ninsns; pc++) {
     uint32_t d0, nd = defs(&k->code[pc], &d0);
     for (uint32_t r = d0; r < d0 + nd && r < k->nregs; r++)

@@ -311,7 +311,7 @@ struct simt_pipe_wg {
  * unit's statistics when its pass ends (simt_native_fold). */
 struct native_count {
   int64_t budget;      /* branch points left in the slice */
-  uint64_t epoch;      /* stores made (cu->epoch grows by it after each slice) */
+  uint64_t epoch;      /* stores made (cu->epoch grows by it after each native_warp_run) */
   uint64_t warp_insns; /* statistics */
   uint64_t lane_insns;
   uint64_t ld_bytes[8], st_bytes[8];
@@ -342,7 +342,8 @@ struct simt_cu {
   uint64_t epoch;        /* bumped by stores, exits, barriers, new groups and changed
                             sampled states (progress) */
   _Atomic uint64_t beat; /* epoch as other compute units see it, published after
-                            every slice of a warp */
+                            every slice of a warp (or the native engine's run of
+                            several warps' slices) */
   _Atomic int motion;    /* enum simt_motion, for the forward-progress check */
   /* Forward progress (default mode): rounds completed since the group began
    * (a round ends when every running warp has sampled itself), the group's
