@@ -553,50 +553,47 @@ START_TEST(test_native_background) {
 }
 END_TEST
 
-/* A kernel that writes its argument's register: every work-group still
- * starts with the argument's value (a warp's rows are kept from one
- * group to the next only where no instruction writes them). */
-START_TEST(test_written_argument) {
+/* A kernel that stores 7 at each work-item's element of its argument's
+ * buffer: every work-item must find the argument, also where the kernel
+ * writes the argument's register (write: a warp's rows are kept from one
+ * work-group to the next only where no instruction writes them) and
+ * where that register is also constant row 0 (on_const: the binary format
+ * allows it, and the argument is written over the constant, here the
+ * address of another buffer that must stay untouched). */
+static void argument_row(bool on_const, bool write) {
   struct dev_device *d = mkdev(32, 1, 0);
-  uint32_t buf[128] = {0};
+  uint32_t buf[128] = {0}, other[128] = {0};
   uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct lsi_const c0 = {dev_mem_map(dev_device_mem(d), other, sizeof(other), false),
+                         LSI_CONST_PLAIN};
   struct kern kk;
   kern_init(&kk, 1, &out);
+  if (on_const) kk.k.nconst = 1, kk.k.consts = &c0;
   emit_gid_addr(&kk);
   emit(&kk, OP(MOVI, 1, 0, 0, 0, 7));
   emit(&kk, OP(ST32, 0, 22, 1, 0, 0));
-  emit(&kk, OP(ADDI, 0, 0, 0, 0, 4096)); /* the argument's register */
-  emit(&kk, OP(BRA, 0, 0, 0, 0, 6));     /* r0 is live across the branch */
-  emit(&kk, OP(ADD_I64, 3, 0, 0, 0, 0)); /* 6 */
+  if (write) {
+    emit(&kk, OP(ADDI, 0, 0, 0, 0, 4096)); /* the argument's register */
+    emit(&kk, OP(BRA, 0, 0, 0, 0, 6));     /* r0 is live across the branch */
+    emit(&kk, OP(ADD_I64, 3, 0, 0, 0, 0)); /* 6 */
+  }
   emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
   struct dev_exception exc;
   ck_assert_int_eq(launch(d, &kk, 128, 32, &exc, NULL), 0);
-  for (int i = 0; i < 128; i++)
+  for (int i = 0; i < 128; i++) {
     ck_assert_uint_eq(buf[i], 7);
+    ck_assert_uint_eq(other[i], 0);
+  }
   dev_device_free(d);
+}
+
+START_TEST(test_written_argument) {
+  argument_row(false, true);
 }
 END_TEST
 
-/* A program whose argument's register is also a constant row (the
- * binary format allows it): the argument is written over the constant,
- * so every lane reads the argument. */
 START_TEST(test_argument_on_constant) {
-  struct dev_device *d = mkdev(32, 1, 0);
-  uint32_t buf[64] = {0};
-  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
-  static struct lsi_const c0 = {UINT64_C(0x1230), LSI_CONST_PLAIN};
-  struct kern kk;
-  kern_init(&kk, 1, &out);
-  kk.k.nconst = 1, kk.k.consts = &c0; /* row 0: the constant, then the argument */
-  emit_gid_addr(&kk);
-  emit(&kk, OP(MOVI, 1, 0, 0, 0, 9));
-  emit(&kk, OP(ST32, 0, 22, 1, 0, 0));
-  emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));
-  struct dev_exception exc;
-  ck_assert_int_eq(launch(d, &kk, 64, 32, &exc, NULL), 0);
-  for (int i = 0; i < 64; i++)
-    ck_assert_uint_eq(buf[i], 9);
-  dev_device_free(d);
+  argument_row(true, false);
 }
 END_TEST
 
