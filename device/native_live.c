@@ -112,13 +112,12 @@ static bool is_arg(const struct lsi_kernel *k, uint32_t r) {
 }
 
 bool native_rows_fixed(const struct lsi_kernel *k) {
-  for (uint32_t pc = 0; pc < k->ninsns; pc++) {
-    uint32_t d0, nd = defs(&k->code[pc], &d0);
-    for (uint32_t r = d0; r < d0 + nd; r++) {
-      if (r < k->nconst || is_arg(k, r)) return false;
-    }
-  }
-  return true;
+  uint8_t *u = native_uniform_rows(k); /* out of memory: not known, so not fixed */
+  bool fixed = u != NULL;
+  for (uint32_t r = 0; fixed && r < k->nregs; r++)
+    fixed = u[r] != NATIVE_ROW_LANES || (r >= k->nconst && !is_arg(k, r));
+  free(u);
+  return fixed;
 }
 
 uint8_t *native_uniform_rows(const struct lsi_kernel *k) {
