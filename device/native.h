@@ -115,10 +115,25 @@ enum native_row {
   NATIVE_ROW_LANES, /* nothing: a value per lane, read from memory */
   NATIVE_ROW_CONST, /* a constant not relocated: its value, known when compiled */
   NATIVE_ROW_SPLAT, /* the same value in every lane (an argument, a relocated constant) */
+  NATIVE_ROW_WARP,  /* written, but always the same value in every lane of a warp that runs
+                       whole (native_warp_uniform) */
 };
 /* native_live.c: an enum native_row per register of k (nregs of them),
  * for rows no instruction writes; NULL when out of memory. The caller
  * frees it. */
 uint8_t *native_uniform_rows(const struct lsi_kernel *k);
+/* native_live.c: marks NATIVE_ROW_WARP in uni (from native_uniform_rows)
+ * the rows it marks NATIVE_ROW_LANES that hold the same value in every
+ * lane wherever the lanes run together: every instruction that writes one
+ * computes it from such rows alone (an operation whose result is a
+ * function of its operands: arithmetic, a special register of the warp or
+ * its group, a call of a builtin pure says is one), and runs where either
+ * all of a warp's lanes run or none (no branch whose lanes may split
+ * decides whether it runs); and no path reads one before it is written.
+ * live_in is native_liveness's registers live before each pc (nw words
+ * each). Where some instruction has no way to the kernel's end, or out of
+ * memory, it marks none. */
+void native_warp_uniform(const struct lsi_kernel *k, const uint64_t *live_in, size_t nw,
+                         bool (*pure)(const lsi_insn *), uint8_t *uni);
 
 #endif

@@ -411,6 +411,7 @@ static void gen_push(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   LLVMValueRef ok = rt_call(g, "lsn_push", g->i32, args, 5);
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, ok, c32(g, 0), ""), g->bb[pc + 1], fault);
   LLVMPositionBuilderAtEnd(g->b, fault);
+  flush(g, before(g)); /* the run goes on past a push */
   ret(g, NATIVE_RET_STATE);
 }
 
@@ -585,7 +586,7 @@ static uint32_t if_arms(const struct gen *g, uint32_t pc, uint32_t *els) {
  * g->act_slot; false where one went to the interpreter (the block then
  * ends). */
 static bool gen_arm(struct gen *g, uint32_t from, uint32_t to) {
-  forget(g);
+  keep_values(g);
   for (uint32_t q = from; q < to; q++) {
     g->pc = q;
     if (!gen_plain(g, &g->k->code[q], q)) {
@@ -922,6 +923,12 @@ static bool inline_call(const lsi_insn *ip) {
   return ip->op == LSI_CALLB && (inline_of(ip) || int_inline_of(ip));
 }
 
+/* SSY, PBRK, PCONT: a token pushed, and on at the next instruction (or a
+ * fault): the run of rows goes on past it. */
+static bool is_push(const lsi_insn *ip) {
+  return ip->op == LSI_SSY || ip->op == LSI_PBRK || ip->op == LSI_PCONT;
+}
+
 static bool is_control(const lsi_insn *ip) {
   unsigned op = ip->op;
   return (lsi_op_flags[op] & F_BRANCH) || op == LSI_SSY || op == LSI_PBRK || op == LSI_PCONT ||
@@ -938,14 +945,15 @@ static void entries(struct gen *g) {
     unsigned fmt = lsi_op_format[ip->op];
     if ((fmt == FMT_BR || fmt == FMT_BRP) && ip->imm >= 0 && (uint64_t)ip->imm <= k->ninsns)
       g->entry[ip->imm] = 1;
-    if (is_control(ip)) g->entry[pc + 1] = 1;
+    if (is_control(ip) && !is_push(ip)) g->entry[pc + 1] = 1;
   }
 }
 
 /* Whether the instruction at pc continues the run of the one before:
  * control comes to it only from there. */
 bool native_continues(const struct gen *g, uint32_t pc) {
-  return pc > 0 && !g->entry[pc] && !is_control(&g->k->code[pc - 1]); /* targets are entries */
+  const lsi_insn *prev = &g->k->code[pc - (pc > 0)];
+  return pc > 0 && !g->entry[pc] && (!is_control(prev) || is_push(prev)); /* targets are entries */
 }
 
 /* An instruction that is not a branch point, counted once it ran (an
@@ -967,7 +975,8 @@ static void gen_insn(struct gen *g, uint32_t pc) {
   if (!inline_call(ip)) {
     /* it may leave, or branch; a branch never leaves before it ran, so
      * what only it reads need not be stored */
-    if (is_control(ip)) flush(g, ip->op == LSI_BRA_P || ip->op == LSI_BRA_Z ? pc : before(g));
+    if (is_control(ip) && (!is_push(ip) || !native_continues(g, pc + 1)))
+      flush(g, ip->op == LSI_BRA_P || ip->op == LSI_BRA_Z ? pc : before(g));
     if (gen_control(g, ip, pc)) return;
   }
   if (gen_plain(g, ip, pc)) {
@@ -1113,6 +1122,7 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
     snprintf(why, n, "out of host memory");
     return false;
   }
+  native_warp_uniform(k, g.live_in, g.lw, inline_call, g.uni);
   g.b = LLVMCreateBuilderInContext(c);
   entries(&g);
   for (int v = 0; v < 2; v++)

@@ -173,12 +173,14 @@ static inline LLVMValueRef row_ptr(struct gen *g, uint32_t r) {
   return g->slot[r] ? g->slot[r] : mem_row(g, r);
 }
 /* Row r as the run first reads it: a constant's value, lane 0's value in
- * every lane where all lanes hold the same, else every lane's. */
+ * every lane where all lanes hold the same (where the whole warp runs, for
+ * a row written the same in every lane), else every lane's. */
 static inline LLVMValueRef row(struct gen *g, uint32_t r) {
   if (g->val[r]) return g->val[r];
   if (g->uni[r] == NATIVE_ROW_CONST)
     g->val[r] = vc64(g, g->k->consts[r].value);
-  else if (g->uni[r] == NATIVE_ROW_SPLAT)
+  else if (g->uni[r] == NATIVE_ROW_SPLAT ||
+           (g->uni[r] == NATIVE_ROW_WARP && g->full && !g->slot[r]))
     g->val[r] = splat(g, load(g, g->i64, mem_row(g, r), 8));
   else
     g->val[r] = load(g, g->v64, row_ptr(g, r), 8);
@@ -228,6 +230,16 @@ static inline void flush(struct gen *g, uint32_t pc) {
  * memory. */
 static inline void forget(struct gen *g) {
   memset(g->val, 0, g->k->nregs * sizeof *g->val);
+  memset(g->dirty, 0, g->k->nregs);
+  for (int kind = 0; kind < 2; kind++)
+    memset(g->mf[kind], 0, g->k->nregs * sizeof *g->mf[kind]);
+  memset(&g->ilv, 0, sizeof g->ilv);
+}
+/* Where an if's arm begins, in line after its branch (which stored every
+ * row live after it): the rows' values stay, all stored, and what the run
+ * knew of their addresses goes (it may hold only where the whole warp
+ * runs). */
+static inline void keep_values(struct gen *g) {
   memset(g->dirty, 0, g->k->nregs);
   for (int kind = 0; kind < 2; kind++)
     memset(g->mf[kind], 0, g->k->nregs * sizeof *g->mf[kind]);

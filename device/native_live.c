@@ -170,3 +170,152 @@ uint64_t *native_loop_rows(const struct lsi_kernel *k, const uint64_t *live_in, 
   free(written);
   return rows;
 }
+
+/* ---- rows every lane of a warp holds the same value in ---- */
+
+/* Special registers with one value for the whole warp. */
+static bool sreg_uniform(uint64_t s) {
+  return (s >= LSI_SREG_GROUP_ID_X && s <= LSI_SREG_WORK_DIM) || s == LSI_SREG_SUB_GROUP_ID ||
+         s == LSI_SREG_SUB_GROUP_SIZE || s == LSI_SREG_MAX_SUB_GROUP_SIZE ||
+         s == LSI_SREG_NUM_SUB_GROUPS;
+}
+
+/* Whether ip's result is the same in every lane whose operands are. */
+static bool op_uniform(const lsi_insn *ip, bool (*pure)(const lsi_insn *)) {
+  if (lsi_op_flags[ip->op] & F_MEM) return false;
+  if (ip->op == LSI_SREG) return sreg_uniform((uint64_t)ip->imm);
+  if (ip->op == LSI_CALLB) return pure(ip);
+  return true;
+}
+
+/* The control-flow graph backwards, from a node n past every instruction
+ * that ends the kernel (EXIT, TRAP): each node's successors (its
+ * predecessors backwards) as lists, and a postorder of the nodes found
+ * going backwards from n. */
+struct cfg {
+  uint32_t n, *first, *succ, *po, *order, norder;
+};
+
+static bool cfg_build(const struct lsi_kernel *k, struct cfg *g) {
+  uint32_t n = g->n = k->ninsns, s[2];
+  g->first = calloc(n + 2, 4), g->succ = calloc(2 * (size_t)n + 1, 4);
+  g->po = malloc((n + 1) * 4), g->order = malloc((n + 1) * 4);
+  if (!g->first || !g->succ || !g->po || !g->order) return false;
+  for (uint32_t pc = 0; pc < n; pc++) {
+    unsigned ns = succs(k, pc, s);
+    g->first[pc + 1] = g->first[pc];
+    for (unsigned j = 0; j < ns; j++)
+      g->succ[g->first[pc + 1]++] = s[j] < n ? s[j] : n;
+    if (!ns) g->succ[g->first[pc + 1]++] = n;
+  }
+  g->first[n + 1] = g->first[n];
+  return true;
+}
+
+/* Postorder of the nodes that reach n, walking the edges backwards from
+ * n; false where some instruction never reaches the end (a loop with no
+ * way out), or out of memory. */
+static bool cfg_postorder(struct cfg *g) {
+  uint32_t n = g->n, npred = g->first[n];
+  uint32_t *pfirst = calloc(n + 2, 4), *pred = malloc((npred + 1) * 4);
+  uint32_t *stack = malloc((n + 1) * 4), *next = calloc(n + 1, 4), top = 0;
+  bool ok = pfirst && pred && stack && next;
+  for (uint32_t e = 0; ok && e < npred; e++)
+    pfirst[g->succ[e] + 1]++;
+  for (uint32_t v = 0; ok && v <= n; v++)
+    pfirst[v + 1] += pfirst[v];
+  for (uint32_t pc = 0; ok && pc < n; pc++)
+    for (uint32_t e = g->first[pc]; e < g->first[pc + 1]; e++)
+      pred[pfirst[g->succ[e]] + next[g->succ[e]]++] = pc;
+  memset(g->po, 0xff, (n + 1) * 4);
+  g->norder = 0;
+  if (ok) memset(next, 0, (n + 1) * 4), stack[top++] = n, g->po[n] = UINT32_MAX - 1;
+  while (ok && top) {
+    uint32_t v = stack[top - 1];
+    if (pfirst[v] + next[v] < pfirst[v + 1]) {
+      uint32_t p = pred[pfirst[v] + next[v]++];
+      if (g->po[p] == UINT32_MAX) g->po[p] = UINT32_MAX - 1, stack[top++] = p;
+      continue;
+    }
+    top--;
+    g->po[v] = g->norder, g->order[g->norder++] = v;
+  }
+  free(pfirst), free(pred), free(stack), free(next);
+  return ok && g->norder == n + 1;
+}
+
+static uint32_t intersect(const struct cfg *g, const uint32_t *ipdom, uint32_t a, uint32_t b) {
+  while (a != b) {
+    while (g->po[a] < g->po[b])
+      a = ipdom[a];
+    while (g->po[b] < g->po[a])
+      b = ipdom[b];
+  }
+  return a;
+}
+
+/* Each node's immediate post-dominator (Cooper, Harvey and Kennedy's
+ * iteration over the reverse postorder), the end its own. */
+static void cfg_ipdom(const struct cfg *g, uint32_t *ipdom) {
+  memset(ipdom, 0xff, (g->n + 1) * 4);
+  ipdom[g->n] = g->n;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = g->norder - 1; i-- > 0;) {
+      uint32_t v = g->order[i], d = UINT32_MAX;
+      for (uint32_t e = g->first[v]; e < g->first[v + 1]; e++) {
+        uint32_t s = g->succ[e];
+        if (ipdom[s] != UINT32_MAX) d = d == UINT32_MAX ? s : intersect(g, ipdom, s, d);
+      }
+      if (d != ipdom[v]) ipdom[v] = d, changed = true;
+    }
+  }
+}
+
+/* One round of the divergence analysis: rows written with a value that
+ * may differ between lanes (an operation that may, an operand that may,
+ * or in a region only some lanes run), and the regions of branches whose
+ * lanes may split. True when it changed anything. */
+static bool diverge_round(const struct lsi_kernel *k, const struct cfg *g, const uint32_t *ipdom,
+                          bool (*pure)(const lsi_insn *), uint8_t *div, uint8_t *region,
+                          uint8_t *split, uint64_t *use, size_t nw) {
+  bool changed = false;
+  for (uint32_t pc = 0; pc < k->ninsns; pc++) {
+    const lsi_insn *ip = &k->code[pc];
+    memset(use, 0, nw * 8);
+    each_use(k, ip, use);
+    bool same = !region[pc] && op_uniform(ip, pure);
+    for (uint32_t r = 0; same && r < k->nregs; r++)
+      same = !((use[r / 64] >> (r % 64)) & 1) || !div[r];
+    uint32_t d0, nd = defs(ip, &d0);
+    for (uint32_t r = d0; !same && r < d0 + nd && r < k->nregs; r++)
+      if (!div[r]) div[r] = 1, changed = true;
+    if ((ip->op != LSI_BRA_P && ip->op != LSI_BRA_Z) || split[pc] ||
+        (!region[pc] && (ip->a >= k->nregs || !div[ip->a])))
+      continue;
+    split[pc] = 1, changed = true; /* what runs between it and where its lanes meet */
+    for (uint32_t e = g->first[pc]; e < g->first[pc + 1]; e++)
+      for (uint32_t v = g->succ[e]; v != ipdom[pc] && v != g->n; v = ipdom[v])
+        region[v] = 1;
+  }
+  return changed;
+}
+
+void native_warp_uniform(const struct lsi_kernel *k, const uint64_t *live_in, size_t nw,
+                         bool (*pure)(const lsi_insn *), uint8_t *uni) {
+  struct cfg g = {0};
+  uint32_t *ipdom = malloc((k->ninsns + 1) * 4);
+  uint8_t *div = calloc(k->nregs + 1, 1), *region = calloc(k->ninsns + 1, 2);
+  uint64_t *use = calloc(nw + 1, 8);
+  if (ipdom && div && region && use && cfg_build(k, &g) && cfg_postorder(&g)) {
+    cfg_ipdom(&g, ipdom);
+    for (uint32_t r = 0; r < k->nregs; r++) /* read before written, on some path */
+      div[r] = ((live_in[r / 64] >> (r % 64)) & 1) && r >= k->nconst && !is_arg(k, r);
+    while (diverge_round(k, &g, ipdom, pure, div, region, region + k->ninsns + 1, use, nw))
+      ;
+    for (uint32_t r = 0; r < k->nregs; r++)
+      if (uni[r] == NATIVE_ROW_LANES && !div[r]) uni[r] = NATIVE_ROW_WARP;
+  }
+  free(g.first), free(g.succ), free(g.po), free(g.order);
+  free(ipdom), free(div), free(region), free(use);
+}

@@ -7,9 +7,9 @@
  * followed by an unmapped page, an if without an else in a long loop,
  * vector loads and stores of each component size (consecutive, spread,
  * under divergence; loads from two buffers, sliding windows and vectors
- * every lane reads at one address), and private arrays read after
- * barriers the group's other warps run to. Each is checked against a host
- * reference.
+ * every lane reads at one address), private arrays read after barriers
+ * the group's other warps run to, and values that only some of a warp's
+ * lanes write, each alike. Each is checked against a host reference.
  */
 #include <sys/mman.h>
 
@@ -278,6 +278,40 @@ START_TEST(k_private_barrier) {
 }
 END_TEST
 
+/* warp_uniform.cl: a value written alike by only some lanes differs
+ * between the lanes once they run together again; one every lane writes
+ * alike does not. */
+START_TEST(k_warp_uniform) {
+  enum { L = 64, NG = 4 };
+  static uint32_t got[3 * L * NG], mark[L * NG], zero[L * NG];
+  static const char *const what[3] = {"if", "loop", "barrier loop"};
+  cl_kernel k = load("warp_uniform");
+  cl_mem o = buf(sizeof got, NULL);
+  for (uint32_t n = 5; n < 100; n += 90) {
+    cl_mem m = buf(sizeof zero, zero);
+    ARGS(k, KA(o), KA(m), KA(n));
+    ck_assert_int_eq(run(k, L * NG, L), CL_COMPLETE);
+    rd(o, got, sizeof got);
+    rd(m, mark, sizeof mark);
+    for (uint32_t g = 0; g < L * NG; g++) {
+      uint32_t lid = g % L, want[3] = {lid & 1 ? n * 3 + 1 : n, n, g / L * n};
+      for (uint32_t i = 0; i < lid % 5; i++)
+        want[1] = want[1] * 2 + 1;
+      for (uint32_t kk = 1; kk <= n; kk <<= 1)
+        want[2] = want[2] * 3 + kk;
+      for (int v = 0; v < 3; v++)
+        ck_assert_msg(got[3 * g + v] == want[v],
+                      "warp_uniform n %u work-item %u, %s: got %u want %u", n, g, what[v],
+                      got[3 * g + v], want[v]);
+      ck_assert_uint_eq(mark[g], lid & 1 ? n * 3 + 1 : 0);
+    }
+    clReleaseMemObject(m);
+  }
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_kernels_access");
   TCase *tc = tcase_create("access");
@@ -290,6 +324,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_vec_groups);
   KH_ADD(tc, k_vec_ways);
   KH_ADD(tc, k_private_barrier);
+  KH_ADD(tc, k_warp_uniform);
   suite_add_tcase(s, tc);
   return s;
 }
