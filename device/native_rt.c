@@ -115,21 +115,29 @@ static void lsn_exit(struct native_ctx *x, uint32_t pc, uint64_t act) {
   simt_exit_lanes(x->cu, x->w, act);
 }
 
+static int32_t next_is(struct native_ctx *x, struct simt_warp *w) {
+  x->w = w;
+  x->priv = w->priv;
+  return 1;
+}
+
 /* Where x->w no longer runs (it waits at a barrier, or is done): 1 when
  * the work-group has a next warp still to run in this round, which
- * becomes x->w, else 0 (x->chain false, a fault, the round's last warp).
- * Warps run in the order run_group runs them; the code counts the slice
- * and starts its budget. */
+ * becomes x->w, or when x->w was the round's last and every warp waits at
+ * a barrier, which is released as run_group would release it (the next
+ * round's first warp becomes x->w); else 0 (x->chain false, a fault, the
+ * launch stopped, a warp done). Warps run in the order run_group runs
+ * them; the code counts the slice and starts its budget. */
 static int32_t lsn_next(struct native_ctx *x) {
   struct simt_cu *cu = x->cu;
   if (!x->chain || cu->faulted || x->w->state == SIMT_WARP_RUN) return 0;
   for (struct simt_warp *w = x->w + 1; w < cu->warps + cu->nwarps; w++)
-    if (w->state == SIMT_WARP_RUN) {
-      x->w = w;
-      x->priv = w->priv;
-      return 1;
-    }
-  return 0;
+    if (w->state == SIMT_WARP_RUN) return next_is(x, w);
+  for (unsigned i = 0; i < cu->nwarps; i++)
+    if (cu->warps[i].state != SIMT_WARP_BARRIER) return 0;
+  if (!simt_round_goes_on(cu) || !simt_barrier_release(cu)) return 0;
+  atomic_store_explicit(&cu->beat, cu->epoch, memory_order_relaxed);
+  return next_is(x, &cu->warps[0]);
 }
 
 /* CALLB at pc of a builtin that is not a work-group function, on lanes

@@ -775,6 +775,16 @@ bool simt_group_begin(struct simt_cu *cu, uint64_t g) {
   return true;
 }
 
+bool simt_round_goes_on(struct simt_cu *cu) {
+  struct simt_run *run = cu->run;
+  if (atomic_load_explicit(&run->stop, memory_order_relaxed)) return false;
+  if (run->deadline_ns && dev_device_now_ns(run->dev) > run->deadline_ns) {
+    watchdog_fault(cu);
+    return false;
+  }
+  return true;
+}
+
 static void run_group(struct simt_cu *cu, uint64_t g) {
   struct simt_run *run = cu->run;
   if (!simt_group_begin(cu, g)) return;
@@ -799,11 +809,7 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
       nrun += w->state == SIMT_WARP_RUN;
       nbar += w->state == SIMT_WARP_BARRIER;
     }
-    if (atomic_load_explicit(&run->stop, memory_order_relaxed)) return;
-    if (run->deadline_ns && dev_device_now_ns(run->dev) > run->deadline_ns) {
-      watchdog_fault(cu);
-      return;
-    }
+    if (!simt_round_goes_on(cu)) return;
     if (nrun) continue;
     if (nbar == 0) return; /* every warp done */
     if (!simt_barrier_release(cu)) return;

@@ -462,6 +462,10 @@ bool simt_group_begin(struct simt_cu *cu, uint64_t g);
 /* Work-group g's coordinates (g runs along dimension 0 first). */
 void simt_group_coords(const struct simt_run *run, uint64_t g, uint64_t gid[3]);
 bool simt_barrier_release(struct simt_cu *cu);
+/* At the end of a round of a work-group's warps: false where the group
+ * stops there (the launch was stopped, or the watchdog's deadline passed:
+ * a fault). */
+bool simt_round_goes_on(struct simt_cu *cu);
 /* The barrier cu's warps wait at resumes at pc resume: when the call
  * before it is a work-group function (LSI_BI_GROUP), computes every
  * work-item's result from the whole group's arguments

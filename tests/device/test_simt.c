@@ -900,6 +900,26 @@ START_TEST(test_watchdog) {
 }
 END_TEST
 
+/* A loop round a barrier with no way out, in a group of two whole warps
+ * (which the native engine runs on from one round to the next without
+ * going back to the group's loop): the watchdog still stops it. */
+START_TEST(test_watchdog_barrier_loop) {
+  struct dev_device *d = mkdev(32, 1, 200);
+  uint32_t buf[1];
+  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+  struct kern kk;
+  kern_init(&kk, 1, &out);
+  emit(&kk, OP(BAR, 0, 0, 0, 0, 1));
+  emit(&kk, OP(BRA, 0, 0, 0, 0, 0));
+  struct dev_exception exc;
+  struct simt_stats st;
+  ck_assert_int_eq(launch(d, &kk, 64, 64, &exc, &st), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(exc.trap, LSI_TRAP_WATCHDOG);
+  ck_assert_uint_gt(st.barrier_waits, 2);
+  dev_device_free(d);
+}
+END_TEST
+
 /* Same results whatever the warp width and the number of host threads. */
 START_TEST(test_width_and_threads) {
   static uint32_t ref[2][500], got[2][500];
@@ -1174,6 +1194,7 @@ int main(void) {
   CU_ADD(s, test_barrier_warps_differ);
   CU_ADD(s, test_offset_carry);
   CU_ADD(s, test_watchdog);
+  CU_ADD(s, test_watchdog_barrier_loop);
   CU_ADD(s, test_width_and_threads);
   CU_ADD(s, test_builtin_lookup);
   CU_ADD(s, test_builtin_calls);
