@@ -886,17 +886,26 @@ START_TEST(test_barrier_divergence) {
 }
 END_TEST
 
-START_TEST(test_watchdog) {
+/* A kernel (n instructions) that never ends, on one work-group of items:
+ * the watchdog stops it. Its statistics go to st. */
+static void watchdog_stops(const lsi_insn *code, unsigned n, uint64_t items,
+                           struct simt_stats *st) {
   struct dev_device *d = mkdev(32, 1, 200);
   uint32_t buf[1];
   uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
   struct kern kk;
   kern_init(&kk, 1, &out);
-  emit(&kk, OP(BRA, 0, 0, 0, 0, 0));
+  for (unsigned i = 0; i < n; i++)
+    emit(&kk, code[i]);
   struct dev_exception exc;
-  ck_assert_int_eq(launch(d, &kk, 4, 4, &exc, NULL), CL_OUT_OF_RESOURCES_);
+  ck_assert_int_eq(launch(d, &kk, items, items, &exc, st), CL_OUT_OF_RESOURCES_);
   ck_assert_int_eq(exc.trap, LSI_TRAP_WATCHDOG);
   dev_device_free(d);
+}
+
+START_TEST(test_watchdog) {
+  const lsi_insn spin[] = {OP(BRA, 0, 0, 0, 0, 0)};
+  watchdog_stops(spin, 1, 4, NULL);
 }
 END_TEST
 
@@ -904,19 +913,10 @@ END_TEST
  * (which the native engine runs on from one round to the next without
  * going back to the group's loop): the watchdog still stops it. */
 START_TEST(test_watchdog_barrier_loop) {
-  struct dev_device *d = mkdev(32, 1, 200);
-  uint32_t buf[1];
-  uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
-  struct kern kk;
-  kern_init(&kk, 1, &out);
-  emit(&kk, OP(BAR, 0, 0, 0, 0, 1));
-  emit(&kk, OP(BRA, 0, 0, 0, 0, 0));
-  struct dev_exception exc;
+  const lsi_insn loop[] = {OP(BAR, 0, 0, 0, 0, 1), OP(BRA, 0, 0, 0, 0, 0)};
   struct simt_stats st;
-  ck_assert_int_eq(launch(d, &kk, 64, 64, &exc, &st), CL_OUT_OF_RESOURCES_);
-  ck_assert_int_eq(exc.trap, LSI_TRAP_WATCHDOG);
+  watchdog_stops(loop, 2, 64, &st);
   ck_assert_uint_gt(st.barrier_waits, 2);
-  dev_device_free(d);
 }
 END_TEST
 
