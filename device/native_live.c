@@ -285,13 +285,14 @@ static bool diverge_round(const struct lsi_kernel *k, const struct cfg *g, const
     memset(use, 0, nw * 8);
     each_use(k, ip, use);
     bool same = !region[pc] && op_uniform(ip, pure);
-    for (uint32_t r = 0; same && r < k->nregs; r++)
-      same = !((use[r / 64] >> (r % 64)) & 1) || !div[r];
+    for (size_t w = 0; same && w < nw; w++)
+      for (uint64_t m = use[w]; same && m; m &= m - 1)
+        same = !div[w * 64 + (unsigned)__builtin_ctzll(m)];
     uint32_t d0, nd = defs(ip, &d0);
     for (uint32_t r = d0; !same && r < d0 + nd && r < k->nregs; r++)
       if (!div[r]) div[r] = 1, changed = true;
     if ((ip->op != LSI_BRA_P && ip->op != LSI_BRA_Z) || split[pc] ||
-        (!region[pc] && (ip->a >= k->nregs || !div[ip->a])))
+        (!region[pc] && ip->a < k->nregs && !div[ip->a]))
       continue;
     split[pc] = 1, changed = true; /* what runs between it and where its lanes meet */
     for (uint32_t e = g->first[pc]; e < g->first[pc + 1]; e++)
@@ -305,7 +306,7 @@ void native_warp_uniform(const struct lsi_kernel *k, const uint64_t *live_in, si
                          bool (*pure)(const lsi_insn *), uint8_t *uni) {
   struct cfg g = {0};
   uint32_t *ipdom = malloc((k->ninsns + 1) * 4);
-  uint8_t *div = calloc(k->nregs + 1, 1), *region = calloc(k->ninsns + 1, 2);
+  uint8_t *div = calloc(nw * 64 + 1, 1), *region = calloc(k->ninsns + 1, 2);
   uint64_t *use = calloc(nw + 1, 8);
   if (ipdom && div && region && use && cfg_build(k, &g) && cfg_postorder(&g)) {
     cfg_ipdom(&g, ipdom);
