@@ -131,8 +131,10 @@ uint8_t *native_uniform_rows(const struct lsi_kernel *k);
  * all of a warp's lanes run or none (no branch whose lanes may split
  * decides whether it runs); and no path reads one before it is written.
  * live_in is native_liveness's registers live before each pc (nw words
- * each). Where some instruction has no way to the kernel's end, or out of
- * memory, it marks none. */
+ * each). Where some instruction has no way to the kernel's end, where a
+ * yield or a sub-group barrier runs where lanes may have split (the
+ * lanes it lets run ahead may meet the others again at any pc), or out
+ * of memory, it marks none. */
 void native_warp_uniform(const struct lsi_kernel *k, const uint64_t *live_in, size_t nw,
                          bool (*pure)(const lsi_insn *), uint8_t *uni);
 

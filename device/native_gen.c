@@ -547,6 +547,10 @@ static void gen_yield(struct gen *g, uint32_t pc) {
 }
 
 static bool is_control(const lsi_insn *ip);
+/* An instruction the interpreter always makes (atomics, block copies). */
+static bool interp_only(const lsi_insn *ip) {
+  return (lsi_op_flags[ip->op] & F_ATOMIC) || ip->op == LSI_MEMCPY || ip->op == LSI_MEMSET;
+}
 static bool gen_plain(struct gen *g, const lsi_insn *ip, uint32_t pc);
 
 #define IF_THEN_MAX 24 /* instructions of an arm of an if that run in line */
@@ -561,9 +565,7 @@ static uint32_t arm_end(const struct gen *g, uint32_t q) {
     unsigned op = c[q].op;
     if (q > q0 && g->entry[q]) return 0;
     if (op == LSI_BRA) return q;
-    if (q - q0 >= IF_THEN_MAX || is_control(&c[q]) || (lsi_op_flags[op] & F_ATOMIC) ||
-        op == LSI_MEMCPY || op == LSI_MEMSET)
-      return 0;
+    if (q - q0 >= IF_THEN_MAX || is_control(&c[q]) || interp_only(&c[q])) return 0;
   }
   return 0;
 }
@@ -935,8 +937,10 @@ static bool is_control(const lsi_insn *ip) {
          (op == LSI_CALLB && !inline_call(ip));
 }
 
-/* Where control can come in: pc 0, every target, and the pc after every
- * branch point or call (tokens, barriers and slices resume there). */
+/* Where control can come in: pc 0, every target, the pc after every
+ * branch point or call (tokens, barriers and slices resume there) and
+ * after every instruction the interpreter always makes (it hands the
+ * warp back there). */
 static void entries(struct gen *g) {
   const struct lsi_kernel *k = g->k;
   g->entry[0] = 1;
@@ -945,7 +949,7 @@ static void entries(struct gen *g) {
     unsigned fmt = lsi_op_format[ip->op];
     if ((fmt == FMT_BR || fmt == FMT_BRP) && ip->imm >= 0 && (uint64_t)ip->imm <= k->ninsns)
       g->entry[ip->imm] = 1;
-    if (is_control(ip) && !is_push(ip)) g->entry[pc + 1] = 1;
+    if ((is_control(ip) && !is_push(ip)) || interp_only(ip)) g->entry[pc + 1] = 1;
   }
 }
 

@@ -302,6 +302,16 @@ static bool diverge_round(const struct lsi_kernel *k, const struct cfg *g, const
   return changed;
 }
 
+/* Whether some of a warp's lanes may run ahead of the others past where
+ * they would meet: a yield (or a sub-group barrier) that only some lanes
+ * reach lets the others run on, round a loop and back, and the lanes then
+ * meet at any pc, each with its own turn's values. */
+static bool lanes_run_apart(const struct lsi_kernel *k, const uint8_t *region) {
+  for (uint32_t pc = 0; pc < k->ninsns; pc++)
+    if (region[pc] && (k->code[pc].op == LSI_YIELD || k->code[pc].op == LSI_SGBAR)) return true;
+  return false;
+}
+
 void native_warp_uniform(const struct lsi_kernel *k, const uint64_t *live_in, size_t nw,
                          bool (*pure)(const lsi_insn *), uint8_t *uni) {
   struct cfg g = {0};
@@ -314,7 +324,8 @@ void native_warp_uniform(const struct lsi_kernel *k, const uint64_t *live_in, si
       div[r] = ((live_in[r / 64] >> (r % 64)) & 1) && r >= k->nconst && !is_arg(k, r);
     while (diverge_round(k, &g, ipdom, pure, div, region, region + k->ninsns + 1, use, nw))
       ;
-    for (uint32_t r = 0; r < k->nregs; r++)
+    bool apart = lanes_run_apart(k, region);
+    for (uint32_t r = 0; r < k->nregs && !apart; r++)
       if (uni[r] == NATIVE_ROW_LANES && !div[r]) uni[r] = NATIVE_ROW_WARP;
   }
   free(g.first), free(g.succ), free(g.po), free(g.order);

@@ -791,23 +791,29 @@ static void run_group(struct simt_cu *cu, uint64_t g) {
   const struct simt_pass *p = run->pass;
   bool spans = p && p->warp_span;
   for (;;) {
-    unsigned nrun = 0, nbar = 0, next = 0; /* next: the first warp the round has not run */
     for (unsigned i = 0; i < cu->nwarps; i++) {
       struct simt_warp *w = &cu->warps[i];
-      if (w->state == SIMT_WARP_RUN && i >= next) {
-        uint64_t t0 = spans ? dev_device_now_ns(run->dev) : 0;
-        uint64_t budget = cu->nwarps == 1 ? SIMT_SLICE * 64 : SIMT_SLICE;
-        if (run->native) /* it may go on with the next warps, unless spans time each */
-          next = (unsigned)(native_warp_run(cu, w, run->native, budget, !spans) - cu->warps) + 1;
-        else
-          simt_warp_run(cu, w, budget);
-        atomic_store_explicit(&cu->beat, cu->epoch, memory_order_relaxed);
-        if (spans)
-          p->warp_span(p->arg, (unsigned)(cu - run->cus), g, i, t0, dev_device_now_ns(run->dev));
-      }
+      if (w->state != SIMT_WARP_RUN) continue;
+      uint64_t t0 = spans ? dev_device_now_ns(run->dev) : 0;
+      uint64_t budget = cu->nwarps == 1 ? SIMT_SLICE * 64 : SIMT_SLICE;
+      unsigned last = i;
+      /* the native code may go on with the next warps, and into the next
+       * rounds (unless spans time each): the round goes on after the last
+       * warp it ran */
+      if (run->native)
+        last = (unsigned)(native_warp_run(cu, w, run->native, budget, !spans) - cu->warps);
+      else
+        simt_warp_run(cu, w, budget);
+      atomic_store_explicit(&cu->beat, cu->epoch, memory_order_relaxed);
+      if (spans)
+        p->warp_span(p->arg, (unsigned)(cu - run->cus), g, i, t0, dev_device_now_ns(run->dev));
       if (cu->faulted) return;
-      nrun += w->state == SIMT_WARP_RUN;
-      nbar += w->state == SIMT_WARP_BARRIER;
+      i = last;
+    }
+    unsigned nrun = 0, nbar = 0;
+    for (unsigned i = 0; i < cu->nwarps; i++) {
+      nrun += cu->warps[i].state == SIMT_WARP_RUN;
+      nbar += cu->warps[i].state == SIMT_WARP_BARRIER;
     }
     if (!simt_round_goes_on(cu)) return;
     if (nrun) continue;

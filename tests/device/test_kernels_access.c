@@ -312,6 +312,29 @@ START_TEST(k_warp_uniform) {
 }
 END_TEST
 
+/* warp_uniform.cl's yield_turns: lanes a yield let run ahead meet the
+ * others again in another turn of the outer loop, each lane with its own
+ * turn's values. */
+START_TEST(k_yield_turns) {
+  enum { L = 64, NG = 2, N = 6, M = 3 };
+  static uint32_t got[L * NG * N], zero[L * NG * N];
+  uint32_t n = N, m = M;
+  cl_kernel k = load_opts("warp_uniform", "yield_turns", "-cl-std=CL3.0");
+  cl_mem o = buf(sizeof zero, zero);
+  ARGS(k, KA(o), KA(n), KA(m));
+  ck_assert_int_eq(run(k, L * NG, L), CL_COMPLETE);
+  rd(o, got, sizeof got);
+  for (uint32_t g = 0; g < L * NG; g++)
+    for (uint32_t i = 0; i < N; i++) {
+      uint32_t lid = g % L, x = i * 64 + N, want = (lid & 16 ? M * (M + 1) / 2 : 0) + 2 * x + lid;
+      ck_assert_msg(got[g * N + i] == want, "yield_turns work-item %u turn %u: got %u want %u", g,
+                    i, got[g * N + i], want);
+    }
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("device_kernels_access");
   TCase *tc = tcase_create("access");
@@ -325,6 +348,7 @@ static Suite *make(void) {
   KH_ADD(tc, k_vec_ways);
   KH_ADD(tc, k_private_barrier);
   KH_ADD(tc, k_warp_uniform);
+  KH_ADD(tc, k_yield_turns);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -813,6 +813,40 @@ START_TEST(test_barrier_warps) {
 }
 END_TEST
 
+/* Two warps of one group, the second running 600 turns of a loop (more
+ * than a slice's budget) before the barrier both reach, then both exit:
+ * the barrier is released once the second arrives, whichever warp the
+ * engine runs the next round from, and no warp is left behind. */
+START_TEST(test_barrier_late_warp) {
+  for (unsigned W = 8; W <= 32; W *= 4) {
+    struct dev_device *d = mkdev(W, 1, 0);
+    uint32_t buf[64] = {0};
+    uint64_t out = dev_mem_map(dev_device_mem(d), buf, sizeof(buf), false);
+    struct kern kk;
+    kern_init(&kk, 1, &out);
+    emit(&kk, OP(SREG, 5, 0, 0, 0, LSI_SREG_SUB_GROUP_ID)); /* 0: the warp */
+    emit(&kk, OP(MOVI, 6, 0, 0, 0, 0));                     /* 1 */
+    emit(&kk, OP(MADI, 7, 6, 5, 0, 600));                   /* 2: its turns */
+    emit(&kk, OP(ULT_I64, 8, 6, 7, 0, 0));                  /* 3: loop */
+    emit(&kk, OP(BRA_Z, 0, 8, 0, 0, 7));                    /* 4 */
+    emit(&kk, OP(ADDI, 6, 6, 0, 0, 1));                     /* 5 */
+    emit(&kk, OP(BRA, 0, 0, 0, 0, 3));                      /* 6 */
+    emit(&kk, OP(BAR, 0, 0, 0, 0, 1));                      /* 7 */
+    emit_gid_addr(&kk);                                     /* 8, 9 */
+    emit(&kk, OP(ADDI, 9, 6, 0, 0, 1));                     /* 10 */
+    emit(&kk, OP(ST32, 0, 22, 9, 0, 0));                    /* 11 */
+    emit(&kk, OP(EXIT, 0, 0, 0, 0, 0));                     /* 12 */
+    struct dev_exception exc;
+    struct simt_stats st;
+    ck_assert_msg(launch(d, &kk, 2 * W, 2 * W, &exc, &st) == 0, "W=%u: %s", W, exc.message);
+    for (unsigned i = 0; i < 2 * W; i++)
+      ck_assert_uint_eq(buf[i], i < W ? 1 : 601);
+    ck_assert_uint_eq(st.barrier_waits, 2);
+    dev_device_free(d);
+  }
+}
+END_TEST
+
 /* Each warp comes to a barrier with all its lanes at once, but the two
  * warps to different barriers: still a device exception, though neither
  * warp's lanes differ. */
@@ -1194,6 +1228,7 @@ int main(void) {
   CU_ADD(s, test_barrier_warps_differ);
   CU_ADD(s, test_offset_carry);
   CU_ADD(s, test_watchdog);
+  CU_ADD(s, test_barrier_late_warp);
   CU_ADD(s, test_watchdog_barrier_loop);
   CU_ADD(s, test_width_and_threads);
   CU_ADD(s, test_builtin_lookup);

@@ -22,3 +22,19 @@ __kernel void warp_uniform(__global uint *out, __global uint *mark, uint n) {
   }
   out[3 * gid + 2] = u;
 }
+
+/* Lanes that leave an inner loop early run on past it (its yield lets the
+ * others wait), round the outer loop, and meet the others again where
+ * they wait at a yield of another turn of the outer loop: every lane then
+ * runs, each with its own turn's values. */
+__kernel void yield_turns(__global uint *out, uint n, uint m) {
+  uint lid = get_local_id(0), gid = get_global_id(0);
+  for (uint i = 0; i < n; i++) {
+    uint x = i * 64 + n;
+    if (n > 1) out[gid * n + i] += x + lid;
+    out[gid * n + i] += x;
+    uint turns = (lid & 16) ? m : 0;
+    for (uint t = 0; t < turns; t++)
+      out[gid * n + i] += t + 1;
+  }
+}
