@@ -343,7 +343,8 @@ struct simt_cu {
                             sampled states (progress) */
   _Atomic uint64_t beat; /* epoch as other compute units see it, published after
                             every slice of a warp (or the native engine's run of
-                            several warps' slices) */
+                            several warps' slices) and every barrier the native
+                            engine releases in such a run */
   _Atomic int motion;    /* enum simt_motion, for the forward-progress check */
   /* Forward progress (default mode): rounds completed since the group began
    * (a round ends when every running warp has sampled itself), the group's
