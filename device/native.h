@@ -67,6 +67,10 @@ native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uin
                       void **acct, char *why, size_t n);
 /* A launch the interpreter ran (acct from native_code) made lane_insns. */
 void native_account(void *acct, uint64_t lane_insns);
+/* Whether the launch's code (acct from native_code) lets warps keep their
+ * constant and argument rows from one work-group to the next
+ * (native_rows_fixed). */
+bool native_keeps_rows(const void *acct);
 
 /* Fills cu->nsreg for its new work-group: each special register the same
  * for the whole group, and for the per-lane ids what is added to a lane's
@@ -106,10 +110,10 @@ uint64_t *native_liveness(const struct lsi_kernel *k, size_t *words);
  * native_liveness's registers live before each pc; NULL when out of
  * memory. The caller frees it. */
 uint64_t *native_loop_rows(const struct lsi_kernel *k, const uint64_t *live_in, size_t nw);
-/* Whether no instruction of k writes a constant or argument register: a
- * warp's rows of them then keep their values from one work-group of a
- * launch to the next. */
-bool native_rows_fixed(const struct lsi_kernel *k);
+/* Whether no instruction of k writes a constant or argument register (uni:
+ * native_uniform_rows): a warp's rows of them then keep their values from
+ * one work-group of a launch to the next. */
+bool native_rows_fixed(const struct lsi_kernel *k, const uint8_t *uni);
 /* What the code may know of each register's row before it runs. */
 enum native_row {
   NATIVE_ROW_LANES, /* nothing: a value per lane, read from memory */

@@ -956,8 +956,9 @@ static void entries(struct gen *g) {
 /* Whether the instruction at pc continues the run of the one before:
  * control comes to it only from there. */
 bool native_continues(const struct gen *g, uint32_t pc) {
-  const lsi_insn *prev = &g->k->code[pc - (pc > 0)];
-  return pc > 0 && !g->entry[pc] && (!is_control(prev) || is_push(prev)); /* targets are entries */
+  if (pc == 0 || g->entry[pc]) return false; /* targets are entries */
+  const lsi_insn *prev = &g->k->code[pc - 1];
+  return !is_control(prev) || is_push(prev);
 }
 
 /* An instruction that is not a branch point, counted once it ran (an

@@ -111,12 +111,10 @@ static bool is_arg(const struct lsi_kernel *k, uint32_t r) {
   return false;
 }
 
-bool native_rows_fixed(const struct lsi_kernel *k) {
-  uint8_t *u = native_uniform_rows(k); /* out of memory: not known, so not fixed */
-  bool fixed = u != NULL;
+bool native_rows_fixed(const struct lsi_kernel *k, const uint8_t *uni) {
+  bool fixed = true;
   for (uint32_t r = 0; fixed && r < k->nregs; r++)
-    fixed = u[r] != NATIVE_ROW_LANES || (r >= k->nconst && !is_arg(k, r));
-  free(u);
+    fixed = uni[r] != NATIVE_ROW_LANES || (r >= k->nconst && !is_arg(k, r));
   return fixed;
 }
 

@@ -310,15 +310,16 @@ struct native_obj {
   bool probed;    /* the build cache was looked in */
   bool tried;     /* loaded or compiled (fn NULL: it failed, why) */
   bool compiling; /* in the background */
+  bool fixed;     /* native_rows_fixed */
   native_fn fn;
   char why[160];
 };
 
 /* What the code of k at width W is made from: this build, the host CPU,
  * the width and every part of the kernel the generator reads (the rows
- * it knows: native_uniform_rows, and the constants' values); false when
- * out of memory. */
-static bool obj_key(const struct lsi_kernel *k, unsigned W, char *hex) {
+ * it knows: native_uniform_rows, and the constants' values), and whether
+ * its rows stay fixed (native_rows_fixed); false when out of memory. */
+static bool obj_key(const struct lsi_kernel *k, unsigned W, char *hex, bool *fixed) {
   uint32_t shape[5] = {W, k->ninsns, k->nregs, k->nconst, k->private_size};
   uint8_t *uni = native_uniform_rows(k);
   uint64_t *val = calloc(k->nconst + 1, sizeof *val);
@@ -338,6 +339,7 @@ static bool obj_key(const struct lsi_kernel *k, unsigned W, char *hex) {
                    k->nregs,
                    (size_t)k->nconst * sizeof *val};
   cc_hash_hex(p, lens, sizeof lens / sizeof lens[0], hex);
+  *fixed = native_rows_fixed(k, uni);
   free(uni), free(val);
   return true;
 }
@@ -615,7 +617,8 @@ native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uin
     return NULL;
   }
   char key[48];
-  if (!obj_key(k, W, key)) {
+  bool fixed;
+  if (!obj_key(k, W, key, &fixed)) {
     snprintf(why, n, "out of host memory");
     return NULL;
   }
@@ -623,6 +626,7 @@ native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uin
   bool fits = k->ninsns <= NATIVE_MAX_INSNS;
   pthread_mutex_lock(&J.mu);
   struct native_obj *o = entry(key);
+  if (o) o->fixed = fixed;                          /* the same for every kernel of that key */
   bool worth = o && fits && o->work + work >= need; /* else only what is already compiled */
   while (o && !min && o->compiling)                 /* min 0: never a launch before the code */
     pthread_cond_wait(&J.idle, &J.mu);
@@ -650,6 +654,14 @@ native_fn native_code(const struct lsi_kernel *k, unsigned W, uint64_t work, uin
   *acct = o;
   pthread_mutex_unlock(&J.mu);
   return fn;
+}
+
+bool native_keeps_rows(const void *acct) {
+  const struct native_obj *o = acct;
+  pthread_mutex_lock(&J.mu); /* native_code sets it at every launch */
+  bool fixed = o && o->fixed;
+  pthread_mutex_unlock(&J.mu);
+  return fixed;
 }
 
 void native_account(void *acct, uint64_t lane_insns) {

@@ -1048,7 +1048,7 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
     uint64_t items = l->global[0] * l->global[1] * l->global[2];
     uint64_t work = k->ninsns && items > UINT64_MAX / k->ninsns ? UINT64_MAX : items * k->ninsns;
     run->native = native_code(k, run->W, work, cfg->native_min, &run->native_acct, why, sizeof why);
-    run->keep_rows = run->native && native_rows_fixed(k);
+    run->keep_rows = run->native && native_keeps_rows(run->native_acct);
     if (run->print_stats)
       fprintf(stderr, "lockstep stats: kernel %s: %s engine (%s)\n", k->name,
               run->native ? "native" : "interpreter", why);
