@@ -226,15 +226,6 @@ static inline void flush(struct gen *g, uint32_t pc) {
   for (uint32_t r = 0; r < g->k->nregs && pc != UINT32_MAX; r++)
     if (g->dirty[r] && is_live(g, pc, r)) store(g, g->val[r], row_ptr(g, r), 8);
 }
-/* Where the instruction at pc begins a run: every row is in its slot or
- * memory. */
-static inline void forget(struct gen *g) {
-  memset(g->val, 0, g->k->nregs * sizeof *g->val);
-  memset(g->dirty, 0, g->k->nregs);
-  for (int kind = 0; kind < 2; kind++)
-    memset(g->mf[kind], 0, g->k->nregs * sizeof *g->mf[kind]);
-  memset(&g->ilv, 0, sizeof g->ilv);
-}
 /* Where an if's arm begins, in line after its branch (which stored every
  * row live after it): the rows' values stay, all stored, and what the run
  * knew of their addresses goes (it may hold only where the whole warp
@@ -244,6 +235,12 @@ static inline void keep_values(struct gen *g) {
   for (int kind = 0; kind < 2; kind++)
     memset(g->mf[kind], 0, g->k->nregs * sizeof *g->mf[kind]);
   memset(&g->ilv, 0, sizeof g->ilv);
+}
+/* Where the instruction at pc begins a run: every row is in its slot or
+ * memory. */
+static inline void forget(struct gen *g) {
+  memset(g->val, 0, g->k->nregs * sizeof *g->val);
+  keep_values(g);
 }
 /* The live-out set that holds before the instruction being generated. */
 static inline uint32_t before(const struct gen *g) {
