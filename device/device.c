@@ -38,6 +38,9 @@ struct dev_device {
   bool quit;
   unsigned nthreads;
   pthread_t *threads;
+  /* the open launches (dev_device_open_runs) */
+  pthread_mutex_t open_mu;
+  struct simt_run *open;
 };
 
 static uint64_t mono_ns(void) {
@@ -96,6 +99,7 @@ struct dev_device *dev_device_new(const struct dev_config *cfg) {
     return NULL;
   }
   pthread_mutex_init(&d->mu, NULL);
+  pthread_mutex_init(&d->open_mu, NULL);
   pthread_cond_init(&d->work, NULL);
   for (unsigned i = 0; i < n; i++) {
     if (pthread_create(&d->threads[i], NULL, worker_main, d) != 0) break;
@@ -118,9 +122,19 @@ void dev_device_free(struct dev_device *d) {
     pthread_join(d->threads[i], NULL);
   pthread_cond_destroy(&d->work);
   pthread_mutex_destroy(&d->mu);
+  pthread_mutex_destroy(&d->open_mu);
   dev_mem_destroy(d->mem);
   free(d->threads);
   free(d);
+}
+
+struct simt_run **dev_device_open_runs(struct dev_device *d) {
+  pthread_mutex_lock(&d->open_mu);
+  return &d->open;
+}
+
+void dev_device_open_done(struct dev_device *d) {
+  pthread_mutex_unlock(&d->open_mu);
 }
 
 unsigned dev_device_workers(struct dev_device *d) {

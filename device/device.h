@@ -10,6 +10,7 @@
 
 struct dev_mem;
 struct cp;
+struct simt_run;
 
 /* Accessors for the parts of the device (device/device.c). */
 struct dev_mem *dev_device_mem(struct dev_device *d);
@@ -39,6 +40,12 @@ int dev_device_worker_id(struct dev_device *d);
  * from any thread, also before the processor has finished switching the
  * stream out; an unknown or stale token changes nothing. */
 void dev_device_reissue(struct dev_device *d, uint64_t token);
+/* The launches open on the device, from simt_open to simt_close, which
+ * the SIMT engine links through its runs: what a launch's hang detector
+ * looks at besides its own compute units. dev_device_open_runs locks the
+ * list and returns its head; dev_device_open_done unlocks it. */
+struct simt_run **dev_device_open_runs(struct dev_device *d);
+void dev_device_open_done(struct dev_device *d);
 /* Nanoseconds on the device clock. */
 uint64_t dev_device_now_ns(struct dev_device *d);
 

@@ -36,8 +36,9 @@ static uint64_t others_beat(const struct simt_cu *cu) {
 }
 
 /* Whether another compute unit may still move: one running a group whose
- * loops change state (or that the host has not scheduled lately), or an
- * idle one that can still take a group of this pass. */
+ * loops change state (or that the host has not scheduled lately), an idle
+ * one that can still take a group of this pass, or one of another launch
+ * that may still move (simt_other_launch_moves). */
 static bool others_may_move(struct simt_cu *cu) {
   struct simt_run *run = cu->run;
   bool groups_left = !simt_pass_stopped(run);
@@ -46,7 +47,7 @@ static bool others_may_move(struct simt_cu *cu) {
     int m = atomic_load_explicit(&run->cus[c].motion, memory_order_relaxed);
     if (m == SIMT_MOTION_RUN || (m == SIMT_MOTION_IDLE && groups_left)) return true;
   }
-  return false;
+  return simt_other_launch_moves(run);
 }
 
 /* The warp's own state at a yield: where it is, which lanes run, its

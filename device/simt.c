@@ -973,6 +973,35 @@ uint64_t simt_launch_groups(const struct dev_launch *l) {
   return n;
 }
 
+/* Links run into its device's open launches (in), opening, or unlinks it. */
+static void open_link(struct simt_run *run, bool in) {
+  struct simt_run **p = dev_device_open_runs(run->dev);
+  if (in) {
+    atomic_store_explicit(&run->opening, true, memory_order_relaxed);
+    run->next_open = *p;
+    *p = run;
+  } else if (run->linked) {
+    while (*p != run)
+      p = &(*p)->next_open;
+    *p = run->next_open;
+  }
+  run->linked = in;
+  dev_device_open_done(run->dev);
+}
+
+bool simt_other_launch_moves(const struct simt_run *run) {
+  bool moves = false;
+  for (struct simt_run *r = *dev_device_open_runs(run->dev); r && !moves; r = r->next_open) {
+    if (r == run) continue;
+    moves = atomic_load_explicit(&r->opening, memory_order_acquire) ||
+            atomic_load(&r->next_group) < r->total_groups;
+    for (unsigned c = 0; c < r->ncus && !moves; c++)
+      moves = atomic_load_explicit(&r->cus[c].motion, memory_order_relaxed) == SIMT_MOTION_RUN;
+  }
+  dev_device_open_done(run->dev);
+  return moves;
+}
+
 struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
                            struct dev_exception *exc, int *rcp) {
   const struct dev_config *cfg = dev_device_config(d);
@@ -997,6 +1026,7 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
   for (unsigned i = 0; i < nworkers; i++)
     run->cus[i].run = run;
   run->dev = d;
+  open_link(run, true);
   /* a normalised copy: dimensions past work_dim are 1 */
   run->lc = *l;
   for (int j = 0; j < 3; j++) {
@@ -1053,6 +1083,7 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
       fprintf(stderr, "lockstep stats: kernel %s: %s engine (%s)\n", k->name,
               run->native ? "native" : "interpreter", why);
   }
+  atomic_store_explicit(&run->opening, false, memory_order_release);
   *rcp = 0;
   return run;
 }
@@ -1102,6 +1133,7 @@ int simt_run_pass(struct simt_run *run, struct dev_exception *exc, struct simt_p
 
 void simt_close(struct simt_run *run) {
   if (!run) return;
+  open_link(run, false);
   if (run->print_stats && run->passes) print_stats(run);
   if (run->native_ok && !run->native) native_account(run->native_acct, run->stats.lane_insns);
   simt_check_close(run);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <dirent.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,7 +27,10 @@
 #include "kconfig.h"
 #include "kern_asm.h"
 
-static struct dev_device *mkdev(unsigned W, unsigned threads, unsigned watchdog_ms) {
+/* A device of warp width W on `threads` host threads; a loop in the same
+ * state for progress_ms (0: the default) faults. */
+static struct dev_device *mkdev_progress(unsigned W, unsigned threads, unsigned watchdog_ms,
+                                         unsigned progress_ms) {
   struct dev_config c;
   memset(&c, 0, sizeof(c));
   c.compute_units = 2;
@@ -36,13 +40,18 @@ static struct dev_device *mkdev(unsigned W, unsigned threads, unsigned watchdog_
   c.local_mem_size = 65536;
   c.max_wg_size = 1024;
   c.watchdog_ms = watchdog_ms;
+  c.progress_ms = progress_ms;
   struct dev_device *d = dev_device_new(&c);
   ck_assert_ptr_nonnull(d);
   return d;
 }
 
-static int launch(struct dev_device *d, struct kern *kk, uint64_t global, uint64_t local,
-                  struct dev_exception *exc, struct simt_stats *st) {
+static struct dev_device *mkdev(unsigned W, unsigned threads, unsigned watchdog_ms) {
+  return mkdev_progress(W, threads, watchdog_ms, 0);
+}
+
+/* The launch of kk's kernel over global items in groups of local. */
+static struct dev_launch launch_of(struct kern *kk, uint64_t global, uint64_t local) {
   kk->k.ninsns = kk->n;
   for (unsigned i = 0; i < kk->n; i++)
     kk->lines[i] = (struct lsi_line){0, 100 + i};
@@ -54,6 +63,12 @@ static int launch(struct dev_device *d, struct kern *kk, uint64_t global, uint64
   l.global[0] = global;
   l.local[0] = local;
   l.argbuf = kk->argbuf;
+  return l;
+}
+
+static int launch(struct dev_device *d, struct kern *kk, uint64_t global, uint64_t local,
+                  struct dev_exception *exc, struct simt_stats *st) {
+  struct dev_launch l = launch_of(kk, global, local);
   return simt_launch_stats(d, &l, exc, st);
 }
 
@@ -765,6 +780,59 @@ START_TEST(test_spinlock_stack_mode) {
 }
 END_TEST
 
+/* One launch's loop waits for a flag that another launch, open on the
+ * same device but not yet run (its code compiling, say), sets much later
+ * than the time a loop may keep its state: the loop is not stopped for
+ * making no forward progress, since the other launch may still move. */
+struct waiter {
+  struct dev_device *d;
+  struct kern kk;
+  struct dev_exception exc;
+  int rc;
+};
+
+static void *wait_for_flag(void *arg) {
+  struct waiter *w = arg;
+  w->rc = launch(w->d, &w->kk, 32, 32, &w->exc, NULL);
+  return NULL;
+}
+
+START_TEST(test_progress_waits_for_open_launch) {
+  struct dev_device *d = mkdev_progress(32, 1, 60000, 20);
+  uint32_t flag[1] = {0};
+  uint64_t at = dev_mem_map(dev_device_mem(d), flag, sizeof flag, false);
+  struct kern set;
+  kern_init(&set, 1, &at);
+  emit(&set, OP(MOVI, 5, 0, 0, 0, 1));
+  emit(&set, OP(ST32, 0, 0, 5, 0, 0));
+  emit(&set, OP(EXIT, 0, 0, 0, 0, 0));
+  struct dev_launch l = launch_of(&set, 1, 1);
+  struct dev_exception exc;
+  int rc;
+  struct simt_run *setter = simt_open(d, &l, &exc, &rc);
+  ck_assert_ptr_nonnull(setter);
+  static struct waiter w;
+  w.d = d;
+  kern_init(&w.kk, 1, &at);
+  emit(&w.kk, OP(SSY, 0, 0, 0, 0, 6));   /* 0 */
+  emit(&w.kk, OP(LD32, 4, 0, 0, 0, 0));  /* 1: the flag */
+  emit(&w.kk, OP(BRA_P, 0, 4, 0, 0, 5)); /* 2 */
+  emit(&w.kk, OP(YIELD, 0, 0, 0, 0, 0)); /* 3 */
+  emit(&w.kk, OP(BRA, 0, 0, 0, 0, 1));   /* 4 */
+  emit(&w.kk, OP(SYNC, 0, 0, 0, 0, 6));  /* 5 */
+  emit(&w.kk, OP(EXIT, 0, 0, 0, 0, 0));  /* 6 */
+  pthread_t t;
+  ck_assert_int_eq(pthread_create(&t, NULL, wait_for_flag, &w), 0);
+  nanosleep(&(struct timespec){0, 300 * 1000000}, NULL); /* 15 times the 20 ms */
+  ck_assert_int_eq(simt_run_pass(setter, &exc, NULL), 0);
+  simt_close(setter);
+  pthread_join(t, NULL);
+  ck_assert_msg(w.rc == 0, "the waiting launch ended with %d: %s", w.rc, w.exc.message);
+  ck_assert_uint_eq(flag[0], 1);
+  dev_device_free(d);
+}
+END_TEST
+
 /* ---- barriers ---- */
 
 /* local[lid] = gid; barrier; out[gid] = local[(lid + 1) % n] */
@@ -1223,6 +1291,7 @@ int main(void) {
   CU_ADD(s, test_yield_merge);
   CU_ADD(s, test_spinlock_yield);
   CU_ADD(s, test_spinlock_stack_mode);
+  CU_ADD(s, test_progress_waits_for_open_launch);
   CU_ADD(s, test_barrier_warps);
   CU_ADD(s, test_barrier_divergence);
   CU_ADD(s, test_barrier_warps_differ);
