@@ -1036,6 +1036,8 @@ static void prologue(struct gen *g, unsigned maxargs, unsigned maxres) {
   g->limit_slot = LLVMBuildAlloca(g->b, g->i64, "limit");
   g->argbuf = LLVMBuildArrayAlloca(g->b, g->i64, c32(g, (maxargs ? maxargs : 1) * g->W), "args");
   g->resbuf = LLVMBuildArrayAlloca(g->b, g->i64, c32(g, (maxres ? maxres : 1) * g->W), "res");
+  g->lanes = LLVMBuildArrayAlloca(g->b, g->i64, c32(g, SIMT_MAX_W), "lanes");
+  LLVMSetAlignment(g->lanes, 64);
   uint64_t *loop = native_loop_rows(g->k, g->live_in, g->lw);
   for (uint32_t r = 0; r < g->k->nregs && loop; r++)
     if ((loop[r / 64] >> (r % 64)) & 1) g->slot[r] = LLVMBuildAlloca(g->b, g->v64, "");
@@ -1092,7 +1094,15 @@ bool native_gen(LLVMContextRef c, LLVMModuleRef m, const char *name, const struc
       snprintf(why, n, "pc %u writes a constant register", pc);
       return false;
     }
-  struct gen g = {.c = c, .m = m, .k = k, .W = W, .permute = has_feature(features, "+avx512f")};
+  bool avx512 = has_feature(features, "+avx512f");
+  struct gen g = {.c = c,
+                  .m = m,
+                  .k = k,
+                  .W = W,
+                  .permute = avx512,
+                  .masked_narrow = has_feature(features, "+avx512bw"),
+                  .masked_wide = avx512 || has_feature(features, "+avx"),
+                  .spread = avx512};
   types(&g);
   LLVMTypeRef params[3] = {g.ptr, g.ptr, g.ptr};
   g.fn = LLVMAddFunction(m, name, LLVMFunctionType(g.i32, params, 3, 0));

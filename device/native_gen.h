@@ -43,8 +43,12 @@ struct gen {
   const struct lsi_kernel *k;
   unsigned W;
   bool permute; /* the host permutes two 512-bit registers' elements (window_load) */
+  /* the host's masked vector accesses (host_masked): loads and stores of
+   * 8- and 16-bit elements, of 32- and 64-bit ones, gathers and scatters */
+  bool masked_narrow, masked_wide, spread;
   LLVMTypeRef i1, i8, i32, i64, ptr, f32, f64, iW, v1, v32, v64, vf, vd, vp;
   LLVMValueRef fn, x, reg, cnt, w, act_slot, limit_slot, argbuf, resbuf;
+  LLVMValueRef lanes; /* a register's elements, one at a time (masked_mem) */
   /* Each instruction is generated twice: for a warp whose W lanes are all
    * active (full: no mask anywhere) and for any other mask. bb is the
    * variant being generated, bbv[full] each. */

@@ -297,6 +297,64 @@ static void split_streams(struct gen *g, LLVMValueRef *ch, unsigned nch, unsigne
   }
 }
 
+/* Whether the host has a masked vector access of c elements of `bits`
+ * each: a masked load or store of consecutive ones (spread false), or a
+ * gather or scatter. LLVM's code generator expands one it has not into a
+ * branch per element. */
+static bool host_masked(const struct gen *g, unsigned bits, bool spread) {
+  if (bits < 32) return !spread && g->masked_narrow;
+  return spread ? g->spread : g->masked_wide;
+}
+
+/* vt's elements where mask has them: loaded (val NULL) from, or val's
+ * stored to, ptr's (spread: each element's own pointer, a vector of
+ * them; else consecutive elements from ptr) - a masked load, store,
+ * gather or scatter. Where the host has none of that kind and the mask
+ * is not constant, a loop over the mask's set bits moves one element at a
+ * time through g->lanes: the branch per element the code generator would
+ * make instead takes thousands of blocks in a kernel of a few hundred
+ * instructions, and seconds to compile. */
+static LLVMValueRef masked_mem(struct gen *g, LLVMTypeRef vt, LLVMValueRef ptr, bool spread,
+                               LLVMValueRef mask, LLVMValueRef val, unsigned align) {
+  LLVMTypeRef et = LLVMGetElementType(vt);
+  unsigned c = LLVMGetVectorSize(vt), bits = LLVMGetIntTypeWidth(et);
+  if (LLVMIsConstant(mask) || host_masked(g, bits, spread)) {
+    LLVMTypeRef tys[2] = {vt, LLVMTypeOf(ptr)};
+    LLVMValueRef al = c32(g, align), la[4] = {ptr, al, mask, LLVMGetPoison(vt)};
+    LLVMValueRef sa[4] = {val, ptr, al, mask};
+    const char *name = spread ? (val ? "llvm.masked.scatter" : "llvm.masked.gather")
+                              : (val ? "llvm.masked.store" : "llvm.masked.load");
+    return intrinsic(g, name, tys, 2, val ? sa : la, 4);
+  }
+  if (val) store(g, val, g->lanes, 8);
+  LLVMValueRef bits0 = LLVMBuildBitCast(g->b, mask, LLVMIntTypeInContext(g->c, c), "");
+  if (c < 64) bits0 = LLVMBuildZExt(g->b, bits0, g->i64, "");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b), head = block(g), body = block(g),
+                    done = block(g);
+  LLVMBuildBr(g->b, head);
+  LLVMPositionBuilderAtEnd(g->b, head);
+  LLVMValueRef left = LLVMBuildPhi(g->b, g->i64, "");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, left, c64(g, 0), ""), body, done);
+  LLVMPositionBuilderAtEnd(g->b, body);
+  LLVMValueRef cz[2] = {left, LLVMConstInt(g->i1, 1, 0)};
+  LLVMValueRef i = intrinsic(g, "llvm.cttz", &g->i64, 1, cz, 2);
+  LLVMValueRef at =
+      spread ? LLVMBuildExtractElement(g->b, ptr, LLVMBuildTrunc(g->b, i, g->i32, ""), "")
+             : LLVMBuildGEP2(g->b, et, ptr, &i, 1, "");
+  LLVMValueRef in = LLVMBuildGEP2(g->b, et, g->lanes, &i, 1, "");
+  if (val)
+    store(g, load(g, et, in, 1), at, align);
+  else
+    store(g, load(g, et, at, align), in, 1);
+  LLVMValueRef next = LLVMBuildAnd(g->b, left, LLVMBuildSub(g->b, left, c64(g, 1), ""), "");
+  LLVMValueRef vals[2] = {bits0, next};
+  LLVMBasicBlockRef from[2] = {pre, body};
+  LLVMAddIncoming(left, vals, from, 2);
+  LLVMBuildBr(g->b, head);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  return val ? NULL : load(g, vt, g->lanes, 8);
+}
+
 /* A block's chunks: a 512-bit register's elements, or W where fewer. */
 static unsigned chunk_len(const struct gen *g) {
   unsigned c = 64 / g->ilv.n;
@@ -309,9 +367,9 @@ static LLVMValueRef chunk(struct gen *g, LLVMValueRef p, unsigned j, LLVMValueRe
                           LLVMValueRef val) {
   const struct ilv *v = &g->ilv;
   unsigned c = chunk_len(g);
-  LLVMTypeRef ct = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), c), mt[2] = {ct, g->ptr};
+  LLVMTypeRef ct = LLVMVectorType(LLVMIntTypeInContext(g->c, v->n * 8), c);
   LLVMValueRef at = c64(g, (uint64_t)j * c * v->n), idx[SIMT_MAX_W];
-  LLVMValueRef q = LLVMBuildGEP2(g->b, g->i8, p, &at, 1, ""), al = c32(g, v->n);
+  LLVMValueRef q = LLVMBuildGEP2(g->b, g->i8, p, &at, 1, "");
   if (!lanes) {
     if (!val) return load(g, ct, q, v->n);
     store(g, val, q, v->n);
@@ -321,8 +379,7 @@ static LLVMValueRef chunk(struct gen *g, LLVMValueRef p, unsigned j, LLVMValueRe
     idx[i] = c32(g, (j * c + i) / v->k);
   LLVMValueRef m =
       LLVMBuildShuffleVector(g->b, lanes, LLVMGetPoison(g->v1), LLVMConstVector(idx, c), "");
-  LLVMValueRef la[4] = {q, al, m, LLVMGetPoison(ct)}, sa[4] = {val, q, al, m};
-  return intrinsic(g, val ? "llvm.masked.store" : "llvm.masked.load", mt, 2, val ? sa : la, 4);
+  return masked_mem(g, ct, q, false, m, val, v->n);
 }
 
 /* The group's block at p (every lane k * n bytes from the one before),
@@ -395,14 +452,9 @@ static LLVMValueRef member(struct gen *g, struct mfacts *f, unsigned j, LLVMValu
                            enum member_way way) {
   const struct ilv *v = &g->ilv;
   LLVMTypeRef et = LLVMIntTypeInContext(g->c, v->n * 8), vt = LLVMVectorType(et, g->W);
-  LLVMValueRef imm = c64(g, (uint64_t)v->imm0 + j * v->n), al = c32(g, v->n);
-  if (way == MEMBER_SPREAD) {
-    LLVMTypeRef gt[2] = {vt, g->vp};
-    LLVMValueRef ga[4] = {ilv_ptrs(g, f, j), al, act_vec(g), LLVMGetPoison(vt)};
-    LLVMValueRef sa[4] = {val, ga[0], al, ga[2]};
-    return intrinsic(g, val ? "llvm.masked.scatter" : "llvm.masked.gather", gt, 2, val ? sa : ga,
-                     4);
-  }
+  LLVMValueRef imm = c64(g, (uint64_t)v->imm0 + j * v->n);
+  if (way == MEMBER_SPREAD)
+    return masked_mem(g, vt, ilv_ptrs(g, f, j), true, act_vec(g), val, v->n);
   LLVMValueRef at = LLVMBuildAdd(
       g->b, way == MEMBER_ONE ? f->minoff : LLVMBuildExtractElement(g->b, f->off, c32(g, 0), ""),
       imm, "");
@@ -413,9 +465,7 @@ static LLVMValueRef member(struct gen *g, struct mfacts *f, unsigned j, LLVMValu
     store(g, val, p, v->n);
     return NULL;
   }
-  LLVMTypeRef mt[2] = {vt, g->ptr};
-  LLVMValueRef la[4] = {p, al, act_vec(g), LLVMGetPoison(vt)}, sa[4] = {val, p, al, la[2]};
-  return intrinsic(g, val ? "llvm.masked.store" : "llvm.masked.load", mt, 2, val ? sa : la, 4);
+  return masked_mem(g, vt, p, false, act_vec(g), val, v->n);
 }
 
 /* A group of loads (struct ilv): the block's streams where the lanes are
@@ -728,11 +778,7 @@ bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
     else
       v1 = load(g, vt, p0, n);
   } else { /* only the active lanes' elements, which are checked, are touched */
-    LLVMTypeRef mt[2] = {vt, g->ptr};
-    LLVMValueRef ma[4] = {st ? val : p0, st ? p0 : c32(g, n), st ? c32(g, n) : act_vec(g),
-                          st ? act_vec(g) : LLVMGetPoison(vt)};
-    LLVMValueRef r = intrinsic(g, st ? "llvm.masked.store" : "llvm.masked.load", mt, 2, ma, 4);
-    if (!st) v1 = r;
+    v1 = masked_mem(g, vt, p0, false, act_vec(g), val, n);
   }
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, sg);
@@ -747,15 +793,7 @@ bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
    * what the gather does */
   if (!st && g->permute && (n == 4 || n == 8) && g->W * n >= 32 && g->W * n <= 256)
     window_load(g, f, lane_off, imm, n, done, vals, from, &nin);
-  LLVMTypeRef gt[2] = {vt, g->vp};
-  LLVMValueRef al = c32(g, n);
-  if (st) {
-    LLVMValueRef sa[4] = {val, ptrs, al, mask};
-    intrinsic(g, "llvm.masked.scatter", gt, 2, sa, 4);
-  } else {
-    LLVMValueRef ga[4] = {ptrs, al, mask, LLVMGetPoison(vt)};
-    v2 = intrinsic(g, "llvm.masked.gather", gt, 2, ga, 4);
-  }
+  v2 = masked_mem(g, vt, ptrs, true, mask, val, n);
   vals[nin] = v2, from[nin++] = LLVMGetInsertBlock(g->b);
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, done);
