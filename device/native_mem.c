@@ -780,6 +780,7 @@ bool native_gen_mem(struct gen *g, const lsi_insn *ip, uint32_t pc) {
   } else { /* only the active lanes' elements, which are checked, are touched */
     v1 = masked_mem(g, vt, p0, false, act_vec(g), val, n);
   }
+  vec = LLVMGetInsertBlock(g->b); /* masked_mem's loop ends in a block of its own */
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, sg);
   /* one way each: vector, 2 x 2 segment loads, window, gather */

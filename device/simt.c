@@ -973,11 +973,11 @@ uint64_t simt_launch_groups(const struct dev_launch *l) {
   return n;
 }
 
-/* Links run into its device's open launches (in), opening, or unlinks it. */
+/* Links run into its device's open launches (in), starting, or unlinks it. */
 static void open_link(struct simt_run *run, bool in) {
   struct simt_run **p = dev_device_open_runs(run->dev);
   if (in) {
-    atomic_store_explicit(&run->opening, true, memory_order_relaxed);
+    atomic_store_explicit(&run->starting, true, memory_order_relaxed);
     run->next_open = *p;
     *p = run;
   } else if (run->linked) {
@@ -993,8 +993,7 @@ bool simt_other_launch_moves(const struct simt_run *run) {
   bool moves = false;
   for (struct simt_run *r = *dev_device_open_runs(run->dev); r && !moves; r = r->next_open) {
     if (r == run) continue;
-    moves = atomic_load_explicit(&r->opening, memory_order_acquire) ||
-            atomic_load(&r->next_group) < r->total_groups;
+    moves = atomic_load_explicit(&r->starting, memory_order_relaxed);
     for (unsigned c = 0; c < r->ncus && !moves; c++)
       moves = atomic_load_explicit(&r->cus[c].motion, memory_order_relaxed) == SIMT_MOTION_RUN;
   }
@@ -1083,7 +1082,6 @@ struct simt_run *simt_open(struct dev_device *d, const struct dev_launch *l,
       fprintf(stderr, "lockstep stats: kernel %s: %s engine (%s)\n", k->name,
               run->native ? "native" : "interpreter", why);
   }
-  atomic_store_explicit(&run->opening, false, memory_order_release);
   *rcp = 0;
   return run;
 }
@@ -1112,7 +1110,13 @@ int simt_run_pass(struct simt_run *run, struct dev_exception *exc, struct simt_p
   if (run->watchdog_ns)
     run->deadline_ns = t0 + (run->ran_ns < run->watchdog_ns ? run->watchdog_ns - run->ran_ns : 0);
   uint64_t n = run->ncus, left = run->end_group - first;
-  dev_device_run(d, worker, run, (unsigned)(n < left ? n : left));
+  if (n > left) n = left;
+  /* the compute units about to run move from now on, for other launches'
+   * hang detectors (simt_other_launch_moves) */
+  for (unsigned i = 0; i < n; i++)
+    atomic_store_explicit(&run->cus[i].motion, SIMT_MOTION_RUN, memory_order_relaxed);
+  atomic_store_explicit(&run->starting, false, memory_order_relaxed);
+  dev_device_run(d, worker, run, (unsigned)n);
   run->ran_ns += dev_device_now_ns(d) - t0;
   run->passes++;
   if (pass) {

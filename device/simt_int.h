@@ -254,7 +254,7 @@ struct simt_run {
   /* the device's open launches (dev_device_open_runs), this one's next */
   struct simt_run *next_open;
   bool linked;
-  _Atomic bool opening; /* simt_open has not returned it yet (its code compiles, say) */
+  _Atomic bool starting; /* no pass has begun (its code compiles, say) */
   /* written by every worker for every group it takes: no other field
    * shares its cache line, so the fields read beside it stay in every
    * core's cache */
@@ -471,11 +471,12 @@ bool simt_barrier_release(struct simt_cu *cu);
  * stops there (the launch was stopped, or the watchdog's deadline passed:
  * a fault). */
 bool simt_round_goes_on(struct simt_cu *cu);
-/* Whether another launch open on the device may still move: one being
- * opened, one with groups not yet handed out, or one with a compute unit
- * running. A launch whose loops wait for another's results is then not
- * stopped for making no forward progress while the other compiles, waits
- * for a host thread, or is switched out. */
+/* Whether another launch open on the device may still move: one whose
+ * first pass has not begun (being opened: its code compiles, say), or one
+ * with a compute unit running a group. A launch whose loops wait for
+ * another's results is then not stopped for making no forward progress
+ * before the other starts; a launch switched out (by a higher priority,
+ * say) does not count, nor one whose loops spin too. */
 bool simt_other_launch_moves(const struct simt_run *run);
 /* The barrier cu's warps wait at resumes at pc resume: when the call
  * before it is a work-group function (LSI_BI_GROUP), computes every

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <dirent.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -532,6 +533,30 @@ START_TEST(test_native_size_limit) {
 }
 END_TEST
 
+/* Loads and stores of 8- and 16-bit elements compile to code that
+ * verifies: in the masked variant, where the host has no masked vector
+ * access of them, the access is a loop over the active lanes, and the
+ * loaded value comes from the loop's last block. */
+START_TEST(test_native_narrow_access) {
+  if (!native_available()) return;
+  setenv("LOCKSTEP_CACHE", "0", 1); /* compiled here, not loaded */
+  lsi_insn code[] = {OP(SREG, 20, 0, 0, 0, LSI_SREG_GLOBAL_ID_X),
+                     OP(MADI, 22, 0, 20, 0, 2),
+                     OP(LD8, 4, 22, 0, 0, 0),
+                     OP(LD16, 5, 22, 0, 0, 64),
+                     OP(ST8, 0, 22, 5, 0, 128),
+                     OP(ST16, 0, 22, 4, 0, 192),
+                     OP(EXIT, 0, 0, 0, 0, 0)};
+  struct lsi_kernel k = {.name = "narrow", .code = code, .ninsns = 7, .nregs = 23};
+  for (unsigned W = 8; W <= 32; W *= 4) {
+    void *acct = NULL;
+    char why[256] = "";
+    ck_assert_msg(native_code(&k, W, UINT64_MAX, 0, &acct, why, sizeof why) != NULL, "W=%u: %s", W,
+                  why);
+  }
+}
+END_TEST
+
 /* The first compile of a process comes before its launch runs; a later
  * one runs in the background while the interpreter runs the launches,
  * and its code is used once it is made. In a process of its own: the
@@ -789,12 +814,24 @@ struct waiter {
   struct kern kk;
   struct dev_exception exc;
   int rc;
+  _Atomic bool done;
 };
 
 static void *wait_for_flag(void *arg) {
   struct waiter *w = arg;
   w->rc = launch(w->d, &w->kk, 32, 32, &w->exc, NULL);
+  atomic_store(&w->done, true);
   return NULL;
+}
+
+/* Whether a launch open on d other than `not` has a compute unit that
+ * found its loops in an unchanged state. */
+static bool other_spins(struct dev_device *d, const struct simt_run * not ) {
+  bool spins = false;
+  for (struct simt_run *r = *dev_device_open_runs(d); r; r = r->next_open)
+    spins |= r != not &&atomic_load(&r->cus[0].motion) == SIMT_MOTION_SPIN;
+  dev_device_open_done(d);
+  return spins;
 }
 
 START_TEST(test_progress_waits_for_open_launch) {
@@ -823,7 +860,10 @@ START_TEST(test_progress_waits_for_open_launch) {
   emit(&w.kk, OP(EXIT, 0, 0, 0, 0, 0));  /* 6 */
   pthread_t t;
   ck_assert_int_eq(pthread_create(&t, NULL, wait_for_flag, &w), 0);
-  nanosleep(&(struct timespec){0, 300 * 1000000}, NULL); /* 15 times the 20 ms */
+  /* the waiter spins in an unchanged state, then for 10 times the 20 ms */
+  for (int i = 0; i < 60000 && !atomic_load(&w.done) && !other_spins(d, setter); i++)
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+  nanosleep(&(struct timespec){0, 200 * 1000000}, NULL);
   ck_assert_int_eq(simt_run_pass(setter, &exc, NULL), 0);
   simt_close(setter);
   pthread_join(t, NULL);
@@ -1284,6 +1324,7 @@ int main(void) {
   CU_ADD(s, test_overflow_recentre);
   CU_ADD(s, test_huge_offset_faults);
   CU_ADD(s, test_native_size_limit);
+  CU_ADD(s, test_native_narrow_access);
   CU_ADD(s, test_native_background);
   CU_ADD(s, test_argument_on_constant);
   CU_ADD(s, test_native_exit_waits);
