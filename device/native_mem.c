@@ -297,7 +297,7 @@ static void split_streams(struct gen *g, LLVMValueRef *ch, unsigned nch, unsigne
   }
 }
 
-/* Whether the host has a masked vector access of c elements of `bits`
+/* Whether the host has a masked vector access of elements of `bits`
  * each: a masked load or store of consecutive ones (spread false), or a
  * gather or scatter. LLVM's code generator expands one it has not into a
  * branch per element. */

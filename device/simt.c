@@ -980,12 +980,11 @@ static void open_link(struct simt_run *run, bool in) {
     atomic_store_explicit(&run->starting, true, memory_order_relaxed);
     run->next_open = *p;
     *p = run;
-  } else if (run->linked) {
+  } else { /* every run simt_close is given came from simt_open */
     while (*p != run)
       p = &(*p)->next_open;
     *p = run->next_open;
   }
-  run->linked = in;
   dev_device_open_done(run->dev);
 }
 

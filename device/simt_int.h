@@ -253,7 +253,6 @@ struct simt_run {
   unsigned ncus;
   /* the device's open launches (dev_device_open_runs), this one's next */
   struct simt_run *next_open;
-  bool linked;
   _Atomic bool starting; /* no pass has begun (its code compiles, say) */
   /* written by every worker for every group it takes: no other field
    * shares its cache line, so the fields read beside it stay in every
