@@ -126,7 +126,7 @@ one_suite() { # CONFIG PROGRAM...
   # At width 8: a compile at width 32 takes two to three times as long on a
   # host without 512-bit vectors (the plain test compiles at 32 the launches
   # worth it; `make check-engines` compiles everything at both).
-  if [ "$kind" = api-suite ]; then suite_on native "LOCKSTEP_WARP_WIDTH=8 KH_CONFIGS=8/2" "$@"; fi
+  if [ "$kind" = api-suite ]; then suite_on native "LOCKSTEP_WARP_WIDTH=8 LOCKSTEP_HOST_THREADS=2 KH_CONFIGS=8/2" "$@"; fi
 }
 
 one_host() { # CONFIG PROGRAM...
